@@ -1,0 +1,66 @@
+// Builds every bundle SeqScope ships: the CLI (node) now, the extension host and the browser
+// webview as they arrive. `--production` minifies, `--watch` rebuilds on change.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+
+const pkg = require('./package.json');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the form the `$esbuild-watch` problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => { if (watch) console.log('[watch] build started'); });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  {
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { SEQSCOPE_VERSION: JSON.stringify(pkg.version) },
+  },
+];
+
+async function main() {
+  const contexts = await Promise.all(targets
+    .filter((t) => t.entryPoints.every((e) => fs.existsSync(e)))
+    .map((t) => esbuild.context({
+      bundle: true,
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: false,
+      logLevel: 'silent',
+      plugins: [problemMatcher],
+      ...t,
+    })));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  try {
+    await Promise.all(contexts.map((c) => c.rebuild()));
+  } finally {
+    await Promise.all(contexts.map((c) => c.dispose()));
+  }
+  if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e.message ?? e);
+  process.exit(1);
+});

@@ -1,0 +1,198 @@
+/**
+ * `seqscope`: the sequencer on the command line, with no VS Code. Exit codes:
+ *   0 success (findings are results, not errors) · 2 usage or input error · 3 a `--fail-on`
+ *   finding occurred · 130 interrupted.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { Writable } from 'node:stream';
+import { CaptureError } from '../core/captureReader';
+import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
+import { runReplay } from '../core/replayRun';
+import { PRESETS, resolveOptions } from '../core/sequencingOptions';
+import { ExportError, TraceWriter } from '../core/traceWriter';
+import { ReplaySummary } from '../core/replayEngine';
+import { formatSummary } from './summaryTable';
+
+declare const SEQSCOPE_VERSION: string;
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130 } as const;
+
+/** A user mistake: printed as one line, exit 2. */
+class UsageError extends Error {}
+
+const FINDINGS = ['gap', 'duplicate', 'late', 'invalid'] as const;
+type Finding = (typeof FINDINGS)[number];
+
+interface ReplayFlags {
+  preset?: string;
+  key?: string;
+  seq?: string;
+  seqBits?: string;
+  gapTimeout?: string;
+  capacity?: string;
+  export?: string;
+  format?: string;
+  json?: boolean;
+  failOn?: string;
+}
+
+export interface Io {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+export async function main(argv: string[], io: Io = process): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('seqscope')
+    .description('Sequence ordered message streams (Google Pub/Sub captures, CME-style feeds): order per key, report gaps, duplicates and late messages, export the ordered trace.')
+    .version(typeof SEQSCOPE_VERSION === 'string' ? SEQSCOPE_VERSION : 'dev', '-V, --version')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`seqscope: ${s.replace(/^error: /, '')}`),
+    })
+    .exitOverride()
+    .showSuggestionAfterError();
+
+  program
+    .command('replay')
+    .description('Replay capture files through the sequencer and summarise what it found.')
+    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response; several are merged by their clock')
+    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 16, latency from SendingTime)`).choices(Object.keys(PRESETS)))
+    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
+    .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
+    .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
+    .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
+    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)')
+    .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout)')
+    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]))
+    .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
+    .addHelpText(
+      'after',
+      `
+Sequencing rules (full text in README.md):
+  A key's messages are held for the gap timeout after its first message; its lowest number is then
+  the first expected one. The expected number is released at once, with every held successor. A
+  higher number is held; a gap waits the gap timeout from the arrival of the earliest message held
+  above it, then the missing range is declared lost (one gap event per range) and the held run
+  released. A number delivered or held before is a duplicate (redelivery: same messageId); a
+  number declared lost that then arrives is late. Records that cannot be sequenced are invalid:
+  reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
+  publishTime).
+
+Exit codes: 0 ok · 2 usage or input error · 3 a --fail-on finding occurred · 130 interrupted.
+
+Examples:
+  seqscope replay capture.jsonl
+  seqscope replay --preset cme feed.jsonl --export ordered.jsonl
+  seqscope replay a.jsonl b.jsonl --key attribute:customer --seq attribute:n --json
+  seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late`,
+    )
+    .action(async (paths: string[], flags: ReplayFlags) => {
+      exitCode = await replay(paths, flags, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      // Commander has printed its one-line message already.
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
+      io.stderr.write(`seqscope: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    const err = e as Error;
+    io.stderr.write(`seqscope: internal error: ${err.message}${process.env.SEQSCOPE_DEBUG ? '\n' + err.stack : ' (set SEQSCOPE_DEBUG=1 for details)'}\n`);
+    return EXIT.failure;
+  }
+  return exitCode;
+}
+
+async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<number> {
+  const options = resolveOptions({
+    preset: flags.preset,
+    key: flags.key,
+    seq: flags.seq,
+    seqBits: flags.seqBits,
+    gapTimeout: flags.gapTimeout,
+    capacity: flags.capacity,
+  });
+  const failOn = parseFailOn(flags.failOn);
+  let format: TraceFormat | undefined;
+  if (flags.format !== undefined) {
+    if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);
+    if (flags.export === undefined) throw new UsageError('--format needs --export <file>');
+    format = flags.format;
+  }
+  if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead');
+  if (flags.export !== undefined && flags.export !== '-' && paths.includes(flags.export)) {
+    throw new UsageError(`--export ${flags.export} would overwrite a capture being read`);
+  }
+
+  const writer = flags.export === undefined
+    ? undefined
+    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export));
+
+  // Ctrl-C stops reading; what was read is still sequenced, exported and summarised.
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  let result;
+  try {
+    result = await runReplay({ paths, options, writer, signal: abort.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  const { summary, cancelled } = result;
+  const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
+  if (flags.json) summaryOut.write(JSON.stringify(cancelled ? { ...summary, cancelled } : summary) + '\n');
+  else summaryOut.write(formatSummary(summary, { cancelled, exported: flags.export === '-' ? undefined : flags.export }));
+  if (cancelled) return EXIT.interrupted;
+  const hit = failOn.filter((f) => count(summary, f) > 0);
+  if (hit.length) {
+    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${f}${count(summary, f) === 1 ? '' : 's'}`).join(', ')}\n`);
+    return EXIT.findings;
+  }
+  return EXIT.ok;
+}
+
+function parseFailOn(text: string | undefined): Finding[] {
+  if (text === undefined) return [];
+  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of parts) {
+    const singular = p.replace(/s$/, '');
+    if (!(FINDINGS as readonly string[]).includes(singular)) {
+      throw new UsageError(`--fail-on "${p}" is not a finding: use ${FINDINGS.join(',')}`);
+    }
+  }
+  return parts.map((p) => p.replace(/s$/, '') as Finding);
+}
+
+function count(s: ReplaySummary, f: Finding): number {
+  switch (f) {
+    case 'gap':
+      return s.gaps;
+    case 'duplicate':
+      return s.duplicates;
+    case 'late':
+      return s.late;
+    case 'invalid':
+      return s.invalid;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`seqscope: internal error: ${(e as Error).message}\n`);
+      process.exitCode = EXIT.failure;
+    },
+  );
+}

@@ -1,0 +1,71 @@
+/** The human-readable replay summary the CLI prints without `--json`. */
+import { formatDuration } from '../core/duration';
+import { KeySummary, ReplaySummary } from '../core/replayEngine';
+
+const MAX_ROWS = 40;
+
+export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string } = {}): string {
+  const lines: string[] = [];
+  lines.push(`SeqScope replay of ${s.files.join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
+  lines.push(`  ${s.options}`);
+  if (s.firstTime !== null && s.lastTime !== null) {
+    lines.push(`  clock ${iso(s.firstTime)} → ${iso(s.lastTime)} (${formatDuration(s.lastTime - s.firstTime)})`);
+  }
+  lines.push('');
+  const hasLatency = s.byKey.some((k) => k.latency);
+  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'late', 'max hold'];
+  if (hasLatency) header.push('latency mean/max');
+  const rows: string[][] = [header];
+  let keys = s.byKey;
+  let hidden = 0;
+  if (keys.length > MAX_ROWS) {
+    // Show the keys with the most findings; the JSON output has every key.
+    keys = [...keys].sort((a, b) => findings(b) - findings(a) || b.received - a.received).slice(0, MAX_ROWS);
+    hidden = s.byKey.length - keys.length;
+  }
+  for (const k of keys) rows.push(row(k.key === '' ? '(none)' : k.key, k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
+  rows.push(row(`total (${s.keys} key${s.keys === 1 ? '' : 's'})`, s, s.maxHoldMs, undefined, hasLatency));
+  lines.push(...table(rows));
+  if (hidden) lines.push(`  … ${hidden} more keys without more findings than those shown (use --json for all)`);
+  lines.push('');
+  if (s.invalid) {
+    lines.push(`invalid records: ${s.invalid} (skipped)`);
+    for (const i of s.invalidSamples.slice(0, 10)) lines.push(`  ${i.file ? i.file + ':' : 'line '}${i.line}: ${i.reason}`);
+    if (s.invalid > 10) lines.push(`  … ${s.invalid - 10} more`);
+  } else {
+    lines.push('invalid records: 0');
+  }
+  if (opts.exported) lines.push(`ordered trace written to ${opts.exported}`);
+  return lines.join('\n') + '\n';
+}
+
+function findings(k: KeySummary): number {
+  return k.gaps + k.duplicates + k.late;
+}
+
+function row(
+  label: string,
+  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; late: number },
+  maxHold: number,
+  lat?: string,
+  pad = false,
+): string[] {
+  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.late].map(String);
+  r.push(formatDuration(maxHold));
+  if (lat !== undefined) r.push(lat);
+  else if (pad) r.push('');
+  return r;
+}
+
+function latency(k: KeySummary): string {
+  return k.latency ? `${formatDuration(k.latency.meanMs)} / ${formatDuration(k.latency.maxMs)}` : '—';
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => '  ' + r.map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  ').trimEnd());
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

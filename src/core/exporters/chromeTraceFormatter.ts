@@ -1,0 +1,123 @@
+import { TraceEvent } from '../traceEvents';
+import { TraceFormatter } from './traceFormatter';
+
+/**
+ * Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Each key is a process, so it
+ * gets its own track group; inside it:
+ *   - thread 1 "delivered": an instant per released message;
+ *   - thread 2 "findings": an instant per duplicate / late message;
+ *   - async slices "hold #n" (arrival → release) and "gap a–b" (opened → declared lost), which may
+ *     overlap one another, so they are async events rather than complete events on a thread.
+ * Invalid records go to process 0 "capture". Times are µs since the first event.
+ */
+interface ChromeEvent {
+  name: string;
+  ph: string;
+  ts?: number;
+  pid: number;
+  tid?: number;
+  s?: string;
+  cat?: string;
+  id?: string;
+  args?: Record<string, unknown>;
+}
+
+const DELIVERED_TID = 1;
+const FINDINGS_TID = 2;
+
+export class ChromeTraceFormatter implements TraceFormatter {
+  private readonly pids = new Map<string, number>();
+  private origin = NaN;
+  private asyncId = 0;
+
+  /** Sets the time origin (the capture's first record) so no event lands before zero. */
+  startAt(ms: number): void {
+    if (this.origin !== this.origin) this.origin = ms;
+  }
+
+  header(): string {
+    return '{"displayTimeUnit":"ms","traceEvents":[\n' + JSON.stringify(meta(0, 'process_name', { name: 'capture' }));
+  }
+
+  format(events: readonly TraceEvent[]): string {
+    let s = '';
+    const out = (c: ChromeEvent) => {
+      s += ',\n' + JSON.stringify(c);
+    };
+    for (const ev of events) {
+      if (this.origin !== this.origin) this.origin = timeOf(ev);
+      if (ev.type === 'invalid') {
+        out({ name: 'invalid', ph: 'i', s: 'p', ts: this.us(ev.at), pid: 0, tid: 0, cat: 'invalid', args: { line: ev.line, file: ev.file, reason: ev.reason } });
+        continue;
+      }
+      const pid = this.pidFor(ev.key, out);
+      switch (ev.type) {
+        case 'message': {
+          const label = ev.seq !== undefined ? `#${ev.seq}` : ev.messageId;
+          if (ev.heldMs > 0) {
+            const id = String(++this.asyncId);
+            out({ name: `hold ${label}`, ph: 'b', cat: 'hold', id, ts: this.us(ev.arrivedAt), pid });
+            out({ name: `hold ${label}`, ph: 'e', cat: 'hold', id, ts: this.us(ev.releasedAt), pid });
+          }
+          out({ name: label, ph: 'i', s: 't', cat: 'delivered', ts: this.us(ev.releasedAt), pid, tid: DELIVERED_TID, args: { messageId: ev.messageId, heldMs: ev.heldMs, line: ev.line } });
+          break;
+        }
+        case 'gap': {
+          const id = String(++this.asyncId);
+          const name = ev.count === 1 ? `gap #${ev.from}` : `gap #${ev.from}–${ev.to}`;
+          out({ name, ph: 'b', cat: 'gap', id, ts: this.us(ev.openedAt), pid, args: { from: ev.from, to: ev.to, count: ev.count, reason: ev.reason } });
+          out({ name, ph: 'e', cat: 'gap', id, ts: this.us(ev.declaredAt), pid });
+          break;
+        }
+        case 'duplicate':
+          out({
+            name: `${ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
+            ph: 'i', s: 't', cat: 'duplicate', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
+            args: { messageId: ev.messageId, redelivery: ev.redelivery, cascade: ev.cascade, line: ev.line },
+          });
+          break;
+        case 'late':
+          out({ name: `late #${ev.seq}`, ph: 'i', s: 't', cat: 'late', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { messageId: ev.messageId, line: ev.line } });
+          break;
+      }
+    }
+    return s;
+  }
+
+  footer(): string {
+    const origin = this.origin === this.origin ? new Date(this.origin).toISOString() : null;
+    return `\n],"otherData":${JSON.stringify({ producer: 'seqscope', origin })}}\n`;
+  }
+
+  private us(ms: number): number {
+    return Math.round((ms - this.origin) * 1000);
+  }
+
+  private pidFor(key: string, out: (c: ChromeEvent) => void): number {
+    let pid = this.pids.get(key);
+    if (pid === undefined) {
+      pid = this.pids.size + 1;
+      this.pids.set(key, pid);
+      out(meta(pid, 'process_name', { name: key === '' ? 'key (none)' : `key ${key}` }));
+      out(meta(pid, 'process_sort_index', { sort_index: pid }));
+      out({ ...meta(pid, 'thread_name', { name: 'delivered' }), tid: DELIVERED_TID });
+      out({ ...meta(pid, 'thread_name', { name: 'findings' }), tid: FINDINGS_TID });
+    }
+    return pid;
+  }
+}
+
+function meta(pid: number, name: string, args: Record<string, unknown>): ChromeEvent {
+  return { name, ph: 'M', pid, tid: 0, args };
+}
+
+function timeOf(ev: TraceEvent): number {
+  switch (ev.type) {
+    case 'message':
+      return ev.arrivedAt;
+    case 'gap':
+      return ev.openedAt;
+    default:
+      return ev.at;
+  }
+}

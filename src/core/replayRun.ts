@@ -1,0 +1,60 @@
+/**
+ * One replay of capture files end to end: read (merged by clock), sequence, optionally export,
+ * summarise. The CLI's `replay` and the extension's "Open Capture" both run this.
+ */
+import { CaptureReader } from './captureReader';
+import { mergeCaptures } from './mergeCaptures';
+import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
+import { SequencingOptions } from './sequencingOptions';
+import { TraceWriter } from './traceWriter';
+
+export interface ReplayRunOptions {
+  readonly paths: readonly string[];
+  readonly options: SequencingOptions;
+  /** Where the ordered trace goes, if anywhere. */
+  readonly writer?: TraceWriter;
+  /** Also receives every trace event. */
+  readonly listener?: TraceListener;
+  readonly signal?: AbortSignal;
+  /** Called after each batch with bytes read so far and the total size of all captures. */
+  readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+export interface ReplayRunResult {
+  readonly summary: ReplaySummary;
+  /** True when the signal stopped the run before the end of the input. */
+  readonly cancelled: boolean;
+}
+
+export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
+  const readers = o.paths.map((p, i) => new CaptureReader(p, i));
+  try {
+    for (const r of readers) await r.open();
+  } catch (e) {
+    await Promise.all(readers.map((r) => r.close()));
+    throw e;
+  }
+  const total = readers.reduce((s, r) => s + r.size, 0);
+  const writer = o.writer;
+  const extra = o.listener;
+  const listener: TraceListener | undefined =
+    writer && extra ? (ev) => (writer.add(ev), extra(ev)) : writer ? (ev) => writer.add(ev) : extra;
+  const engine = new ReplayEngine(o.options, listener, o.paths);
+  let first = true;
+  for await (const batch of mergeCaptures(readers, { signal: o.signal })) {
+    if (first && writer) {
+      const t = batch.find((e) => e.time === e.time)?.time;
+      if (t !== undefined) {
+        writer.startAt(t);
+        first = false;
+      }
+    }
+    engine.pushAll(batch);
+    if (writer) await writer.flush();
+    o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
+  }
+  const cancelled = o.signal?.aborted ?? false;
+  engine.finish();
+  if (writer) await writer.close();
+  return { summary: engine.summary(), cancelled };
+}

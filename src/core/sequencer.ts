@@ -1,0 +1,478 @@
+/**
+ * The sequencer: orders messages per key, drops and reports duplicates, waits for and then
+ * reports gaps. The rules are the contract documented in README.md ("Sequencing rules").
+ *
+ * It owns no clock: callers pass the time with `advance(now)` (the capture's own time on replay,
+ * the wall clock live), so the same input always gives the same output — replay and step-back
+ * rely on that. Everything it finds goes to a `SequencerSink`; it keeps per-key counters itself.
+ *
+ * Hot path: a message that is the next expected number of a key holding nothing is delivered
+ * with a map lookup, a few comparisons and one array store — no allocation.
+ */
+import { ArrivalQueue, HeldEntry, HeldQueue } from './heldQueue';
+import { SeqBits, SerialSpace } from './serial';
+import { TimerHeap } from './timerHeap';
+
+export interface SequencerConfig {
+  /** How long a gap (and the start of a key) waits, in clock milliseconds. */
+  readonly gapTimeoutMs: number;
+  /** Held messages per key above which the lowest gap is declared lost at once. */
+  readonly capacity: number;
+  readonly seqBits: SeqBits;
+  /** False for `--seq none`: no numbers, so arrival order is kept and duplicates are found by messageId. */
+  readonly sequenced: boolean;
+  /**
+   * How many recent deliveries per key remember their messageId, to tell a redelivery (same id)
+   * from a second publish of a number. Older duplicates are still found, but their first id is
+   * unknown (reported as not a redelivery).
+   */
+  readonly historySize?: number;
+}
+
+export type GapReason = 'timeout' | 'capacity' | 'end';
+
+export interface GapInfo {
+  /** First and last missing numbers (raw, inclusive, in serial order: may span the wrap). */
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  /** Arrival of the earliest message held above the gap: when the wait started. */
+  readonly openedAt: number;
+  readonly declaredAt: number;
+  readonly reason: GapReason;
+}
+
+export interface DuplicateInfo<T> {
+  readonly seq: number | undefined;
+  readonly messageId: string;
+  /** True when the first copy carried the same messageId (a Pub/Sub redelivery). */
+  readonly redelivery: boolean;
+  /** messageId of the copy that was delivered or held, when still remembered. */
+  readonly firstMessageId: string | undefined;
+  /** Whether the first copy was already delivered (else it is still held). */
+  readonly firstDelivered: boolean;
+  /** Cascade number (1-based, over the whole run) when this is a redelivery. */
+  readonly cascade: number | undefined;
+  readonly at: number;
+  readonly item: T;
+}
+
+export interface LateInfo<T> {
+  readonly seq: number;
+  readonly messageId: string;
+  /** When the number was declared lost. */
+  readonly lostAt: number;
+  readonly at: number;
+  readonly item: T;
+}
+
+export interface SequencerSink<T> {
+  message(key: KeyState<T>, seq: number | undefined, item: T, arrivedAt: number, releasedAt: number): void;
+  gap(key: KeyState<T>, gap: GapInfo): void;
+  duplicate(key: KeyState<T>, dup: DuplicateInfo<T>): void;
+  late(key: KeyState<T>, late: LateInfo<T>): void;
+}
+
+/** Counters per key (and, summed, for the run). */
+export interface SequenceCounts {
+  received: number;
+  delivered: number;
+  duplicates: number;
+  redeliveries: number;
+  cascades: number;
+  gaps: number;
+  lost: number;
+  late: number;
+}
+
+export function zeroCounts(): SequenceCounts {
+  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, gaps: 0, lost: 0, late: 0 };
+}
+
+interface LostRange {
+  readonly from: number;
+  readonly to: number;
+  readonly declaredAt: number;
+  /** Numbers of this range that have since arrived late, with the messageId they came with. */
+  arrived?: Map<number, string>;
+}
+
+/** Lost ranges remembered per key for "late" detection; older ones age out. */
+const LOST_RANGES_KEPT = 1024;
+const DEFAULT_HISTORY = 65_536;
+
+export class KeyState<T> implements SequenceCounts {
+  received = 0;
+  delivered = 0;
+  duplicates = 0;
+  redeliveries = 0;
+  cascades = 0;
+  gaps = 0;
+  lost = 0;
+  late = 0;
+  maxHoldMs = 0;
+  maxHeld = 0;
+
+  /** False during the start window, while the first expected number is not known yet. */
+  started = false;
+  startDeadline: number;
+  /** Absolute position of the next number to deliver (valid once started). */
+  expected = 0;
+  /** Unwrapping reference before the key starts: the first message's position. */
+  ref = 0;
+  readonly held = new HeldQueue<T>();
+  readonly arrivals = new ArrivalQueue<T>();
+  /** Deadline this key has in the timer heap, or Infinity. */
+  queued = Infinity;
+
+  /** messageIds of recent deliveries: slot (abs − histBase) mod size. Grows to the history size. */
+  hist: (string | undefined)[] = [];
+  histBase = NaN;
+  lostRanges: LostRange[] = [];
+  /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
+  seenIds: Set<string> | undefined;
+  seenOrder: string[] | undefined;
+
+  /** Open redelivery cascade: the last redelivered position, or NaN. */
+  cascadeLast = NaN;
+  cascadeId = 0;
+
+  constructor(
+    readonly name: string,
+    /** Creation order, for deterministic tie-breaks. */
+    readonly order: number,
+    firstArrival: number,
+    gapTimeoutMs: number,
+  ) {
+    this.startDeadline = firstArrival + gapTimeoutMs;
+  }
+}
+
+export class Sequencer<T> {
+  readonly space: SerialSpace;
+  private readonly keys = new Map<string, KeyState<T>>();
+  private readonly keyList: KeyState<T>[] = [];
+  private readonly timers = new TimerHeap<KeyState<T>>();
+  private readonly historySize: number;
+  private readonly histMask: number;
+  private nowMs = -Infinity;
+  private cascadeCount = 0;
+  readonly totals: SequenceCounts = zeroCounts();
+
+  constructor(
+    readonly config: SequencerConfig,
+    private readonly sink: SequencerSink<T>,
+  ) {
+    if (!(config.gapTimeoutMs >= 0)) throw new RangeError('gapTimeoutMs must be ≥ 0');
+    if (!(config.capacity >= 1)) throw new RangeError('capacity must be ≥ 1');
+    this.space = new SerialSpace(config.seqBits);
+    // A power of two, so the history ring index is a mask.
+    this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
+    this.histMask = this.historySize - 1;
+  }
+
+  /** The engine clock: the latest time passed to `advance`. */
+  get now(): number {
+    return this.nowMs;
+  }
+
+  /** Keys in the order they first appeared. */
+  get keyStates(): readonly KeyState<T>[] {
+    return this.keyList;
+  }
+
+  key(name: string): KeyState<T> | undefined {
+    return this.keys.get(name);
+  }
+
+  /** Earliest pending deadline (a gap or a key's start window), or Infinity. */
+  get nextDeadline(): number {
+    return this.timers.peekDeadline();
+  }
+
+  /**
+   * Moves the clock to `now` (it never goes backwards) and fires every deadline up to it, each
+   * at its own time, in time order.
+   */
+  advance(now: number): void {
+    if (now > this.nowMs) this.nowMs = now;
+    const timers = this.timers;
+    while (timers.size > 0 && timers.peekDeadline() <= this.nowMs) {
+      const k = timers.pop();
+      k.queued = Infinity;
+      this.fire(k);
+    }
+  }
+
+  /**
+   * Offers one arrival at the current clock. `seq` is the raw number (already validated with
+   * `space.check`), ignored for unsequenced configs.
+   */
+  offer(keyName: string, seq: number, messageId: string, item: T): void {
+    let k = this.keys.get(keyName);
+    if (k === undefined) k = this.createKey(keyName);
+    k.received++;
+    this.totals.received++;
+    const now = this.nowMs;
+
+    if (!this.config.sequenced) {
+      this.offerUnsequenced(k, messageId, item, now);
+      return;
+    }
+
+    if (k.started) {
+      const abs = this.space.wraps ? this.space.unwrap(seq, k.expected) : seq;
+      if (abs === k.expected) {
+        k.cascadeLast = NaN;
+        this.deliver(k, abs, messageId, item, now, now);
+        if (k.held.size > 0) this.releaseRun(k, now);
+        return;
+      }
+      if (abs < k.expected) {
+        this.behind(k, abs, messageId, item, now);
+        return;
+      }
+      this.hold(k, abs, messageId, item, now);
+      return;
+    }
+
+    // Start window: hold everything; the lowest held number becomes the first expected one.
+    // Unwrap against the previous arrival, not the first: a fast 16-bit feed can move more than
+    // half its number space during one start window.
+    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? k.ref : seq) : seq;
+    k.ref = abs;
+    this.hold(k, abs, messageId, item, now);
+  }
+
+  /** End of input: releases everything held, declaring open gaps lost, key by key. */
+  finish(): void {
+    const now = this.nowMs;
+    for (const k of this.keyList) {
+      if (!k.started && k.held.size > 0) this.start(k, now);
+      while (k.held.size > 0) this.declareLowestGap(k, now, 'end');
+    }
+  }
+
+  /** Numbers currently held by a key, raw, lowest first. */
+  heldNumbers(k: KeyState<T>): number[] {
+    return k.held.positions().map((a) => this.space.wrap(a));
+  }
+
+  /** The next number a key expects (raw), or undefined during its start window. */
+  expectedNumber(k: KeyState<T>): number | undefined {
+    return k.started ? this.space.wrap(k.expected) : undefined;
+  }
+
+  /** When a key's lowest open gap (or start window) times out, or Infinity. */
+  deadlineOf(k: KeyState<T>): number {
+    if (!k.started) return k.held.size > 0 ? k.startDeadline : Infinity;
+    if (k.held.size === 0) return Infinity;
+    return (k.arrivals.oldest() as number) + this.config.gapTimeoutMs;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private createKey(name: string): KeyState<T> {
+    const k = new KeyState<T>(name, this.keyList.length, this.nowMs, this.config.gapTimeoutMs);
+    this.keys.set(name, k);
+    this.keyList.push(k);
+    return k;
+  }
+
+  private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
+    let seen = k.seenIds;
+    if (seen === undefined) {
+      seen = k.seenIds = new Set();
+      k.seenOrder = [];
+    }
+    if (seen.has(messageId)) {
+      this.duplicate(k, NaN, undefined, messageId, messageId, true, item, now);
+      return;
+    }
+    seen.add(messageId);
+    const order = k.seenOrder as string[];
+    order.push(messageId);
+    if (order.length > this.historySize) seen.delete(order.shift() as string);
+    k.cascadeLast = NaN;
+    k.delivered++;
+    this.totals.delivered++;
+    this.sink.message(k, undefined, item, now, now);
+  }
+
+  private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
+    if (k.histBase !== k.histBase) k.histBase = abs; // NaN check: first delivery
+    const slot = this.histSlot(k, abs);
+    const h = k.hist;
+    if (slot === h.length) h.push(messageId);
+    else h[slot] = messageId;
+    k.expected = abs + 1;
+    k.delivered++;
+    this.totals.delivered++;
+    const held = now - arrivedAt;
+    if (held > k.maxHoldMs) k.maxHoldMs = held;
+    this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
+  }
+
+  /** Delivers the held run that starts at the expected number. */
+  private releaseRun(k: KeyState<T>, now: number): void {
+    const held = k.held;
+    while (held.size > 0 && held.first().abs === k.expected) {
+      const e = held.shift();
+      e.released = true;
+      this.deliver(k, e.abs, e.messageId, e.item, e.arrivedAt, now);
+    }
+  }
+
+  private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    const entry: HeldEntry<T> = { abs, messageId, arrivedAt: now, item, released: false };
+    const existing = k.held.insert(entry);
+    if (existing !== undefined) {
+      this.duplicate(k, abs, existing.messageId, messageId, existing.messageId, false, item, now);
+      return;
+    }
+    k.arrivals.push(entry);
+    k.cascadeLast = NaN;
+    const size = k.held.size;
+    if (size > k.maxHeld) k.maxHeld = size;
+    if (k.queued === Infinity) this.schedule(k, this.deadlineOf(k));
+    if (size > this.config.capacity) this.overflow(k, now);
+  }
+
+  /** A number below the expected one: late if it was declared lost, else a duplicate. */
+  private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    const ranges = k.lostRanges;
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const r = ranges[i];
+      if (abs < r.from || abs > r.to) continue;
+      const prior = r.arrived?.get(abs);
+      if (prior !== undefined) {
+        this.duplicate(k, abs, prior, messageId, prior, true, item, now);
+        return;
+      }
+      (r.arrived ??= new Map()).set(abs, messageId);
+      k.cascadeLast = NaN;
+      k.late++;
+      this.totals.late++;
+      this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
+      return;
+    }
+    let first: string | undefined;
+    if (abs >= k.histBase && k.expected - abs <= this.historySize) {
+      first = k.hist[this.histSlot(k, abs)];
+    }
+    this.duplicate(k, abs, first, messageId, first, true, item, now);
+  }
+
+  private duplicate(
+    k: KeyState<T>,
+    abs: number,
+    firstId: string | undefined,
+    messageId: string,
+    firstMessageId: string | undefined,
+    firstDelivered: boolean,
+    item: T,
+    now: number,
+  ): void {
+    const redelivery = firstId === messageId;
+    k.duplicates++;
+    this.totals.duplicates++;
+    let cascade: number | undefined;
+    if (redelivery) {
+      k.redeliveries++;
+      this.totals.redeliveries++;
+      // One cascade = a run of redeliveries of this key in increasing order with no fresh
+      // message between them: Pub/Sub re-sending N and everything after it.
+      const continues = k.cascadeLast === k.cascadeLast && (abs !== abs || abs > k.cascadeLast);
+      if (!continues) {
+        k.cascades++;
+        this.totals.cascades++;
+        k.cascadeId = ++this.cascadeCount;
+      }
+      k.cascadeLast = abs !== abs ? 0 : abs;
+      cascade = k.cascadeId;
+    }
+    this.sink.duplicate(k, {
+      seq: abs !== abs ? undefined : this.space.wrap(abs),
+      messageId,
+      redelivery,
+      firstMessageId,
+      firstDelivered,
+      cascade,
+      at: now,
+      item,
+    });
+  }
+
+  private schedule(k: KeyState<T>, deadline: number): void {
+    if (deadline === Infinity || deadline >= k.queued) return;
+    k.queued = deadline;
+    this.timers.push(deadline, k);
+  }
+
+  /** A key's timer went off: its start window or its lowest gap may be due. */
+  private fire(k: KeyState<T>): void {
+    const due = this.deadlineOf(k);
+    if (due === Infinity) return;
+    if (due <= this.nowMs) {
+      // Fire at the deadline itself, not at the arrival that moved the clock past it, so a gap
+      // is declared exactly gapTimeout after it opened whatever the input's pacing.
+      if (!k.started) this.start(k, due);
+      else this.declareLowestGap(k, due, 'timeout');
+    }
+    this.schedule(k, this.deadlineOf(k));
+  }
+
+  private start(k: KeyState<T>, now: number): void {
+    k.started = true;
+    k.expected = k.held.first().abs;
+    this.releaseRun(k, now);
+  }
+
+  private overflow(k: KeyState<T>, now: number): void {
+    if (!k.started) this.start(k, now);
+    while (k.held.size > this.config.capacity) this.declareLowestGap(k, now, 'capacity');
+  }
+
+  private histSlot(k: KeyState<T>, abs: number): number {
+    const d = abs - k.histBase;
+    // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
+    return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
+  }
+
+  /** Lost numbers were never delivered: their history slots must not name an older message. */
+  private forgetHistory(k: KeyState<T>, from: number, to: number): void {
+    if (k.histBase !== k.histBase) k.histBase = from;
+    const h = k.hist;
+    const last = Math.min(to, from + this.historySize - 1);
+    for (let abs = from; abs <= last; abs++) {
+      const slot = this.histSlot(k, abs);
+      if (slot === h.length) h.push(undefined);
+      else h[slot] = undefined;
+    }
+  }
+
+  private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {
+    const first = k.held.first();
+    const from = k.expected;
+    const to = first.abs - 1;
+    const count = to - from + 1;
+    const openedAt = k.arrivals.oldest() as number;
+    k.gaps++;
+    k.lost += count;
+    this.totals.gaps++;
+    this.totals.lost += count;
+    k.lostRanges.push({ from, to, declaredAt: now });
+    if (k.lostRanges.length > LOST_RANGES_KEPT) k.lostRanges.shift();
+    this.forgetHistory(k, from, to);
+    this.sink.gap(k, {
+      from: this.space.wrap(from),
+      to: this.space.wrap(to),
+      count,
+      openedAt,
+      declaredAt: now,
+      reason,
+    });
+    k.expected = first.abs;
+    this.releaseRun(k, now);
+  }
+}
