@@ -286,7 +286,7 @@ export class Sequencer<T> {
       k.seenOrder = [];
     }
     if (seen.has(messageId)) {
-      this.duplicate(k, NaN, undefined, messageId, messageId, true, item, now);
+      this.duplicate(k, NaN, messageId, messageId, true, item, now);
       return;
     }
     seen.add(messageId);
@@ -327,7 +327,7 @@ export class Sequencer<T> {
     const entry: HeldEntry<T> = { abs, messageId, arrivedAt: now, item, released: false };
     const existing = k.held.insert(entry);
     if (existing !== undefined) {
-      this.duplicate(k, abs, existing.messageId, messageId, existing.messageId, false, item, now);
+      this.duplicate(k, abs, messageId, existing.messageId, false, item, now);
       return;
     }
     k.arrivals.push(entry);
@@ -346,7 +346,7 @@ export class Sequencer<T> {
       if (abs < r.from || abs > r.to) continue;
       const prior = r.arrived?.get(abs);
       if (prior !== undefined) {
-        this.duplicate(k, abs, prior, messageId, prior, true, item, now);
+        this.duplicate(k, abs, messageId, prior, true, item, now);
         return;
       }
       (r.arrived ??= new Map()).set(abs, messageId);
@@ -360,20 +360,19 @@ export class Sequencer<T> {
     if (abs >= k.histBase && k.expected - abs <= this.historySize) {
       first = k.hist[this.histSlot(k, abs)];
     }
-    this.duplicate(k, abs, first, messageId, first, true, item, now);
+    this.duplicate(k, abs, messageId, first, true, item, now);
   }
 
   private duplicate(
     k: KeyState<T>,
     abs: number,
-    firstId: string | undefined,
     messageId: string,
     firstMessageId: string | undefined,
     firstDelivered: boolean,
     item: T,
     now: number,
   ): void {
-    const redelivery = firstId === messageId;
+    const redelivery = firstMessageId === messageId;
     k.duplicates++;
     this.totals.duplicates++;
     let cascade: number | undefined;

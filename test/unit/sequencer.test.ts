@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { Harness, run } from '../support/sequencerHarness';
+
+const T = 10_000;
+
+describe('Sequencer', () => {
+  describe('start of a key', () => {
+    it('holds a new key for the gap timeout, then starts at the lowest held number', () => {
+      const h = new Harness().feed([
+        { t: 0, seq: 5 },
+        { t: 1, seq: 3 },
+        { t: 2, seq: 4 },
+      ]);
+      assert.deepEqual(h.delivered(), [], 'nothing is released inside the start window');
+      h.at(T - 1);
+      assert.deepEqual(h.delivered(), []);
+      h.at(T);
+      assert.deepEqual(h.delivered(), [3, 4, 5]);
+      assert.equal(h.of('gap').length, 0, 'start-of-key reordering is not a gap');
+      assert.deepEqual(h.of('message').map((m) => m.releasedAt), [T, T, T]);
+    });
+
+    it('releases in-order messages at once after the start window', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([{ t: T + 5, seq: 2 }]);
+      assert.deepEqual(h.delivered(), [1, 2]);
+      const m2 = h.of('message')[1];
+      assert.equal(m2.releasedAt, m2.arrivedAt, 'an in-order message is not held');
+    });
+
+    it('starts a key early when it holds more than its capacity', () => {
+      const h = new Harness({ capacity: 3 }).feed(run(10, 13, 0));
+      assert.deepEqual(h.delivered(), [10, 11, 12, 13]);
+      assert.equal(h.of('gap').length, 0);
+    });
+  });
+
+  describe('the Camel resequencer cases, restated', () => {
+    // Camel's stream resequencer tests: once 3 is delivered, 4 goes out at once; with 2 missing,
+    // 4 waits for the timeout; 4 then 3 comes out 3, 4.
+    it('delivered 3, then 4 → 4 is released at once', () => {
+      const h = new Harness().feed(run(1, 3, 0)).at(T).feed([{ t: T + 1, seq: 4 }]);
+      assert.deepEqual(h.delivered(), [1, 2, 3, 4]);
+      assert.equal(h.of('message')[3].releasedAt, T + 1);
+    });
+
+    it('expected 2, then 4 → 4 is held until the timeout, and 2–3 are lost', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([{ t: T + 100, seq: 4 }]);
+      assert.deepEqual(h.delivered(), [1]);
+      h.at(2 * T + 99);
+      assert.deepEqual(h.delivered(), [1], 'still waiting one ms before the timeout');
+      h.at(2 * T + 100);
+      assert.deepEqual(h.delivered(), [1, 4]);
+      assert.deepEqual(h.of('gap'), [{ type: 'gap', key: 'k', from: 2, to: 3, count: 2, openedAt: T + 100, declaredAt: 2 * T + 100, reason: 'timeout' }]);
+    });
+
+    it('expected 3, 4 then 3 → 3, 4', () => {
+      const h = new Harness().feed(run(1, 2, 0)).at(T).feed([
+        { t: T + 1, seq: 4 },
+        { t: T + 2, seq: 3 },
+      ]);
+      assert.deepEqual(h.delivered(), [1, 2, 3, 4]);
+      assert.equal(h.of('gap').length, 0);
+      const four = h.of('message')[3];
+      assert.equal(four.arrivedAt, T + 1);
+      assert.equal(four.releasedAt, T + 2, '4 was held until 3 arrived');
+    });
+  });
+
+  describe('gaps', () => {
+    it('declares each missing range at its own deadline: the earliest message held above it + timeout', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([
+        { t: T + 100, seq: 3 },
+        { t: T + 200, seq: 6 },
+      ]);
+      h.at(3 * T);
+      assert.deepEqual(
+        h.of('gap').map((g) => [g.from, g.to, g.openedAt, g.declaredAt]),
+        [
+          [2, 2, T + 100, 2 * T + 100],
+          [4, 5, T + 200, 2 * T + 200],
+        ],
+      );
+      assert.deepEqual(h.delivered(), [1, 3, 6]);
+      assert.deepEqual(h.of('message').map((m) => m.releasedAt), [T, 2 * T + 100, 2 * T + 200]);
+    });
+
+    it('a gap that opened with an earlier arrival above it waits from that arrival', () => {
+      // 6 arrives before 3: both gaps (2, and 4–5) have 6 held above them, so both time out
+      // 10 s after 6 arrived.
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([
+        { t: T + 100, seq: 6 },
+        { t: T + 200, seq: 3 },
+      ]).at(3 * T);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.declaredAt]), [
+        [2, 2, 2 * T + 100],
+        [4, 5, 2 * T + 100],
+      ]);
+      assert.deepEqual(h.delivered(), [1, 3, 6]);
+    });
+
+    it('wraps 65535 → 0 in 16 bits without a gap', () => {
+      const h = new Harness({ seqBits: 16 }).feed(run(65533, 65535, 0)).feed(run(0, 2, 3)).end();
+      assert.deepEqual(h.delivered(), [65533, 65534, 65535, 0, 1, 2]);
+      assert.equal(h.of('gap').length, 0);
+    });
+
+    it('reports a gap that spans the wrap as one range in serial order', () => {
+      const h = new Harness({ seqBits: 16 }).feed([{ t: 0, seq: 65533 }]).at(T).feed([{ t: T + 1, seq: 2 }]).at(3 * T);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.count]), [[65534, 1, 4]]);
+      assert.deepEqual(h.delivered(), [65533, 2]);
+    });
+
+    it('reorders across the wrap during the start window', () => {
+      const h = new Harness({ seqBits: 16 }).feed([
+        { t: 0, seq: 1 },
+        { t: 1, seq: 65535 },
+        { t: 2, seq: 0 },
+        { t: 3, seq: 65534 },
+      ]).end();
+      assert.deepEqual(h.delivered(), [65534, 65535, 0, 1]);
+      assert.equal(h.of('gap').length, 0);
+    });
+
+    it('wraps 32-bit numbers', () => {
+      const max = 2 ** 32 - 1;
+      const h = new Harness({ seqBits: 32 }).feed([
+        { t: 0, seq: max - 1 },
+        { t: 1, seq: 1 },
+        { t: 2, seq: max },
+      ]).end();
+      assert.deepEqual(h.delivered(), [max - 1, max, 1]);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.count, g.reason]), [[0, 0, 1, 'end']]);
+    });
+
+    it('declares the lowest gap lost at once when a key holds more than its capacity', () => {
+      const h = new Harness({ capacity: 3 }).feed([{ t: 0, seq: 1 }]).at(T).feed(run(3, 6, T + 1));
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.reason, g.declaredAt]), [[2, 2, 'capacity', T + 4]]);
+      assert.deepEqual(h.delivered(), [1, 3, 4, 5, 6]);
+    });
+
+    it('at end of input releases what is held and declares open gaps lost', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([
+        { t: T + 1, seq: 3 },
+        { t: T + 2, seq: 7 },
+      ]).end();
+      assert.deepEqual(h.delivered(), [1, 3, 7]);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.reason, g.declaredAt]), [
+        [2, 2, 'end', T + 2],
+        [4, 6, 'end', T + 2],
+      ]);
+    });
+
+    it('ends a start window that is still open at end of input', () => {
+      const h = new Harness().feed([{ t: 0, seq: 8 }, { t: 1, seq: 7 }]).end();
+      assert.deepEqual(h.delivered(), [7, 8]);
+    });
+
+    it('keeps keys independent: a gap on one key does not hold another', () => {
+      const h = new Harness().feed([
+        { t: 0, key: 'a', seq: 1 },
+        { t: 0, key: 'b', seq: 1 },
+      ]).at(T).feed([
+        { t: T + 1, key: 'a', seq: 3 },
+        { t: T + 2, key: 'b', seq: 2 },
+        { t: T + 3, key: 'b', seq: 3 },
+      ]);
+      assert.deepEqual(h.delivered('b'), [1, 2, 3]);
+      assert.deepEqual(h.delivered('a'), [1]);
+    });
+
+    it('with a zero timeout releases every arrival at once and declares gaps immediately', () => {
+      const h = new Harness({ gapTimeoutMs: 0 }).feed([
+        { t: 0, seq: 1 },
+        { t: 1, seq: 3 },
+        { t: 2, seq: 2 },
+      ]);
+      assert.deepEqual(h.delivered(), [1, 3]);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to]), [[2, 2]]);
+      assert.deepEqual(h.of('late').map((l) => l.seq), [2]);
+    });
+
+    it('never moves the clock backwards', () => {
+      const h = new Harness().feed([{ t: 100, seq: 1 }, { t: 50, seq: 2 }]);
+      assert.equal(h.seq.now, 100);
+      h.at(T + 100);
+      assert.deepEqual(h.of('message').map((m) => m.arrivedAt), [100, 100]);
+    });
+  });
+
+  describe('duplicates and late messages', () => {
+    it('reports a redelivery of a delivered number (same messageId), never delivering it twice', () => {
+      const h = new Harness().feed(run(1, 3, 0)).at(T).feed([{ t: T + 1, seq: 2 }]);
+      assert.deepEqual(h.delivered(), [1, 2, 3]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [[2, true]]);
+    });
+
+    it('reports a second publish of a number (new messageId) as a duplicate that is not a redelivery', () => {
+      const h = new Harness().feed(run(1, 3, 0)).at(T).feed([{ t: T + 1, seq: 2, id: 'republished' }]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.id, d.redelivery]), [[2, 'republished', false]]);
+    });
+
+    it('reports a duplicate of a held number, of both kinds', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([
+        { t: T + 1, seq: 3 },
+        { t: T + 2, seq: 3 },
+        { t: T + 3, seq: 3, id: 'other' },
+        { t: T + 4, seq: 2 },
+      ]);
+      assert.deepEqual(h.delivered(), [1, 2, 3]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [[3, true], [3, false]]);
+    });
+
+    it('reports a number that arrives after it was declared lost as late, and a second copy as a duplicate', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([{ t: T + 1, seq: 3 }]).at(2 * T + 1).feed([
+        { t: 2 * T + 5, seq: 2 },
+        { t: 2 * T + 6, seq: 2 },
+      ]);
+      assert.deepEqual(h.delivered(), [1, 3]);
+      assert.deepEqual(h.of('late').map((l) => [l.seq, l.lostAt, l.at]), [[2, 2 * T + 1, 2 * T + 5]]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [[2, true]]);
+    });
+
+    it('groups a Pub/Sub redelivery of N and everything after it into one cascade', () => {
+      const h = new Harness().feed(run(1, 5, 0)).at(T).feed([
+        // The server re-sends 3, 4, 5 (already delivered and acked), then new messages flow.
+        { t: T + 1, seq: 3 },
+        { t: T + 2, seq: 4 },
+        { t: T + 3, seq: 5 },
+        { t: T + 4, seq: 6 },
+        // A second, separate re-send.
+        { t: T + 5, seq: 5 },
+        { t: T + 6, seq: 6 },
+      ]);
+      assert.deepEqual(h.delivered(), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.cascade]), [[3, 1], [4, 1], [5, 1], [5, 2], [6, 2]]);
+      const k = h.seq.key('k')!;
+      assert.equal(k.cascades, 2);
+      assert.equal(k.redeliveries, 5);
+    });
+
+    it('starts a new cascade when a redelivery goes back in number', () => {
+      const h = new Harness().feed(run(1, 5, 0)).at(T).feed([
+        { t: T + 1, seq: 4 },
+        { t: T + 2, seq: 5 },
+        { t: T + 3, seq: 2 },
+      ]);
+      assert.deepEqual(h.of('duplicate').map((d) => d.cascade), [1, 1, 2]);
+    });
+
+    it('remembers messageIds only as far back as its history, then still reports duplicates', () => {
+      const h = new Harness({ historySize: 4 }).feed(run(1, 20, 0)).at(T).feed([{ t: T + 1, seq: 2 }, { t: T + 2, seq: 19 }]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [[2, false], [19, true]]);
+    });
+  });
+
+  describe('without sequence numbers (--seq none)', () => {
+    it('keeps arrival order and finds duplicates by messageId', () => {
+      const h = new Harness({ sequenced: false }).feed([
+        { t: 0, seq: 0, id: 'a' },
+        { t: 1, seq: 0, id: 'b' },
+        { t: 2, seq: 0, id: 'a' },
+        { t: 3, seq: 0, id: 'c' },
+      ]);
+      assert.deepEqual(h.of('message').map((m) => m.id), ['a', 'b', 'c']);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.id, d.redelivery, d.seq]), [['a', true, undefined]]);
+      assert.equal(h.of('message')[0].releasedAt, 0, 'nothing is held');
+    });
+
+    it('keeps per-key messageId sets: the same id under another key is not a duplicate', () => {
+      const h = new Harness({ sequenced: false }).feed([
+        { t: 0, key: 'x', seq: 0, id: 'a' },
+        { t: 1, key: 'y', seq: 0, id: 'a' },
+      ]);
+      assert.equal(h.of('duplicate').length, 0);
+    });
+  });
+
+  describe('counters and state', () => {
+    it('accounts for every arrival: received = delivered + duplicates + late + held', () => {
+      const h = new Harness().feed([
+        { t: 0, seq: 1 },
+        { t: 1, seq: 1 },
+        { t: 2, seq: 4 },
+      ]).at(T);
+      const k = h.seq.key('k')!;
+      assert.equal(k.received, 3);
+      assert.equal(k.delivered + k.duplicates + k.late + k.held.size, 3);
+      assert.deepEqual(h.seq.heldNumbers(k), [4]);
+      assert.equal(h.seq.expectedNumber(k), 2);
+      assert.equal(h.seq.deadlineOf(k), 2 + T);
+      assert.equal(k.maxHeld, 2);
+    });
+
+    it('tracks the longest hold per key', () => {
+      const h = new Harness().feed([{ t: 0, seq: 1 }]).at(T).feed([{ t: T + 10, seq: 3 }, { t: T + 60, seq: 2 }]);
+      assert.equal(h.seq.key('k')!.maxHoldMs, T, 'the start window hold is the longest');
+      const h2 = new Harness({ gapTimeoutMs: 0 }).feed([{ t: 0, seq: 1 }, { t: 1, seq: 2 }]);
+      assert.equal(h2.seq.key('k')!.maxHoldMs, 0);
+    });
+
+    it('rejects impossible configurations', () => {
+      assert.throws(() => new Harness({ capacity: 0 }), /capacity/);
+      assert.throws(() => new Harness({ gapTimeoutMs: -1 }), /gapTimeoutMs/);
+    });
+  });
+});
