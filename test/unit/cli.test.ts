@@ -1,0 +1,190 @@
+/** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { captureText, LineSpec } from '../support/captureLines';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+
+function seqscope(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Channel 310: 1..6 with 4 missing (a gap), 2 redelivered, 5 published twice. */
+const FEED: LineSpec[] = [
+  { t: 0, channel: '310', seq: 1 },
+  { t: 10, channel: '310', seq: 3 },
+  { t: 20, channel: '310', seq: 2 },
+  { t: 30, channel: '310', seq: 2 },
+  { t: 11_000, channel: '310', seq: 5 },
+  { t: 11_010, channel: '310', seq: 5, id: 'second-publish' },
+  { t: 30_000, channel: '310', seq: 6 },
+];
+
+describe('seqscope CLI', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let feed: string;
+
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.js'], { cwd: root });
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-cli-'));
+    feed = join(dir, 'feed.jsonl');
+    writeFileSync(feed, captureText(FEED));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exit 0 and a readable summary per key', () => {
+    const r = seqscope('replay', feed, '--preset', 'cme');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /key\s+received\s+delivered\s+gaps\s+lost\s+duplicates/);
+    const row = r.stdout.split('\n').find((l) => l.trim().startsWith('310'))!;
+    assert.deepEqual(row.trim().split(/\s+/).slice(0, 9), ['310', '7', '5', '1', '1', '2', '1', '1', '0']);
+  });
+
+  it('--json prints exactly one JSON object with the counts', () => {
+    const r = seqscope('replay', feed, '--preset', 'cme', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, 1);
+    const s = JSON.parse(lines[0]);
+    for (const f of ['received', 'delivered', 'duplicates', 'gaps', 'lost', 'late', 'invalid', 'keys']) assert.equal(typeof s[f], 'number', f);
+    assert.deepEqual(
+      { received: s.received, delivered: s.delivered, duplicates: s.duplicates, gaps: s.gaps, lost: s.lost, late: s.late, invalid: s.invalid, keys: s.keys },
+      { received: 7, delivered: 5, duplicates: 2, gaps: 1, lost: 1, late: 0, invalid: 0, keys: 1 },
+    );
+  });
+
+  it('exit 3 when --fail-on names a finding that occurred, 0 when it did not', () => {
+    const hit = seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'gap,late');
+    assert.equal(hit.code, 3);
+    assert.match(hit.stderr, /--fail-on: 1 gap/);
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'late,invalid').code, 0);
+  });
+
+  it('exit 2 with a one-line message for a missing file, naming it', () => {
+    const r = seqscope('replay', join(dir, 'nope.jsonl'));
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.match(r.stderr, /nope\.jsonl: no such file/);
+    assert.doesNotMatch(r.stderr, /\bat .*\.js:\d+/, 'no stack trace');
+  });
+
+  it('exit 2 for a file that is not a capture, and for bad flags', () => {
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello world\n');
+    const r = seqscope('replay', text);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /notes\.txt is not a capture/);
+    for (const args of [
+      ['replay', feed, '--bogus'],
+      ['replay', feed, '--seq-bits', '12'],
+      ['replay', feed, '--gap-timeout', 'soon'],
+      ['replay', feed, '--key', 'channel'],
+      ['replay', feed, '--fail-on', 'weird'],
+      ['replay', feed, '--format', 'csv'],
+      ['replay'],
+    ]) {
+      const b = seqscope(...args);
+      assert.equal(b.code, 2, `${args.join(' ')}: ${b.stderr}`);
+      assert.match(b.stderr, /^seqscope: /, args.join(' '));
+      assert.equal(b.stderr.trim().split('\n').length, 1, `one line for ${args.join(' ')}: ${b.stderr}`);
+    }
+  });
+
+  it('reports invalid lines with their line number and still replays the rest (exit 0)', () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, captureText(FEED.slice(0, 2)) + '{oops\n' + captureText(FEED.slice(2)));
+    const r = seqscope('replay', bad, '--preset', 'cme', '--json');
+    assert.equal(r.code, 0);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.invalid, 1);
+    assert.equal(s.received, 7);
+    assert.equal(s.invalidSamples[0].line, 3);
+    const human = seqscope('replay', bad, '--preset', 'cme');
+    assert.match(human.stdout, /invalid records: 1/);
+    assert.match(human.stdout, /line 3: not valid JSON/);
+  });
+
+  it('exports the ordered trace as JSONL, CSV and Chrome trace', () => {
+    const jsonl = join(dir, 'out.jsonl');
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);
+    const events = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // Duplicates are reported when they arrive (both copies of 2 and of 5 arrive while the first
+    // is held); messages when released; the gap when declared.
+    assert.deepEqual(events.map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]), [
+      ['duplicate', 2],
+      ['message', 1],
+      ['message', 2],
+      ['message', 3],
+      ['duplicate', 5],
+      ['gap', '4-4'],
+      ['message', 5],
+      ['message', 6],
+    ]);
+    assert.equal(events[0].redelivery, true);
+    assert.equal(events[4].redelivery, false);
+    assert.equal(events[4].messageId, 'second-publish');
+
+    const csv = join(dir, 'out.csv');
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', csv).code, 0);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    assert.match(rows[0], /^type,key,seq,/);
+    assert.equal(rows.length, 1 + events.length);
+
+    const trace = join(dir, 'out.trace');
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', trace, '--format', 'chrome-trace').code, 0);
+    const t = JSON.parse(readFileSync(trace, 'utf8'));
+    assert.ok(Array.isArray(t.traceEvents));
+    assert.ok(t.traceEvents.some((e: { name: string; args?: { name?: string } }) => e.name === 'process_name' && e.args?.name === 'key 310'));
+    assert.ok(t.traceEvents.some((e: { cat?: string; ph: string }) => e.cat === 'gap' && e.ph === 'b'));
+  });
+
+  it('writes the trace to stdout with --export - and the summary to stderr', () => {
+    const r = seqscope('replay', feed, '--preset', 'cme', '--export', '-');
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout.trim().split('\n').length, 8);
+    assert.match(r.stderr, /SeqScope replay/);
+  });
+
+  it('merges several captures by their clock', () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    writeFileSync(a, captureText([{ t: 0, orderingKey: 'x', seq: 1 }, { t: 20, orderingKey: 'x', seq: 3 }]));
+    writeFileSync(b, captureText([{ t: 10, orderingKey: 'x', seq: 2 }, { t: 30, orderingKey: 'x', seq: 4 }]));
+    const out = join(dir, 'merged.jsonl');
+    const r = seqscope('replay', a, b, '--seq', 'attribute:MsgSeqNum', '--gap-timeout', '0', '--export', out, '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.gaps, 0, 'merged by time, 1 2 3 4 arrive in order');
+    assert.deepEqual(s.files, [a, b]);
+    const events = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(events.map((e) => [e.seq, e.file]), [[1, a], [2, b], [3, a], [4, b]]);
+  });
+
+  it('documents everything in --help', () => {
+    const top = seqscope('--help');
+    assert.equal(top.code, 0);
+    assert.match(top.stdout, /replay/);
+    const help = seqscope('replay', '--help');
+    assert.equal(help.code, 0);
+    for (const flag of ['--key', '--seq', '--seq-bits', '--gap-timeout', '--capacity', '--preset', '--export', '--format', '--json', '--fail-on', 'Exit codes']) {
+      assert.ok(help.stdout.includes(flag), flag);
+    }
+  });
+
+  it('replays the bundled sample capture', () => {
+    const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.keys, 3);
+    assert.equal(s.gaps, 2, 'the sample has two real gaps');
+    assert.ok(s.redeliveries > 0 && s.duplicates > s.redeliveries, 'both kinds of duplicate');
+    assert.equal(s.invalid, 0);
+  });
+});
