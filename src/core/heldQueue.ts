@@ -67,6 +67,13 @@ export class HeldQueue<T> {
     return e;
   }
 
+  /** A copy whose entries are copies too, mapped through `copies` (shared with ArrivalQueue.clone). */
+  clone(copies: Map<HeldEntry<T>, HeldEntry<T>>): HeldQueue<T> {
+    const q = new HeldQueue<T>();
+    for (let i = this.head; i < this.entries.length; i++) q.entries.push(copyEntry(this.entries[i], copies));
+    return q;
+  }
+
   /** Sequence positions held, lowest first (for state views and tests). */
   positions(): number[] {
     return this.entries.slice(this.head).map((e) => e.abs);
@@ -86,6 +93,15 @@ export class ArrivalQueue<T> {
     this.entries.push(e);
   }
 
+  clone(copies: Map<HeldEntry<T>, HeldEntry<T>>): ArrivalQueue<T> {
+    const q = new ArrivalQueue<T>();
+    for (let i = this.head; i < this.entries.length; i++) {
+      const e = this.entries[i];
+      if (!e.released) q.entries.push(copyEntry(e, copies));
+    }
+    return q;
+  }
+
   /** Arrival time of the oldest entry still held, or undefined. */
   oldest(): number | undefined {
     const a = this.entries;
@@ -101,4 +117,13 @@ export class ArrivalQueue<T> {
     }
     return this.entries[this.head].arrivedAt;
   }
+}
+
+function copyEntry<T>(e: HeldEntry<T>, copies: Map<HeldEntry<T>, HeldEntry<T>>): HeldEntry<T> {
+  let c = copies.get(e);
+  if (c === undefined) {
+    c = { ...e };
+    copies.set(e, c);
+  }
+  return c;
 }

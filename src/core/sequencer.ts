@@ -120,8 +120,8 @@ export class KeyState<T> implements SequenceCounts {
   expected = 0;
   /** Unwrapping reference before the key starts: the first message's position. */
   ref = 0;
-  readonly held = new HeldQueue<T>();
-  readonly arrivals = new ArrivalQueue<T>();
+  held = new HeldQueue<T>();
+  arrivals = new ArrivalQueue<T>();
   /** Deadline this key has in the timer heap, or Infinity. */
   queued = Infinity;
 
@@ -146,18 +146,31 @@ export class KeyState<T> implements SequenceCounts {
   ) {
     this.startDeadline = firstArrival + gapTimeoutMs;
   }
+
+  /** A deep copy of the state (see Sequencer.clone). */
+  copy(): KeyState<T> {
+    const c = Object.assign(Object.create(KeyState.prototype) as KeyState<T>, this);
+    const entries = new Map<HeldEntry<T>, HeldEntry<T>>();
+    c.held = this.held.clone(entries);
+    c.arrivals = this.arrivals.clone(entries);
+    c.hist = [...this.hist];
+    c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    c.seenIds = this.seenIds && new Set(this.seenIds);
+    c.seenOrder = this.seenOrder && [...this.seenOrder];
+    return c;
+  }
 }
 
 export class Sequencer<T> {
   readonly space: SerialSpace;
-  private readonly keys = new Map<string, KeyState<T>>();
-  private readonly keyList: KeyState<T>[] = [];
-  private readonly timers = new TimerHeap<KeyState<T>>();
+  private keys = new Map<string, KeyState<T>>();
+  private keyList: KeyState<T>[] = [];
+  private timers = new TimerHeap<KeyState<T>>();
   private readonly historySize: number;
   private readonly histMask: number;
   private nowMs = -Infinity;
   private cascadeCount = 0;
-  readonly totals: SequenceCounts = zeroCounts();
+  private totalsState: SequenceCounts = zeroCounts();
 
   constructor(
     readonly config: SequencerConfig,
@@ -169,6 +182,28 @@ export class Sequencer<T> {
     // A power of two, so the history ring index is a mask.
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.histMask = this.historySize - 1;
+  }
+
+  /** Counters summed over every key. */
+  get totals(): SequenceCounts {
+    return this.totalsState;
+  }
+
+  /**
+   * An independent copy of the whole state that reports to `sink`: a checkpoint for exact
+   * step-back (re-run from the nearest earlier copy). Items are shared, not copied.
+   */
+  clone(sink: SequencerSink<T>): Sequencer<T> {
+    const c = new Sequencer<T>(this.config, sink);
+    const map = new Map<KeyState<T>, KeyState<T>>();
+    for (const k of this.keyList) map.set(k, k.copy());
+    c.keyList = this.keyList.map((k) => map.get(k) as KeyState<T>);
+    c.keys = new Map(c.keyList.map((k) => [k.name, k]));
+    c.timers = this.timers.clone((k) => map.get(k) as KeyState<T>);
+    c.nowMs = this.nowMs;
+    c.cascadeCount = this.cascadeCount;
+    c.totalsState = { ...this.totalsState };
+    return c;
   }
 
   /** The engine clock: the latest time passed to `advance`. */
@@ -212,7 +247,7 @@ export class Sequencer<T> {
     let k = this.keys.get(keyName);
     if (k === undefined) k = this.createKey(keyName);
     k.received++;
-    this.totals.received++;
+    this.totalsState.received++;
     const now = this.nowMs;
 
     if (!this.config.sequenced) {
@@ -295,7 +330,7 @@ export class Sequencer<T> {
     if (order.length > this.historySize) seen.delete(order.shift() as string);
     k.cascadeLast = NaN;
     k.delivered++;
-    this.totals.delivered++;
+    this.totalsState.delivered++;
     this.sink.message(k, undefined, item, now, now);
   }
 
@@ -307,7 +342,7 @@ export class Sequencer<T> {
     else h[slot] = messageId;
     k.expected = abs + 1;
     k.delivered++;
-    this.totals.delivered++;
+    this.totalsState.delivered++;
     const held = now - arrivedAt;
     if (held > k.maxHoldMs) k.maxHoldMs = held;
     this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
@@ -352,7 +387,7 @@ export class Sequencer<T> {
       (r.arrived ??= new Map()).set(abs, messageId);
       k.cascadeLast = NaN;
       k.late++;
-      this.totals.late++;
+      this.totalsState.late++;
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
     }
@@ -374,17 +409,17 @@ export class Sequencer<T> {
   ): void {
     const redelivery = firstMessageId === messageId;
     k.duplicates++;
-    this.totals.duplicates++;
+    this.totalsState.duplicates++;
     let cascade: number | undefined;
     if (redelivery) {
       k.redeliveries++;
-      this.totals.redeliveries++;
+      this.totalsState.redeliveries++;
       // One cascade = a run of redeliveries of this key in increasing order with no fresh
       // message between them: Pub/Sub re-sending N and everything after it.
       const continues = k.cascadeLast === k.cascadeLast && (abs !== abs || abs > k.cascadeLast);
       if (!continues) {
         k.cascades++;
-        this.totals.cascades++;
+        this.totalsState.cascades++;
         k.cascadeId = ++this.cascadeCount;
       }
       k.cascadeLast = abs !== abs ? 0 : abs;
@@ -458,8 +493,8 @@ export class Sequencer<T> {
     const openedAt = k.arrivals.oldest() as number;
     k.gaps++;
     k.lost += count;
-    this.totals.gaps++;
-    this.totals.lost += count;
+    this.totalsState.gaps++;
+    this.totalsState.lost += count;
     k.lostRanges.push({ from, to, declaredAt: now });
     if (k.lostRanges.length > LOST_RANGES_KEPT) k.lostRanges.shift();
     this.forgetHistory(k, from, to);

@@ -36,6 +36,14 @@ export class TimerHeap<K extends Timed> {
     k[i] = key;
   }
 
+  /** A copy with every key mapped through `map` (for sequencer snapshots). */
+  clone(map: (k: K) => K): TimerHeap<K> {
+    const h = new TimerHeap<K>();
+    h.deadlines = [...this.deadlines];
+    h.keys = this.keys.map(map);
+    return h;
+  }
+
   /** Removes and returns the key with the earliest deadline (callers check `size`). */
   pop(): K {
     const d = this.deadlines;

@@ -2,7 +2,7 @@
  * Drives a Sequencer with (time, key, seq, messageId) arrivals and records what it emits as
  * plain objects, so tests can compare whole outputs.
  */
-import { Sequencer, SequencerConfig } from '../../src/core/sequencer';
+import { Sequencer, SequencerConfig, SequencerSink } from '../../src/core/sequencer';
 
 export type Emitted =
   | { type: 'message'; key: string; seq: number | undefined; id: string; arrivedAt: number; releasedAt: number }
@@ -21,15 +21,23 @@ export const CONFIG: SequencerConfig = { gapTimeoutMs: 10_000, capacity: 10_000,
 
 export class Harness {
   readonly out: Emitted[] = [];
-  readonly seq: Sequencer<string>;
+  seq: Sequencer<string>;
+  readonly sink: SequencerSink<string>;
 
   constructor(config: Partial<SequencerConfig> = {}) {
-    this.seq = new Sequencer<string>({ ...CONFIG, ...config }, {
+    this.sink = {
       message: (k, seq, id, arrivedAt, releasedAt) => this.out.push({ type: 'message', key: k.name, seq, id, arrivedAt, releasedAt }),
       gap: (k, g) => this.out.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason }),
       duplicate: (k, d) => this.out.push({ type: 'duplicate', key: k.name, seq: d.seq, id: d.messageId, redelivery: d.redelivery, cascade: d.cascade, at: d.at }),
       late: (k, l) => this.out.push({ type: 'late', key: k.name, seq: l.seq, id: l.messageId, lostAt: l.lostAt, at: l.at }),
-    });
+    };
+    this.seq = new Sequencer<string>({ ...CONFIG, ...config }, this.sink);
+  }
+
+  /** Continues from another sequencer's state (a clone reporting to this harness's sink). */
+  adopt(seq: Sequencer<string>): this {
+    this.seq = seq;
+    return this;
   }
 
   /** Offers arrivals in order; a missing id defaults to "<key>/<seq>" (so repeats are redeliveries). */
