@@ -47,6 +47,8 @@ export class CaptureReader {
 
   /** Opens the file and detects its format; throws CaptureError with a user-facing message. */
   async open(): Promise<void> {
+    if (this.fh) return;
+    this.bytesRead = 0;
     try {
       this.fh = await open(this.path, 'r');
       const st = await this.fh.stat();
@@ -56,8 +58,14 @@ export class CaptureReader {
       await this.close();
       throw new CaptureError(`cannot read ${this.path}: ${describeFsError(e)}`, this.path);
     }
-    this.head = await this.readUntilFirstLine();
-    this.format = detectFormat(this.head, this.path);
+    try {
+      this.head = await this.readUntilFirstLine();
+      this.format = detectFormat(this.head, this.path);
+    } catch (e) {
+      // Not a capture (or unreadable): do not leave the file open.
+      await this.close();
+      throw e;
+    }
   }
 
   async close(): Promise<void> {
@@ -73,6 +81,9 @@ export class CaptureReader {
     try {
       if (this.format === 'empty') return;
       let chunk: Buffer | undefined = this.head;
+      this.head = Buffer.alloc(0);
+      // A UTF-8 BOM is not part of the first record (JSON.parse rejects it).
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
       while (chunk !== undefined) {
         if (options.signal?.aborted) return;
         const batch = this.toEntries(splitter.push(chunk));
@@ -135,14 +146,22 @@ export function detectFormat(head: Buffer, path: string): CaptureFormat {
     const firstLine = head.toString('utf8', i, nl < 0 ? head.length : nl);
     try {
       const v = JSON.parse(firstLine) as Record<string, unknown>;
+      // The REST API answers a pull that found nothing with "{}".
+      if (head.length < 64 && head.toString('utf8', i).trim() === '{}') return 'empty';
       return Array.isArray(v.receivedMessages) && v.message === undefined ? 'pull' : 'jsonl';
     } catch {
-      // A pretty-printed pull response spans lines; JSON Lines with a bad first line is still
-      // JSON Lines (the line is then reported invalid).
+      // A pretty-printed pull response spans lines (its first line is a lone "{", whatever key
+      // comes first); JSON Lines with a bad first line is still JSON Lines (the line is then
+      // reported invalid).
+      if (firstLine.trim() === '{') return 'pull';
       return /^\{\s*"receivedMessages"\s*:/.test(head.toString('utf8', i, Math.min(head.length, i + 200))) ? 'pull' : 'jsonl';
     }
   }
-  const shown = JSON.stringify(head.toString('utf8', i, i + 1));
+  // A few characters of the first line (decoding a lone byte would garble a multi-byte one).
+  const nl = head.indexOf(0x0a, i);
+  const first = head.toString('utf8', i, Math.min(nl < 0 ? head.length : nl, i + 64)).replace(/\uFFFD$/, '').trimEnd();
+  const chars = [...first];
+  const shown = JSON.stringify(chars.length > 16 ? chars.slice(0, 16).join('') + '…' : first);
   throw new CaptureError(
     `${path} is not a capture: it starts with ${shown}; expected JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response {"receivedMessages": …}`,
     path,

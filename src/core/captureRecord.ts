@@ -52,7 +52,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
   }
   const m = rm.message;
   if (typeof m.messageId !== 'string' || m.messageId === '') return 'message has no messageId';
-  if (m.attributes !== undefined && (typeof m.attributes !== 'object' || m.attributes === null)) {
+  if (m.attributes !== undefined && (typeof m.attributes !== 'object' || m.attributes === null || Array.isArray(m.attributes))) {
     return 'message.attributes is not an object';
   }
   if (m.orderingKey !== undefined && typeof m.orderingKey !== 'string') return 'message.orderingKey is not a string';
@@ -63,11 +63,46 @@ export function toRecord(value: unknown): ReceivedMessage | string {
 export function recordTime(rm: ReceivedMessage): number | string {
   const text = rm.receivedAt ?? rm.message.publishTime;
   if (text === undefined) return 'has neither receivedAt nor message.publishTime';
-  const t = typeof text === 'string' ? Date.parse(text) : NaN;
+  const t = typeof text === 'string' ? parseRfc3339(text) : NaN;
   if (t !== t) {
     return `${rm.receivedAt !== undefined ? 'receivedAt' : 'publishTime'} ${JSON.stringify(text)} is not an RFC 3339 time`;
   }
   return t;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * ms since epoch of an RFC 3339 date-time (sub-millisecond digits kept as a fraction, so
+ * merged captures order by the full precision Pub/Sub gives), or NaN. Stricter than
+ * `Date.parse`, which also takes "1" (year 2001), impossible dates (Feb 30 → Mar 1) and times
+ * without an offset (read in the machine's time zone, so a replay would depend on where it runs).
+ */
+export function parseRfc3339(text: string): number {
+  const m = RFC3339.exec(text);
+  if (!m) return NaN;
+  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], s = +m[6];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) return NaN;
+  const frac = m[7] === undefined ? 0 : Number('0.' + m[7]) * 1000;
+  let offset = 0;
+  if (m[8] === undefined) {
+    const oh = +m[10], om = +m[11];
+    if (oh > 23 || om > 59) return NaN;
+    offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  let t = Date.UTC(y, mo - 1, d, h, mi, s);
+  if (y < 100) {
+    // Date.UTC reads years 0–99 as 1900–1999.
+    const dt = new Date(t);
+    dt.setUTCFullYear(y);
+    t = dt.getTime();
+  }
+  return t + frac - offset;
+}
+
+function daysIn(y: number, mo: number): number {
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
 }
 
 /** Parses one line / array element into an entry; never throws. */

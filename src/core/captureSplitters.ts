@@ -116,14 +116,12 @@ export class JsonArraySplitter implements Splitter {
       records.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart) });
       this.elemStart = -1;
     }
+    if (this.arrayClosed) return { records };
     if (this.elemDepth < 0) {
       const what = this.mode === 'pull' ? 'a "receivedMessages" array' : 'a JSON array';
       return { records, problem: { line: this.line, reason: `the file ends before ${what} starts` } };
     }
-    if (!this.arrayClosed) {
-      return { records, problem: { line: this.line, reason: 'the file ends inside the array (truncated?)' } };
-    }
-    return { records };
+    return { records, problem: { line: this.line, reason: 'the file ends inside the array (truncated?)' } };
   }
 
   private scan(out: RawRecord[]): void {

@@ -6,12 +6,17 @@ export function parseDuration(text: string): number {
   if (!m) {
     throw new RangeError(`"${text}" is not a duration: write it like 500ms, 10s or 2m`);
   }
-  return Number(m[1]) * UNITS[m[2] ?? 'ms'];
+  // Rounded to the µs: 1.1 * 1000 is 1100.0000000000002 in floating point.
+  const ms = Math.round(Number(m[1]) * UNITS[m[2] ?? 'ms'] * 1000) / 1000;
+  if (!Number.isFinite(ms)) throw new RangeError(`"${text}" is not a duration: it is too large`);
+  return ms;
 }
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
-  if (ms < 1000) return `${Math.round(ms * 10) / 10}ms`;
-  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  // The unit is chosen after rounding, so 999.96ms shows as 1s rather than 1000ms.
+  const abs = Math.abs(ms);
+  if (abs < 999.95) return `${Math.round(ms * 10) / 10}ms`;
+  if (abs < 59_950) return `${Math.round(ms / 100) / 10}s`;
   return `${Math.round(ms / 6000) / 10}m`;
 }

@@ -156,7 +156,10 @@ export class ReplayEngine {
     const file = this.fileName(e);
     if (this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
     if (!this.listener) return;
-    const ev: InvalidEvent = { type: 'invalid', line: e.line, reason, at: this.sequencer.now === -Infinity ? (e.time === e.time ? e.time : 0) : this.sequencer.now };
+    const ev: InvalidEvent = { type: 'invalid', line: e.line, reason };
+    // Before the first valid record there is no clock yet.
+    const at = this.sequencer.now === -Infinity ? e.time : this.sequencer.now;
+    if (at === at) ev.at = at;
     if (file) ev.file = file;
     this.listener(ev);
   }

@@ -78,7 +78,8 @@ export interface OptionText {
 export function resolveOptions(text: OptionText): SequencingOptions {
   let o: SequencingOptions = DEFAULT_OPTIONS;
   if (text.preset !== undefined && text.preset !== '' && text.preset !== 'none') {
-    const p = PRESETS[text.preset];
+    // Own keys only: "constructor" or "toString" must not pass as presets.
+    const p = Object.hasOwn(PRESETS, text.preset) ? PRESETS[text.preset] : undefined;
     if (!p) throw new RangeError(`preset "${text.preset}" is unknown: use ${Object.keys(PRESETS).join(', ')}`);
     o = { ...o, ...p };
   }
@@ -90,8 +91,16 @@ export function resolveOptions(text: OptionText): SequencingOptions {
     o = { ...o, seqBits: bits as SeqBits };
   }
   if (text.gapTimeout !== undefined) {
-    const ms = typeof text.gapTimeout === 'number' ? text.gapTimeout : parseDuration(text.gapTimeout);
-    if (!(ms >= 0)) throw new RangeError(`gap-timeout must be 0 or more`);
+    let ms: number;
+    if (typeof text.gapTimeout === 'number') ms = text.gapTimeout;
+    else {
+      try {
+        ms = parseDuration(text.gapTimeout);
+      } catch {
+        throw new RangeError(`gap-timeout "${text.gapTimeout}" is not valid: write a duration like 500ms, 10s or 2m`);
+      }
+    }
+    if (!(ms >= 0)) throw new RangeError(`gap-timeout ${ms} is not valid: use a duration of 0 or more`);
     o = { ...o, gapTimeoutMs: ms };
   }
   if (text.capacity !== undefined) {

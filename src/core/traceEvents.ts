@@ -77,8 +77,8 @@ export interface InvalidEvent {
   line: number;
   file?: string;
   reason: string;
-  /** Engine clock when it was read. */
-  at: number;
+  /** Engine clock when it was read; absent before the first valid record. */
+  at?: number;
 }
 
 export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | InvalidEvent;

@@ -64,7 +64,7 @@ export class TraceWriter {
       text += this.formatter.format(this.pending);
       this.pending = [];
     }
-    if (text && !this.out.write(text)) await once(this.out, 'drain');
+    if (text && !this.out.write(text)) await this.wait('drain');
     this.check();
   }
 
@@ -73,11 +73,20 @@ export class TraceWriter {
     const footer = this.formatter.footer();
     if (this.ownsStream) {
       this.out.end(footer);
-      await once(this.out, 'finish');
+      await this.wait('finish');
     } else if (footer) {
-      if (!this.out.write(footer)) await once(this.out, 'drain');
+      if (!this.out.write(footer)) await this.wait('drain');
     }
     this.check();
+  }
+
+  /** Waits for a stream event; a stream error while waiting becomes an ExportError. */
+  private async wait(event: string): Promise<void> {
+    try {
+      await once(this.out, event);
+    } catch (e) {
+      this.error ??= e as Error;
+    }
   }
 
   private check(): void {

@@ -45,9 +45,10 @@ export class ChromeTraceFormatter implements TraceFormatter {
       s += ',\n' + JSON.stringify(c);
     };
     for (const ev of events) {
-      if (this.origin !== this.origin) this.origin = timeOf(ev);
+      // An invalid record read before any valid one has no clock of its own: it must not set the origin.
+      if (this.origin !== this.origin && ev.type !== 'invalid') this.origin = timeOf(ev);
       if (ev.type === 'invalid') {
-        out({ name: 'invalid', ph: 'i', s: 'p', ts: this.us(ev.at), pid: 0, tid: 0, cat: 'invalid', args: { line: ev.line, file: ev.file, reason: ev.reason } });
+        out({ name: 'invalid', ph: 'i', s: 'p', ts: this.us(ev.at ?? this.origin), pid: 0, tid: 0, cat: 'invalid', args: { line: ev.line, file: ev.file, reason: ev.reason } });
         continue;
       }
       const pid = this.pidFor(ev.key, out);
@@ -89,8 +90,10 @@ export class ChromeTraceFormatter implements TraceFormatter {
     return `\n],"otherData":${JSON.stringify({ producer: 'seqscope', origin })}}\n`;
   }
 
+  /** µs since the origin; never before zero (nor NaN), which trace viewers reject or misplace. */
   private us(ms: number): number {
-    return Math.round((ms - this.origin) * 1000);
+    const us = Math.round((ms - this.origin) * 1000);
+    return us > 0 ? us : 0;
   }
 
   private pidFor(key: string, out: (c: ChromeEvent) => void): number {
@@ -117,6 +120,8 @@ function timeOf(ev: TraceEvent): number {
       return ev.arrivedAt;
     case 'gap':
       return ev.openedAt;
+    case 'invalid':
+      return ev.at ?? NaN;
     default:
       return ev.at;
   }

@@ -14,16 +14,19 @@ export const CSV_COLUMNS = [
 
 type Row = (string | number | boolean | undefined)[];
 
+/** csv-stringify writes true as "1" and false as "" (the same as absent): spell them out. */
+const OPTIONS = { cast: { boolean: (v: boolean) => String(v) } };
+
 export class CsvFormatter implements TraceFormatter {
   header(): string {
-    return stringify([CSV_COLUMNS as unknown as string[]]);
+    return stringify([CSV_COLUMNS as unknown as string[]], OPTIONS);
   }
 
   format(events: readonly TraceEvent[]): string {
     if (events.length === 0) return '';
     const rows: Row[] = new Array(events.length);
     for (let i = 0; i < events.length; i++) rows[i] = toRow(events[i]);
-    return stringify(rows);
+    return stringify(rows, OPTIONS);
   }
 
   footer(): string {
