@@ -34,6 +34,14 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     define: { SEQSCOPE_VERSION: JSON.stringify(pkg.version) },
   },
+  {
+    // The timeline webview (and the standalone HTML export, which embeds the same bundle).
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview/timeline.js',
+    platform: 'browser',
+    target: 'chrome120',
+    format: 'iife',
+  },
 ];
 
 async function main() {

@@ -2,6 +2,7 @@
  * One replay of capture files end to end: read (merged by clock), sequence, optionally export,
  * summarise. The CLI's `replay` and the extension's "Open Capture" both run this.
  */
+import { CaptureEntry } from './captureRecord';
 import { CaptureReader } from './captureReader';
 import { mergeCaptures } from './mergeCaptures';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
@@ -18,6 +19,11 @@ export interface ReplayRunOptions {
   readonly signal?: AbortSignal;
   /** Called after each batch with bytes read so far and the total size of all captures. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Hooks for callers that index arrivals (the extension's session loader). */
+  readonly onEngine?: (engine: ReplayEngine) => void;
+  readonly beforePush?: (entry: CaptureEntry) => void;
+  readonly afterPush?: (entry: CaptureEntry, valid: boolean) => void;
+  readonly beforeFinish?: () => void;
 }
 
 export interface ReplayRunResult {
@@ -38,8 +44,10 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const writer = o.writer;
   const extra = o.listener;
   const listener: TraceListener | undefined =
-    writer && extra ? (ev) => (writer.add(ev), extra(ev)) : writer ? (ev) => writer.add(ev) : extra;
+    writer && extra ? (ev, e) => (writer.add(ev), extra(ev, e)) : writer ? (ev) => writer.add(ev) : extra;
   const engine = new ReplayEngine(o.options, listener, o.paths);
+  o.onEngine?.(engine);
+  const { beforePush, afterPush } = o;
   let first = true;
   for await (const batch of mergeCaptures(readers, { signal: o.signal })) {
     if (first && writer) {
@@ -49,11 +57,20 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
         first = false;
       }
     }
-    engine.pushAll(batch);
+    if (beforePush || afterPush) {
+      for (const e of batch) {
+        beforePush?.(e);
+        const valid = engine.push(e);
+        afterPush?.(e, valid);
+      }
+    } else {
+      engine.pushAll(batch);
+    }
     if (writer) await writer.flush();
     o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
   }
   const cancelled = o.signal?.aborted ?? false;
+  o.beforeFinish?.();
   engine.finish();
   if (writer) await writer.close();
   return { summary: engine.summary(), cancelled };
