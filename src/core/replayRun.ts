@@ -8,12 +8,15 @@ import { mergeCaptures } from './mergeCaptures';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from './sequencingOptions';
 import { TraceWriter } from './traceWriter';
+import { TraceEvent } from './traceEvents';
 
 export interface ReplayRunOptions {
   readonly paths: readonly string[];
   readonly options: SequencingOptions;
   /** Where the ordered trace goes, if anywhere. */
   readonly writer?: TraceWriter;
+  /** Which events the writer gets (all when absent); the summary always counts everything. */
+  readonly exportFilter?: (event: TraceEvent, entry?: CaptureEntry) => boolean;
   /** Also receives every trace event. */
   readonly listener?: TraceListener;
   readonly signal?: AbortSignal;
@@ -43,8 +46,9 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const total = readers.reduce((s, r) => s + r.size, 0);
   const writer = o.writer;
   const extra = o.listener;
-  const listener: TraceListener | undefined =
-    writer && extra ? (ev, e) => (writer.add(ev), extra(ev, e)) : writer ? (ev) => writer.add(ev) : extra;
+  const keep = o.exportFilter;
+  const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
+  const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
   const engine = new ReplayEngine(o.options, listener, o.paths);
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;

@@ -9,7 +9,7 @@
 import type { CursorState } from '../core/session/replayCursor';
 import type { EventView } from '../core/session/eventView';
 import type { Overview, TimelinePage } from '../core/session/timelineQuery';
-import type { KindName } from '../core/session/eventStore';
+import type { TraceFilterSpec } from '../core/traceFilter';
 
 export type { CursorState, KeyStateView } from '../core/session/replayCursor';
 export type { EventView } from '../core/session/eventView';
@@ -45,15 +45,8 @@ export interface SessionInfo {
   standalone?: boolean;
 }
 
-export interface TimelineFilter {
-  /** Key names to show (all when absent or empty). */
-  keys?: string[];
-  kinds?: KindName[];
-  seqFrom?: number;
-  seqTo?: number;
-  /** Attribute equality, e.g. { name: 'SecurityID', value: '123' }. */
-  attribute?: { name: string; value: string };
-}
+/** Keys, kinds, number range, attribute value: one filter for tree, timeline and exports. */
+export type TimelineFilter = TraceFilterSpec;
 
 export type ReplaySpeed = 1 | 10 | 'max';
 export type ReplayAction = 'play' | 'pause' | 'stepForward' | 'stepBack' | 'toStart' | 'toEnd' | 'nextGap' | 'nextDuplicate' | 'nextLate';
