@@ -13,7 +13,8 @@ export function withErrorHandling<A extends unknown[]>(name: string, fn: (...arg
     try {
       return await fn(...args);
     } catch (e) {
-      await reportError(name, e);
+      // Not awaited: the notification stays until the user answers it, the command must not.
+      void reportError(name, e);
       // Re-throw for `executeCommand` callers (tests, automation), who would otherwise see success.
       throw e;
     }
