@@ -93,6 +93,17 @@ export class ArrivalQueue<T> {
     this.entries.push(e);
   }
 
+  /**
+   * Forgets every entry (all released). Called when a key's held set empties: released entries
+   * kept until the next timer would survive garbage collections with the records they carry.
+   */
+  clear(): void {
+    if (this.entries.length) {
+      this.entries = [];
+      this.head = 0;
+    }
+  }
+
   clone(copies: Map<HeldEntry<T>, HeldEntry<T>>): ArrivalQueue<T> {
     const q = new ArrivalQueue<T>();
     for (let i = this.head; i < this.entries.length; i++) {

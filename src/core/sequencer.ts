@@ -365,6 +365,7 @@ export class Sequencer<T> {
       e.released = true;
       this.deliver(k, e.abs, e.messageId, e.item, e.arrivedAt, now);
     }
+    if (held.size === 0) k.arrivals.clear();
   }
 
   private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
