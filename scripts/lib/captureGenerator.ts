@@ -69,7 +69,7 @@ export interface StreamOptions {
   readonly intraBurstMs?: number;
   /** SendingTime of the first message, ms since epoch. Default 2026-11-30T09:30:00Z. */
   readonly startTimeMs?: number;
-  /** Arrival of line j is never earlier than this (receivedAt resolution is 1 ms). */
+  /** Least whole ms from publish to arrival (plus 0–6 ms of jitter). Default 2, at least 1. */
   readonly minLatencyMs?: number;
 }
 
@@ -388,9 +388,10 @@ function publishOriginals(o: StreamOptions, r: Resolved, rand: () => number, cou
         while (lostIdx[k] < ranges.length && ranges[lostIdx[k]][1] < off) lostIdx[k]++;
         if (lostIdx[k] < ranges.length && ranges[lostIdx[k]][0] <= off) continue; // never emitted
         if (m > 0) tUs += intraUs * (0.5 + rand());
-        // Publish 0.15–1 ms after sending, arrive 2–8 ms after publishing (before monotonic fix-up).
+        // Publish 0.15–1 ms after sending; arrive a few ms later (before the monotonic fix-up).
         const pubUs = Math.round(tUs + 150 + rand() * 850);
-        const natural = Math.floor(pubUs / 1000) + (o.minLatencyMs ?? 2) + Math.floor(rand() * 7);
+        // At least 1 whole ms later, so receivedAt (ms resolution) stays after publishTime (µs).
+        const natural = Math.floor(pubUs / 1000) + Math.max(1, Math.ceil(o.minLatencyMs ?? 2)) + Math.floor(rand() * 7);
         cols.add(k, off, publishId++, tUs, pubUs, natural);
       }
     }

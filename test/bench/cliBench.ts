@@ -1,0 +1,181 @@
+/**
+ * End-to-end replay: the built CLI on a large generated capture, against a bare
+ * read-split-JSON.parse loop over the same file, each in its own node process.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { GroundTruth, StreamOptions, planStream, renderLine } from '../../scripts/lib/captureGenerator';
+
+export const ROOT = join(__dirname, '../..');
+export const BENCH_DIR = join(ROOT, '.bench');
+const GENERATOR_SOURCE = join(ROOT, 'scripts/lib/captureGenerator.ts');
+const TIME = '/usr/bin/time';
+
+export interface Capture {
+  readonly path: string;
+  readonly bytes: number;
+  readonly lines: number;
+  readonly truth: GroundTruth;
+  /** False when an existing file with the same parameters was reused. */
+  readonly generated: boolean;
+}
+
+/** A CME-style capture of about `numbers` messages: 10 channels, wrapping 16-bit numbers, a few losses. */
+export function captureOptions(numbers: number): StreamOptions {
+  const keys = 10;
+  const n = Math.round(numbers / keys);
+  const start = (k: number) => (k * 6007 + 1) % 65536;
+  // Four gaps at fixed fractions of the channels' runs, one spanning several numbers; all within
+  // the first 65 536 numbers, where a raw number names a single position.
+  const loss = (k: number, at: number, count: number) => ({
+    key: String(310 + k),
+    from: (start(k) + Math.floor(n * at)) % 65536,
+    to: (start(k) + Math.floor(n * at) + count - 1) % 65536,
+  });
+  return {
+    seed: 7,
+    keys,
+    messagesPerKey: n,
+    startSeq: start,
+    seqBits: 16,
+    reorderFraction: 0.05,
+    reorderWindow: 4,
+    redeliveryFraction: 0.005,
+    republishFraction: 0.005,
+    losses: [loss(0, 0.15, 3), loss(3, 0.3, 1), loss(6, 0.45, 10), loss(9, 0.6, 2)],
+    burst: { min: 1, max: 6 },
+    burstGapMs: 1,
+    intraBurstMs: 0.2,
+  };
+}
+
+/**
+ * Writes the capture unless a file generated from the same options by the same generator source
+ * is already there (generating a million lines takes a while; the bench reruns should not).
+ */
+export function ensureCapture(name: string, options: StreamOptions): Capture {
+  const path = join(BENCH_DIR, `${name}.jsonl`);
+  const metaPath = join(BENCH_DIR, `${name}.meta.json`);
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify(options, (_k, v: unknown) => (typeof v === 'function' ? v.toString() : v)))
+    .update(readFileSync(GENERATOR_SOURCE))
+    .digest('hex');
+  if (existsSync(path) && existsSync(metaPath)) {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { fingerprint: string; bytes: number; truth: GroundTruth };
+    if (meta.fingerprint === fingerprint && statSync(path).size === meta.bytes) {
+      return { path, bytes: meta.bytes, lines: meta.truth.deliveries, truth: meta.truth, generated: false };
+    }
+  }
+  const plan = planStream(options);
+  const fd = openSync(path, 'w');
+  let bytes = 0;
+  try {
+    const BATCH = 4096;
+    for (let j = 0; j < plan.count; j += BATCH) {
+      let text = '';
+      for (let i = j; i < Math.min(plan.count, j + BATCH); i++) text += renderLine(plan, i) + '\n';
+      bytes += writeSync(fd, text);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  writeFileSync(metaPath, JSON.stringify({ fingerprint, bytes, truth: plan.truth }));
+  return { path, bytes, lines: plan.count, truth: plan.truth, generated: true };
+}
+
+/** Bundles the bare parse loop so it runs on plain node, like dist/cli.js. */
+export function buildBareParse(): string {
+  const out = join(BENCH_DIR, 'bareParse.js');
+  buildSync({ entryPoints: [join(__dirname, 'bareParse.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' });
+  return out;
+}
+
+export interface ProcessRun {
+  wallMs: number;
+  /** User + system CPU time of the process (all its threads), ms. */
+  cpuMs: number;
+  /** Peak resident set size, bytes. */
+  maxRss: number;
+  stdout: string;
+}
+
+/**
+ * Runs `node <args>` and measures its wall time from the parent, and its CPU time and peak RSS:
+ * from GNU time -v when installed, else from a --require hook that reports
+ * process.resourceUsage() as the process exits. Both add the same small constant to every
+ * process measured.
+ */
+export function runNode(args: string[]): ProcessRun {
+  const useTime = existsSync(TIME);
+  const cmd = useTime ? TIME : process.execPath;
+  const argv = useTime ? ['-v', process.execPath, ...args] : ['--require', rssHook(), ...args];
+  const t0 = performance.now();
+  const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
+  const m = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr) : /SEQSCOPE_BENCH_MAXRSS=(\d+) CPU=(\d+)/.exec(r.stderr);
+  if (!m) throw new Error(`no peak RSS in the output of node ${args.join(' ')}`);
+  let cpuMs: number;
+  if (useTime) {
+    const user = /User time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    const system = /System time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    cpuMs = user && system ? (Number(user[1]) + Number(system[1])) * 1000 : NaN;
+  } else {
+    cpuMs = Number(m[2]) / 1000;
+  }
+  return { wallMs, cpuMs, maxRss: Number(m[1]) * 1024, stdout: r.stdout };
+}
+
+/** Writes (every time, so it is never stale) the hook used when GNU time is missing. */
+function rssHook(): string {
+  const path = join(BENCH_DIR, 'rss-hook.cjs');
+  writeFileSync(
+    path,
+    "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('SEQSCOPE_BENCH_MAXRSS=' + u.maxRSS + ' CPU=' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
+  );
+  return path;
+}
+
+/**
+ * Best wall time of `reps` runs of each command, runs interleaved (a, b, c, a, b, c, …) so load
+ * from elsewhere hits every command alike; with the highest peak RSS of any run (conservative).
+ */
+export function bestRuns(reps: number, commands: readonly string[][]): BestRun[] {
+  const best: BestRun[] = commands.map(() => ({ wallMs: Infinity, cpuMs: Infinity, maxRss: 0, stdout: '', maxRssAll: 0 }));
+  for (let i = 0; i < reps; i++) {
+    commands.forEach((args, j) => {
+      const r = runNode(args);
+      const b = best[j];
+      const cpuMs = Math.min(b.cpuMs, r.cpuMs);
+      const maxRssAll = Math.max(b.maxRssAll, r.maxRss);
+      best[j] = r.wallMs < b.wallMs ? { ...r, cpuMs, maxRssAll } : { ...b, cpuMs, maxRssAll };
+    });
+  }
+  return best;
+}
+
+/** Best wall time, best CPU time (each over all runs), and the highest peak RSS of any run. */
+export type BestRun = ProcessRun & { maxRssAll: number };
+
+/** Summary fields that must match the injected truth. */
+export function checkSummary(stdout: string, t: GroundTruth): string[] {
+  const s = JSON.parse(stdout) as Record<string, number>;
+  const want: Record<string, number> = {
+    received: t.deliveries,
+    delivered: t.distinct,
+    gaps: t.gaps,
+    lost: t.lost,
+    duplicates: t.duplicates,
+    redeliveries: t.redeliveries,
+    late: t.late,
+    invalid: 0,
+  };
+  return Object.keys(want)
+    .filter((k) => s[k] !== want[k])
+    .map((k) => `${k} ${s[k]} ≠ ${want[k]}`);
+}
