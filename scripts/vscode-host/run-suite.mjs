@@ -14,6 +14,7 @@
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout } from 'node:timers';
 import { format, parseArgs } from 'node:util';
 import { ROOT, devExtensionPath, log } from './common.mjs';
 import { openWorkbench } from './workbench.mjs';

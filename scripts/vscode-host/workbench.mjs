@@ -4,8 +4,11 @@
 // Selectors that work on this workbench: shared/recipes/vscode-host.md.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { URL, URLSearchParams } from 'node:url';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, SERVER_MAIN, devExtensionPath, installedMarker, log } from './common.mjs';
@@ -13,7 +16,17 @@ import { CHROMIUM, SERVER_MAIN, devExtensionPath, installedMarker, log } from '.
 export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Resolves true when GET url answers 200 within two seconds. */
+function answers(url) {
+  return new Promise((resolve) => {
+    const req = get(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -67,10 +80,7 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (exited !== null) throw new Error(`the VS Code server exited (${exited}) before answering; ${logFile}:\n${tail(logFile)}`);
-    try {
-      const r = await fetch(`${origin}/version`, { signal: AbortSignal.timeout(2000) });
-      if (r.ok) break;
-    } catch { /* not yet */ }
+    if (await answers(`${origin}/version`)) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`the VS Code server did not answer GET /version within ${readyTimeoutMs / 1000} s; ${logFile}:\n${tail(logFile)}`);
