@@ -59,7 +59,7 @@ for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
   if (t.host && !hostAvailable().ok) {
     const n = countTests(t.testsDir);
     const bar = '!'.repeat(100);
-    const counted = inCI ? `counted as ${Math.max(n, 1)} FAILED (CI=true)` : `counted as ${n} SKIPPED, not passed`;
+    const counted = inCI ? `counted as FAILED (CI=true)` : `counted as SKIPPED, not passed`;
     console.error(`${bar}\n!!! ${t.name} tests NOT RUN: the VS Code test host is unavailable: ${host.why}.\n!!! ${n} test(s) ${counted}.\n${bar}`);
     appendFileSync(results, JSON.stringify(inCI
       ? { tier: t.name, passed: 0, failed: Math.max(n, 1), skipped: 0 }

@@ -61,16 +61,17 @@ function tail(file, lines) {
  * Never throws; prints progress lines prefixed with [vscode-host].
  */
 export async function installHost({ force = false } = {}) {
-  const done = installedMarker();
-  if (done && !force) {
-    log(`VS Code ${VSCODE_VERSION} server (code-server ${CODE_SERVER_VERSION}) already installed in ${CACHE_DIR}`);
-    return { status: 'ready', message: 'already installed' };
-  }
-  const missing = missingPrerequisites();
+  const done = installedMarker() && !force;
+  // Once installed, only the browser is still needed from the machine.
+  const missing = done ? missingPrerequisites().filter((m) => m.startsWith('chromium')) : missingPrerequisites();
   if (missing.length) {
     const message = prerequisiteHint(missing);
     console.error(`[vscode-host] ${message}`);
     return { status: 'missing', message };
+  }
+  if (done) {
+    log(`VS Code ${VSCODE_VERSION} server (code-server ${CODE_SERVER_VERSION}) already installed in ${CACHE_DIR}`);
+    return { status: 'ready', message: 'already installed' };
   }
   const started = Date.now();
   log(`installing VS Code ${VSCODE_VERSION} server from npm code-server@${CODE_SERVER_VERSION} into ${CACHE_DIR} (about 2 minutes, ~300 MB)`);

@@ -5,11 +5,12 @@
 // $SEQSCOPE_TEST_RESULTS (tier $SEQSCOPE_TEST_TIER, default "integration") and exits with the
 // suite's code. Any run that ends without the suite's counts is recorded as a failure.
 //
-//   node scripts/vscode-host/run-suite.mjs [--workspace DIR] [--extension DIR] [--suite FILE] [--timeout SECONDS]
+//   node scripts/vscode-host/run-suite.mjs [--workspace DIR] [--extension DIR] [--suite FILE] [--timeout S] [--load-timeout S]
 //
 // --workspace: the folder the workbench opens (default: a temp copy of test/fixtures/captures);
 // --extension: the extension under development (default: the repository root once it is an
-// extension, else test/fixtures/host-smoke); --timeout: for the whole run (default 600).
+// extension, else test/fixtures/host-smoke); --timeout: for the whole run (default 600);
+// --load-timeout: for the workbench to appear (default 120).
 // SEQSCOPE_GREP=pattern runs only matching tests; SEQSCOPE_HOST_VERBOSE=1 shows the browser console.
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ const { values: opts } = parseArgs({
     extension: { type: 'string' },
     suite: { type: 'string', default: join(ROOT, 'out', 'integration', 'index.js') },
     timeout: { type: 'string', default: process.env.SEQSCOPE_HOST_TIMEOUT ?? '600' },
+    'load-timeout': { type: 'string', default: '120' },
   },
 });
 
@@ -46,6 +48,8 @@ if (!workspace) {
 
 let counts = null;
 let wb;
+let opening = Promise.resolve();
+const aborter = new globalThis.AbortController();
 let finished = false;
 
 function record(result) {
@@ -70,6 +74,8 @@ async function finish(code, reason) {
     code = 1;
   }
   record(result);
+  aborter.abort();
+  await opening.catch(() => {});
   await wb?.close().catch((e) => console.error(`cleanup: ${e.message}`));
   if (tempWorkspace) rmSync(tempWorkspace, { recursive: true, force: true });
   log(`integration run: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code})`);
@@ -77,14 +83,15 @@ async function finish(code, reason) {
 }
 
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => finish(130, `interrupted (${sig})`));
-const overall = setTimeout(() => finish(1, `timed out after ${opts.timeout} s (set --timeout or SEQSCOPE_HOST_TIMEOUT)`), timeoutMs);
-overall.unref();
+setTimeout(() => finish(1, `timed out after ${opts.timeout} s (set --timeout or SEQSCOPE_HOST_TIMEOUT)`), timeoutMs);
 
 const exitCode = new Promise((resolveExit) => {
   const extension = opts.extension ? resolve(opts.extension) : devExtensionPath();
   log(`extension under development: ${extension}`);
   log(`suite: ${opts.suite}; workspace: ${workspace}`);
-  openWorkbench({
+  opening = openWorkbench({
+    signal: aborter.signal,
+    loadTimeoutMs: Number(opts['load-timeout']) * 1000,
     folder: workspace,
     extensionDevelopmentPath: extension,
     extensionTestsPath: resolve(opts.suite),
@@ -96,7 +103,8 @@ const exitCode = new Promise((resolveExit) => {
       else if (!NOISE.some((re) => re.test(text))) console.log(text);
     },
     onExit: (code) => resolveExit(code),
-  }).then((opened) => { wb = opened; }, (e) => finish(1, e.message));
+  });
+  opening.then((opened) => { wb = opened; }, (e) => finish(1, e.message));
 });
 
 finish(await exitCode);

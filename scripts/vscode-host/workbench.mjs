@@ -116,21 +116,34 @@ export function workbenchUrl(origin, { folder, extensionDevelopmentPath, extensi
  */
 export async function openWorkbench({
   folder, extensionDevelopmentPath = devExtensionPath(), extensionTestsPath, onLog, onExit,
-  loadTimeoutMs = 120_000, verbose = !!process.env.SEQSCOPE_HOST_VERBOSE, keep = false,
+  loadTimeoutMs = 120_000, verbose = !!process.env.SEQSCOPE_HOST_VERBOSE, keep = false, signal,
 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'seqscope-host-'));
   let server;
   let context;
+  let closed = false;
   const close = async () => {
+    closed = true;
     await context?.close().catch(() => {});
     await server?.stop();
     if (!keep) rmSync(dir, { recursive: true, force: true });
   };
+  // Aborting (an overall time-out) closes whatever has started; the pending step then throws.
+  const abort = () => { close().catch(() => {}); };
+  signal?.addEventListener('abort', abort, { once: true });
+  const step = async (promise) => {
+    const value = await promise;
+    if (closed || signal?.aborted) {
+      await close();
+      throw new Error('aborted');
+    }
+    return value;
+  };
   try {
     const started = Date.now();
-    server = await startServer({ dir });
+    server = await step(startServer({ dir }));
     log(`server ready on ${server.origin} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid group ${server.pid}, log ${server.logFile})`);
-    context = await launchBrowser(join(dir, 'browser-profile'));
+    context = await step(launchBrowser(join(dir, 'browser-profile')));
     const page = context.pages()[0] ?? await context.newPage();
     await page.exposeFunction('codeAutomationLog', (level, message) => onLog?.(level, message));
     await page.exposeFunction('codeAutomationExit', (code) => onExit?.(code));
@@ -144,13 +157,15 @@ export async function openWorkbench({
       await page.waitForSelector('.monaco-workbench', { timeout: loadTimeoutMs });
     } catch {
       throw new Error(`the VS Code workbench never loaded at ${url} within ${loadTimeoutMs / 1000} s ` +
-        `(set SEQSCOPE_HOST_VERBOSE=1 for the browser console); server log ${server.logFile}:\n${tail(server.logFile)}`);
+        `(SEQSCOPE_HOST_VERBOSE=1 shows the browser console); the server log ends:\n${tail(server.logFile)}`);
     }
     log(`workbench loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { page, context, server, url, dir, close };
   } catch (e) {
     await close();
     throw e;
+  } finally {
+    signal?.removeEventListener('abort', abort);
   }
 }
 
