@@ -169,16 +169,34 @@ export async function openWorkbench({
   }
 }
 
-/** Runs a command by its title through F1 (e.g. "View: Toggle Panel"). */
-export async function runCommand(page, title, { timeoutMs = 15_000 } = {}) {
-  await page.keyboard.press('F1');
+/**
+ * Runs a command by its title through F1 (e.g. "View: Toggle Panel"). The Command Palette lists
+ * the commands known when it opens: one an extension registers later is not in it, so this
+ * closes the palette and tries again until `timeoutMs`.
+ */
+export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.min(5_000, Math.max(deadline - Date.now(), 1)) });
+      break;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (Date.now() >= deadline) {
+        const rows = await page.locator('.quick-input-widget .monaco-list-row').allInnerTexts().catch(() => []);
+        throw new Error(`no command "${title}" in the Command Palette after ${attempt} tries in ${timeoutMs / 1000} s` +
+          ` (rows: ${rows.join(' | ') || 'none'}): ${e.message.split('\n')[0]}`);
+      }
+      await sleep(500);
+    }
+  }
   await input.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+  await input.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
 /** The text of the visible rows of a tree view in an extension's view container. */

@@ -27,6 +27,14 @@ describe('workbench (e2e)', () => {
     wb = await openWorkbench({ folder });
   });
 
+  afterEach(async function () {
+    // A picture of the window for every failed test, beside the test's own screenshots.
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = this.currentTest.title.replace(/[^\w-]+/g, '_').slice(0, 80);
+      console.log(`    screenshot: ${await screenshot(wb.page, join(shots, `FAILED-${name}.png`))}`);
+    }
+  });
+
   after(async () => {
     await wb?.close();
     rmSync(folder, { recursive: true, force: true });
