@@ -34,6 +34,23 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     define: { SEQSCOPE_VERSION: JSON.stringify(pkg.version) },
   },
+  {
+    // The extension host side. `vscode` is provided by the host at run time.
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  {
+    // The timeline webview (and the standalone HTML export, which embeds the same bundle).
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview/timeline.js',
+    platform: 'browser',
+    target: 'chrome120',
+    format: 'iife',
+  },
 ];
 
 async function main() {

@@ -6,7 +6,7 @@ const noVscode = {
   'no-restricted-imports': ['error', {
     paths: [{
       name: 'vscode',
-      message: 'src/core, src/pubsub, src/cli and src/webview must not import vscode: keep them testable in plain Node / the browser (see STYLE.md).',
+      message: 'src/core, src/pubsub, src/cli, src/shared and src/webview must not import vscode: keep them testable in plain Node / the browser (see STYLE.md).',
     }],
   }],
 };
@@ -22,7 +22,7 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/core/**', 'src/pubsub/**', 'src/cli/**', 'src/webview/**'], rules: noVscode },
+  { files: ['src/core/**', 'src/pubsub/**', 'src/cli/**', 'src/webview/**', 'src/shared/**'], rules: noVscode },
   {
     files: ['**/*.cjs', '**/*.mjs', 'esbuild.js'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', URL: 'readonly' } },

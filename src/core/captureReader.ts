@@ -7,7 +7,7 @@
  */
 import { open, FileHandle } from 'node:fs/promises';
 import { CaptureEntry, parseEntry } from './captureRecord';
-import { JsonArraySplitter, LineSplitter, Splitter } from './captureSplitters';
+import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from './captureSplitters';
 
 export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'empty';
 
@@ -83,7 +83,10 @@ export class CaptureReader {
       let chunk: Buffer | undefined = this.head;
       this.head = Buffer.alloc(0);
       // A UTF-8 BOM is not part of the first record (JSON.parse rejects it).
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        chunk = chunk.subarray(3);
+        splitter.skip(3);
+      }
       while (chunk !== undefined) {
         if (options.signal?.aborted) return;
         const batch = this.toEntries(splitter.push(chunk));
@@ -99,9 +102,12 @@ export class CaptureReader {
     }
   }
 
-  private toEntries(raw: { line: number; text: string }[]): CaptureEntry[] {
+  private toEntries(raw: RawRecord[]): CaptureEntry[] {
     const out = new Array<CaptureEntry>(raw.length);
-    for (let i = 0; i < raw.length; i++) out[i] = parseEntry(raw[i].text, this.index, raw[i].line);
+    for (let i = 0; i < raw.length; i++) {
+      const r = raw[i];
+      out[i] = parseEntry(r.text, this.index, r.line, r.offset, r.length);
+    }
     return out;
   }
 

@@ -26,6 +26,9 @@ export interface CaptureEntry {
   readonly file: number;
   /** 1-based line where the record starts. */
   readonly line: number;
+  /** Byte offset and length of the record in its file (-1 / 0 when not read from a file). */
+  readonly offset?: number;
+  readonly length?: number;
   /** Clock value (ms since epoch): receivedAt, else publishTime; NaN when invalid. */
   readonly time: number;
   readonly record?: ReceivedMessage;
@@ -106,18 +109,18 @@ function daysIn(y: number, mo: number): number {
 }
 
 /** Parses one line / array element into an entry; never throws. */
-export function parseEntry(text: string, file: number, line: number): CaptureEntry {
+export function parseEntry(text: string, file: number, line: number, offset = -1, length = 0): CaptureEntry {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { file, line, time: NaN, invalid: `not valid JSON (${(e as Error).message})` };
+    return { file, line, offset, length, time: NaN, invalid: `not valid JSON (${(e as Error).message})` };
   }
   const rm = toRecord(value);
-  if (typeof rm === 'string') return { file, line, time: NaN, invalid: rm };
+  if (typeof rm === 'string') return { file, line, offset, length, time: NaN, invalid: rm };
   const time = recordTime(rm);
-  if (typeof time === 'string') return { file, line, time: NaN, invalid: time };
-  return { file, line, time, record: rm };
+  if (typeof time === 'string') return { file, line, offset, length, time: NaN, invalid: time };
+  return { file, line, offset, length, time, record: rm };
 }
 
 function describe(v: unknown): string {

@@ -11,11 +11,16 @@ export interface RawRecord {
   /** 1-based line where the record starts. */
   line: number;
   text: string;
+  /** Byte offset and length of the record in the stream, so a viewer can read it back later. */
+  offset: number;
+  length: number;
 }
 
 export interface Splitter {
   /** Feeds the next chunk; returns the records completed by it. */
   push(chunk: Buffer): RawRecord[];
+  /** Counts `n` bytes that were consumed before the first chunk (a BOM), for offsets. */
+  skip(n: number): void;
   /** End of input: the remaining record, and a problem with the file's structure if any. */
   end(): { records: RawRecord[]; problem?: { line: number; reason: string } };
 }
@@ -26,6 +31,12 @@ const CR = 0x0d;
 export class LineSplitter implements Splitter {
   private rest: Buffer | undefined;
   private line = 1;
+  /** Stream offset of the first byte of the buffer being split. */
+  private base = 0;
+
+  skip(n: number): void {
+    this.base += n;
+  }
 
   push(chunk: Buffer): RawRecord[] {
     const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
@@ -38,6 +49,7 @@ export class LineSplitter implements Splitter {
       start = nl + 1;
     }
     this.rest = start < buf.length ? buf.subarray(start) : undefined;
+    this.base += start;
     return out;
   }
 
@@ -55,7 +67,7 @@ export class LineSplitter implements Splitter {
     let i = start;
     while (i < end && (buf[i] === 0x20 || buf[i] === 0x09)) i++;
     if (i === end) return;
-    out.push({ line, text: buf.toString('utf8', start, end) });
+    out.push({ line, text: buf.toString('utf8', start, end), offset: this.base + start, length: end - start });
   }
 }
 
@@ -93,7 +105,14 @@ export class JsonArraySplitter implements Splitter {
   /** Where the open string started (its escapes may straddle chunks). */
   private strStart = -1;
 
+  /** Stream offset of buf[0]. */
+  private base = 0;
+
   constructor(private readonly mode: 'array' | 'pull') {}
+
+  skip(n: number): void {
+    this.base += n;
+  }
 
   push(chunk: Buffer): RawRecord[] {
     // Keep only what an unfinished element (or key) still needs.
@@ -101,6 +120,7 @@ export class JsonArraySplitter implements Splitter {
     for (const s of [this.elemStart, this.keyStart, this.strStart]) if (s >= 0 && s < keep) keep = s;
     this.buf = keep < this.buf.length ? Buffer.concat([this.buf.subarray(keep), chunk]) : chunk;
     this.pos -= keep;
+    this.base += keep;
     if (this.elemStart >= 0) this.elemStart -= keep;
     if (this.keyStart >= 0) this.keyStart -= keep;
     if (this.strStart >= 0) this.strStart -= keep;
@@ -113,7 +133,7 @@ export class JsonArraySplitter implements Splitter {
     const records: RawRecord[] = [];
     if (this.elemStart >= 0) {
       // An element cut off by the end of the file: hand it on so it is reported, not lost.
-      records.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart) });
+      records.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart), offset: this.base + this.elemStart, length: this.buf.length - this.elemStart });
       this.elemStart = -1;
     }
     if (this.arrayClosed) return { records };
@@ -191,7 +211,7 @@ export class JsonArraySplitter implements Splitter {
 
   private finishElement(end: number, out: RawRecord[]): void {
     if (this.elemStart < 0) return;
-    out.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart, end) });
+    out.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart, end), offset: this.base + this.elemStart, length: end - this.elemStart });
     this.elemStart = -1;
   }
 }

@@ -36,7 +36,8 @@ export interface ReplaySummary extends SequenceCounts {
   invalidSamples: { file?: string; line: number; reason: string }[];
 }
 
-export type TraceListener = (event: TraceEvent) => void;
+/** Receives each trace event and, except for gaps, the capture entry it is about. */
+export type TraceListener = (event: TraceEvent, entry?: CaptureEntry) => void;
 
 const INVALID_SAMPLES = 100;
 const DECIMAL = /^-?\d+$/;
@@ -44,6 +45,9 @@ const DECIMAL = /^-?\d+$/;
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
   invalid = 0;
+  /** Key and raw number of the last valid record pushed. */
+  lastKey = '';
+  lastSeq = 0;
   private readonly invalidSamples: ReplaySummary['invalidSamples'] = [];
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
@@ -70,11 +74,15 @@ export class ReplayEngine {
     for (let i = 0; i < entries.length; i++) this.push(entries[i]);
   }
 
-  push(e: CaptureEntry): void {
+  /**
+   * Offers one entry. Returns false when it was invalid (reported). Afterwards `lastKey` and
+   * `lastSeq` hold what the record was sequenced by (for callers that log arrivals).
+   */
+  push(e: CaptureEntry): boolean {
     const rm = e.record;
     if (rm === undefined) {
       this.reportInvalid(e, e.invalid ?? 'not a record');
-      return;
+      return false;
     }
     const m = rm.message;
     const o = this.options;
@@ -85,7 +93,7 @@ export class ReplayEngine {
       const v = m.attributes?.[o.key.name];
       if (v === undefined) {
         this.reportInvalid(e, `key attribute "${o.key.name}" is missing`);
-        return;
+        return false;
       }
       key = v;
     }
@@ -94,18 +102,21 @@ export class ReplayEngine {
       const text = m.attributes?.[o.seq.name];
       if (text === undefined) {
         this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`);
-        return;
+        return false;
       }
       seq = DECIMAL.test(text) ? Number(text) : NaN;
       const problem = seq === seq ? this.sequencer.space.check(seq) : 'is not an integer';
       if (problem !== undefined) {
         this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`);
-        return;
+        return false;
       }
     }
     if (this.firstTime !== this.firstTime) this.firstTime = e.time;
+    this.lastKey = key;
+    this.lastSeq = seq;
     this.sequencer.advance(e.time);
     this.sequencer.offer(key, seq, m.messageId, e);
+    return true;
   }
 
   /** End of input: releases what is held and declares open gaps lost. */
@@ -161,7 +172,7 @@ export class ReplayEngine {
     const at = this.sequencer.now === -Infinity ? e.time : this.sequencer.now;
     if (at === at) ev.at = at;
     if (file) ev.file = file;
-    this.listener(ev);
+    this.listener(ev, e);
   }
 
   private makeSink(): SequencerSink<CaptureEntry> {
@@ -204,7 +215,7 @@ export class ReplayEngine {
           latencyMs,
           file: this.fileName(e),
           line: e.line,
-        });
+        }, e);
       },
       gap: (k: KeyState<CaptureEntry>, g: GapInfo): void => {
         listener?.({
@@ -236,7 +247,7 @@ export class ReplayEngine {
           at: d.at,
           file: this.fileName(d.item),
           line: d.item.line,
-        });
+        }, d.item);
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
@@ -252,7 +263,7 @@ export class ReplayEngine {
           at: l.at,
           file: this.fileName(l.item),
           line: l.item.line,
-        });
+        }, l.item);
       },
     };
   }

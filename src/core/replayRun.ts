@@ -2,22 +2,31 @@
  * One replay of capture files end to end: read (merged by clock), sequence, optionally export,
  * summarise. The CLI's `replay` and the extension's "Open Capture" both run this.
  */
+import { CaptureEntry } from './captureRecord';
 import { CaptureReader } from './captureReader';
 import { mergeCaptures } from './mergeCaptures';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from './sequencingOptions';
 import { TraceWriter } from './traceWriter';
+import { TraceEvent } from './traceEvents';
 
 export interface ReplayRunOptions {
   readonly paths: readonly string[];
   readonly options: SequencingOptions;
   /** Where the ordered trace goes, if anywhere. */
   readonly writer?: TraceWriter;
+  /** Which events the writer gets (all when absent); the summary always counts everything. */
+  readonly exportFilter?: (event: TraceEvent, entry?: CaptureEntry) => boolean;
   /** Also receives every trace event. */
   readonly listener?: TraceListener;
   readonly signal?: AbortSignal;
   /** Called after each batch with bytes read so far and the total size of all captures. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Hooks for callers that index arrivals (the extension's session loader). */
+  readonly onEngine?: (engine: ReplayEngine) => void;
+  readonly beforePush?: (entry: CaptureEntry) => void;
+  readonly afterPush?: (entry: CaptureEntry, valid: boolean) => void;
+  readonly beforeFinish?: () => void;
 }
 
 export interface ReplayRunResult {
@@ -37,9 +46,12 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const total = readers.reduce((s, r) => s + r.size, 0);
   const writer = o.writer;
   const extra = o.listener;
-  const listener: TraceListener | undefined =
-    writer && extra ? (ev) => (writer.add(ev), extra(ev)) : writer ? (ev) => writer.add(ev) : extra;
+  const keep = o.exportFilter;
+  const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
+  const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
   const engine = new ReplayEngine(o.options, listener, o.paths);
+  o.onEngine?.(engine);
+  const { beforePush, afterPush } = o;
   let first = true;
   for await (const batch of mergeCaptures(readers, { signal: o.signal })) {
     if (first && writer) {
@@ -49,11 +61,20 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
         first = false;
       }
     }
-    engine.pushAll(batch);
+    if (beforePush || afterPush) {
+      for (const e of batch) {
+        beforePush?.(e);
+        const valid = engine.push(e);
+        afterPush?.(e, valid);
+      }
+    } else {
+      engine.pushAll(batch);
+    }
     if (writer) await writer.flush();
     o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
   }
   const cancelled = o.signal?.aborted ?? false;
+  o.beforeFinish?.();
   engine.finish();
   if (writer) await writer.close();
   return { summary: engine.summary(), cancelled };

@@ -500,9 +500,11 @@ describe('captureRecord', () => {
   });
 
   it('parseEntry never throws and stamps file and line', () => {
-    assert.deepEqual(parseEntry('{"message":{"messageId":"x","publishTime":"2024-01-01T00:00:00Z"}}', 4, 17), {
+    assert.deepEqual(parseEntry('{"message":{"messageId":"x","publishTime":"2024-01-01T00:00:00Z"}}', 4, 17, 120, 66), {
       file: 4,
       line: 17,
+      offset: 120,
+      length: 66,
       time: Date.UTC(2024, 0, 1),
       record: { message: { messageId: 'x', publishTime: '2024-01-01T00:00:00Z' } },
     });

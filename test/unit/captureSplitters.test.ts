@@ -6,7 +6,7 @@ import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from '../../src/
 const FIXTURES = join(__dirname, '..', 'fixtures', 'captures');
 
 interface Outcome {
-  records: RawRecord[];
+  records: { line: number; text: string }[];
   problem?: { line: number; reason: string };
 }
 
@@ -23,7 +23,14 @@ function feed(make: () => Splitter, input: Buffer, sizes: (i: number) => number)
   }
   const end = s.end();
   records.push(...end.records);
-  return end.problem ? { records, problem: end.problem } : { records };
+  return outcome(input, records, end.problem);
+}
+
+/** Checks each record's byte offset/length against the input, then keeps line and text. */
+function outcome(input: Buffer, raw: RawRecord[], problem?: { line: number; reason: string }): Outcome {
+  for (const r of raw) assert.equal(input.toString('utf8', r.offset, r.offset + r.length), r.text, `offset ${r.offset} of line ${r.line}`);
+  const records = raw.map((r) => ({ line: r.line, text: r.text }));
+  return problem ? { records, problem } : { records };
 }
 
 function whole(make: () => Splitter, input: Buffer): Outcome {
@@ -64,7 +71,7 @@ function assertEveryCut(make: () => Splitter, input: Buffer, expected: Outcome):
   }
   const end = s.end();
   records.push(...end.records);
-  assert.deepEqual(end.problem ? { records, problem: end.problem } : { records }, expected, 'with empty chunks');
+  assert.deepEqual(outcome(input, records, end.problem), expected, 'with empty chunks');
 }
 
 describe('LineSplitter', () => {
@@ -139,12 +146,12 @@ describe('LineSplitter', () => {
   it('returns the records completed by each chunk as it comes', () => {
     const s = new LineSplitter();
     assert.deepEqual(s.push(Buffer.from('{"a"')), []);
-    assert.deepEqual(s.push(Buffer.from(':1}\n{"b":')), [{ line: 1, text: '{"a":1}' }]);
+    assert.deepEqual(s.push(Buffer.from(':1}\n{"b":')), [{ line: 1, text: '{"a":1}', offset: 0, length: 7 }]);
     assert.deepEqual(s.push(Buffer.from('2}\n\n{"c":3}\n{"d"')), [
-      { line: 2, text: '{"b":2}' },
-      { line: 4, text: '{"c":3}' },
+      { line: 2, text: '{"b":2}', offset: 8, length: 7 },
+      { line: 4, text: '{"c":3}', offset: 17, length: 7 },
     ]);
-    assert.deepEqual(s.end(), { records: [{ line: 5, text: '{"d"' }] });
+    assert.deepEqual(s.end(), { records: [{ line: 5, text: '{"d"', offset: 25, length: 4 }] });
   });
 
   it('numbers many lines correctly across chunks', () => {
@@ -281,8 +288,8 @@ describe('JsonArraySplitter', () => {
   it('returns elements as soon as the chunk that completes them arrives', () => {
     const s = new JsonArraySplitter('array');
     assert.deepEqual(s.push(Buffer.from('[{"a":"]')), []);
-    assert.deepEqual(s.push(Buffer.from('"},{"b"')), [{ line: 1, text: '{"a":"]"}' }]);
-    assert.deepEqual(s.push(Buffer.from(':2}]')), [{ line: 1, text: '{"b":2}' }]);
+    assert.deepEqual(s.push(Buffer.from('"},{"b"')), [{ line: 1, text: '{"a":"]"}', offset: 1, length: 9 }]);
+    assert.deepEqual(s.push(Buffer.from(':2}]')), [{ line: 1, text: '{"b":2}', offset: 11, length: 7 }]);
     assert.deepEqual(s.end(), { records: [] });
   });
 

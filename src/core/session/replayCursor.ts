@@ -1,0 +1,179 @@
+/**
+ * Step-through replay over a session's arrival order. Position p means "arrivals 0..p−1 have
+ * been processed"; the last position (arrivalCount + 1) means "and the input has ended".
+ *
+ * What was emitted up to p comes straight from the event store (events carry the arrival that
+ * caused them). The sequencer's inner state at p — expected numbers, held numbers, how long a
+ * gap has waited — comes from re-running the sequencer over the arrival log from the nearest
+ * checkpoint: the engine is deterministic, so stepping back is exact, not an approximation.
+ * Checkpoints are spaced to a memory budget; the re-run sequencer keeps only a tiny messageId
+ * history, because history only affects how duplicates are labelled, never what is held.
+ */
+import { Sequencer, SequencerSink, KeyState } from '../sequencer';
+import { SequencingOptions } from '../sequencingOptions';
+import { CaptureSession, EmittedCounts } from './captureSession';
+
+export interface KeyStateView {
+  key: string;
+  keyIndex: number;
+  /** Next number the key expects; undefined during its start window. */
+  expected?: number;
+  /** Held numbers, lowest first (at most `HELD_SHOWN`), and how many in all. */
+  held: number[];
+  heldCount: number;
+  /** The open gap the key waits on, if any: missing range and how long it has waited. */
+  gap?: { from: number; to: number; waitedMs: number; deadline: number };
+  /** In its start window: when it ends. */
+  startsAt?: number;
+}
+
+export interface CursorState {
+  position: number;
+  /** arrivalCount + 1: the end. */
+  end: number;
+  /** Engine clock at this position (NaN before the first arrival). */
+  time: number;
+  /** The arrival just processed (position − 1), if any. */
+  current?: { arrival: number; key: string; seq?: number; messageId: string; line: number; file: number; valid: boolean };
+  counts: EmittedCounts;
+  /** Keys holding something, or the current arrival's key; most held first, at most `KEYS_SHOWN`. */
+  keys: KeyStateView[];
+  keysHolding: number;
+}
+
+const HELD_SHOWN = 32;
+const KEYS_SHOWN = 50;
+/** Bytes of checkpoints a session may keep (rough estimate per key). */
+const CHECKPOINT_BUDGET = 64 << 20;
+const BYTES_PER_KEY = 400;
+const noopSink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
+
+export class ReplayCursor {
+  private readonly checkpoints: { position: number; seq: Sequencer<number> }[] = [];
+  private readonly interval: number;
+  /** The sequencer at `livePosition`, advanced incrementally while stepping forward. */
+  private live: Sequencer<number>;
+  private livePosition = 0;
+
+  constructor(
+    readonly session: CaptureSession,
+    readonly options: SequencingOptions,
+  ) {
+    const n = session.arrivalCount;
+    const keys = Math.max(1, session.keyNames.length);
+    const maxCheckpoints = Math.max(1, Math.min(256, Math.floor(CHECKPOINT_BUDGET / (keys * BYTES_PER_KEY))));
+    this.interval = Math.max(1024, Math.ceil(n / maxCheckpoints));
+    this.live = this.fresh();
+  }
+
+  get end(): number {
+    return this.session.arrivalCount + 1;
+  }
+
+  /** Runs once through the log, keeping checkpoints; call before stepping (cost ~ one re-run). */
+  prepare(): void {
+    if (this.checkpoints.length) return;
+    const seq = this.fresh();
+    const n = this.session.arrivalCount;
+    for (let p = 0; p < n; p++) {
+      if (p % this.interval === 0) this.checkpoints.push({ position: p, seq: seq.clone(noopSink) });
+      this.feed(seq, p);
+    }
+    if (this.checkpoints.length === 0) this.checkpoints.push({ position: 0, seq: seq.clone(noopSink) });
+  }
+
+  /** The state at `position` (clamped to 0..end). */
+  stateAt(position: number): CursorState {
+    const p = Math.max(0, Math.min(this.end, Math.round(position)));
+    this.prepare();
+    const n = this.session.arrivalCount;
+    const target = Math.min(p, n);
+    if (target < this.livePosition || target - this.livePosition > this.interval) {
+      // A jump: start from the nearest checkpoint at or before the target, unless the live
+      // sequencer is already between that checkpoint and the target.
+      let cp = this.checkpoints[0];
+      for (const c of this.checkpoints) if (c.position <= target) cp = c;
+      if (target < this.livePosition || this.livePosition < cp.position) {
+        this.live = cp.seq.clone(noopSink);
+        this.livePosition = cp.position;
+      }
+    }
+    while (this.livePosition < target) this.feed(this.live, this.livePosition++);
+    let seq = this.live;
+    if (p === this.end) {
+      // End of input mutates the state: do it on a copy so stepping back stays cheap.
+      seq = this.live.clone(noopSink);
+      seq.finish();
+    }
+    return this.describe(seq, p);
+  }
+
+  private fresh(): Sequencer<number> {
+    const o = this.options;
+    return new Sequencer<number>(
+      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: o.seq.kind === 'attribute', historySize: 2 },
+      noopSink,
+    );
+  }
+
+  private feed(seq: Sequencer<number>, i: number): void {
+    const log = this.session.log;
+    const k = log.key.data[i];
+    if (k < 0) return;
+    seq.advance(log.time.data[i]);
+    seq.offer(this.session.keyNames[k], log.seq.data[i], log.messageId[i], i);
+  }
+
+  private describe(seq: Sequencer<number>, p: number): CursorState {
+    const session = this.session;
+    const log = session.log;
+    const state: CursorState = {
+      position: p,
+      end: this.end,
+      time: seq.now === -Infinity ? NaN : seq.now,
+      counts: session.countsAt(p),
+      keys: [],
+      keysHolding: 0,
+    };
+    let currentKey: string | undefined;
+    if (p > 0 && p <= log.count) {
+      const a = p - 1;
+      const k = log.key.get(a);
+      const s = log.seq.get(a);
+      state.current = {
+        arrival: a,
+        key: k >= 0 ? session.keyNames[k] : '',
+        messageId: log.messageId[a],
+        line: log.line.get(a),
+        file: log.file.get(a),
+        valid: k >= 0,
+      };
+      if (k >= 0 && this.options.seq.kind === 'attribute' && s === s) state.current.seq = s;
+      if (k >= 0) currentKey = session.keyNames[k];
+    }
+    const holding: KeyState<number>[] = [];
+    for (const k of seq.keyStates) if (k.held.size > 0) holding.push(k);
+    state.keysHolding = holding.length;
+    holding.sort((a, b) => b.held.size - a.held.size || a.order - b.order);
+    const shown = holding.slice(0, KEYS_SHOWN);
+    const cur = currentKey !== undefined ? seq.key(currentKey) : undefined;
+    if (cur && !shown.includes(cur)) shown.unshift(cur);
+    state.keys = shown.map((k) => this.keyView(seq, k));
+    return state;
+  }
+
+  private keyView(seq: Sequencer<number>, k: KeyState<number>): KeyStateView {
+    const held = seq.heldNumbers(k);
+    const v: KeyStateView = { key: k.name, keyIndex: k.order, held: held.slice(0, HELD_SHOWN), heldCount: held.length };
+    const expected = seq.expectedNumber(k);
+    if (expected !== undefined) v.expected = expected;
+    const deadline = seq.deadlineOf(k);
+    if (!k.started) {
+      if (held.length) v.startsAt = k.startDeadline;
+    } else if (held.length && expected !== undefined) {
+      const oldest = deadline - this.options.gapTimeoutMs;
+      v.gap = { from: expected, to: seq.space.wrap(k.held.first().abs - 1), waitedMs: seq.now - oldest, deadline };
+    }
+    return v;
+  }
+}

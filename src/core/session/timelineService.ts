@@ -1,0 +1,177 @@
+/**
+ * Answers the timeline webview's data requests for one session: pages, message details, the
+ * filter and the overview. The extension host runs it behind postMessage; the standalone HTML
+ * export runs the very same class inside the page. Replay actions are not handled here: the
+ * extension's replay controller owns the cursor and tells the service the current position.
+ */
+import type { ReceivedMessage } from '../captureRecord';
+import type {
+  HostMessage,
+  LaneInfo,
+  MessageDetail,
+  SessionInfo,
+  TimelineFilter,
+  WebviewMessage,
+} from '../../shared/protocol';
+import { CaptureSession } from './captureSession';
+import { Kind, KIND_NAMES, KindCode } from './eventStore';
+import { EventFilter, overview, queryTimeline, Overview } from './timelineQuery';
+
+/** Reads a record back from where the session found it. */
+export type RecordSource = (arrival: number) => Promise<ReceivedMessage | undefined>;
+/** Marks the arrivals whose attribute `name` equals `value` (1 = match). */
+export type AttributeIndex = (name: string, value: string) => Promise<Uint8Array>;
+
+const OVERVIEW_BINS = 600;
+
+export class TimelineService {
+  private filter: TimelineFilter = {};
+  private compiled: EventFilter | undefined;
+  private overviewCache: Overview | undefined;
+  /** Replay position to show up to, or undefined for everything. */
+  position: number | undefined;
+
+  constructor(
+    readonly session: CaptureSession,
+    readonly meta: { id: string; title: string; options: string; standalone?: boolean },
+    private readonly records?: RecordSource,
+    private readonly attributeIndex?: AttributeIndex,
+  ) {}
+
+  get currentFilter(): TimelineFilter {
+    return this.filter;
+  }
+
+  /** The compiled filter (for the tree and exports to apply the same one). */
+  get eventFilter(): EventFilter | undefined {
+    return this.compiled;
+  }
+
+  info(): SessionInfo {
+    const s = this.session;
+    const { start, end } = s.timeRange;
+    return {
+      id: this.meta.id,
+      title: this.meta.title,
+      options: this.meta.options,
+      start,
+      end,
+      arrivals: s.arrivalCount,
+      events: s.store.count,
+      lanes: lanesOf(s),
+      invalid: s.summary.invalid,
+      ...(this.meta.standalone ? { standalone: true } : {}),
+    };
+  }
+
+  overview(): Overview {
+    return (this.overviewCache ??= overview(this.session, OVERVIEW_BINS, this.compiled));
+  }
+
+  /** Handles a data request; returns the reply, if the message wants one. */
+  async handle(msg: WebviewMessage): Promise<HostMessage | undefined> {
+    switch (msg.type) {
+      case 'requestPage': {
+        const page = queryTimeline(this.session, { t0: msg.t0, t1: msg.t1, buckets: msg.buckets, lanes: msg.lanes, position: this.position }, this.compiled);
+        return { type: 'page', requestId: msg.requestId, page };
+      }
+      case 'requestDetail':
+        return { type: 'detail', requestId: msg.requestId, detail: await this.detail(msg.eventId) };
+      case 'setFilter':
+        await this.setFilter(msg.filter);
+        return { type: 'filter', filter: this.filter, overview: this.overview() };
+      default:
+        return undefined;
+    }
+  }
+
+  async setFilter(filter: TimelineFilter): Promise<void> {
+    const s = this.session;
+    const f: EventFilter = {};
+    let any = false;
+    if (filter.keys?.length) {
+      f.keys = new Set(filter.keys.map((k) => s.keyIndex(k)).filter((k) => k >= 0));
+      any = true;
+    }
+    if (filter.kinds?.length) {
+      f.kinds = new Set(filter.kinds.map((k) => Kind[k] as KindCode));
+      any = true;
+    }
+    if (filter.seqFrom !== undefined) {
+      f.seqFrom = filter.seqFrom;
+      any = true;
+    }
+    if (filter.seqTo !== undefined) {
+      f.seqTo = filter.seqTo;
+      any = true;
+    }
+    if (filter.attribute && filter.attribute.name) {
+      if (!this.attributeIndex) throw new Error('filtering by attribute is not available here');
+      f.arrivals = await this.attributeIndex(filter.attribute.name, filter.attribute.value);
+      any = true;
+    }
+    this.filter = filter;
+    this.compiled = any ? f : undefined;
+    this.overviewCache = undefined;
+  }
+
+  async detail(eventId: number): Promise<MessageDetail> {
+    const event = this.session.event(eventId);
+    const d: MessageDetail = { event };
+    if (event.arrival === undefined || event.arrival < 0 || !this.records) {
+      if (event.kind !== 'gap') d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
+      return d;
+    }
+    let rm: ReceivedMessage | undefined;
+    try {
+      rm = await this.records(event.arrival);
+    } catch (e) {
+      d.unavailable = (e as Error).message;
+      return d;
+    }
+    if (!rm) {
+      d.unavailable = 'the record is not available';
+      return d;
+    }
+    const m = rm.message;
+    d.attributes = m.attributes;
+    d.data = m.data;
+    d.publishTime = m.publishTime;
+    d.receivedAt = rm.receivedAt;
+    d.orderingKey = m.orderingKey;
+    d.deliveryAttempt = rm.deliveryAttempt;
+    d.latency = latencyOf(rm);
+    return d;
+  }
+
+  /** Kinds in the order the legend lists them. */
+  static readonly kinds = KIND_NAMES;
+}
+
+function latencyOf(rm: ReceivedMessage): MessageDetail['latency'] {
+  const sent = Number(rm.message.attributes?.SendingTime);
+  const pub = rm.message.publishTime ? Date.parse(rm.message.publishTime) : NaN;
+  const recv = rm.receivedAt ? Date.parse(rm.receivedAt) : NaN;
+  const l: NonNullable<MessageDetail['latency']> = {};
+  if (sent === sent && rm.message.attributes?.SendingTime !== undefined && pub === pub) l.sendToPublishMs = pub - sent;
+  if (pub === pub && recv === recv) l.publishToReceiveMs = recv - pub;
+  if (sent === sent && rm.message.attributes?.SendingTime !== undefined && recv === recv) l.sendToReceiveMs = recv - sent;
+  return Object.keys(l).length ? l : undefined;
+}
+
+/** Lanes with their counts; a key is hot when it carries over 3× the mean traffic (and ≥ 100), or built a backlog of 1 000+. */
+export function lanesOf(s: CaptureSession): LaneInfo[] {
+  const byKey = s.summary.byKey;
+  const mean = byKey.length ? s.summary.received / byKey.length : 0;
+  return byKey.map((k, i) => ({
+    key: i,
+    name: k.key,
+    received: k.received,
+    delivered: k.delivered,
+    gaps: k.gaps,
+    lost: k.lost,
+    duplicates: k.duplicates,
+    late: k.late,
+    hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || k.maxHeld >= 1000,
+  }));
+}

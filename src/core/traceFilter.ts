@@ -1,0 +1,58 @@
+/**
+ * A filter over trace events — by key, kind, number range and attribute value — as users set it
+ * in the extension. Exports apply it while re-running a replay, so they need no session in
+ * memory; the timeline applies the same fields through its compiled EventFilter.
+ */
+import type { CaptureEntry } from './captureRecord';
+import type { TraceEvent, TraceEventType } from './traceEvents';
+
+export interface TraceFilterSpec {
+  /** Key names to keep (all when absent or empty). */
+  keys?: string[];
+  kinds?: TraceEventType[];
+  /** Inclusive number range; a gap matches when it overlaps it. */
+  seqFrom?: number;
+  seqTo?: number;
+  /** Attribute equality on the record. */
+  attribute?: { name: string; value: string };
+}
+
+export function isFilterActive(f: TraceFilterSpec | undefined): boolean {
+  return !!f && (!!f.keys?.length || !!f.kinds?.length || f.seqFrom !== undefined || f.seqTo !== undefined || !!f.attribute?.name);
+}
+
+export function describeFilter(f: TraceFilterSpec): string {
+  const parts: string[] = [];
+  if (f.keys?.length) parts.push(`key ${f.keys.join(', ')}`);
+  if (f.kinds?.length) parts.push(f.kinds.join(', '));
+  if (f.seqFrom !== undefined || f.seqTo !== undefined) parts.push(`#${f.seqFrom ?? '…'}–${f.seqTo ?? '…'}`);
+  if (f.attribute?.name) parts.push(`${f.attribute.name}=${f.attribute.value}`);
+  return parts.join(' · ') || 'none';
+}
+
+/** A predicate for trace events (with the entry they are about, when they have one). */
+export function traceEventMatcher(f: TraceFilterSpec | undefined): (ev: TraceEvent, entry?: CaptureEntry) => boolean {
+  if (!isFilterActive(f)) return () => true;
+  const spec = f as TraceFilterSpec;
+  const keys = spec.keys?.length ? new Set(spec.keys) : undefined;
+  const kinds = spec.kinds?.length ? new Set(spec.kinds) : undefined;
+  const lo = spec.seqFrom ?? -Infinity;
+  const hi = spec.seqTo ?? Infinity;
+  const ranged = spec.seqFrom !== undefined || spec.seqTo !== undefined;
+  const attr = spec.attribute?.name ? spec.attribute : undefined;
+  return (ev, entry) => {
+    if (kinds && !kinds.has(ev.type)) return false;
+    if (keys && ev.type !== 'invalid' && !keys.has(ev.key)) return false;
+    if (ranged) {
+      if (ev.type === 'invalid') return false;
+      if (ev.type === 'gap') {
+        // A gap across the wrap (to < from) matches by either end.
+        if (ev.to >= ev.from ? ev.to < lo || ev.from > hi : ev.from > hi && ev.to < lo) return false;
+      } else if (ev.seq === undefined || ev.seq < lo || ev.seq > hi) return false;
+    }
+    if (attr && ev.type !== 'gap') {
+      if (entry?.record?.message.attributes?.[attr.name] !== attr.value) return false;
+    }
+    return true;
+  };
+}

@@ -1,0 +1,275 @@
+import * as vscode from 'vscode';
+import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
+import { describeFilter, TraceFilterSpec } from '../core/traceFilter';
+import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
+import { withErrorHandling } from './errors';
+import { exportTrace, ExportRequest } from './exportTrace';
+import { log } from './log';
+import { Session } from './session';
+import { SessionManager } from './sessionManager';
+import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
+import { optionsFromSettings, optionTextFromSettings } from './settings';
+import { TimelinePanel } from './timelinePanel';
+
+export interface CommandContext {
+  readonly extensionUri: vscode.Uri;
+  readonly manager: SessionManager;
+  readonly tree: SessionsTreeProvider;
+  readonly treeView: vscode.TreeView<TreeNode>;
+}
+
+/** What "Open Capture" returns to `executeCommand` callers (automation, tests). */
+export interface OpenResult {
+  id: string;
+  title: string;
+}
+
+const CAPTURE_FILTERS = { 'Captures (JSON Lines, JSON)': ['jsonl', 'json', 'ndjson'], 'All files': ['*'] };
+const REPLAY_ACTIONS: [string, ReplayAction][] = [
+  ['seqscope.replay.play', 'play'],
+  ['seqscope.replay.pause', 'pause'],
+  ['seqscope.replay.stepForward', 'stepForward'],
+  ['seqscope.replay.stepBack', 'stepBack'],
+  ['seqscope.replay.toStart', 'toStart'],
+  ['seqscope.replay.toEnd', 'toEnd'],
+  ['seqscope.replay.nextGap', 'nextGap'],
+  ['seqscope.replay.nextDuplicate', 'nextDuplicate'],
+  ['seqscope.replay.nextLate', 'nextLate'],
+];
+
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  const { manager, tree, treeView } = ctx;
+  const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, withErrorHandling(id, fn as (...args: unknown[]) => unknown));
+
+  /** The session a command is about: from a tree node or id argument, else the active one. */
+  const sessionFrom = (arg: unknown): Session => {
+    if (arg instanceof SessionNode) return arg.session;
+    if (arg instanceof EventNode) return arg.session;
+    if (typeof arg === 'string') {
+      const s = manager.get(arg);
+      if (s) return s;
+    }
+    const active = manager.active;
+    if (!active) throw new NoSessionError();
+    return active;
+  };
+
+  const showTimeline = (s?: Session) => {
+    if (s) manager.active = s;
+    return TimelinePanel.show(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId));
+  };
+
+  const revealInTree = async (s: Session, eventId: number) => {
+    const node = tree.nodeForEvent(s, s.data.event(eventId));
+    if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
+  };
+
+  return [
+    reg('seqscope.openCapture', async (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => {
+      let uris: vscode.Uri[] | undefined;
+      // Explorer passes (clicked, allSelected); automation passes (uri | uri[], options).
+      if (Array.isArray(second)) uris = second;
+      else if (Array.isArray(arg)) uris = arg;
+      else if (arg instanceof vscode.Uri) uris = [arg];
+      const automated = second !== undefined && !Array.isArray(second);
+      if (!uris?.length) {
+        uris = await vscode.window.showOpenDialog({ canSelectMany: true, filters: CAPTURE_FILTERS, title: 'Open capture (several are merged by their clock)', openLabel: 'Open Capture' });
+        if (!uris?.length) return undefined;
+      }
+      const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
+      if (!options) return undefined;
+      const s = await manager.open(uris.map((u) => u.fsPath), options);
+      if (!s) return undefined;
+      await revealSession(s);
+      return { id: s.id, title: s.title } satisfies OpenResult;
+    }),
+
+    reg('seqscope.openSample', async () => {
+      const sample = vscode.Uri.joinPath(ctx.extensionUri, 'media', 'samples', 'cme-sample.jsonl');
+      const s = await manager.open([sample.fsPath], resolveOptions({ preset: 'cme' }));
+      if (!s) return undefined;
+      await revealSession(s);
+      showTimeline(s);
+      return { id: s.id, title: s.title } satisfies OpenResult;
+    }),
+
+    reg('seqscope.showTimeline', (arg?: unknown) => {
+      const s = manager.all.length ? sessionFrom(arg) : undefined;
+      showTimeline(s);
+    }),
+
+    reg('seqscope.exportTrace', (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(arg), req)),
+
+    reg('seqscope.session.close', (arg?: unknown) => manager.close(sessionFrom(arg))),
+    reg('seqscope.session.closeAll', () => manager.closeAll()),
+
+    reg('seqscope.revealInTimeline', (node?: EventNode) => {
+      if (!(node instanceof EventNode)) return;
+      showTimeline(node.session).reveal(node.session, node.event.id);
+    }),
+
+    reg('seqscope.copyMessage', async (node?: EventNode) => {
+      if (!(node instanceof EventNode) || node.event.arrival === undefined) return;
+      const text = await node.session.files.readText(node.event.arrival);
+      if (text === undefined) throw new Error('the record cannot be read back from its file');
+      let out = text;
+      try {
+        out = JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        // An invalid record is copied as it is.
+      }
+      await vscode.env.clipboard.writeText(out);
+      vscode.window.setStatusBarMessage('SeqScope: message copied', 2000);
+    }),
+
+    reg('seqscope.filter.set', async (arg?: TraceFilterSpec) => {
+      const s = sessionFrom(undefined);
+      const filter = arg && typeof arg === 'object' && !(arg instanceof SessionNode) ? arg : await pickFilter(s);
+      if (!filter) return;
+      await s.setFilter(filter);
+      log().info(`filter on ${s.title}: ${describeFilter(filter)}`);
+    }),
+    reg('seqscope.filter.clear', async () => {
+      const s = sessionFrom(undefined);
+      await s.setFilter({});
+    }),
+
+    ...REPLAY_ACTIONS.map(([id, action]) =>
+      reg(id, () => {
+        const s = sessionFrom(undefined);
+        const moved = s.replay.run(action);
+        if (!moved && action.startsWith('next')) vscode.window.setStatusBarMessage(`SeqScope: no further ${action.slice(4).toLowerCase()} from here`, 3000);
+        return s.replay.info();
+      }),
+    ),
+    reg('seqscope.replay.setSpeed', async (speed?: ReplaySpeed) => {
+      const s = sessionFrom(undefined);
+      let v = speed;
+      if (v === undefined) {
+        const pick = await vscode.window.showQuickPick(
+          [
+            { label: '×1', description: 'capture pacing', speed: 1 as ReplaySpeed },
+            { label: '×10', description: 'ten times faster', speed: 10 as ReplaySpeed },
+            { label: 'max', description: 'as fast as the views keep up', speed: 'max' as ReplaySpeed },
+          ],
+          { title: 'Replay speed' },
+        );
+        if (!pick) return;
+        v = pick.speed;
+      }
+      s.replay.setSpeed(v);
+    }),
+
+    reg('seqscope.tree.loadMore', (node?: LoadMoreNode) => {
+      if (node instanceof LoadMoreNode) tree.loadMore(node);
+    }),
+    reg('seqscope.showLog', () => log().show()),
+  ];
+
+  async function revealSession(s: Session): Promise<void> {
+    await vscode.commands.executeCommand('workbench.view.extension.seqscope');
+    const node = tree.sessionNode(s);
+    try {
+      await treeView.reveal(node, { select: true, focus: false, expand: true });
+    } catch {
+      // The view may not be visible yet; the session is in the tree all the same.
+    }
+    const sum = s.data.summary;
+    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} gaps (${sum.lost} lost), ${sum.duplicates} duplicates, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
+    if (sum.invalid) {
+      void vscode.window.showWarningMessage(`SeqScope: ${msg}. Invalid records were skipped: see the Invalid group.`, 'Show Timeline').then((a) => a && showTimeline(s));
+    } else {
+      vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
+    }
+  }
+}
+
+export class NoSessionError extends Error {
+  constructor() {
+    super('no session is open: run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture" first');
+  }
+}
+
+/** Per-session override of the settings: one Enter keeps them. */
+async function pickOptions() {
+  const fromSettings = optionsFromSettings();
+  type Item = vscode.QuickPickItem & { text?: OptionText; custom?: boolean };
+  const items: Item[] = [
+    { label: 'Use settings', description: describeOptions(fromSettings), text: {} },
+    ...Object.keys(PRESETS).map((p) => ({ label: `Preset: ${p}`, description: describeOptions(resolveOptions({ preset: p })), text: { preset: p } })),
+    { label: 'Customize…', description: 'key, sequence, width, gap timeout, capacity for this session', custom: true },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'SeqScope: how should this capture be sequenced?', placeHolder: 'Sequencing options (settings: seqscope.*)' });
+  if (!pick) return undefined;
+  if (!pick.custom) return optionsFromSettings(pick.text);
+  const base = optionTextFromSettings();
+  const ask = (prompt: string, value: string | undefined, placeHolder: string) => vscode.window.showInputBox({ title: 'SeqScope: customize sequencing', prompt, value, placeHolder, ignoreFocusOut: true });
+  const key = await ask('Key: orderingKey, attribute:<name> or none', base.key ?? 'orderingKey', 'attribute:Channel');
+  if (key === undefined) return undefined;
+  const seq = await ask('Sequence: attribute:<name> or none', base.seq ?? 'none', 'attribute:MsgSeqNum');
+  if (seq === undefined) return undefined;
+  const bits = await vscode.window.showQuickPick(['64', '32', '16'], { title: 'Sequence width (16 and 32 wrap)' });
+  if (bits === undefined) return undefined;
+  const gap = await ask('Gap timeout', String(base.gapTimeout ?? '10s'), '10s');
+  if (gap === undefined) return undefined;
+  const capacity = await ask('Capacity (messages a key may hold)', String(base.capacity ?? 10000), '10000');
+  if (capacity === undefined) return undefined;
+  return resolveOptions({ key, seq, seqBits: bits, gapTimeout: gap, capacity });
+}
+
+async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {
+  const current = s.filter;
+  type Item = vscode.QuickPickItem & { what: 'keys' | 'kinds' | 'seq' | 'attribute' | 'clear' };
+  const what = await vscode.window.showQuickPick<Item>(
+    [
+      { label: 'Keys…', description: current.keys?.join(', '), what: 'keys' },
+      { label: 'Kinds…', description: current.kinds?.join(', '), what: 'kinds' },
+      { label: 'Sequence range…', description: current.seqFrom !== undefined || current.seqTo !== undefined ? `${current.seqFrom ?? ''}–${current.seqTo ?? ''}` : undefined, what: 'seq' },
+      { label: 'Attribute value…', description: current.attribute ? `${current.attribute.name}=${current.attribute.value}` : undefined, what: 'attribute' },
+      { label: 'Clear filter', what: 'clear' },
+    ],
+    { title: `Filter ${s.title} (now: ${describeFilter(current)})` },
+  );
+  if (!what) return undefined;
+  switch (what.what) {
+    case 'clear':
+      return {};
+    case 'keys': {
+      const picked = await vscode.window.showQuickPick(
+        s.data.keyNames.map((k, i) => ({ label: k === '' ? '(no key)' : k, key: k, description: `${s.lanes[i].received} received`, picked: current.keys?.includes(k) })),
+        { canPickMany: true, title: 'Show these keys' },
+      );
+      return picked ? { ...current, keys: picked.map((p) => p.key) } : undefined;
+    }
+    case 'kinds': {
+      const kinds = ['message', 'gap', 'duplicate', 'late', 'invalid'] as const;
+      const picked = await vscode.window.showQuickPick(
+        kinds.map((k) => ({ label: k, picked: current.kinds?.includes(k) })),
+        { canPickMany: true, title: 'Show these kinds of event' },
+      );
+      return picked ? { ...current, kinds: picked.map((p) => p.label as (typeof kinds)[number]) } : undefined;
+    }
+    case 'seq': {
+      const text = await vscode.window.showInputBox({
+        title: 'Sequence range',
+        prompt: 'from-to, inclusive (either side may be empty)',
+        placeHolder: '100-200',
+        validateInput: (v) => (/^\s*\d*\s*-\s*\d*\s*$/.test(v) ? undefined : 'Write it as from-to, e.g. 100-200'),
+      });
+      if (text === undefined) return undefined;
+      const [a, b] = text.split('-').map((x) => x.trim());
+      return { ...current, seqFrom: a ? Number(a) : undefined, seqTo: b ? Number(b) : undefined };
+    }
+    case 'attribute': {
+      const text = await vscode.window.showInputBox({
+        title: 'Attribute value',
+        prompt: 'name=value (the captures are read again to find the matching records)',
+        placeHolder: 'SecurityID=12345',
+        validateInput: (v) => (/^[^=]+=.*$/.test(v) ? undefined : 'Write it as name=value'),
+      });
+      if (text === undefined) return undefined;
+      const i = text.indexOf('=');
+      return { ...current, attribute: { name: text.slice(0, i).trim(), value: text.slice(i + 1) } };
+    }
+  }
+}

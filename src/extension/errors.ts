@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { CaptureError } from '../core/captureReader';
+import { ExportError } from '../core/traceWriter';
+import { log } from './log';
+
+/**
+ * Wraps a command so that a failure becomes a message with a next step instead of a silent
+ * rejection (after vscode-kafka's handleErrors): a capture problem offers to open the file at
+ * the line, a bad setting offers the settings, anything else offers the log.
+ */
+export function withErrorHandling<A extends unknown[]>(name: string, fn: (...args: A) => unknown): (...args: A) => Promise<unknown> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      // Not awaited: the notification stays until the user answers it, the command must not.
+      void reportError(name, e);
+      // Re-throw for `executeCommand` callers (tests, automation), who would otherwise see success.
+      throw e;
+    }
+  };
+}
+
+export async function reportError(context: string, e: unknown): Promise<void> {
+  if (e instanceof vscode.CancellationError) return;
+  const err = e instanceof Error ? e : new Error(String(e));
+  log().error(`${context}: ${err.message}`);
+  if (err.stack) log().debug(err.stack);
+  if (err instanceof CaptureError) {
+    const actions = ['Open File'];
+    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, ...actions);
+    if (pick === 'Open File') await openAt(err.path, err.line);
+    return;
+  }
+  if (err instanceof ExportError) {
+    void vscode.window.showErrorMessage(`SeqScope: ${err.message}. Choose another location and export again.`);
+    return;
+  }
+  if (err instanceof RangeError) {
+    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, 'Open Settings');
+    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope');
+    return;
+  }
+  const pick = await vscode.window.showErrorMessage(`SeqScope: ${context} failed: ${err.message}`, 'Show Log');
+  if (pick === 'Show Log') log().show();
+}
+
+/** Opens a file with the cursor on a 1-based line. */
+export async function openAt(path: string, line?: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+}

@@ -1,0 +1,94 @@
+import { rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { TraceFormat } from '../core/exporters';
+import { runReplay } from '../core/replayRun';
+import { describeFilter, traceEventMatcher } from '../core/traceFilter';
+import { TraceWriter } from '../core/traceWriter';
+import { log } from './log';
+import { Session } from './session';
+
+export type ExportFormat = TraceFormat | 'html';
+
+export interface ExportRequest {
+  format?: ExportFormat;
+  /** Target file; asked for when absent. */
+  path?: string;
+}
+
+const FORMATS: { format: ExportFormat; label: string; detail: string; ext: string; filter: Record<string, string[]> }[] = [
+  { format: 'jsonl', label: 'JSON Lines', detail: 'One event per line; SeqScope opens it again', ext: 'jsonl', filter: { 'JSON Lines': ['jsonl'] } },
+  { format: 'csv', label: 'CSV', detail: 'One row per event, for spreadsheets', ext: 'csv', filter: { CSV: ['csv'] } },
+  { format: 'chrome-trace', label: 'Chrome trace', detail: 'Opens in Perfetto (ui.perfetto.dev) and chrome://tracing', ext: 'json', filter: { 'Trace JSON': ['json'] } },
+  { format: 'html', label: 'Standalone HTML', detail: 'The timeline in one file that opens in any browser', ext: 'html', filter: { HTML: ['html'] } },
+];
+
+/** Writers for formats other than the trace formats (the standalone HTML export registers itself). */
+export const extraExporters: Partial<Record<ExportFormat, (session: Session, target: string, token: vscode.CancellationToken) => Promise<void>>> = {};
+
+/**
+ * Exports a session's ordered trace, respecting its filter. Trace formats re-run the replay
+ * streaming into the file (the session keeps no records); progress is shown and cancellable.
+ * Returns the written path, or undefined when the user backed out.
+ */
+export async function exportTrace(session: Session, req: ExportRequest = {}): Promise<string | undefined> {
+  let format = req.format;
+  if (!format) {
+    const pick = await vscode.window.showQuickPick(
+      FORMATS.filter((f) => f.format !== 'html' || extraExporters.html).map((f) => ({ label: f.label, detail: f.detail, format: f.format })),
+      { title: `Export ${session.title}${session.filterActive ? ` (filter: ${describeFilter(session.filter)})` : ''}`, placeHolder: 'Format' },
+    );
+    if (!pick) return undefined;
+    format = pick.format;
+  }
+  const spec = FORMATS.find((f) => f.format === format);
+  if (!spec) throw new RangeError(`export format "${format}" is unknown: use ${FORMATS.map((f) => f.format).join(', ')}`);
+  let target = req.path;
+  if (!target) {
+    const first = session.data.paths[0];
+    const base = path.basename(first).replace(/\.(jsonl|json)$/i, '');
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(path.join(path.dirname(first), `${base}.ordered.${spec.ext}`)),
+      filters: spec.filter,
+      title: `Export ordered trace as ${spec.label}`,
+    });
+    if (!uri) return undefined;
+    target = uri.fsPath;
+  }
+  if (session.data.paths.includes(target)) throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
+  const out = target;
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `SeqScope: exporting ${path.basename(out)}`, cancellable: true },
+    async (progress, token) => {
+      const extra = extraExporters[spec.format];
+      if (extra) return extra(session, out, token);
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      let reported = 0;
+      try {
+        const writer = await TraceWriter.open(out, spec.format as TraceFormat);
+        const { cancelled } = await runReplay({
+          paths: session.data.paths,
+          options: session.options,
+          writer,
+          exportFilter: traceEventMatcher(session.filter),
+          signal: abort.signal,
+          onProgress: (read, total) => {
+            const pct = total ? (read / total) * 100 : 100;
+            progress.report({ increment: pct - reported });
+            reported = pct;
+          },
+        });
+        if (cancelled) {
+          // A cut-off trace would look complete to whoever opens it: remove it.
+          await rm(out, { force: true });
+          throw new vscode.CancellationError();
+        }
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  log().info(`exported ${session.title} as ${spec.label} to ${out}${session.filterActive ? ` (filter: ${describeFilter(session.filter)})` : ''}`);
+  return out;
+}

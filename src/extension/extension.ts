@@ -1,0 +1,54 @@
+/**
+ * SeqScope's VS Code entry point. Activation only registers the view, commands and status bar;
+ * nothing is read or sequenced until a command runs (activation events are the commands and
+ * the view, which VS Code derives from package.json).
+ */
+import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { disposeLog, log } from './log';
+import { SessionManager } from './sessionManager';
+import { SessionsTreeProvider, TreeNode } from './sessionsTree';
+import { SessionStatusBar } from './statusBar';
+import { TimelinePanel } from './timelinePanel';
+
+/** What `activate` returns: for automation and the integration tests. */
+export interface SeqScopeApi {
+  readonly manager: SessionManager;
+  readonly tree: SessionsTreeProvider;
+}
+
+export function activate(context: vscode.ExtensionContext): SeqScopeApi {
+  const manager = new SessionManager();
+  const tree = new SessionsTreeProvider(manager);
+  const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
+  const statusBar = new SessionStatusBar(manager);
+
+  const updateContext = () => {
+    void vscode.commands.executeCommand('setContext', 'seqscope.hasSessions', manager.all.length > 0);
+    void vscode.commands.executeCommand('setContext', 'seqscope.filterActive', manager.active?.filterActive ?? false);
+    void vscode.commands.executeCommand('setContext', 'seqscope.replayPlaying', manager.active?.replay.isPlaying ?? false);
+  };
+  updateContext();
+
+  context.subscriptions.push(
+    manager,
+    tree,
+    treeView,
+    statusBar,
+    manager.onDidChange(updateContext),
+    // Selecting a session in the tree makes it the active one (status bar, timeline, commands).
+    treeView.onDidChangeSelection((e) => {
+      const n = e.selection[0];
+      if (n && 'session' in n && n.session) manager.active = n.session;
+    }),
+    ...registerCommands({ extensionUri: context.extensionUri, manager, tree, treeView }),
+    { dispose: () => TimelinePanel.instance?.dispose() },
+    { dispose: disposeLog },
+  );
+  log().info(`SeqScope ${context.extension.packageJSON.version as string} activated`);
+  return { manager, tree };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}

@@ -1,0 +1,77 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
+import { CaptureSession } from '../core/session/captureSession';
+import { SessionFiles } from '../core/session/sessionFiles';
+import { lanesOf, TimelineService } from '../core/session/timelineService';
+import type { LaneInfo } from '../shared/protocol';
+import { isFilterActive, TraceFilterSpec } from '../core/traceFilter';
+import { Disposable } from './dispose';
+import { ReplayController } from './replayController';
+
+/**
+ * One opened capture: the sequenced session, its files (records are read back on demand), the
+ * timeline service, the replay controller and the active filter. Closing it releases all of it.
+ */
+export class Session extends Disposable {
+  readonly files: SessionFiles;
+  readonly timeline: TimelineService;
+  readonly replay: ReplayController;
+  private filterSpec: TraceFilterSpec = {};
+  private lanesCache: LaneInfo[] | undefined;
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Counts, filter or replay position changed: views refresh. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    readonly id: string,
+    readonly data: CaptureSession,
+    readonly options: SequencingOptions,
+    /** True when loading was cancelled: the session holds what was read until then. */
+    readonly partial: boolean,
+  ) {
+    super();
+    this.files = new SessionFiles(data);
+    this.timeline = new TimelineService(
+      data,
+      { id, title: this.title, options: describeOptions(options) },
+      (a) => this.files.read(a),
+      (name, value) => this.files.attributeMask(name, value),
+    );
+    this.replay = this._register(new ReplayController(data, options));
+    this._register(this.replay.onDidChange(() => {
+      this.timeline.position = this.replay.active ? this.replay.position : undefined;
+      this.changed.fire();
+    }));
+    this._register({ dispose: () => void this.files.close() });
+  }
+
+  get title(): string {
+    const names = this.data.paths.map((p) => path.basename(p));
+    return (names.length > 2 ? `${names[0]} +${names.length - 1}` : names.join(' + ')) + (this.partial ? ' (partial)' : '');
+  }
+
+  /** Per-key counts and hot flags (computed once). */
+  get lanes(): LaneInfo[] {
+    return (this.lanesCache ??= lanesOf(this.data));
+  }
+
+  get filter(): TraceFilterSpec {
+    return this.filterSpec;
+  }
+
+  get filterActive(): boolean {
+    return isFilterActive(this.filterSpec);
+  }
+
+  async setFilter(filter: TraceFilterSpec): Promise<void> {
+    await this.timeline.setFilter(filter);
+    this.filterSpec = filter;
+    this.changed.fire();
+  }
+
+  /** Replay position to count up to: the cursor when replaying, else everything. */
+  get position(): number {
+    return this.replay.active ? this.replay.position : Infinity;
+  }
+}

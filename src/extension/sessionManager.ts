@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { SequencingOptions } from '../core/sequencingOptions';
+import { loadSession } from '../core/session/loadSession';
+import { Disposable } from './dispose';
+import { log } from './log';
+import { Session } from './session';
+
+/** The open sessions, the active one, and loading with progress and cancellation. */
+export class SessionManager extends Disposable {
+  private readonly sessions: Session[] = [];
+  private activeSession: Session | undefined;
+  private nextId = 1;
+  private readonly subscriptions = new Map<Session, vscode.Disposable>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** A session opened, closed, became active, or changed its counts. */
+  readonly onDidChange = this.changed.event;
+  private readonly revealRequested = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
+  readonly onDidRequestReveal = this.revealRequested.event;
+
+  get all(): readonly Session[] {
+    return this.sessions;
+  }
+
+  get active(): Session | undefined {
+    return this.activeSession;
+  }
+
+  set active(s: Session | undefined) {
+    if (s === this.activeSession) return;
+    this.activeSession = s;
+    this.changed.fire();
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.find((s) => s.id === id);
+  }
+
+  /**
+   * Loads captures into a new session, with a cancellable progress notification. A cancelled
+   * load keeps what was read (marked partial) unless nothing was.
+   */
+  async open(paths: string[], options: SequencingOptions): Promise<Session | undefined> {
+    const started = Date.now();
+    const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `SeqScope: sequencing ${label}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        try {
+          return await loadSession(paths, options, {
+            signal: abort.signal,
+            onProgress: (read, total) => {
+              const pct = total > 0 ? (read / total) * 100 : 100;
+              progress.report({ increment: pct - reported, message: `${Math.floor(pct)}% of ${formatBytes(total)}` });
+              reported = pct;
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    const { session: data, cancelled } = result;
+    log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
+    if (cancelled && data.arrivalCount === 0) return undefined;
+    const s = new Session(`s${this.nextId++}`, data, options, cancelled);
+    this.sessions.push(s);
+    this.subscriptions.set(s, s.onDidChange(() => this.changed.fire()));
+    this.activeSession = s;
+    this.changed.fire();
+    return s;
+  }
+
+  close(s: Session): void {
+    const i = this.sessions.indexOf(s);
+    if (i < 0) return;
+    this.sessions.splice(i, 1);
+    this.subscriptions.get(s)?.dispose();
+    this.subscriptions.delete(s);
+    if (this.activeSession === s) this.activeSession = this.sessions[this.sessions.length - 1];
+    s.dispose();
+    log().info(`closed ${s.title}`);
+    this.changed.fire();
+  }
+
+  closeAll(): void {
+    for (const s of [...this.sessions]) this.close(s);
+  }
+
+  requestReveal(session: Session, eventId: number): void {
+    this.revealRequested.fire({ session, eventId });
+  }
+
+  override dispose(): void {
+    this.closeAll();
+    super.dispose();
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}

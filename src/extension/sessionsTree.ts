@@ -1,0 +1,353 @@
+import * as vscode from 'vscode';
+import { formatDuration } from '../core/duration';
+import { EmittedCounts } from '../core/session/captureSession';
+import { FindingGroup } from '../core/session/eventStore';
+import { EventView } from '../core/session/eventView';
+import { describeFilter } from '../core/traceFilter';
+import { Disposable } from './dispose';
+import { Session } from './session';
+import { SessionManager } from './sessionManager';
+import { treePageSize } from './settings';
+
+/**
+ * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
+ * Duplicates / Late → events; invalid records in their own group. Long lists page with a
+ * "Load more" node. Nodes know their parent, so `reveal` works. Counts follow the replay cursor.
+ */
+export type TreeNode = SessionNode | SummaryNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode;
+
+export class SessionNode {
+  readonly kind = 'session';
+  constructor(readonly session: Session) {}
+}
+
+export class SummaryNode {
+  readonly kind = 'summary';
+  constructor(readonly parent: SessionNode) {}
+}
+
+export class KeyNode {
+  readonly kind = 'key';
+  constructor(
+    readonly parent: SessionNode,
+    readonly key: number,
+  ) {}
+}
+
+type GroupKind = FindingGroup | 'invalid';
+
+export class GroupNode {
+  readonly kind = 'group';
+  /** How many items are shown (grows with "Load more"). */
+  shown: number;
+  constructor(
+    readonly parent: KeyNode | SessionNode,
+    readonly group: GroupKind,
+    pageSize: number,
+  ) {
+    this.shown = pageSize;
+  }
+}
+
+export class EventNode {
+  readonly kind = 'event';
+  constructor(
+    readonly parent: GroupNode,
+    readonly event: EventView,
+  ) {}
+  get session(): Session {
+    return sessionOf(this.parent);
+  }
+}
+
+export class LoadMoreNode {
+  readonly kind = 'loadMore';
+  constructor(
+    readonly parent: GroupNode | SessionNode,
+    readonly remaining: number,
+  ) {}
+}
+
+export class InfoNode {
+  readonly kind = 'info';
+  constructor(
+    readonly parent: SessionNode,
+    readonly label: string,
+    readonly tooltip: string,
+  ) {}
+}
+
+function sessionOf(n: GroupNode | KeyNode | SessionNode): Session {
+  let p: GroupNode | KeyNode | SessionNode = n;
+  while (!(p instanceof SessionNode)) p = p.parent;
+  return p.session;
+}
+
+const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', invalid: 'Invalid' };
+
+export class SessionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Nodes are cached so identities are stable (reveal, expansion state, Load more). */
+  private readonly sessionNodes = new Map<Session, SessionNode>();
+  private readonly children = new Map<object, TreeNode[]>();
+  /** Keys shown per session (the key list pages too). */
+  private readonly keysShown = new Map<Session, number>();
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly manager: SessionManager) {
+    super();
+    this._register(manager.onDidChange(() => this.scheduleRefresh()));
+    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+  }
+
+  /** Refreshes at most ~5 times a second: replay at "max" changes counts on every tick. */
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.refresh();
+    }, 200);
+  }
+
+  refresh(): void {
+    for (const s of [...this.sessionNodes.keys()]) {
+      if (!this.manager.all.includes(s)) {
+        this.sessionNodes.delete(s);
+        this.keysShown.delete(s);
+      }
+    }
+    this.children.clear();
+    this.changed.fire(undefined);
+  }
+
+  sessionNode(s: Session): SessionNode {
+    let n = this.sessionNodes.get(s);
+    if (!n) {
+      n = new SessionNode(s);
+      this.sessionNodes.set(s, n);
+    }
+    return n;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node instanceof SessionNode ? undefined : node.parent;
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) return this.manager.all.map((s) => this.sessionNode(s));
+    const cached = this.children.get(node);
+    if (cached) return cached;
+    const kids = this.computeChildren(node);
+    this.children.set(node, kids);
+    return kids;
+  }
+
+  private computeChildren(node: TreeNode): TreeNode[] {
+    if (node instanceof SessionNode) {
+      const s = node.session;
+      const out: TreeNode[] = [new SummaryNode(node)];
+      if (s.filterActive) out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}`, 'The timeline and exports show only what passes this filter. Clear it from the view title.'));
+      const keys = s.data.keyNames.length;
+      const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
+      const filterKeys = s.filter.keys?.length ? new Set(s.filter.keys) : undefined;
+      for (let k = 0; k < shown; k++) {
+        if (filterKeys && !filterKeys.has(s.data.keyNames[k])) continue;
+        out.push(new KeyNode(node, k));
+      }
+      if (shown < keys) out.push(new LoadMoreNode(node, keys - shown));
+      if (s.data.store.invalid.length) out.push(new GroupNode(node, 'invalid', treePageSize()));
+      return out;
+    }
+    if (node instanceof KeyNode) {
+      const s = node.parent.session;
+      const c = s.data.keyCountsAt(node.key, s.position);
+      const groups: GroupKind[] = [];
+      if (c.gaps) groups.push('gap');
+      if (c.duplicates) groups.push('duplicate');
+      if (c.late) groups.push('late');
+      return groups.map((g) => new GroupNode(node, g, treePageSize()));
+    }
+    if (node instanceof GroupNode) {
+      const s = sessionOf(node);
+      const total = this.groupCount(node);
+      const n = Math.min(total, node.shown);
+      const events = node.group === 'invalid' ? s.data.invalidEvents(0, n) : s.data.findings((node.parent as KeyNode).key, node.group, 0, n);
+      const out: TreeNode[] = events.map((e) => new EventNode(node, e));
+      if (total > n) out.push(new LoadMoreNode(node, total - n));
+      return out;
+    }
+    return [];
+  }
+
+  /** Items of a group visible at the replay position. */
+  private groupCount(node: GroupNode): number {
+    const s = sessionOf(node);
+    if (node.group === 'invalid') return node.parent instanceof SessionNode ? s.data.countsAt(s.position).invalid : 0;
+    const c = s.data.keyCountsAt((node.parent as KeyNode).key, s.position);
+    return node.group === 'gap' ? c.gaps : node.group === 'duplicate' ? c.duplicates : c.late;
+  }
+
+  /** "Load more": shows another page of the list the node ends. */
+  loadMore(node: LoadMoreNode): void {
+    const parent = node.parent;
+    if (parent instanceof GroupNode) {
+      parent.shown += treePageSize();
+      this.children.delete(parent);
+      this.changed.fire(parent);
+    } else {
+      const s = parent.session;
+      this.keysShown.set(s, (this.keysShown.get(s) ?? treePageSize()) + treePageSize());
+      this.children.delete(parent);
+      this.changed.fire(parent);
+    }
+  }
+
+  /** The tree node of an event (creating group pages as needed), for `reveal`. */
+  nodeForEvent(s: Session, ev: EventView): EventNode | undefined {
+    const sn = this.sessionNode(s);
+    if (ev.kind === 'message') return undefined;
+    let group: GroupNode | undefined;
+    if (ev.kind === 'invalid') {
+      group = this.getChildren(sn).find((n): n is GroupNode => n instanceof GroupNode && n.group === 'invalid');
+    } else {
+      if ((this.keysShown.get(s) ?? treePageSize()) <= ev.keyIndex) {
+        this.keysShown.set(s, ev.keyIndex + treePageSize());
+        this.children.delete(sn);
+      }
+      const kn = this.getChildren(sn).find((n): n is KeyNode => n instanceof KeyNode && n.key === ev.keyIndex);
+      if (!kn) return undefined;
+      group = this.getChildren(kn).find((n): n is GroupNode => n instanceof GroupNode && n.group === ev.kind);
+    }
+    if (!group) return undefined;
+    for (;;) {
+      const kids = this.getChildren(group);
+      const hit = kids.find((n): n is EventNode => n instanceof EventNode && n.event.id === ev.id);
+      if (hit) return hit;
+      const more = kids[kids.length - 1];
+      if (!(more instanceof LoadMoreNode)) return undefined;
+      group.shown += treePageSize();
+      this.children.delete(group);
+    }
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node instanceof SessionNode) {
+      const s = node.session;
+      const item = new vscode.TreeItem(s.title, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `session:${s.id}`;
+      item.contextValue = 'session';
+      item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
+      const sum = s.data.summary;
+      item.description = `${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${sum.received + sum.invalid} records${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${s.data.paths.map((p) => `- \`${p}\``).join('\n')}\n\n${escapeMd(sum.options)}`);
+      return item;
+    }
+    if (node instanceof SummaryNode) {
+      const s = node.parent.session;
+      const c = s.data.countsAt(s.position);
+      const item = new vscode.TreeItem('Summary', vscode.TreeItemCollapsibleState.None);
+      item.id = `session:${s.id}:summary`;
+      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : 'pass');
+      item.description = countsText(c, true);
+      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (up to step ${s.replay.position})` : '');
+      item.contextValue = 'summary';
+      return item;
+    }
+    if (node instanceof KeyNode) {
+      const s = node.parent.session;
+      const c = s.data.keyCountsAt(node.key, s.position);
+      const lane = s.lanes[node.key];
+      const name = s.data.keyNames[node.key];
+      const hasFindings = c.gaps + c.duplicates + c.late > 0;
+      const item = new vscode.TreeItem(name === '' ? '(no key)' : name, hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      item.id = `session:${s.id}:key:${node.key}`;
+      item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
+      item.description = countsText(c, false) + (lane.hot ? ' · hot' : '');
+      const k = s.data.summary.byKey[node.key];
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: far more traffic than the others, or a large backlog.' : ''}`;
+      item.contextValue = 'key';
+      return item;
+    }
+    if (node instanceof GroupNode) {
+      const n = this.groupCount(node);
+      const item = new vscode.TreeItem(GROUP_LABEL[node.group], vscode.TreeItemCollapsibleState.Collapsed);
+      const s = sessionOf(node);
+      item.id = `session:${s.id}:${node.parent instanceof KeyNode ? `key:${node.parent.key}:` : ''}${node.group}`;
+      item.description = String(n);
+      item.iconPath = new vscode.ThemeIcon(node.group === 'gap' ? 'debug-disconnect' : node.group === 'duplicate' ? 'copy' : node.group === 'late' ? 'watch' : 'error');
+      item.contextValue = `group.${node.group}`;
+      return item;
+    }
+    if (node instanceof EventNode) {
+      const item = eventItem(node.event);
+      item.id = `session:${node.session.id}:event:${node.event.id}`;
+      item.command = { command: 'seqscope.revealInTimeline', title: 'Reveal in Timeline', arguments: [node] };
+      return item;
+    }
+    if (node instanceof LoadMoreNode) {
+      const item = new vscode.TreeItem(`Load more… (${node.remaining} more)`, vscode.TreeItemCollapsibleState.None);
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.command = { command: 'seqscope.tree.loadMore', title: 'Load More', arguments: [node] };
+      item.contextValue = 'loadMore';
+      return item;
+    }
+    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    item.iconPath = new vscode.ThemeIcon('filter');
+    item.tooltip = node.tooltip;
+    item.contextValue = 'info';
+    return item;
+  }
+}
+
+function countsText(c: EmittedCounts, withInvalid: boolean): string {
+  const parts = [`${c.delivered} delivered`, `${c.gaps} gaps`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
+  if (withInvalid) parts.push(`${c.invalid} invalid`);
+  return parts.join(' · ');
+}
+
+function time(t: number): string {
+  return t === t ? new Date(t).toISOString().slice(11, 23) : '';
+}
+
+export function eventItem(e: EventView): vscode.TreeItem {
+  let label: string;
+  let description: string;
+  let icon: string;
+  switch (e.kind) {
+    case 'gap':
+      label = e.count === 1 ? `#${e.seq}` : `#${e.seq}–${e.seqTo}`;
+      description = `${e.count} lost · waited ${formatDuration(e.t1 - e.t0)}${e.reason !== 'timeout' ? ` (${e.reason})` : ''} · ${time(e.t1)}`;
+      icon = 'debug-disconnect';
+      break;
+    case 'duplicate':
+      label = e.seq !== undefined ? `#${e.seq}` : (e.messageId ?? '');
+      description = `${e.redelivery ? `redelivery${e.cascade ? ` · cascade ${e.cascade}` : ''}` : 'second publish'} · ${time(e.t1)} · line ${e.line}`;
+      icon = e.redelivery ? 'sync' : 'copy';
+      break;
+    case 'late':
+      label = `#${e.seq}`;
+      description = `late · ${time(e.t1)} · line ${e.line}`;
+      icon = 'watch';
+      break;
+    case 'invalid':
+      label = `line ${e.line}`;
+      description = e.problem ?? '';
+      icon = 'error';
+      break;
+    default:
+      label = e.seq !== undefined ? `#${e.seq}` : (e.messageId ?? '');
+      description = time(e.t1);
+      icon = 'mail';
+  }
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.description = description;
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.tooltip = `${e.kind} ${label}${e.messageId ? `\nmessageId ${e.messageId}` : ''}\n${description}`;
+  item.contextValue = `event.${e.kind}`;
+  return item;
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

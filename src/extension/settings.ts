@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { OptionText, resolveOptions, SequencingOptions } from '../core/sequencingOptions';
+
+/**
+ * The `seqscope.*` settings as option text: a preset (the setting, or `presetOverride`), then
+ * the settings the user changed.
+ */
+export function optionTextFromSettings(presetOverride?: string): OptionText {
+  const c = vscode.workspace.getConfiguration('seqscope');
+  const text: OptionText = {};
+  const preset = presetOverride ?? c.get<string>('preset');
+  if (preset && preset !== 'none') text.preset = preset;
+  // With a preset, only settings the user set explicitly override it; without, all apply.
+  const explicit = <T>(name: string): T | undefined => {
+    const i = c.inspect<T>(name);
+    const v = i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+    return v !== undefined ? v : text.preset ? undefined : c.get<T>(name);
+  };
+  const key = explicit<string>('key');
+  if (key !== undefined) text.key = key;
+  const seq = explicit<string>('seq');
+  if (seq !== undefined) text.seq = seq;
+  const bits = explicit<number>('seqBits');
+  if (bits !== undefined) text.seqBits = bits;
+  const gap = explicit<string>('gapTimeout');
+  if (gap !== undefined) text.gapTimeout = gap;
+  const cap = explicit<number>('capacity');
+  if (cap !== undefined) text.capacity = cap;
+  return text;
+}
+
+/** Sequencing options from the settings; a RangeError names the bad setting. */
+export function optionsFromSettings(overrides: OptionText = {}): SequencingOptions {
+  return resolveOptions({ ...optionTextFromSettings(overrides.preset), ...overrides });
+}
+
+export function treePageSize(): number {
+  return vscode.workspace.getConfiguration('seqscope').get<number>('tree.pageSize', 200);
+}
+
+export function maxEmbeddedRecords(): number {
+  return vscode.workspace.getConfiguration('seqscope').get<number>('export.maxEmbeddedRecords', 20000);
+}

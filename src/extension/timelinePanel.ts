@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
+import { Disposable } from './dispose';
+import { reportError } from './errors';
+import { log } from './log';
+import { Session } from './session';
+import { SessionManager } from './sessionManager';
+
+/**
+ * The timeline webview panel: one per window, showing the active session. It answers the
+ * webview's page / detail / filter requests through the session's TimelineService and forwards
+ * replay actions to the session's ReplayController. Strict CSP with a crypto nonce; resources
+ * only from dist/ and media/.
+ */
+export class TimelinePanel extends Disposable {
+  private static current: TimelinePanel | undefined;
+  private session: Session | undefined;
+  private sessionSub: vscode.Disposable | undefined;
+  private ready = false;
+  private replayTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly selected = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
+  /** The user clicked a mark: the tree reveals it. */
+  readonly onDidSelect = this.selected.event;
+
+  static show(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void): TimelinePanel {
+    if (TimelinePanel.current && !TimelinePanel.current.isDisposed) {
+      TimelinePanel.current.panel.reveal(undefined, true);
+      TimelinePanel.current.attach(manager.active);
+      return TimelinePanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'SeqScope Timeline', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    const p = new TimelinePanel(panel, extensionUri, manager);
+    p._register(p.onDidSelect(({ session, eventId }) => onSelect(session, eventId)));
+    TimelinePanel.current = p;
+    p.attach(manager.active);
+    return p;
+  }
+
+  static get instance(): TimelinePanel | undefined {
+    return TimelinePanel.current && !TimelinePanel.current.isDisposed ? TimelinePanel.current : undefined;
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    manager: SessionManager,
+  ) {
+    super();
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'seqscope.svg');
+    panel.webview.html = this.html(panel.webview);
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.onMessage(m)));
+    this._register(manager.onDidChange(() => {
+      if (this.session && !manager.all.includes(this.session)) this.attach(manager.active);
+      else if (manager.active !== this.session) this.attach(manager.active);
+    }));
+  }
+
+  override dispose(): void {
+    if (TimelinePanel.current === this) TimelinePanel.current = undefined;
+    this.sessionSub?.dispose();
+    if (this.replayTimer) clearTimeout(this.replayTimer);
+    super.dispose();
+    this.panel.dispose();
+  }
+
+  /** Shows a session (or the empty state). */
+  attach(session: Session | undefined): void {
+    if (session === this.session && this.ready) return;
+    this.sessionSub?.dispose();
+    this.session = session;
+    this.panel.title = session ? `Timeline: ${session.title}` : 'SeqScope Timeline';
+    this.sessionSub = session?.replay.onDidChange(() => this.scheduleReplayPost());
+    if (this.ready) this.postInit();
+  }
+
+  /** Centers the timeline on an event and opens its detail. */
+  reveal(session: Session, eventId: number): void {
+    if (session !== this.session) this.attach(session);
+    this.panel.reveal(undefined, true);
+    this.post({ type: 'reveal', event: session.data.event(eventId) });
+  }
+
+  private post(m: HostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private postInit(): void {
+    const s = this.session;
+    if (!s) {
+      this.post({ type: 'error', message: 'No session is open. Run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture".' });
+      return;
+    }
+    this.post({ type: 'init', session: s.timeline.info(), overview: s.timeline.overview(), filter: s.filter, replay: s.replay.info() });
+  }
+
+  /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
+  private scheduleReplayPost(): void {
+    if (this.replayTimer) return;
+    this.replayTimer = setTimeout(() => {
+      this.replayTimer = undefined;
+      if (this.session) this.post({ type: 'replay', replay: this.session.replay.info() });
+    }, 100);
+  }
+
+  private async onMessage(m: WebviewMessage): Promise<void> {
+    const s = this.session;
+    try {
+      switch (m.type) {
+        case 'ready':
+          this.ready = true;
+          this.postInit();
+          return;
+        case 'replay':
+          s?.replay.run(m.action);
+          return;
+        case 'setSpeed':
+          s?.replay.setSpeed(m.speed);
+          return;
+        case 'seek':
+          s?.replay.seek(m.position);
+          return;
+        case 'select':
+          if (s) this.selected.fire({ session: s, eventId: m.eventId });
+          return;
+        case 'setFilter':
+          if (s) {
+            await s.setFilter(m.filter);
+            this.post({ type: 'filter', filter: s.filter, overview: s.timeline.overview() });
+          }
+          return;
+        default: {
+          if (!s) return;
+          const reply = await s.timeline.handle(m);
+          if (reply) this.post(reply);
+        }
+      }
+    } catch (e) {
+      log().error(`timeline ${m.type}: ${(e as Error).message}`);
+      this.post({ type: 'error', message: (e as Error).message });
+      if (m.type === 'setFilter') await reportError('Filter', e);
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'timeline.js'));
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'timeline.css'));
+    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${css}">
+<title>SeqScope Timeline</title>
+</head>
+<body>
+<div id="app" data-host="vscode"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The one protocol between the timeline webview and whoever feeds it: the extension host in
+ * VS Code, or the in-page data source of a standalone HTML export. Both sides import these
+ * types; nothing else crosses the boundary. No `vscode` import here (lint-enforced).
+ *
+ * Requests carry a `requestId` the reply echoes, so the webview can drop stale pages when the
+ * user pans faster than pages arrive.
+ */
+import type { CursorState } from '../core/session/replayCursor';
+import type { EventView } from '../core/session/eventView';
+import type { Overview, TimelinePage } from '../core/session/timelineQuery';
+import type { TraceFilterSpec } from '../core/traceFilter';
+
+export type { CursorState, KeyStateView } from '../core/session/replayCursor';
+export type { EventView } from '../core/session/eventView';
+export type { LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
+export type { KindName } from '../core/session/eventStore';
+
+export interface LaneInfo {
+  /** Key index (the lane's identity in pages). */
+  key: number;
+  name: string;
+  received: number;
+  delivered: number;
+  gaps: number;
+  lost: number;
+  duplicates: number;
+  late: number;
+  /** Carries far more traffic than the other keys, or built a large backlog. */
+  hot: boolean;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  /** How the session was sequenced, in words. */
+  options: string;
+  start: number;
+  end: number;
+  arrivals: number;
+  events: number;
+  lanes: LaneInfo[];
+  invalid: number;
+  /** Present in a standalone export: there is no live host to drive replay. */
+  standalone?: boolean;
+}
+
+/** Keys, kinds, number range, attribute value: one filter for tree, timeline and exports. */
+export type TimelineFilter = TraceFilterSpec;
+
+export type ReplaySpeed = 1 | 10 | 'max';
+export type ReplayAction = 'play' | 'pause' | 'stepForward' | 'stepBack' | 'toStart' | 'toEnd' | 'nextGap' | 'nextDuplicate' | 'nextLate';
+
+export interface ReplayInfo {
+  playing: boolean;
+  speed: ReplaySpeed;
+  /** False until the user starts stepping: the timeline then shows everything. */
+  active: boolean;
+  state?: CursorState;
+}
+
+/** Decoded record for the detail pane. */
+export interface MessageDetail {
+  event: EventView;
+  attributes?: Record<string, string>;
+  /** Base64 payload; the webview renders it as JSON, text or hex. */
+  data?: string;
+  publishTime?: string;
+  receivedAt?: string;
+  orderingKey?: string;
+  deliveryAttempt?: number;
+  /** SendingTime → publish → receive, in ms, where known. */
+  latency?: { sendToPublishMs?: number; publishToReceiveMs?: number; sendToReceiveMs?: number };
+  /** The record could not be read back (file changed or gone). */
+  unavailable?: string;
+}
+
+/** Messages to the webview. */
+export type HostMessage =
+  | { type: 'init'; session: SessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo }
+  | { type: 'page'; requestId: number; page: TimelinePage }
+  | { type: 'detail'; requestId: number; detail: MessageDetail }
+  | { type: 'replay'; replay: ReplayInfo }
+  | { type: 'filter'; filter: TimelineFilter; overview: Overview }
+  /** Show this event: center it and open its detail. */
+  | { type: 'reveal'; event: EventView }
+  | { type: 'error'; message: string };
+
+/** Messages from the webview. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'requestPage'; requestId: number; t0: number; t1: number; buckets: number; lanes: number[] }
+  | { type: 'requestDetail'; requestId: number; eventId: number }
+  | { type: 'replay'; action: ReplayAction }
+  | { type: 'setSpeed'; speed: ReplaySpeed }
+  | { type: 'seek'; position: number }
+  | { type: 'select'; eventId: number }
+  | { type: 'setFilter'; filter: TimelineFilter };
+
+export const TIMELINE_VIEW_TYPE = 'seqscope.timeline';

@@ -1,0 +1,172 @@
+/**
+ * Runs inside the real VS Code extension host: opens captures through the commands, checks the
+ * tree against the engine's own results, exports every format, steps the replay, closes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { ReplaySummary } from '../../src/core/replayEngine';
+import { runReplay } from '../../src/core/replayRun';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { ReplayCursor } from '../../src/core/session/replayCursor';
+import { TraceEvent } from '../../src/core/traceEvents';
+import type { SeqScopeApi } from '../../src/extension/extension';
+import type { OpenResult } from '../../src/extension/commands';
+import { EventNode, GroupNode, KeyNode, SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
+
+const EXTENSION_ID = 'seqscope.seqscope';
+
+describe('SeqScope in VS Code', function () {
+  this.timeout(60_000);
+  let api: SeqScopeApi;
+  let extPath: string;
+  let sample: string;
+  let out: string;
+  const cme = resolveOptions({ preset: 'cme' });
+  let engine: { summary: ReplaySummary; events: TraceEvent[] };
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed in the host`);
+    api = await ext.activate();
+    extPath = ext.extensionPath;
+    sample = join(extPath, 'media', 'samples', 'cme-sample.jsonl');
+    out = mkdtempSync(join(tmpdir(), 'seqscope-it-'));
+    const events: TraceEvent[] = [];
+    const { summary } = await runReplay({ paths: [sample], options: cme, listener: (e) => events.push(e) });
+    engine = { summary, events };
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('seqscope.session.closeAll');
+  });
+
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  async function open(path = sample, options: object = { preset: 'cme' }): Promise<OpenResult> {
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), options);
+    assert.ok(r, 'openCapture returns the session');
+    return r;
+  }
+
+  function children(n?: TreeNode): TreeNode[] {
+    return api.tree.getChildren(n) as TreeNode[];
+  }
+
+  it('registers its commands', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const c of ['seqscope.openCapture', 'seqscope.openSample', 'seqscope.showTimeline', 'seqscope.exportTrace', 'seqscope.replay.stepForward', 'seqscope.replay.nextGap', 'seqscope.filter.set']) {
+      assert.ok(all.includes(c), c);
+    }
+  });
+
+  it('opens a capture and shows the engine’s counts in the tree', async () => {
+    const r = await open();
+    const roots = children();
+    assert.equal(roots.length, 1);
+    const sn = roots[0] as SessionNode;
+    assert.equal(sn.session.id, r.id);
+    const kids = children(sn);
+    assert.ok(kids[0] instanceof SummaryNode);
+    const summaryItem = api.tree.getTreeItem(kids[0]);
+    const s = engine.summary;
+    assert.equal(summaryItem.description, `${s.delivered} delivered · ${s.gaps} gaps · ${s.lost} lost · ${s.duplicates} dup · ${s.late} late · ${s.invalid} invalid`);
+    const keys = kids.filter((k): k is KeyNode => k instanceof KeyNode);
+    assert.deepEqual(keys.map((k) => api.tree.getTreeItem(k).label), s.byKey.map((k) => k.key));
+    for (const k of keys) {
+      const ks = s.byKey[k.key];
+      assert.match(String(api.tree.getTreeItem(k).description), new RegExp(`^${ks.delivered} delivered · ${ks.gaps} gaps · ${ks.lost} lost · ${ks.duplicates} dup · ${ks.late} late`));
+    }
+    // Gap items equal the engine's gap events.
+    const gapItems: string[] = [];
+    for (const k of keys) {
+      for (const g of children(k).filter((n): n is GroupNode => n instanceof GroupNode && n.group === 'gap')) {
+        for (const e of children(g)) if (e instanceof EventNode) gapItems.push(`${e.event.key}:${e.event.seq}-${e.event.seqTo}`);
+      }
+    }
+    const gapEvents = engine.events.filter((e) => e.type === 'gap').map((e) => (e.type === 'gap' ? `${e.key}:${e.from}-${e.to}` : ''));
+    assert.deepEqual(gapItems.sort(), gapEvents.sort());
+  });
+
+  it('exports JSONL, CSV and Chrome trace that match the engine', async () => {
+    const { id } = await open();
+    const jsonl = join(out, 'trace.jsonl');
+    assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path: jsonl }), jsonl);
+    const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, engine.events.length);
+    assert.deepEqual(lines.map((e) => e.type), engine.events.map((e) => e.type));
+
+    const csv = join(out, 'trace.csv');
+    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'csv', path: csv });
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    assert.match(rows[0], /^type,key,seq/);
+
+    const chrome = join(out, 'trace.json');
+    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'chrome-trace', path: chrome });
+    const trace = JSON.parse(readFileSync(chrome, 'utf8'));
+    assert.ok(trace.traceEvents.filter((e: { ph: string; cat?: string }) => e.cat === 'gap' && e.ph === 'b').length === engine.summary.gaps);
+  });
+
+  it('exports only what passes the filter', async () => {
+    const { id } = await open();
+    await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
+    const path = join(out, 'filtered.jsonl');
+    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path });
+    const types = new Set(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).type));
+    assert.deepEqual([...types].sort(), ['duplicate', 'gap']);
+    const info = children(children()[0]).find((n) => n.kind === 'info');
+    assert.ok(info, 'the tree says a filter is active');
+  });
+
+  it('steps the replay forward and back, exactly', async () => {
+    const { id } = await open();
+    const session = api.manager.get(id)!;
+    const cursor = new ReplayCursor(session.data, cme);
+    await vscode.commands.executeCommand('seqscope.replay.stepForward');
+    await vscode.commands.executeCommand('seqscope.replay.stepForward');
+    assert.equal(session.replay.position, 2);
+    await vscode.commands.executeCommand('seqscope.replay.nextGap');
+    const atGap = session.replay.position;
+    assert.ok(atGap > 2);
+    assert.equal(session.replay.state().counts.gaps, 1, 'the first gap is visible at its step');
+    assert.deepEqual(session.replay.state().keys, cursor.stateAt(atGap).keys);
+    await vscode.commands.executeCommand('seqscope.replay.stepBack');
+    assert.equal(session.replay.position, atGap - 1);
+    assert.equal(session.replay.state().counts.gaps, 0);
+    const summaryItem = api.tree.getTreeItem(children(children()[0])[0]);
+    assert.match(String(summaryItem.tooltip), new RegExp(`up to step ${atGap - 1}`));
+    await vscode.commands.executeCommand('seqscope.replay.toEnd');
+    assert.equal(session.replay.state().counts.delivered, engine.summary.delivered);
+  });
+
+  it('reports invalid records with their line and opens the rest', async () => {
+    const file = join(extPath, 'test', 'fixtures', 'captures', 'with-invalid.jsonl');
+    const { id } = await open(file);
+    const s = api.manager.get(id)!;
+    assert.ok(s.data.summary.invalid > 0);
+    const group = children(children()[0]).find((n): n is GroupNode => n instanceof GroupNode && n.group === 'invalid');
+    assert.ok(group);
+    const first = children(group)[0] as EventNode;
+    assert.equal(first.event.line, s.data.summary.invalidSamples[0].line);
+  });
+
+  it('gives a clear error for a file that is not a capture', async () => {
+    const bad = join(extPath, 'README.md');
+    await assert.rejects(async () => await vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(bad), { preset: 'cme' }), /is not a capture/);
+    assert.equal(api.manager.all.length, 0);
+  });
+
+  it('closing a session disposes it and everything it holds', async () => {
+    const { id } = await open();
+    const s = api.manager.get(id)!;
+    await vscode.commands.executeCommand('seqscope.replay.play');
+    assert.ok(s.replay.isPlaying);
+    await vscode.commands.executeCommand('seqscope.session.close', id);
+    assert.equal(api.manager.all.length, 0);
+    assert.ok(s.isDisposed);
+    assert.ok(s.replay.isDisposed);
+    assert.equal(children().length, 0);
+  });
+});

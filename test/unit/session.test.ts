@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { loadSession } from '../../src/core/session/loadSession';
+import { ReplayCursor } from '../../src/core/session/replayCursor';
+import { queryTimeline, overview } from '../../src/core/session/timelineQuery';
+import { restoreSession, snapshotSession } from '../../src/core/session/sessionSnapshot';
+import { TimelineService } from '../../src/core/session/timelineService';
+import { CaptureSession } from '../../src/core/session/captureSession';
+import { Sequencer } from '../../src/core/sequencer';
+import { runReplay } from '../../src/core/replayRun';
+import { TraceEvent } from '../../src/core/traceEvents';
+
+const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const CME = resolveOptions({ preset: 'cme' });
+const nodeB64 = { encode: (b: Uint8Array) => Buffer.from(b).toString('base64'), decode: (t: string) => new Uint8Array(Buffer.from(t, 'base64')) };
+
+describe('CaptureSession (the extension’s model of a loaded capture)', function () {
+  this.timeout(30_000);
+  let session: CaptureSession;
+  let trace: TraceEvent[];
+
+  before(async () => {
+    session = (await loadSession([SAMPLE], CME)).session;
+    trace = [];
+    await runReplay({ paths: [SAMPLE], options: CME, listener: (e) => trace.push(e) });
+  });
+
+  it('holds exactly the events a CLI replay emits, in the same order', () => {
+    assert.equal(session.store.count, trace.length);
+    trace.forEach((ev, id) => {
+      const v = session.event(id);
+      assert.equal(v.kind, ev.type, `event ${id}`);
+      if (ev.type === 'message' || ev.type === 'duplicate' || ev.type === 'late') {
+        assert.equal(v.key, ev.key);
+        assert.equal(v.seq, ev.seq);
+        assert.equal(v.messageId, ev.messageId);
+        assert.equal(v.line, ev.line);
+      }
+      if (ev.type === 'gap') assert.deepEqual([v.seq, v.seqTo, v.count, v.t0, v.t1], [ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt]);
+      if (ev.type === 'duplicate') assert.equal(v.redelivery, ev.redelivery);
+    });
+  });
+
+  it('counts per key at the end equal the summary', () => {
+    session.summary.byKey.forEach((k, i) => {
+      const c = session.keyCountsAt(i, session.arrivalCount + 1);
+      assert.deepEqual([c.delivered, c.gaps, c.lost, c.duplicates, c.late], [k.delivered, k.gaps, k.lost, k.duplicates, k.late], k.key);
+    });
+    const all = session.countsAt(Infinity);
+    assert.equal(all.delivered, session.summary.delivered);
+    assert.equal(all.gaps, session.summary.gaps);
+  });
+
+  it('pages findings per key', () => {
+    const k = session.summary.byKey.findIndex((x) => x.duplicates > 1);
+    assert.ok(k >= 0);
+    const first = session.findings(k, 'duplicate', 0, 1);
+    const rest = session.findings(k, 'duplicate', 1, 1000);
+    assert.equal(first.length + rest.length, session.findingCount(k, 'duplicate'));
+    assert.ok(first[0].t1 <= rest[0].t1);
+  });
+
+  describe('ReplayCursor', () => {
+    /** The state at p from scratch: a fresh sequencer fed arrivals 0..p−1. */
+    function reference(p: number) {
+      const seq = new Sequencer<number>({ gapTimeoutMs: CME.gapTimeoutMs, capacity: CME.capacity, seqBits: CME.seqBits, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {} });
+      const log = session.log;
+      for (let i = 0; i < Math.min(p, log.count); i++) {
+        const k = log.key.get(i);
+        if (k < 0) continue;
+        seq.advance(log.time.get(i));
+        seq.offer(session.keyNames[k], log.seq.get(i), log.messageId[i], i);
+      }
+      if (p > log.count) seq.finish();
+      return seq.keyStates.map((k) => ({ key: k.name, expected: seq.expectedNumber(k), held: seq.heldNumbers(k) }));
+    }
+
+    it('gives the exact state at any position, stepping forward, back, or jumping', () => {
+      const cursor = new ReplayCursor(session, CME);
+      const n = session.arrivalCount;
+      const positions = [0, 1, 2, 50, 49, 48, 1500, 10, n, n + 1, n - 1, Math.floor(n / 2), Math.floor(n / 2) + 1, 3];
+      for (const p of positions) {
+        const st = cursor.stateAt(p);
+        assert.equal(st.position, p);
+        const ref = reference(p).filter((k) => k.held.length > 0);
+        const got = st.keys.filter((k) => k.heldCount > 0);
+        assert.deepEqual(
+          got.map((k) => [k.key, k.expected, k.held]).sort(),
+          ref.map((k) => [k.key, k.expected, k.held]).sort(),
+          `position ${p}`,
+        );
+      }
+    });
+
+    it('reports what was emitted up to the position and finds the next finding', () => {
+      const cursor = new ReplayCursor(session, CME);
+      const p = session.nextPositionOf('gap', 0)!;
+      assert.ok(p > 0);
+      const before = cursor.stateAt(p - 1);
+      const at = cursor.stateAt(p);
+      assert.equal(at.counts.gaps, before.counts.gaps + 1, 'stepping onto the position reveals the gap');
+      assert.equal(cursor.stateAt(session.arrivalCount + 1).counts.delivered, session.summary.delivered);
+      assert.equal(cursor.stateAt(0).counts.delivered, 0);
+    });
+  });
+
+  describe('timeline queries', () => {
+    it('returns individual marks when zoomed in and density when zoomed out, never losing a message', () => {
+      const { start, end } = session.timeRange;
+      const lanes = session.keyNames.map((_, i) => i);
+      const zoomedOut = queryTimeline(session, { t0: start, t1: end, buckets: 50, lanes });
+      let counted = 0;
+      for (const l of zoomedOut.lanes) {
+        assert.ok(l.density, 'thousands of messages in 50 buckets: density');
+        counted += l.density!.reduce((a, b) => a + b, 0);
+      }
+      assert.equal(counted, session.summary.delivered);
+      const gaps = zoomedOut.lanes.reduce((a, l) => a + l.findings.kind.filter((k) => k === 1).length, 0);
+      assert.equal(gaps, session.summary.gaps, 'gaps are always individual');
+
+      const zoomedIn = queryTimeline(session, { t0: start, t1: start + 20_000, buckets: 2000, lanes });
+      assert.ok(zoomedIn.lanes.every((l) => l.marks), 'a few seconds: individual marks');
+    });
+
+    it('shows only what was emitted before the replay position', () => {
+      const { start, end } = session.timeRange;
+      const page = queryTimeline(session, { t0: start, t1: end, buckets: 10_000, lanes: [0, 1, 2], position: 100 });
+      const shown = page.lanes.reduce((a, l) => a + (l.marks?.id.length ?? 0) + l.findings.id.length, 0);
+      assert.equal(shown, session.countsAt(100).delivered + session.countsAt(100).gaps + session.countsAt(100).duplicates + session.countsAt(100).late);
+    });
+
+    it('builds an overview of the arrival rate', () => {
+      const o = overview(session, 100);
+      assert.equal(o.arrivals.reduce((a, b) => a + b, 0), session.arrivalCount - session.summary.invalid);
+      assert.equal(o.gaps.reduce((a, b) => a + b, 0), session.summary.gaps);
+    });
+  });
+
+  it('TimelineService applies a filter to pages and overview', async () => {
+    const svc = new TimelineService(session, { id: 's1', title: 'sample', options: '' });
+    await svc.setFilter({ kinds: ['gap'] });
+    const { start, end } = session.timeRange;
+    const reply = await svc.handle({ type: 'requestPage', requestId: 7, t0: start, t1: end, buckets: 100, lanes: [0, 1, 2] });
+    assert.ok(reply && reply.type === 'page');
+    assert.equal(reply.requestId, 7);
+    const kinds = reply.page.lanes.flatMap((l) => [...(l.marks?.kind ?? []), ...l.findings.kind]);
+    assert.ok(kinds.length > 0 && kinds.every((k) => k === 1));
+    const o = svc.overview();
+    assert.equal(o.duplicates.reduce((a, b) => a + b, 0), 0, 'the overview marks only findings that pass the filter');
+    assert.equal(o.gaps.reduce((a, b) => a + b, 0), session.summary.gaps);
+  });
+
+  it('round-trips through a snapshot (the standalone export’s embedding)', () => {
+    const snap = JSON.parse(JSON.stringify(snapshotSession(session, nodeB64, {})));
+    const back = restoreSession(snap, nodeB64);
+    assert.equal(back.store.count, session.store.count);
+    for (const id of [0, 1, Math.floor(session.store.count / 2), session.store.count - 1]) assert.deepEqual(back.event(id), session.event(id));
+    assert.deepEqual(back.keyCountsAt(0, Infinity), session.keyCountsAt(0, Infinity));
+  });
+});
