@@ -4,13 +4,12 @@
 //   npm run test:desktop        (= node esbuild.js && node scripts/vscode-host/build-suite.mjs && vscode-test)
 // Here (no download), `npm test` runs the same suite in the VS Code server: scripts/vscode-host.
 import { defineConfig } from '@vscode/test-cli';
-import { devExtensionPath } from './scripts/vscode-host/common.mjs';
 
 export default defineConfig({
   label: 'integration',
   files: 'out/integration/**/*.test.js',
   version: '1.100.3',
-  extensionDevelopmentPath: devExtensionPath(),
+  extensionDevelopmentPath: '.',
   workspaceFolder: 'test/fixtures/captures',
   launchArgs: ['--disable-extensions'],
   mocha: { ui: 'bdd', timeout: 60_000 },

@@ -67,6 +67,7 @@ for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
     continue;
   }
   const started = Date.now();
+  if (t.name === 'e2e') rmSync(join(resultsDir, 'e2e'), { recursive: true, force: true }); // screenshots
   let r;
   for (const [cmd, ...args] of t.steps) {
     r = spawnSync(cmd, args, {

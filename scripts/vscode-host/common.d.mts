@@ -8,7 +8,6 @@ export const SERVER_MAIN: string;
 export const MARKER: string;
 export const CHROMIUM: string;
 export const APT_PACKAGES: string;
-export const SMOKE_EXTENSION: string;
 export function log(msg: string): void;
 export function missingPrerequisites(): string[];
 export function prerequisiteHint(missing: string[]): string;

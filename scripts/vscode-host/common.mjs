@@ -15,8 +15,6 @@ export const SERVER_MAIN = join(SERVER_DIR, 'out', 'server-main.js');
 export const MARKER = join(CACHE_DIR, '.seqscope-installed.json');
 export const CHROMIUM = process.env.SEQSCOPE_CHROMIUM || '/usr/bin/chromium';
 export const APT_PACKAGES = 'chromium ripgrep libkrb5-dev pkg-config';
-/** The throwaway extension used while the repository root is not an extension yet. */
-export const SMOKE_EXTENSION = join(ROOT, 'test', 'fixtures', 'host-smoke');
 
 export function log(msg) {
   console.log(`[vscode-host] ${msg}`);
@@ -63,10 +61,9 @@ export function installedMarker() {
   return null;
 }
 
-/** The repository root once it is an extension (engines.vscode and main), else the smoke fixture. */
+/** The extension under test: the repository root (package.json: engines.vscode, main dist/extension.js). */
 export function devExtensionPath() {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  return pkg.engines?.vscode && pkg.main ? ROOT : SMOKE_EXTENSION;
+  return ROOT;
 }
 
 /** Counts `it(...)` calls in the test files of a folder: what a tier that cannot run reports as skipped. */

@@ -8,8 +8,7 @@
 //   node scripts/vscode-host/run-suite.mjs [--workspace DIR] [--extension DIR] [--suite FILE] [--timeout S] [--load-timeout S]
 //
 // --workspace: the folder the workbench opens (default: a temp copy of test/fixtures/captures);
-// --extension: the extension under development (default: the repository root once it is an
-// extension, else test/fixtures/host-smoke); --timeout: for the whole run (default 600);
+// --extension: the extension under development (default: the repository root); --timeout: for the whole run (default 600);
 // --load-timeout: for the workbench to appear (default 120).
 // SEQSCOPE_GREP=pattern runs only matching tests; SEQSCOPE_HOST_VERBOSE=1 shows the browser console.
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';

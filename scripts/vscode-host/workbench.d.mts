@@ -25,7 +25,7 @@ export interface Workbench {
 export interface OpenWorkbenchOptions {
   /** The folder the workbench opens (on this machine). */
   folder?: string;
-  /** Default: the repository root once it is an extension, else test/fixtures/host-smoke. */
+  /** Default: the repository root. */
   extensionDevelopmentPath?: string;
   /** A compiled mocha suite index for the extension host; omit for e2e. */
   extensionTestsPath?: string;

@@ -196,7 +196,12 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
     }
   }
   await input.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  // The palette closes, or the command reuses the quick input (a picker, an input box).
+  const until = Date.now() + 10_000;
+  while (await input.isVisible() && (await input.inputValue().catch(() => '')) === `>${title}`) {
+    if (Date.now() > until) throw new Error(`the Command Palette did not run "${title}"`);
+    await sleep(100);
+  }
 }
 
 /** The text of the visible rows of a tree view in an extension's view container. */

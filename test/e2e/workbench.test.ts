@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
-import { openWorkbench, runCommand, screenshot, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
+import { openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
 
 const shots = join(ROOT, '.test-results', 'e2e');
 
@@ -57,11 +57,42 @@ describe('workbench (e2e)', () => {
     assert.equal(await panel.isVisible(), !before);
   });
 
-  it("runs the extension's command from the Command Palette and shows its message", async () => {
+  it('shows the SeqScope view, empty, with its welcome content', async () => {
     const { page } = wb!;
-    await runCommand(page, 'SeqScope Smoke: Hello');
-    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'hello from the extension host' });
-    await toast.waitFor({ state: 'visible', timeout: 30_000 });
-    await screenshot(page, join(shots, 'workbench.png'));
+    await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
+    const welcome = page.locator('[id="workbench.view.extension.seqscope"] .welcome-view-content');
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await welcome.innerText(), /No capture is open/);
+    assert.deepEqual(await treeRows(page, 'seqscope'), []);
+  });
+
+  it('opens a capture from the Command Palette and lists its session in the tree', async () => {
+    const { page } = wb!;
+    await runCommand(page, 'SeqScope: Open Capture…');
+    // VS Code's own file dialog in the browser: a quick input listing the workspace folder.
+    // Pick the file as a person would, once the list has loaded (typing races its refresh).
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const file = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'basic.jsonl' });
+    await file.waitFor({ state: 'visible', timeout: 30_000 });
+    await file.click();
+    // Then the extension asks how to sequence the capture: "Use settings". (A click on the
+    // file usually accepts it; if the dialog only selected it, Enter accepts it.)
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    const useSettings = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' });
+    const listed = async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith('basic.jsonl'));
+    await until(async () => {
+      if (await listed()) return true;
+      if (await useSettings.isVisible()) {
+        await useSettings.click({ timeout: 5_000 }).catch(() => {});
+      } else if ((await title.innerText().catch(() => '')).startsWith('Open capture') &&
+        (await input.inputValue().catch(() => '')).endsWith('/basic.jsonl')) {
+        await input.press('Enter').catch(() => {});
+      }
+      return false;
+    }, 30_000);
+    const rows = await treeRows(page, 'seqscope');
+    assert.match(rows[0], /^basic\.jsonl.*4 records/s);
+    assert.ok(rows.some((r) => /^Summary.*4 delivered · 0 gaps/s.test(r)), rows.join(' | '));
+    await screenshot(page, join(shots, 'open-capture.png'));
   });
 });
