@@ -90,9 +90,13 @@ describe('workbench (e2e)', () => {
       }
       return false;
     }, 30_000);
-    const rows = await treeRows(page, 'seqscope');
-    assert.match(rows[0], /^basic\.jsonl.*4 records/s);
-    assert.ok(rows.some((r) => /^Summary.*4 delivered · 0 gaps/s.test(r)), rows.join(' | '));
+    // The session row, then its children, fill in as the capture is read: wait for both.
+    let rows: string[] = [];
+    const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 gaps/s.test(r));
+    await until(async () => {
+      rows = await treeRows(page, 'seqscope');
+      return complete();
+    }, 30_000).catch((e) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
     await screenshot(page, join(shots, 'open-capture.png'));
   });
 });
