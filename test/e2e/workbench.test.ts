@@ -1,11 +1,11 @@
 // End-to-end: the real VS Code 1.100 workbench in headless Chromium, with the extension under
 // development loaded, driven as a person would (F1, clicks), checked by what is on screen.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
-import { openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
+import { findWebviewFrame, openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
 
 const shots = join(ROOT, '.test-results', 'e2e');
 
@@ -24,6 +24,7 @@ describe('workbench (e2e)', () => {
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'seqscope-e2e-ws-'));
     cpSync(join(ROOT, 'test', 'fixtures', 'captures'), folder, { recursive: true });
+    writeFileSync(join(folder, 'NOTES.md'), '# Capture notes\n\nRead with **markdown**.\n');
     wb = await openWorkbench({ folder });
   });
 
@@ -98,5 +99,17 @@ describe('workbench (e2e)', () => {
       return complete();
     }, 30_000).catch((e) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
     await screenshot(page, join(shots, 'open-capture.png'));
+  });
+
+  it("finds a webview's document: the built-in Markdown preview", async () => {
+    // Proves findWebviewFrame on a webview that ships with VS Code, before ours rely on it.
+    const { page } = wb!;
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'NOTES.md' }).click();
+    await page.locator('.editor-instance .view-lines', { hasText: 'Capture notes' }).waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Markdown: Open Preview');
+    const frame = await findWebviewFrame(page, 'h1', { timeoutMs: 60_000 });
+    assert.equal(await frame.locator('h1').innerText(), 'Capture notes');
+    assert.equal(await frame.locator('strong').innerText(), 'markdown');
   });
 });
