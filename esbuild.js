@@ -77,7 +77,11 @@ async function main() {
   if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
 }
 
-main().catch((e) => {
-  console.error(e.message ?? e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e.message ?? e);
+    process.exit(1);
+  });
+}
+
+module.exports = { targets };

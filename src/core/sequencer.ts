@@ -99,6 +99,14 @@ interface LostRange {
 
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
+const NO_HISTORY = new Int32Array(0);
+
+/** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
+export function hashId(id: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h === 0 ? 1 : h;
+}
 const DEFAULT_HISTORY = 65_536;
 
 export class KeyState<T> implements SequenceCounts {
@@ -125,8 +133,12 @@ export class KeyState<T> implements SequenceCounts {
   /** Deadline this key has in the timer heap, or Infinity. */
   queued = Infinity;
 
-  /** messageIds of recent deliveries: slot (abs − histBase) mod size. Grows to the history size. */
-  hist: (string | undefined)[] = [];
+  /**
+   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size;
+   * grows to the history size. Hashes in a typed array, not the strings: millions of string
+   * references in growing arrays cost the garbage collector more than sequencing itself.
+   */
+  hist: Int32Array = NO_HISTORY;
   histBase = NaN;
   lostRanges: LostRange[] = [];
   /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
@@ -153,7 +165,7 @@ export class KeyState<T> implements SequenceCounts {
     const entries = new Map<HeldEntry<T>, HeldEntry<T>>();
     c.held = this.held.clone(entries);
     c.arrivals = this.arrivals.clone(entries);
-    c.hist = [...this.hist];
+    c.hist = this.hist.slice();
     c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
     c.seenIds = this.seenIds && new Set(this.seenIds);
     c.seenOrder = this.seenOrder && [...this.seenOrder];
@@ -335,11 +347,7 @@ export class Sequencer<T> {
   }
 
   private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
-    if (k.histBase !== k.histBase) k.histBase = abs; // NaN check: first delivery
-    const slot = this.histSlot(k, abs);
-    const h = k.hist;
-    if (slot === h.length) h.push(messageId);
-    else h[slot] = messageId;
+    this.remember(k, abs, hashId(messageId));
     k.expected = abs + 1;
     k.delivered++;
     this.totalsState.delivered++;
@@ -391,11 +399,14 @@ export class Sequencer<T> {
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
     }
-    let first: string | undefined;
+    let redelivery = false;
     if (abs >= k.histBase && k.expected - abs <= this.historySize) {
-      first = k.hist[this.histSlot(k, abs)];
+      const slot = this.histSlot(k, abs);
+      // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
+      // about one in four billion.
+      redelivery = slot < k.hist.length && k.hist[slot] !== 0 && k.hist[slot] === hashId(messageId);
     }
-    this.duplicate(k, abs, messageId, first, true, item, now);
+    this.duplicate(k, abs, messageId, redelivery ? messageId : undefined, true, item, now, redelivery);
   }
 
   private duplicate(
@@ -406,8 +417,8 @@ export class Sequencer<T> {
     firstDelivered: boolean,
     item: T,
     now: number,
+    redelivery = firstMessageId === messageId,
   ): void {
-    const redelivery = firstMessageId === messageId;
     k.duplicates++;
     this.totalsState.duplicates++;
     let cascade: number | undefined;
@@ -473,16 +484,23 @@ export class Sequencer<T> {
     return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
   }
 
+  /** Records the messageId hash of a delivered position. */
+  private remember(k: KeyState<T>, abs: number, hash: number): void {
+    if (k.histBase !== k.histBase) k.histBase = abs; // NaN: the key's first delivery
+    const slot = this.histSlot(k, abs);
+    if (slot >= k.hist.length) {
+      // Slots fill in order, so the ring doubles until it reaches the history size.
+      const next = new Int32Array(Math.min(this.historySize, Math.max(16, 2 ** Math.ceil(Math.log2(slot + 1)))));
+      next.set(k.hist);
+      k.hist = next;
+    }
+    k.hist[slot] = hash;
+  }
+
   /** Lost numbers were never delivered: their history slots must not name an older message. */
   private forgetHistory(k: KeyState<T>, from: number, to: number): void {
-    if (k.histBase !== k.histBase) k.histBase = from;
-    const h = k.hist;
     const last = Math.min(to, from + this.historySize - 1);
-    for (let abs = from; abs <= last; abs++) {
-      const slot = this.histSlot(k, abs);
-      if (slot === h.length) h.push(undefined);
-      else h[slot] = undefined;
-    }
+    for (let abs = from; abs <= last; abs++) this.remember(k, abs, 0);
   }
 
   private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {

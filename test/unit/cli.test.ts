@@ -1,13 +1,16 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { build, BuildOptions } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureText, LineSpec } from '../support/captureLines';
 
 const root = join(__dirname, '..', '..');
-const cli = join(root, 'dist', 'cli.js');
+// Built from the same esbuild target as dist/cli.js, into a folder of the test's own, so a
+// concurrent `npm run build` (or a half-written webview) cannot change the binary under test.
+let cli = '';
 
 function seqscope(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root });
@@ -30,9 +33,12 @@ describe('seqscope CLI', function () {
   let dir: string;
   let feed: string;
 
-  before(() => {
-    execFileSync(process.execPath, ['esbuild.js'], { cwd: root });
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'seqscope-cli-'));
+    cli = join(dir, 'cli.js');
+    const { targets } = (await import(join(root, 'esbuild.js'))) as { targets: BuildOptions[] };
+    const target = targets.find((t) => (t.entryPoints as string[])[0] === 'src/cli/main.ts')!;
+    await build({ ...target, absWorkingDir: root, outfile: cli, bundle: true, logLevel: 'silent' });
     feed = join(dir, 'feed.jsonl');
     writeFileSync(feed, captureText(FEED));
   });

@@ -1,0 +1,162 @@
+/**
+ * The detail pane: what the selected mark is (event fields), the record behind it (messageId,
+ * delivery attempt, times, latency SendingTime → publish → receive, attributes) and its payload
+ * as pretty JSON, text or hex. Everything from the session goes in with textContent (see dom.ts).
+ */
+import type { EventView, MessageDetail } from '../shared/protocol';
+import { button, clear, el } from './dom';
+import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
+
+const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
+
+export class DetailPane {
+  readonly root: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly heading: HTMLElement;
+  private payloadView: PayloadView | undefined;
+
+  constructor(private readonly onClose: () => void) {
+    this.heading = el('h2', { class: 'ss-detail-title', attrs: { id: 'ss-detail-title' } });
+    this.body = el('div', { class: 'ss-detail-body' });
+    this.root = el('aside', { class: 'ss-detail', attrs: { 'aria-labelledby': 'ss-detail-title', hidden: true } }, [
+      el('div', { class: 'ss-detail-head' }, [this.heading, button('×', 'Close the detail pane', () => this.onClose(), 'ss-button ss-icon')]),
+      this.body,
+    ]);
+  }
+
+  get isOpen(): boolean {
+    return !this.root.hidden;
+  }
+
+  hide(): void {
+    this.root.hidden = true;
+  }
+
+  /** Shows the event at once while its record is read. */
+  loading(event: Partial<EventView> & { id: number }): void {
+    this.root.hidden = false;
+    delete this.root.dataset.eventId;
+    this.heading.textContent = `Event ${event.id}`;
+    clear(this.body);
+    this.body.append(el('p', { class: 'ss-muted', text: 'Reading the record…' }));
+  }
+
+  show(d: MessageDetail): void {
+    const e = d.event;
+    this.root.hidden = false;
+    this.root.dataset.eventId = String(e.id);
+    this.heading.textContent = title(e);
+    clear(this.body);
+    this.body.append(section('Event', eventRows(e)));
+    if (d.unavailable && e.kind !== 'gap') this.body.append(el('p', { class: 'ss-note', text: `Record: ${d.unavailable}.` }));
+    const rows = recordRows(d);
+    if (rows.length) this.body.append(section('Record', rows));
+    if (d.attributes && Object.keys(d.attributes).length) {
+      this.body.append(section('Attributes', Object.entries(d.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    }
+    if (d.data !== undefined) this.body.append(this.payload(d.data));
+  }
+
+  private payload(data: string): HTMLElement {
+    const p = renderPayload(data);
+    const box = el('section', { class: 'ss-detail-section' });
+    if (!p) return box;
+    const pre = el('pre', { class: 'ss-payload', attrs: { tabindex: 0, 'aria-label': 'Payload' } });
+    const toggles = el('div', { class: 'ss-segmented', attrs: { role: 'group', 'aria-label': 'Show the payload as' } });
+    const buttons = new Map<PayloadView, HTMLButtonElement>();
+    const select = (v: PayloadView, chosen: boolean) => {
+      // Remember only what the user picked, to keep it from one message to the next.
+      if (chosen) this.payloadView = v;
+      pre.textContent = p.render(v);
+      pre.dataset.view = v;
+      for (const [k, b] of buttons) b.setAttribute('aria-pressed', String(k === v));
+    };
+    for (const v of ['json', 'text', 'hex'] as PayloadView[]) {
+      const b = button(VIEW_LABEL[v], `Show the payload as ${VIEW_LABEL[v]}`, () => select(v, true), 'ss-button ss-toggle');
+      b.disabled = !p.views.includes(v);
+      buttons.set(v, b);
+      toggles.append(b);
+    }
+    // Keep the user's choice from one message to the next when the payload allows it.
+    select(this.payloadView && p.views.includes(this.payloadView) ? this.payloadView : p.preferred, false);
+    box.append(el('h3', { text: `Payload (${count(p.bytes)} bytes)` }), toggles, pre);
+    return box;
+  }
+}
+
+function title(e: EventView): string {
+  const key = e.key ? ` · ${e.key}` : '';
+  switch (e.kind) {
+    case 'gap':
+      return `Gap ${missingRange(e.seq ?? NaN, e.seqTo ?? NaN, e.count)}${key}`;
+    case 'duplicate':
+      return `Duplicate ${e.seq ?? ''} (${e.redelivery ? 'redelivery' : 'republish'})${key}`;
+    case 'late':
+      return `Late ${e.seq ?? ''}${key}`;
+    case 'invalid':
+      return 'Invalid record';
+    default:
+      return `Message ${e.seq ?? ''}${key}`;
+  }
+}
+
+function eventRows(e: EventView): [string, string][] {
+  const rows: [string, string][] = [['Kind', e.kind]];
+  if (e.key) rows.push(['Key', e.key]);
+  switch (e.kind) {
+    case 'gap':
+      rows.push(['Missing', missingRange(e.seq ?? NaN, e.seqTo ?? NaN)], ['Count', count(e.count ?? NaN)]);
+      rows.push(['Opened', dateTime(e.t0)], ['Declared lost', dateTime(e.t1)], ['Waited', duration(e.t1 - e.t0)]);
+      if (e.reason) rows.push(['Reason', e.reason === 'timeout' ? 'gap timeout' : e.reason === 'capacity' ? 'hold capacity reached' : 'end of input']);
+      break;
+    case 'message':
+      if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
+      rows.push(['Arrived', dateTime(e.t0)], ['Released', dateTime(e.t1)]);
+      if (e.t1 > e.t0) rows.push(['Held', duration(e.t1 - e.t0)]);
+      if (e.latencyMs !== undefined) rows.push(['Latency', duration(e.latencyMs)]);
+      break;
+    case 'duplicate':
+      if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
+      rows.push(['Duplicate', e.redelivery ? 'redelivery: the same Pub/Sub message (same messageId) again' : 'republish: the same number under a new messageId']);
+      if (e.cascade) rows.push(['Cascade', `#${e.cascade}`]);
+      rows.push(['At', dateTime(e.t1)]);
+      break;
+    case 'late':
+      if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
+      rows.push(['Late', 'arrived after its gap was declared lost'], ['At', dateTime(e.t1)]);
+      break;
+    case 'invalid':
+      if (e.problem) rows.push(['Problem', e.problem]);
+      rows.push(['At', dateTime(e.t1)]);
+      break;
+  }
+  if (e.messageId !== undefined) rows.push(['messageId', e.messageId]);
+  if (e.line !== undefined) rows.push(['Source', `${e.file ? `file ${e.file + 1}, ` : ''}line ${e.line}`]);
+  if (e.arrival !== undefined && e.arrival >= 0) rows.push(['Arrival', `#${count(e.arrival + 1)}`]);
+  rows.push(['Event id', String(e.id)]);
+  return rows;
+}
+
+function recordRows(d: MessageDetail): [string, string][] {
+  const rows: [string, string][] = [];
+  if (d.deliveryAttempt !== undefined) rows.push(['deliveryAttempt', String(d.deliveryAttempt)]);
+  if (d.orderingKey) rows.push(['orderingKey', d.orderingKey]);
+  if (d.publishTime) rows.push(['publishTime', d.publishTime]);
+  if (d.receivedAt) rows.push(['receivedAt', d.receivedAt]);
+  const l = d.latency;
+  if (l) {
+    const parts: string[] = [];
+    if (l.sendToPublishMs !== undefined) parts.push(`SendingTime → publish ${duration(l.sendToPublishMs)}`);
+    if (l.publishToReceiveMs !== undefined) parts.push(`publish → receive ${duration(l.publishToReceiveMs)}`);
+    if (l.sendToReceiveMs !== undefined) parts.push(`total ${duration(l.sendToReceiveMs)}`);
+    if (parts.length) rows.push(['Latency', parts.join(' · ')]);
+  }
+  return rows;
+}
+
+function section(name: string, rows: [string, string][]): HTMLElement {
+  const table = el('table', { class: 'ss-props' }, [
+    el('tbody', {}, rows.map(([k, v]) => el('tr', {}, [el('th', { text: k, attrs: { scope: 'row' } }), el('td', { text: v })]))),
+  ]);
+  return el('section', { class: 'ss-detail-section' }, [el('h3', { text: name }), table]);
+}

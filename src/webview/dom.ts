@@ -1,0 +1,41 @@
+/**
+ * A small element builder. Text goes in with textContent only: session data (key names,
+ * attributes, payloads, messageIds) is never parsed as markup, whatever it contains.
+ */
+
+type Attrs = Record<string, string | number | boolean | undefined>;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; text?: string; attrs?: Attrs; title?: string } = {},
+  children: (Node | string | undefined | false)[] = [],
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (props.class) e.className = props.class;
+  if (props.text !== undefined) e.textContent = props.text;
+  if (props.title !== undefined) e.title = props.title;
+  if (props.attrs) {
+    for (const [k, v] of Object.entries(props.attrs)) {
+      if (v === undefined || v === false) continue;
+      // No event-handler attributes, ever (and the CSP would refuse them anyway).
+      if (/^on/i.test(k)) throw new Error(`refusing to set ${k}`);
+      e.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  for (const c of children) {
+    if (c === undefined || c === false) continue;
+    e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+  return e;
+}
+
+/** A real <button> with an accessible name (icon-like labels get a spoken one). */
+export function button(label: string, ariaLabel: string, onClick: (e: MouseEvent) => void, cls = 'ss-button'): HTMLButtonElement {
+  const b = el('button', { class: cls, text: label, attrs: { type: 'button', 'aria-label': ariaLabel }, title: ariaLabel });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function clear(e: Element): void {
+  e.replaceChildren();
+}

@@ -1,0 +1,124 @@
+/**
+ * The filter bar: keys, kinds, a sequence range and an attribute equality. Applying sends
+ * `setFilter`; the host answers `filter` with the filter it applied and a new overview, and only
+ * then does the app re-request pages (so pages never mix two filters).
+ */
+import type { KindName, TimelineFilter } from '../shared/protocol';
+import { button, clear, el } from './dom';
+
+const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
+/** Above this many keys a multi-select is unusable: type names instead. */
+const SELECT_MAX_KEYS = 200;
+
+export class FilterBar {
+  readonly root: HTMLFormElement;
+  private readonly keysBox: HTMLElement;
+  private keySelect: HTMLSelectElement | undefined;
+  private keyText: HTMLInputElement | undefined;
+  private readonly kinds = new Map<KindName, HTMLInputElement>();
+  private readonly seqFrom: HTMLInputElement;
+  private readonly seqTo: HTMLInputElement;
+  private readonly attrName: HTMLInputElement;
+  private readonly attrValue: HTMLInputElement;
+  private readonly attrBox: HTMLElement;
+
+  constructor(private readonly apply: (f: TimelineFilter) => void) {
+    this.keysBox = el('div', { class: 'ss-field' });
+    const kindBox = el('fieldset', { class: 'ss-field ss-kinds' }, [el('legend', { text: 'Kinds' })]);
+    for (const k of KINDS) {
+      const cb = el('input', { attrs: { type: 'checkbox', checked: true, name: `kind-${k}` } });
+      this.kinds.set(k, cb);
+      kindBox.append(el('label', {}, [cb, ` ${k}`]));
+    }
+    const num = (name: string, label: string) => el('input', { class: 'ss-input ss-num', attrs: { type: 'number', name, 'aria-label': label, placeholder: label === 'Sequence from' ? 'from' : 'to', step: 1 } });
+    this.seqFrom = num('seqFrom', 'Sequence from');
+    this.seqTo = num('seqTo', 'Sequence to');
+    this.attrName = el('input', { class: 'ss-input', attrs: { type: 'text', name: 'attrName', 'aria-label': 'Attribute name', placeholder: 'attribute', spellcheck: 'false' } });
+    this.attrValue = el('input', { class: 'ss-input', attrs: { type: 'text', name: 'attrValue', 'aria-label': 'Attribute value', placeholder: 'value', spellcheck: 'false' } });
+    this.attrBox = el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Attribute' }), this.attrName, '=', this.attrValue]);
+    this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true } }, [
+      this.keysBox,
+      kindBox,
+      el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Sequence' }), this.seqFrom, '–', this.seqTo]),
+      this.attrBox,
+      el('div', { class: 'ss-field ss-actions' }, [
+        el('button', { class: 'ss-button ss-primary', text: 'Apply', attrs: { type: 'submit', 'aria-label': 'Apply the filter' } }),
+        button('Clear', 'Clear the filter', () => {
+          this.set({});
+          this.apply({});
+        }),
+      ]),
+    ]);
+    this.root.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.apply(this.read());
+    });
+  }
+
+  get visible(): boolean {
+    return !this.root.hidden;
+  }
+
+  toggle(show = this.root.hidden): void {
+    this.root.hidden = !show;
+  }
+
+  /** Key choices; the attribute filter only where the host can index attributes (not standalone). */
+  setup(keyNames: readonly string[], attributes: boolean): void {
+    clear(this.keysBox);
+    this.keySelect = undefined;
+    this.keyText = undefined;
+    this.keysBox.append(el('span', { class: 'ss-label', text: 'Keys' }));
+    if (keyNames.length <= SELECT_MAX_KEYS) {
+      this.keySelect = el(
+        'select',
+        { class: 'ss-select', attrs: { multiple: true, size: Math.min(4, Math.max(2, keyNames.length)), 'aria-label': 'Keys to show (none selected: all)' } },
+        keyNames.map((k) => el('option', { text: k, attrs: { value: k } })),
+      );
+      this.keysBox.append(this.keySelect);
+    } else {
+      this.keyText = el('input', { class: 'ss-input', attrs: { type: 'text', 'aria-label': 'Keys to show, comma-separated (empty: all)', placeholder: 'all keys (comma-separated)' } });
+      this.keysBox.append(this.keyText);
+    }
+    this.attrBox.hidden = !attributes;
+  }
+
+  /** Shows a filter (the one the host applied). */
+  set(f: TimelineFilter): void {
+    const keys = new Set(f.keys ?? []);
+    if (this.keySelect) for (const o of this.keySelect.options) o.selected = keys.has(o.value);
+    if (this.keyText) this.keyText.value = [...keys].join(', ');
+    const kinds = f.kinds?.length ? new Set(f.kinds) : undefined;
+    for (const [k, cb] of this.kinds) cb.checked = !kinds || kinds.has(k);
+    this.seqFrom.value = f.seqFrom !== undefined ? String(f.seqFrom) : '';
+    this.seqTo.value = f.seqTo !== undefined ? String(f.seqTo) : '';
+    this.attrName.value = f.attribute?.name ?? '';
+    this.attrValue.value = f.attribute?.value ?? '';
+  }
+
+  read(): TimelineFilter {
+    const f: TimelineFilter = {};
+    const keys = this.keySelect
+      ? [...this.keySelect.selectedOptions].map((o) => o.value)
+      : (this.keyText?.value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (keys.length) f.keys = keys;
+    const kinds = KINDS.filter((k) => this.kinds.get(k)?.checked);
+    if (kinds.length < KINDS.length) f.kinds = kinds;
+    const from = this.seqFrom.value.trim();
+    const to = this.seqTo.value.trim();
+    if (from !== '' && Number.isFinite(Number(from))) f.seqFrom = Number(from);
+    if (to !== '' && Number.isFinite(Number(to))) f.seqTo = Number(to);
+    if (!this.attrBox.hidden && this.attrName.value.trim()) f.attribute = { name: this.attrName.value.trim(), value: this.attrValue.value };
+    return f;
+  }
+
+  /** "2 keys · gaps, duplicates · seq 100–200", for the toolbar when the bar is closed. */
+  static describe(f: TimelineFilter): string {
+    const parts: string[] = [];
+    if (f.keys?.length) parts.push(f.keys.length === 1 ? `key ${f.keys[0]}` : `${f.keys.length} keys`);
+    if (f.kinds?.length) parts.push(f.kinds.join(', '));
+    if (f.seqFrom !== undefined || f.seqTo !== undefined) parts.push(`seq ${f.seqFrom ?? '…'}–${f.seqTo ?? '…'}`);
+    if (f.attribute) parts.push(`${f.attribute.name}=${f.attribute.value}`);
+    return parts.join(' · ');
+  }
+}

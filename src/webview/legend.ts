@@ -1,0 +1,24 @@
+/**
+ * The legend: one entry per kind of mark, with a swatch drawn by CSS in the same theme colours
+ * the canvas uses (media/timeline.css), so the two always agree.
+ */
+import { el } from './dom';
+
+const ENTRIES: [cls: string, label: string, title: string][] = [
+  ['message', 'message', 'Released in order (a tick at release time)'],
+  ['density', 'messages (dense)', 'Too many to draw one by one: messages per pixel column'],
+  ['hold', 'held', 'Held out of order: a line from arrival to release'],
+  ['gap', 'gap', 'Missing numbers: from when the gap opened to when it was declared lost'],
+  ['redelivery', 'redelivery', 'Duplicate: the same Pub/Sub message (same messageId) delivered again'],
+  ['republish', 'republish', 'Duplicate: the same number published again under a new messageId'],
+  ['late', 'late', 'Arrived after its gap was declared lost'],
+  ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
+];
+
+export function legend(withCursor: boolean): HTMLElement {
+  const items = ENTRIES.map(([cls, label, title]) =>
+    el('li', { title }, [el('span', { class: `ss-swatch ss-swatch-${cls}`, attrs: { 'aria-hidden': 'true' } }), label]),
+  );
+  if (withCursor) items.push(el('li', { title: 'Replay position' }, [el('span', { class: 'ss-swatch ss-swatch-cursor', attrs: { 'aria-hidden': 'true' } }), 'replay position']));
+  return el('ul', { class: 'ss-legend', attrs: { 'aria-label': 'Legend' } }, items);
+}

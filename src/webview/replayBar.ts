@@ -1,0 +1,130 @@
+/**
+ * Step-through replay controls (VS Code only: a standalone export has no sequencer to drive, so
+ * the app never shows this there) and the state panel: per key, the number it expects, what it
+ * holds, and the gap it waits on and for how long. The extension's replay controller owns the
+ * cursor; this only sends `replay` / `setSpeed` / `seek` and shows the `replay` replies.
+ */
+import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
+import { button, clear, el } from './dom';
+import { clockTime, count, duration, missingRange } from './format';
+
+/** Seeks while dragging the slider go out at most this often (the host re-runs the sequencer). */
+const SEEK_INTERVAL_MS = 100;
+
+export class ReplayBar {
+  readonly root: HTMLElement;
+  readonly statePanel: HTMLElement;
+  private readonly play: HTMLButtonElement;
+  private readonly speed: HTMLSelectElement;
+  private readonly slider: HTMLInputElement;
+  private readonly position: HTMLElement;
+  private dragging = false;
+  private seekTimer: number | undefined;
+  private lastSeek = 0;
+  private info: ReplayInfo = { playing: false, speed: 1, active: false };
+
+  constructor(private readonly send: (msg: WebviewMessage) => void) {
+    const act = (label: string, aria: string, action: ReplayAction) => button(label, aria, () => this.send({ type: 'replay', action }));
+    this.play = button('▶ Play', 'Play', () => this.send({ type: 'replay', action: this.info.playing ? 'pause' : 'play' }));
+    this.speed = el('select', { class: 'ss-select', attrs: { 'aria-label': 'Replay speed' } }, [
+      el('option', { text: '×1', attrs: { value: '1' } }),
+      el('option', { text: '×10', attrs: { value: '10' } }),
+      el('option', { text: 'max', attrs: { value: 'max' } }),
+    ]);
+    this.speed.addEventListener('change', () => {
+      const v = this.speed.value;
+      this.send({ type: 'setSpeed', speed: (v === 'max' ? 'max' : Number(v)) as ReplaySpeed });
+    });
+    this.slider = el('input', { class: 'ss-slider', attrs: { type: 'range', min: 0, max: 1, value: 0, step: 1, 'aria-label': 'Replay position' } });
+    this.slider.addEventListener('input', () => {
+      this.dragging = true;
+      this.seekSoon();
+    });
+    this.slider.addEventListener('change', () => {
+      this.dragging = false;
+      this.seekNow();
+    });
+    this.position = el('span', { class: 'ss-replay-position', attrs: { 'aria-live': 'polite' } });
+    this.root = el('div', { class: 'ss-replay', attrs: { role: 'toolbar', 'aria-label': 'Replay' } }, [
+      act('⏮', 'Back to the start', 'toStart'),
+      act('◀', 'Step back one arrival', 'stepBack'),
+      this.play,
+      act('▶|', 'Step forward one arrival', 'stepForward'),
+      act('⏭', 'To the end', 'toEnd'),
+      this.speed,
+      el('span', { class: 'ss-sep' }),
+      act('Next gap', 'Step to the next gap', 'nextGap'),
+      act('Next duplicate', 'Step to the next duplicate', 'nextDuplicate'),
+      act('Next late', 'Step to the next late message', 'nextLate'),
+      this.slider,
+      this.position,
+    ]);
+    this.statePanel = el('aside', { class: 'ss-state', attrs: { 'aria-label': 'Sequencer state at the replay position', hidden: true } });
+  }
+
+  update(info: ReplayInfo, session: SessionInfo): void {
+    this.info = info;
+    const end = info.state?.end ?? session.arrivals + 1;
+    this.slider.max = String(end);
+    if (!this.dragging) this.slider.value = String(info.state?.position ?? 0);
+    this.play.textContent = info.playing ? '⏸ Pause' : '▶ Play';
+    this.play.setAttribute('aria-label', info.playing ? 'Pause' : 'Play');
+    this.play.setAttribute('aria-pressed', String(info.playing));
+    this.speed.value = String(info.speed);
+    const s = info.state;
+    this.position.textContent = s ? `${count(s.position)} / ${count(s.end)} · ${clockTime(s.time)}` : `not started · ${count(session.arrivals)} arrivals`;
+    this.renderState(info);
+  }
+
+  private seekSoon(): void {
+    const wait = SEEK_INTERVAL_MS - (performance.now() - this.lastSeek);
+    if (wait <= 0) this.seekNow();
+    else if (this.seekTimer === undefined) this.seekTimer = window.setTimeout(() => this.seekNow(), wait);
+  }
+
+  private seekNow(): void {
+    if (this.seekTimer !== undefined) clearTimeout(this.seekTimer);
+    this.seekTimer = undefined;
+    this.lastSeek = performance.now();
+    this.send({ type: 'seek', position: Number(this.slider.value) });
+  }
+
+  private renderState(info: ReplayInfo): void {
+    const p = this.statePanel;
+    const s = info.state;
+    p.hidden = !info.active || !s;
+    clear(p);
+    if (!s) return;
+    p.append(el('h2', { text: 'Sequencer state' }));
+    const c = s.current;
+    p.append(
+      el('p', {
+        class: 'ss-muted',
+        text: c
+          ? `Arrival ${count(c.arrival + 1)}: ${c.valid ? `key ${c.key}${c.seq !== undefined ? `, seq ${c.seq}` : ''}` : 'invalid record'}, line ${c.line}`
+          : s.position >= s.end ? 'End of input' : 'Before the first arrival',
+      }),
+      el('p', {
+        class: 'ss-muted',
+        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} gaps (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} duplicates · ${count(s.counts.late)} late · ${count(s.keysHolding)} keys holding`,
+      }),
+    );
+    if (!s.keys.length) return;
+    const rows = s.keys.map((k) => {
+      const held = k.held.length ? k.held.join(', ') + (k.heldCount > k.held.length ? ` … (+${count(k.heldCount - k.held.length)})` : '') : '—';
+      return el('tr', {}, [
+        el('th', { text: k.key, attrs: { scope: 'row' } }),
+        el('td', { text: k.expected !== undefined ? String(k.expected) : k.startsAt !== undefined ? 'starting' : '—' }),
+        el('td', { text: held, title: `${count(k.heldCount)} held` }),
+        el('td', { text: k.gap ? missingRange(k.gap.from, k.gap.to) : '—' }),
+        el('td', { text: k.gap ? duration(k.gap.waitedMs) : '—' }),
+      ]);
+    });
+    p.append(
+      el('table', { class: 'ss-props ss-state-table' }, [
+        el('thead', {}, [el('tr', {}, ['Key', 'Expected', 'Held', 'Open gap', 'Waited'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('tbody', {}, rows),
+      ]),
+    );
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What the timeline's read-only test hook (`window.__seqscopeTimeline.snapshot()`) reports:
+ * what the last frame drew and the view state. Types only and DOM-free, so Node-side tests and
+ * the benchmark can import them.
+ */
+
+export interface MarkCounts {
+  message: number;
+  hold: number;
+  density: number;
+  gap: number;
+  duplicate: number;
+  redelivery: number;
+  republish: number;
+  late: number;
+  invalid: number;
+}
+
+export interface DrawnLane {
+  key: number;
+  name: string;
+  y: number;
+  height: number;
+  /** Drawn from a page for this very view (not a scaled stand-in). */
+  fresh: boolean;
+  /** Drawn from a page at all. */
+  hasData: boolean;
+}
+
+/** A mark as drawn, in CSS px relative to the canvas. */
+export interface DrawnMark {
+  id: number;
+  /** message, gap, redelivery, republish, late, invalid. */
+  kind: string;
+  x: number;
+  y: number;
+  /** Gap bands: their visible width. */
+  w?: number;
+}
+
+export interface TimelineSnapshot {
+  ready: boolean;
+  standalone: boolean;
+  /** performance.now() (ms since navigation) when a frame first drew data from the host. */
+  firstPaintMs?: number;
+  draws: number;
+  lastDrawMs: number;
+  /** The most recent per-frame draw times, ms (up to 4096). */
+  drawMs: number[];
+  window?: { t0: number; t1: number };
+  domain?: { t0: number; t1: number };
+  fitAll: boolean;
+  lanes: DrawnLane[];
+  marks?: MarkCounts;
+  /** Findings and individually drawn messages of the last frame (capped at 300 each). */
+  findings: DrawnMark[];
+  messages: DrawnMark[];
+  /** Every drawn lane came from a page for this exact view. */
+  allFresh: boolean;
+  selectedId?: number;
+  detailOpen: boolean;
+  detailEventId?: number;
+  focusedLane: number;
+  canvasFocused: boolean;
+  pendingRequests: number;
+  pagesRequested: number;
+  cachedPages: number;
+  generation: number;
+  /** The canvas background colour in use (follows the theme). */
+  background: string;
+  error?: string;
+  /** Canvas position in the page (CSS px), to turn mark positions into click coordinates. */
+  canvas: { x: number; y: number; width: number; height: number };
+}

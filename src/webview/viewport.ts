@@ -1,0 +1,226 @@
+/**
+ * The visible window of the timeline: time ↔ pixel mapping of the plot area, zoom and pan on
+ * the time axis, vertical scrolling of lanes, and which page to ask the host for. Pure (no DOM):
+ * the maths every interaction goes through is unit-tested in plain Node.
+ *
+ * Times are the engine clock (ms since the epoch, fractional). At ~1.8e12 ms a double still
+ * resolves ~0.0004 ms, so the narrowest window is kept well above that.
+ */
+
+/** Narrowest window: 10 µs (CME bursts are ~0.2 ms apart; doubles resolve ~0.4 µs at today's epoch). */
+export const MIN_SPAN_MS = 0.01;
+/** Fit-all leaves this share of the session empty on each side, so edge marks are not clipped. */
+export const FIT_PAD = 0.01;
+
+export interface TimeWindow {
+  t0: number;
+  t1: number;
+}
+
+export class Viewport {
+  /** The visible window. */
+  t0: number;
+  t1: number;
+
+  constructor(
+    /** The session's time range: what fit-all shows and what panning is kept near. */
+    public domainT0: number,
+    public domainT1: number,
+    /** Plot area width in CSS pixels. */
+    public widthPx: number,
+  ) {
+    if (!(domainT1 > domainT0)) this.domainT1 = domainT0 + 1;
+    this.t0 = this.domainT0;
+    this.t1 = this.domainT1;
+    this.fitAll();
+  }
+
+  get span(): number {
+    return this.t1 - this.t0;
+  }
+
+  get msPerPx(): number {
+    return this.span / Math.max(1, this.widthPx);
+  }
+
+  /** Widest window: the session with its padding (zooming further out only shows emptiness). */
+  get maxSpan(): number {
+    return (this.domainT1 - this.domainT0) * (1 + 2 * FIT_PAD);
+  }
+
+  setWidth(px: number): void {
+    this.widthPx = Math.max(1, px);
+  }
+
+  setDomain(t0: number, t1: number): void {
+    this.domainT0 = t0;
+    this.domainT1 = t1 > t0 ? t1 : t0 + 1;
+    this.clamp();
+  }
+
+  timeToX(t: number): number {
+    return ((t - this.t0) / this.span) * this.widthPx;
+  }
+
+  xToTime(x: number): number {
+    return this.t0 + (x / this.widthPx) * this.span;
+  }
+
+  /** Zooms by `factor` (> 1 zooms in) keeping the time under pixel `x` where it is. */
+  zoomAt(factor: number, x = this.widthPx / 2): void {
+    if (!(factor > 0)) return;
+    const anchor = this.xToTime(x);
+    const span = clampSpan(this.span / factor, this.maxSpan);
+    const frac = x / this.widthPx;
+    this.t0 = anchor - frac * span;
+    this.t1 = this.t0 + span;
+    this.clamp();
+  }
+
+  /** Moves the window by `dx` pixels (positive: later times come into view). */
+  panPx(dx: number): void {
+    this.panTime(dx * this.msPerPx);
+  }
+
+  panTime(dt: number): void {
+    this.t0 += dt;
+    this.t1 += dt;
+    this.clamp();
+  }
+
+  centerOn(t: number): void {
+    const half = this.span / 2;
+    this.t0 = t - half;
+    this.t1 = t + half;
+    this.clamp();
+  }
+
+  /** Shows [t0, t1] (widened to the minimum span, narrowed to the session). */
+  show(t0: number, t1: number): void {
+    const span = clampSpan(t1 - t0, this.maxSpan);
+    const mid = (t0 + t1) / 2;
+    this.t0 = mid - span / 2;
+    this.t1 = mid + span / 2;
+    this.clamp();
+  }
+
+  fitAll(): void {
+    const pad = (this.domainT1 - this.domainT0) * FIT_PAD;
+    this.t0 = this.domainT0 - pad;
+    this.t1 = this.domainT1 + pad;
+  }
+
+  isFitAll(): boolean {
+    return this.span >= this.maxSpan * (1 - 1e-9);
+  }
+
+  /** Keeps the window on the session: at most its padding may show beyond either end. */
+  private clamp(): void {
+    const pad = (this.domainT1 - this.domainT0) * FIT_PAD;
+    const lo = this.domainT0 - pad;
+    const hi = this.domainT1 + pad;
+    let span = clampSpan(this.span, this.maxSpan);
+    if (!(span > 0)) span = this.maxSpan;
+    if (this.t0 < lo) this.t0 = lo;
+    if (this.t0 + span > hi) this.t0 = hi - span;
+    this.t1 = this.t0 + span;
+  }
+}
+
+function clampSpan(span: number, max: number): number {
+  if (!(span > 0)) return MIN_SPAN_MS;
+  return Math.min(max, Math.max(MIN_SPAN_MS, span));
+}
+
+/** Vertical scrolling of lanes (the canvas draws only the lanes in view). */
+export class LaneScroll {
+  scrollY = 0;
+
+  constructor(
+    public laneHeight: number,
+    public count: number,
+    /** Height of the scrolled lane area, CSS px. */
+    public viewHeight: number,
+  ) {}
+
+  get contentHeight(): number {
+    return this.count * this.laneHeight;
+  }
+
+  get maxScroll(): number {
+    return Math.max(0, this.contentHeight - this.viewHeight);
+  }
+
+  scrollBy(dy: number): void {
+    this.scrollTo(this.scrollY + dy);
+  }
+
+  scrollTo(y: number): void {
+    this.scrollY = Math.max(0, Math.min(this.maxScroll, y));
+  }
+
+  setSize(count: number, viewHeight: number): void {
+    this.count = count;
+    this.viewHeight = Math.max(0, viewHeight);
+    this.scrollTo(this.scrollY);
+  }
+
+  /** Lane indexes at least partly in view: [first, end). */
+  visible(): { first: number; end: number } {
+    const first = Math.max(0, Math.floor(this.scrollY / this.laneHeight));
+    const end = Math.min(this.count, Math.ceil((this.scrollY + this.viewHeight) / this.laneHeight));
+    return { first, end: Math.max(first, end) };
+  }
+
+  /** Scrolls as little as possible to bring lane `i` fully into view. */
+  ensureVisible(i: number): void {
+    const top = i * this.laneHeight;
+    if (top < this.scrollY) this.scrollTo(top);
+    else if (top + this.laneHeight > this.scrollY + this.viewHeight) this.scrollTo(top + this.laneHeight - this.viewHeight);
+  }
+
+  /** Lane index at a y inside the lane area, or −1. */
+  laneAt(y: number): number {
+    const i = Math.floor((y + this.scrollY) / this.laneHeight);
+    return y >= 0 && i >= 0 && i < this.count ? i : -1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which page to request
+
+/** Lanes are requested in blocks, so scrolling a lane or two reuses the page. */
+export const LANE_BLOCK = 16;
+
+export interface PageWindow {
+  /** Zoom level: the page's resolution; pages of one level are interchangeable. */
+  level: number;
+  t0: number;
+  t1: number;
+  buckets: number;
+}
+
+/**
+ * The page to ask for to draw `view` at `widthPx`: the window padded by about half a screen on
+ * each side (so panning draws from the page already here), snapped to a grid of quarter-page
+ * steps and zoom levels a half-octave apart, so that nearby views ask for the very same page and
+ * hit the cache. Buckets give about one per pixel at this level.
+ */
+export function pageWindow(view: TimeWindow, widthPx: number): PageWindow {
+  const span = Math.max(MIN_SPAN_MS, view.t1 - view.t0);
+  const level = Math.ceil(Math.log2(span) * 2) / 2;
+  const levelSpan = 2 ** level; // ≥ span, < span·√2
+  const step = levelSpan / 2;
+  const pageSpan = levelSpan * 2 + step;
+  // Start on the grid, at least half a level span before the view starts.
+  const t0 = Math.floor((view.t0 - levelSpan / 2) / step) * step;
+  const buckets = Math.max(1, Math.min(8192, Math.round((Math.max(1, widthPx) * pageSpan) / levelSpan)));
+  return { level, t0, t1: t0 + pageSpan, buckets };
+}
+
+/** Lanes to request for the visible range [first, end) of `order` (lane position → key index). */
+export function laneBlock(order: readonly number[], first: number, end: number): number[] {
+  const a = Math.floor(first / LANE_BLOCK) * LANE_BLOCK;
+  const b = Math.min(order.length, Math.ceil(end / LANE_BLOCK) * LANE_BLOCK);
+  return order.slice(a, Math.max(a, b));
+}

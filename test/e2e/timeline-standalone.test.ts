@@ -1,0 +1,357 @@
+/**
+ * The timeline webview end to end, in a real Chromium: the CME sample and an XSS fixture are
+ * exported as standalone HTML, opened from disk, and driven with the mouse and keyboard. The
+ * assertions read what the canvas drew through the page's read-only test hook
+ * (window.__seqscopeTimeline.snapshot()) and what the DOM shows.
+ *
+ * Run alone: npx mocha --node-option import=tsx test/e2e/timeline-standalone.test.ts --timeout 120000
+ * Needs dist/webview/timeline.js (npm run build) and /usr/bin/chromium.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { CaptureSession } from '../../src/core/session/captureSession';
+import type { EventView } from '../../src/core/session/eventView';
+import { missingRange } from '../../src/webview/format';
+import { at, exportCapture, launchChromium, OpenedPage, openTimeline, RESULTS_DIR, ROOT, settled, snapshot, waitForSnapshot } from './support-webview/browser';
+
+const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
+const XSS = join(ROOT, 'test', 'fixtures', 'xss.jsonl');
+const XSS_PAYLOAD = '<img src=x onerror=alert(1)>';
+const BUNDLE = join(ROOT, 'dist', 'webview', 'timeline.js');
+
+describe('timeline webview, standalone export in Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let session: CaptureSession;
+  let xssSession: CaptureSession;
+  const sampleHtml = join(RESULTS_DIR, 'cme-sample.html');
+  const xssHtml = join(RESULTS_DIR, 'xss.html');
+  const opened: OpenedPage[] = [];
+
+  async function open(html: string, colorScheme: 'light' | 'dark' = 'light'): Promise<OpenedPage> {
+    const o = await openTimeline(browser, html, { colorScheme });
+    opened.push(o);
+    return o;
+  }
+
+  before(async () => {
+    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first`);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    session = await exportCapture(SAMPLE, sampleHtml);
+    xssSession = await exportCapture(XSS, xssHtml);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  describe('the exported file', () => {
+    for (const [name, file] of [
+      ['sample', () => sampleHtml],
+      ['XSS fixture', () => xssHtml],
+    ] as const) {
+      it(`has a strict CSP with a nonce, no inline handlers, and an inert session block (${name})`, () => {
+        const html = readFileSync(file(), 'utf8');
+        const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+        assert.ok(csp, 'CSP meta element');
+        const policy = csp[1];
+        const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
+        assert.ok(nonce && nonce.length >= 16, `script nonce in ${policy}`);
+        assert.match(policy, /default-src 'none'/);
+        assert.match(policy, new RegExp(`style-src 'nonce-${escapeRe(nonce)}'`));
+        assert.match(policy, /img-src data:/);
+        assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
+        // Every executable script and every style carries the nonce.
+        const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
+        assert.equal(scripts.filter((a) => !/type="application\/json"/.test(a)).length, 1, 'one executable script');
+        for (const a of scripts) if (!/type="application\/json"/.test(a)) assert.match(a, new RegExp(`nonce="${escapeRe(nonce)}"`));
+        for (const m of html.matchAll(/<style\b([^>]*)>/g)) assert.match(m[1], new RegExp(`nonce="${escapeRe(nonce)}"`));
+        // No inline event handlers in the markup (script and style bodies set aside).
+        const markup = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '').replace(/<style\b[^>]*>[\s\S]*?<\/style>/g, '');
+        assert.doesNotMatch(markup, /<[^>]*\son[a-z]+\s*=/i);
+        assert.doesNotMatch(markup, /javascript:/i);
+        // The data blocks hold no '<' at all, so nothing can close them early; and they parse.
+        for (const id of ['seqscope-meta', 'seqscope-preview', 'seqscope-session']) {
+          const block = new RegExp(`<script type="application/json" id="${id}">([\\s\\S]*?)</script>`).exec(html);
+          assert.ok(block, `${id} block`);
+          assert.ok(!block[1].includes('<'), `no < inside ${id}`);
+          JSON.parse(block[1]);
+        }
+        const session = /<script type="application\/json" id="seqscope-session">([\s\S]*?)<\/script>/.exec(html)!;
+        const snap = JSON.parse(session[1]) as { version: number; keyNames: string[]; packing: string };
+        assert.equal(snap.version, 1);
+        assert.equal(snap.packing, 'shuffle-deflate-raw-base64');
+        // As many </script> closers as openers: no data ended a block early.
+        assert.equal(html.match(/<\/script>/g)?.length, scripts.length);
+        assert.equal(scripts.length, 4);
+      });
+    }
+
+    it('escapes the XSS payload inside the embedded JSON', () => {
+      const html = readFileSync(xssHtml, 'utf8');
+      assert.ok(html.includes('\\u003cimg src=x onerror=alert(1)\\u003e'), 'escaped key name');
+      assert.ok(!html.includes(XSS_PAYLOAD), 'the raw payload is nowhere in the file');
+    });
+  });
+
+  describe('the CME sample', () => {
+    let o: OpenedPage;
+    let page: Page;
+
+    before(async () => {
+      o = await open(sampleHtml);
+      page = o.page;
+    });
+
+    it('draws one lane per key, with its gaps and duplicates, and a legend', async () => {
+      const s = await settled(page);
+      assert.equal(s.standalone, true);
+      assert.deepEqual(s.lanes.map((l) => l.name), [...session.keyNames]);
+      assert.deepEqual([...session.keyNames].sort(), ['310', '312', '318']);
+      assert.ok(s.lanes.every((l) => l.fresh && l.hasData));
+      const m = s.marks!;
+      assert.equal(m.gap, session.summary.gaps, 'gap bands');
+      assert.equal(m.duplicate, session.summary.duplicates, 'duplicate marks');
+      // Redeliveries (same messageId) and republishes (new messageId) are drawn differently.
+      assert.equal(m.redelivery, session.summary.redeliveries);
+      assert.equal(m.republish, session.summary.duplicates - session.summary.redeliveries);
+      assert.ok(m.redelivery > 0 && m.republish > 0);
+      assert.ok(m.message + m.density > 100, `messages drawn (${m.message} ticks, ${m.density} columns)`);
+      assert.ok(s.fitAll && s.firstPaintMs !== undefined);
+      // The replay toolbar is hidden in a standalone export; the legend is there.
+      assert.equal(await page.getByRole('toolbar', { name: 'Replay' }).count(), 0);
+      for (const entry of ['gap', 'redelivery', 'republish', 'late', 'invalid', 'held']) {
+        assert.equal(await page.locator('.ss-legend li', { hasText: new RegExp(`^${entry}$`) }).count(), 1, `legend: ${entry}`);
+      }
+    });
+
+    it('opens the detail pane with the missing range when a gap is clicked', async () => {
+      const gaps = (await settled(page)).findings.filter((f) => f.kind === 'gap');
+      assert.equal(gaps.length, 2);
+      for (const { id } of gaps) {
+        // Opening the pane narrows the canvas: take the mark where it is now.
+        const s = await settled(page);
+        const g = s.findings.find((f) => f.id === id)!;
+        const p = at(s, g);
+        await page.mouse.click(p.x, p.y);
+        await waitForSnapshot(page, (x) => x.detailEventId === g.id, `detail of gap ${g.id}`);
+        const ev: EventView = session.event(g.id);
+        const range = missingRange(ev.seq!, ev.seqTo!);
+        await page.locator('.ss-detail-title', { hasText: range }).waitFor();
+        const text = await page.locator('.ss-detail').innerText();
+        assert.match(text, new RegExp(escapeRe(`Gap ${range}`)));
+        assert.match(text, new RegExp(`Key\\s+${ev.key}`));
+        assert.match(text, /Declared lost/);
+      }
+    });
+
+    it('opens the detail pane with the messageId when a duplicate is clicked', async () => {
+      const s0 = await settled(page);
+      const red = s0.findings.find((f) => f.kind === 'redelivery');
+      const rep = s0.findings.find((f) => f.kind === 'republish');
+      assert.ok(red && rep);
+      for (const { id } of [red, rep]) {
+        const s = await settled(page);
+        const d = s.findings.find((f) => f.id === id)!;
+        const p = at(s, d);
+        await page.mouse.click(p.x, p.y);
+        await waitForSnapshot(page, (x) => x.detailEventId === d.id, `detail of duplicate ${d.id}`);
+        const ev = session.event(d.id);
+        assert.equal(ev.kind, 'duplicate');
+        assert.equal(ev.redelivery, d.kind === 'redelivery');
+        await page.locator('.ss-detail .ss-payload').waitFor();
+        const text = await page.locator('.ss-detail').innerText();
+        assert.ok(text.includes(ev.messageId!), `messageId ${ev.messageId} in the detail`);
+        assert.ok(text.includes(`Duplicate ${ev.seq}`), 'title with the number');
+        assert.match(text, d.kind === 'redelivery' ? /deliveryAttempt\s+2/ : /deliveryAttempt\s+1/);
+        assert.match(text, /SendingTime → publish/);
+        // The payload is JSON: pretty by default, switchable to hex and text.
+        const pre = page.locator('.ss-detail .ss-payload');
+        assert.equal(await pre.getAttribute('data-view'), 'json');
+        assert.match(await pre.innerText(), /"MsgSeqNum": \d+/);
+        await page.getByRole('button', { name: 'Show the payload as Hex' }).click();
+        assert.match(await pre.innerText(), /^00000000 {2}7b 22/);
+        await page.getByRole('button', { name: 'Show the payload as Text' }).click();
+        assert.match(await pre.innerText(), /^\{"MsgSeqNum":/);
+        await page.getByRole('button', { name: 'Show the payload as JSON' }).click();
+      }
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-light-detail.png') });
+    });
+
+    it('zooms with the wheel, pans by dragging, and "Fit all" restores the whole session', async () => {
+      const s0 = await settled(page);
+      const w0 = s0.window!;
+      const lane = s0.lanes[1];
+      const cx = s0.canvas.x + s0.canvas.width / 2;
+      const cy = s0.canvas.y + lane.y + lane.height / 2;
+      await page.mouse.move(cx, cy);
+      await page.mouse.wheel(0, -400);
+      const s1 = await waitForSnapshot(page, (x) => x.window!.t1 - x.window!.t0 < (w0.t1 - w0.t0) * 0.8, 'zoom in');
+      const span1 = s1.window!.t1 - s1.window!.t0;
+      assert.ok(s1.window!.t0 > w0.t0 && s1.window!.t1 < w0.t1, 'zoomed around the pointer');
+      await settled(page);
+      // Drag 300 px to the left: later times come into view.
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      for (let i = 1; i <= 10; i++) await page.mouse.move(cx - i * 30, cy);
+      await page.mouse.up();
+      const s2 = await waitForSnapshot(page, (x) => x.window!.t0 > s1.window!.t0, 'pan');
+      const msPerPx = span1 / (s1.canvas.width - 176 - 10);
+      assert.ok(Math.abs(s2.window!.t0 - s1.window!.t0 - 300 * msPerPx) < 5 * msPerPx, `panned by 300 px (${(s2.window!.t0 - s1.window!.t0) / msPerPx} px)`);
+      assert.ok(Math.abs(s2.window!.t1 - s2.window!.t0 - span1) < 1e-6 * span1, 'panning keeps the zoom');
+      assert.equal(s2.selectedId, s1.selectedId, 'a drag is not a click');
+      const fresh = await settled(page);
+      assert.ok(fresh.lanes.every((l) => l.fresh), 'pages for the new window arrived');
+      await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+      const s3 = await waitForSnapshot(page, (x) => x.fitAll, 'fit all');
+      assert.ok(Math.abs(s3.window!.t0 - w0.t0) < 1e-3 && Math.abs(s3.window!.t1 - w0.t1) < 1e-3);
+    });
+
+    it('is usable from the keyboard: Tab to the canvas, +/- zoom, arrows pan, n/p findings, Enter and Escape', async () => {
+      await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+      await page.mouse.click(5, 5); // blur everything: start from the page
+      await page.keyboard.press('Escape');
+      let s = await settled(page);
+      for (let i = 0; i < 25 && !s.canvasFocused; i++) {
+        await page.keyboard.press('Tab');
+        s = await snapshot(page);
+      }
+      assert.ok(s.canvasFocused, 'Tab reaches the canvas');
+      assert.equal(await page.locator('canvas.ss-canvas').evaluate((c) => (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string } }).getComputedStyle(c).outlineStyle), 'solid', 'visible focus ring');
+      const span = (x: typeof s) => x.window!.t1 - x.window!.t0;
+      const before = s;
+      await page.keyboard.press('+');
+      s = await waitForSnapshot(page, (x) => span(x) < span(before) * 0.9, '+ zooms in');
+      await page.keyboard.press('+');
+      s = await waitForSnapshot(page, (x) => span(x) < span(before) * 0.6, '+ zooms in again');
+      const zoomed = s;
+      await page.keyboard.press('-');
+      s = await waitForSnapshot(page, (x) => span(x) > span(zoomed) * 1.1, '- zooms out');
+      const t0 = s.window!.t0;
+      await page.keyboard.press('ArrowRight');
+      s = await waitForSnapshot(page, (x) => x.window!.t0 > t0, 'ArrowRight pans');
+      const t0b = s.window!.t0;
+      await page.keyboard.press('ArrowLeft');
+      s = await waitForSnapshot(page, (x) => x.window!.t0 < t0b, 'ArrowLeft pans back');
+      await page.keyboard.press('ArrowDown');
+      s = await waitForSnapshot(page, (x) => x.focusedLane === 1, 'ArrowDown moves to the next lane');
+      // n: the next finding is selected and its detail opens; p goes back.
+      await page.keyboard.press('0');
+      await waitForSnapshot(page, (x) => x.fitAll, '0 fits all');
+      await settled(page);
+      await page.keyboard.press('n');
+      const n1 = await waitForSnapshot(page, (x) => x.selectedId !== undefined && x.detailOpen, 'n selects a finding');
+      await page.keyboard.press('n');
+      const n2 = await waitForSnapshot(page, (x) => x.selectedId !== n1.selectedId, 'n again selects the next finding');
+      const first = session.event(n1.selectedId!);
+      const second = session.event(n2.selectedId!);
+      assert.ok(first.kind !== 'message' && second.kind !== 'message', 'findings only');
+      const when = (e: EventView) => (e.kind === 'gap' ? (e.t0 + e.t1) / 2 : e.t1);
+      assert.ok(when(second) >= when(first), 'in time order');
+      await page.keyboard.press('p');
+      await waitForSnapshot(page, (x) => x.selectedId === n1.selectedId, 'p goes back');
+      await page.keyboard.press('Escape');
+      await waitForSnapshot(page, (x) => !x.detailOpen, 'Escape closes the detail');
+      await page.keyboard.press('Enter');
+      await waitForSnapshot(page, (x) => x.detailOpen && x.detailEventId === n1.selectedId, 'Enter reopens it');
+      assert.ok((await snapshot(page)).canvasFocused, 'focus stays on the canvas');
+    });
+
+    it('filters by kind through the filter bar', async () => {
+      await page.getByRole('button', { name: 'Show the filter bar' }).click();
+      const form = page.getByRole('form', { name: 'Filter the timeline' });
+      await form.waitFor();
+      await form.getByLabel('message').uncheck();
+      await form.getByLabel('duplicate').uncheck();
+      const gen = (await snapshot(page)).generation;
+      await page.getByRole('button', { name: 'Apply the filter' }).click();
+      await waitForSnapshot(page, (x) => x.generation > gen, 'the filter reply');
+      const s = await settled(page);
+      assert.equal(s.marks!.message + s.marks!.density, 0, 'no messages');
+      assert.equal(s.marks!.duplicate, 0, 'no duplicates');
+      assert.equal(s.marks!.gap, 2, 'gaps still there');
+      await page.getByRole('button', { name: 'Clear the filter' }).click();
+      await waitForSnapshot(page, (x) => x.generation > s.generation, 'the cleared filter');
+      const c = await settled(page);
+      assert.equal(c.marks!.duplicate, session.summary.duplicates);
+      await page.getByRole('button', { name: 'Hide the filter bar' }).click();
+    });
+
+    it('takes screenshots in the light and dark themes', async () => {
+      await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+      let s = await settled(page);
+      const gap = s.findings.find((f) => f.kind === 'gap')!;
+      await page.mouse.click(at(s, gap).x, at(s, gap).y);
+      await waitForSnapshot(page, (x) => x.detailEventId === gap.id, 'gap detail');
+      s = await settled(page);
+      const light = s.background;
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-light.png') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      s = await waitForSnapshot(page, (x) => x.background !== light, 'the dark theme');
+      assert.match((await page.locator('body').getAttribute('class')) ?? '', /\bvscode-dark\b/);
+      await settled(page);
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-dark.png') });
+      // Zoomed in on a gap: the missing range is labelled on its band, held messages under it.
+      await page.keyboard.press('Escape');
+      await page.mouse.move(at(s, gap).x, at(s, gap).y);
+      await page.mouse.wheel(0, -900);
+      await settled(page);
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-dark-zoomed.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await waitForSnapshot(page, (x) => x.background === light, 'back to light');
+    });
+  });
+
+  describe('the XSS fixture', () => {
+    it('shows hostile payloads, attributes, ids and key names as text, and no dialog opens', async () => {
+      const o = await open(xssHtml, 'dark');
+      const { page } = o;
+      const s = await settled(page);
+      assert.deepEqual(s.lanes.map((l) => l.name), [...xssSession.keyNames]);
+      assert.ok(s.lanes.some((l) => l.name === XSS_PAYLOAD), 'the hostile key name is a lane');
+      assert.equal(s.marks!.invalid, 1, 'the invalid record on its lane');
+      // Find the message whose payload is the hostile string (messageId "<svg onload=alert(3)>").
+      const target = s.messages.find((m) => xssSession.event(m.id).messageId === '<svg onload=alert(3)>');
+      assert.ok(target, 'the hostile message is drawn');
+      await page.mouse.click(at(s, target).x, at(s, target).y);
+      await waitForSnapshot(page, (x) => x.detailEventId === target.id, 'its detail');
+      const pre = page.locator('.ss-detail .ss-payload');
+      await pre.waitFor();
+      assert.equal(await pre.getAttribute('data-view'), 'text', 'not JSON: shown as text');
+      assert.equal(await pre.textContent(), XSS_PAYLOAD);
+      const detail = await page.locator('.ss-detail').innerText();
+      assert.ok(detail.includes('<svg onload=alert(3)>'), 'messageId as text');
+      assert.ok(detail.includes('</script><img src=x onerror=alert(2)>'), 'attribute as text');
+      // The hostile key name is an <option> label, as text.
+      assert.equal(await page.locator('.ss-filters option', { hasText: XSS_PAYLOAD }).count(), 1);
+      // Click through every mark, and the invalid record, for good measure.
+      for (const { id } of [...s.findings, ...s.messages]) {
+        const now = await settled(page);
+        const m = [...now.findings, ...now.messages].find((x) => x.id === id)!;
+        await page.mouse.click(at(now, m).x, at(now, m).y);
+        await waitForSnapshot(page, (x) => x.detailEventId === m.id, `detail of ${m.id}`);
+      }
+      assert.match(await page.locator('.ss-detail').innerText(), /./);
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('img, svg, iframe, object, embed').count(), 0, 'no element was created from data');
+      assert.deepEqual(o.dialogs, [], 'no dialog opened');
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-xss-dark.png') });
+    });
+  });
+
+  // Mocha runs a suite's own tests before its nested suites: this one goes last in its own suite.
+  describe('all pages', () => {
+    it('logged no console errors and no uncaught exceptions', () => {
+      assert.ok(opened.length >= 2);
+      assert.deepEqual(opened.flatMap((o) => o.errors), []);
+      assert.deepEqual(opened.flatMap((o) => o.dialogs), []);
+    });
+  });
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { loadSession } from '../../src/core/session/loadSession';
+import { SessionFiles } from '../../src/core/session/sessionFiles';
+import { TimelineService } from '../../src/core/session/timelineService';
+import { describeFilter, isFilterActive, traceEventMatcher } from '../../src/core/traceFilter';
+import { TraceEvent } from '../../src/core/traceEvents';
+
+const msg = (key: string, seq: number): TraceEvent => ({ type: 'message', key, seq, messageId: `${key}-${seq}`, arrivedAt: 0, releasedAt: 0, heldMs: 0, line: 1 });
+const gap = (key: string, from: number, to: number): TraceEvent => ({ type: 'gap', key, from, to, count: 1, openedAt: 0, declaredAt: 0, waitedMs: 0, reason: 'timeout' });
+
+describe('traceFilter', () => {
+  it('keeps everything without a filter', () => {
+    assert.equal(isFilterActive({}), false);
+    assert.equal(traceEventMatcher(undefined)(msg('a', 1)), true);
+  });
+
+  it('filters by key, kind and number range; a gap matches by overlap, also across the wrap', () => {
+    const m = traceEventMatcher({ keys: ['a'], kinds: ['message', 'gap'], seqFrom: 10, seqTo: 20 });
+    assert.equal(m(msg('a', 15)), true);
+    assert.equal(m(msg('b', 15)), false);
+    assert.equal(m(msg('a', 25)), false);
+    assert.equal(m(gap('a', 18, 30)), true);
+    assert.equal(m(gap('a', 21, 30)), false);
+    const wrap = traceEventMatcher({ seqFrom: 0, seqTo: 5 });
+    assert.equal(wrap(gap('a', 65530, 2)), true, 'a gap 65530–2 covers 0–2');
+    assert.equal(traceEventMatcher({ seqFrom: 100, seqTo: 200 })(gap('a', 65530, 2)), false);
+  });
+
+  it('filters by attribute value on the record', () => {
+    const m = traceEventMatcher({ attribute: { name: 'Channel', value: '310' } });
+    const entry = (v: string) => ({ file: 0, line: 1, time: 0, record: { message: { messageId: 'x', attributes: { Channel: v } } } });
+    assert.equal(m(msg('310', 1), entry('310')), true);
+    assert.equal(m(msg('310', 1), entry('312')), false);
+    assert.equal(m(gap('310', 1, 2)), true, 'gaps have no record: they pass');
+  });
+
+  it('describes itself', () => {
+    assert.equal(describeFilter({ keys: ['a'], kinds: ['gap'], seqFrom: 1, attribute: { name: 'n', value: 'v' } }), 'key a · gap · #1–… · n=v');
+  });
+});
+
+describe('SessionFiles (reading records back for the detail pane)', function () {
+  this.timeout(20_000);
+  it('reads a record by its byte range and builds an attribute mask in arrival order', async () => {
+    const sample = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+    const { session } = await loadSession([sample], resolveOptions({ preset: 'cme' }));
+    const files = new SessionFiles(session);
+    try {
+      for (const a of [0, 1, 500, session.arrivalCount - 1]) {
+        const rm = await files.read(a);
+        assert.equal(rm?.message.messageId, session.log.messageId[a]);
+      }
+      const mask = await files.attributeMask('Channel', '312');
+      let n = 0;
+      for (let a = 0; a < mask.length; a++) {
+        if (mask[a]) {
+          n++;
+          assert.equal(session.keyNames[session.log.key.get(a)], '312');
+        }
+      }
+      assert.equal(n, session.summary.byKey.find((k) => k.key === '312')!.received);
+
+      const svc = new TimelineService(session, { id: 's', title: 't', options: '' }, (a) => files.read(a), (name, value) => files.attributeMask(name, value));
+      const dupId = session.store.keys[0].duplicate.get(0);
+      const d = await svc.detail(dupId);
+      assert.equal(d.event.kind, 'duplicate');
+      assert.ok(d.attributes?.MsgSeqNum);
+      assert.ok(d.latency?.publishToReceiveMs !== undefined && d.latency.publishToReceiveMs >= 0);
+      await svc.setFilter({ attribute: { name: 'Channel', value: '318' } });
+      const { start, end } = session.timeRange;
+      const page = await svc.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end, buckets: 100000, lanes: [0, 1, 2] });
+      assert.ok(page?.type === 'page');
+      for (const lane of page.page.lanes) {
+        const ids = [...(lane.marks?.id ?? []), ...lane.findings.id.filter((_, i) => lane.findings.kind[i] !== 1)];
+        for (const id of ids) assert.equal(session.event(id).key, '318');
+      }
+    } finally {
+      await files.close();
+    }
+  });
+});

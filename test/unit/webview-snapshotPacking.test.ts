@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { packSnapshot } from '../../src/core/export/standaloneHtml';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { loadSession } from '../../src/core/session/loadSession';
+import { restoreSession, snapshotSession } from '../../src/core/session/sessionSnapshot';
+import { shuffle, unpackSnapshot, unshuffle } from '../../src/webview/snapshotPacking';
+
+const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const XSS = join(__dirname, '..', 'fixtures', 'xss.jsonl');
+const nodeB64 = { encode: (b: Uint8Array) => Buffer.from(b).toString('base64'), decode: (t: string) => new Uint8Array(Buffer.from(t, 'base64')) };
+
+describe('webview snapshot packing (standalone export)', function () {
+  this.timeout(30_000);
+
+  it('shuffles byte planes and back', () => {
+    const bytes = new Uint8Array(64).map((_, i) => i * 7);
+    for (const w of [1, 4, 8]) assert.deepEqual(unshuffle(shuffle(bytes, w), w), bytes);
+    assert.deepEqual([...shuffle(new Uint8Array([1, 2, 3, 4, 5, 6]), 2)], [1, 3, 5, 2, 4, 6]);
+  });
+
+  for (const [name, file] of [
+    ['the CME sample (decimal messageIds)', SAMPLE],
+    ['the XSS fixture (other messageIds, an invalid record)', XSS],
+  ]) {
+    it(`round-trips ${name} to the same session, much smaller`, async () => {
+      const { session } = await loadSession([file], resolveOptions({ preset: 'cme' }));
+      const snap = snapshotSession(session, nodeB64, {});
+      const packed = packSnapshot(snap);
+      assert.equal(packed.packedMessageIds.encoding, file === SAMPLE ? 'decimal' : 'json');
+      if (file === SAMPLE) assert.ok(JSON.stringify(packed).length < JSON.stringify(snap).length / 4, 'at least 4× smaller');
+      const { snapshot, base64 } = await unpackSnapshot(JSON.parse(JSON.stringify(packed)), nodeB64);
+      assert.deepEqual(snapshot.messageIds, snap.messageIds);
+      const a = restoreSession(snap, nodeB64);
+      const b = restoreSession(snapshot, base64);
+      assert.equal(b.store.count, a.store.count);
+      for (let id = 0; id < a.store.count; id++) assert.deepEqual(b.event(id), a.event(id));
+      assert.deepEqual(b.keyNames, a.keyNames);
+      assert.deepEqual([...b.log.time.toArray()], [...a.log.time.toArray()]);
+    });
+  }
+});
