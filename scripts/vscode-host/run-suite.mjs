@@ -73,6 +73,11 @@ async function finish(code, reason) {
     code = 1;
   }
   record(result);
+  // Cleanup gets 30 s; then the exit handlers kill the server's process group and the browser.
+  setTimeout(() => {
+    console.error('!!! cleanup took over 30 s: killing the server and the browser');
+    process.exit(code);
+  }, 30_000).unref();
   aborter.abort();
   await opening.catch(() => {});
   await wb?.close().catch((e) => console.error(`cleanup: ${e.message}`));

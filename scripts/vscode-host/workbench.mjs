@@ -90,9 +90,16 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {
   return { port, origin, logFile, pid: child.pid, stop };
 }
 
-/** Debian's Chromium, headless, with a fresh profile (the folder cannot be given in args). */
+/**
+ * Debian's Chromium, headless, with a fresh profile (the folder cannot be given in args).
+ * Signals are left to the caller (run-suite.mjs, mocha): playwright's own handlers would close
+ * the browser under a cleanup that is still using it.
+ */
 export function launchBrowser(profileDir) {
-  return chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, viewport: { width: 1400, height: 900 } });
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, viewport: { width: 1400, height: 900 },
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+  });
 }
 
 /** The workbench URL for a folder on the server's machine, with an optional test payload. */
@@ -121,29 +128,31 @@ export async function openWorkbench({
   const dir = mkdtempSync(join(tmpdir(), 'seqscope-host-'));
   let server;
   let context;
-  let closed = false;
-  const close = async () => {
-    closed = true;
+  let closing; // one close for every caller: the abort, the failed step, the test's after()
+  const close = () => (closing ??= (async () => {
     await context?.close().catch(() => {});
     await server?.stop();
-    if (!keep) rmSync(dir, { recursive: true, force: true });
-  };
+    if (!keep) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  })());
   // Aborting (an overall time-out) closes whatever has started; the pending step then throws.
   const abort = () => { close().catch(() => {}); };
   signal?.addEventListener('abort', abort, { once: true });
-  const step = async (promise) => {
+  // A step that finishes after an abort undoes itself (a server still starting, a browser).
+  const step = async (promise, undo) => {
     const value = await promise;
-    if (closed || signal?.aborted) {
+    if (closing || signal?.aborted) {
+      await undo(value).catch(() => {});
       await close();
+      if (!keep) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
       throw new Error('aborted');
     }
     return value;
   };
   try {
     const started = Date.now();
-    server = await step(startServer({ dir }));
+    server = await step(startServer({ dir }), (srv) => srv.stop());
     log(`server ready on ${server.origin} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid group ${server.pid}, log ${server.logFile})`);
-    context = await step(launchBrowser(join(dir, 'browser-profile')));
+    context = await step(launchBrowser(join(dir, 'browser-profile')), (ctx) => ctx.close());
     const page = context.pages()[0] ?? await context.newPage();
     await page.exposeFunction('codeAutomationLog', (level, message) => onLog?.(level, message));
     await page.exposeFunction('codeAutomationExit', (code) => onExit?.(code));
