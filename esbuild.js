@@ -54,6 +54,8 @@ const targets = [
 ];
 
 async function main() {
+  // A production build starts clean, so no stale source map from a dev build is packaged.
+  if (production && !watch) fs.rmSync('dist', { recursive: true, force: true });
   const contexts = await Promise.all(targets
     .filter((t) => t.entryPoints.every((e) => fs.existsSync(e)))
     .map((t) => esbuild.context({

@@ -1,14 +1,18 @@
 /**
- * A faster way to the very page queryTimeline() answers, for the common case of no filter and
- * no replay position, when a lane has too many messages in the window to list them one by one.
+ * The very lane pages queryTimeline() answers, for the common case of no filter and no replay
+ * position, without walking every event of the window.
  *
- * queryTimeline walks every event of the lane in the window: for a zoomed-out view of a million
- * events that is a million steps per page, which the standalone page would spend on its only
- * thread. Here the lane's message release times are kept in one sorted array (built once per
- * lane, on first use), so a density page costs two binary searches per bucket, and findings come
- * from the lane's own gap / duplicate / late lists. Anything else (few messages, a filter, a
- * replay position) goes to queryTimeline, so the answer is always the same as TimelineService's;
- * a unit test checks that on random windows.
+ * queryTimeline walks the lane's events from the window's start to its end plus the lane's
+ * longest span (a message held 10 s behind a gap makes every query scan 10 s more): zoomed out
+ * on a million events that is a million steps per page, zoomed in it is still tens of
+ * thousands, and the standalone page spends them on its only thread. Here, per lane (built once,
+ * on first use):
+ *   - the release times of its messages, sorted: a density page costs two binary searches per
+ *     bucket, and counting messages in the window costs two;
+ *   - its "long" events (span > LONG_SPAN_MS), sorted: the only ones that can reach into the
+ *     window from beyond the short stretch after its end that is scanned.
+ * Findings come from the lane's own gap / duplicate / late lists. Anything with a filter or a
+ * position goes to queryTimeline; a unit test checks the two agree on random windows.
  *
  * DOM-free. If the extension host wants the same speed, this belongs next to queryTimeline.
  */
@@ -20,66 +24,118 @@ import type { LanePage, MarkList } from '../core/session/timelineQuery';
 /** queryTimeline's caps (timelineQuery.ts): findings listed per lane, and marks per bucket. */
 export const FINDINGS_MAX = 2000;
 const MARKS_PER_BUCKET = 2;
+/** Spans longer than this are indexed; shorter ones are found by scanning this far past the window. */
+const LONG_SPAN_MS = 50;
+
+interface LaneData {
+  /** Release times (t1) of the lane's messages, ascending. */
+  releases: Float64Array;
+  /** Ids of the lane's events longer than LONG_SPAN_MS, ascending (= by t1). */
+  long: Int32Array;
+}
 
 export class LaneIndex {
-  /** Per key: release times (t1) of its messages, ascending. */
-  private readonly releases: (Float64Array | undefined)[] = [];
+  private readonly lanes: (LaneData | undefined)[] = [];
 
   constructor(private readonly session: CaptureSession) {}
 
-  private releasesOf(key: number): Float64Array {
-    let r = this.releases[key];
-    if (r) return r;
+  private data(key: number): LaneData {
+    let d = this.lanes[key];
+    if (d) return d;
     const s = this.session.store;
     const ke = s.keys[key];
     const kinds = s.kind.data;
+    const t0 = s.t0.data;
     const t1 = s.t1.data;
     const list = ke ? ke.all.data : new Int32Array(0);
     const n = ke ? ke.all.length : 0;
     let m = 0;
-    for (let i = 0; i < n; i++) if (kinds[list[i]] === Kind.message) m++;
-    r = new Float64Array(m);
-    for (let i = 0, j = 0; i < n; i++) if (kinds[list[i]] === Kind.message) r[j++] = t1[list[i]];
-    this.releases[key] = r;
-    return r;
+    let l = 0;
+    for (let i = 0; i < n; i++) {
+      const id = list[i];
+      if (kinds[id] === Kind.message) m++;
+      if (t1[id] - t0[id] > LONG_SPAN_MS) l++;
+    }
+    const releases = new Float64Array(m);
+    const long = new Int32Array(l);
+    for (let i = 0, j = 0, k = 0; i < n; i++) {
+      const id = list[i];
+      if (kinds[id] === Kind.message) releases[j++] = t1[id];
+      if (t1[id] - t0[id] > LONG_SPAN_MS) long[k++] = id;
+    }
+    d = { releases, long };
+    this.lanes[key] = d;
+    return d;
   }
 
-  /**
-   * The lane page queryTimeline would return for `key` (no filter, no position), or undefined
-   * when the lane is one queryTimeline answers cheaply anyway (few messages in the window).
-   */
-  densityLane(key: number, t0: number, t1: number, requestedBuckets: number): LanePage | undefined {
-    const ke = this.session.store.keys[key];
-    if (!ke) return { key, findings: emptyMarks(), findingsOmitted: 0 };
+  /** The lane page queryTimeline would return for `key` over [t0, t1] (no filter, no position). */
+  lane(key: number, t0: number, t1: number, requestedBuckets: number): LanePage {
+    const s = this.session.store;
+    const ke = s.keys[key];
+    const lane: LanePage = { key, findings: emptyMarks(), findingsOmitted: 0 };
+    if (!ke) return lane;
     const buckets = Math.max(1, Math.min(8192, Math.floor(requestedBuckets)));
-    const rel = this.releasesOf(key);
-    // Messages released inside the window are a lower bound of what queryTimeline counts (it
-    // also counts messages held across the window's end): above the limit, it draws density.
+    const { releases: rel, long } = this.data(key);
+    const t0d = s.t0.data;
+    const t1d = s.t1.data;
+    const kinds = s.kind.data;
+    const all = ke.all.data;
+    const n = ke.all.length;
+    const hiAll = t1 + ke.maxSpan + 1e-9;
+
+    // Events past the window's end whose span reaches back into it: the short stretch after
+    // the end is scanned, longer spans come from the index.
+    const mid = upperBoundBy((i) => t1d[all[i]], 0, n, t1);
+    const shortHi = Math.min(hiAll, t1 + LONG_SPAN_MS + 1e-6);
+    const shortEnd = lowerBound((i) => t1d[all[i]], mid, n, shortHi);
+    const extras: number[] = [];
+    for (let i = mid; i < shortEnd; i++) if (t0d[all[i]] <= t1) extras.push(all[i]);
+    const l0 = lowerBound((i) => t1d[long[i]], 0, long.length, shortHi);
+    const l1 = lowerBound((i) => t1d[long[i]], l0, long.length, hiAll);
+    for (let i = l0; i < l1; i++) if (t0d[long[i]] <= t1) extras.push(long[i]);
+
+    // As many messages as queryTimeline counts: released in the window, plus held across its end.
     const a = lowerBound((i) => rel[i], 0, rel.length, t0);
     const b = upperBound(rel, a, rel.length, t1);
-    if (b - a <= buckets * MARKS_PER_BUCKET) return undefined;
+    let messages = b - a;
+    for (const id of extras) if (kinds[id] === Kind.message) messages++;
+
+    if (messages <= buckets * MARKS_PER_BUCKET) {
+      // One by one: every event released in the window, then those reaching into it.
+      lane.marks = emptyMarks();
+      const from = lowerBound((i) => t1d[all[i]], 0, mid, t0);
+      const take = (id: number) => {
+        if (kinds[id] === Kind.message) push(lane.marks as MarkList, s, id);
+        else if (lane.findings.id.length < FINDINGS_MAX) push(lane.findings, s, id);
+        else lane.findingsOmitted++;
+      };
+      for (let i = from; i < mid; i++) take(all[i]);
+      for (const id of extras) take(id);
+      return lane;
+    }
+
+    // Density: bucket boundaries found with the very formula queryTimeline bins with, so the
+    // counts agree to the bit.
     const width = t1 - t0 || 1;
     const bucketOf = (t: number) => Math.min(buckets - 1, Math.floor(((t - t0) / width) * buckets));
     const density = new Array<number>(buckets).fill(0);
-    // Bucket boundaries found with the very formula queryTimeline bins with, so they agree to the bit.
     let start = a;
     for (let bk = 0; bk < buckets && start < b; bk++) {
       const end = bk === buckets - 1 ? b : lowerBound((i) => bucketOf(rel[i]), start, b, bk + 1);
       density[bk] = end - start;
       start = end;
     }
-    const lane: LanePage = { key, density, findings: emptyMarks(), findingsOmitted: 0 };
-    this.findings(key, t0, t1, lane);
+    lane.density = density;
+    this.findings(key, t0, t1, hiAll, lane);
     return lane;
   }
 
   /** Gaps, duplicates and late events reaching into the window, in event order, capped. */
-  private findings(key: number, t0: number, t1: number, lane: LanePage): void {
+  private findings(key: number, t0: number, t1: number, hi: number, lane: LanePage): void {
     const s = this.session.store;
     const ke = s.keys[key];
     const t0d = s.t0.data;
     const t1d = s.t1.data;
-    const hi = t1 + ke.maxSpan + 1e-9;
     const lists = [ke.gap, ke.duplicate, ke.late];
     const pos = lists.map((l) => lowerBound((i) => t1d[l.data[i]], 0, l.length, t0));
     const ends = lists.map((l, j) => lowerBound((i) => t1d[l.data[i]], pos[j], l.length, hi));
@@ -125,6 +181,15 @@ function upperBound(a: Float64Array, lo: number, hi: number, x: number): number 
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBoundBy(get: (i: number) => number, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (get(mid) <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;

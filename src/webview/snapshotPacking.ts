@@ -65,7 +65,11 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
  * Unpacks a packed snapshot into one restoreSession() takes: the column fields become short
  * tokens, and the returned Base64 "decodes" a token to the column's bytes.
  */
-export async function unpackSnapshot(packed: PackedSnapshot, base64: Base64): Promise<{ snapshot: SessionSnapshot; base64: Base64 }> {
+export async function unpackSnapshot(
+  packed: PackedSnapshot,
+  base64: Base64,
+  yieldNow: () => Promise<void> = () => new Promise((r) => setTimeout(r, 0)),
+): Promise<{ snapshot: SessionSnapshot; base64: Base64 }> {
   if (packed.packing !== PACKING) throw new Error(`unknown snapshot packing "${String(packed.packing)}"`);
   const columns = new Map<string, Uint8Array>();
   const unpack = async (text: string, width: number) => unshuffle(await inflate(base64.decode(text)), width);
@@ -94,7 +98,11 @@ export async function unpackSnapshot(packed: PackedSnapshot, base64: Base64): Pr
       const b = await unpack(p.data, 8);
       const ids = new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
       messageIds = new Array<string>(ids.length);
-      for (let i = 0; i < ids.length; i++) messageIds[i] = ids[i] < 0 ? '' : String(ids[i]);
+      // A million number-to-string conversions: in slices, so the page keeps drawing.
+      for (let i = 0; i < ids.length; i++) {
+        messageIds[i] = ids[i] < 0 ? '' : String(ids[i]);
+        if ((i + 1) % 100_000 === 0) await yieldNow();
+      }
     })(),
   );
   await Promise.all(jobs);

@@ -17,11 +17,12 @@
 import type { HostMessage, LanePage, TimelinePage, WebviewMessage } from '../shared/protocol';
 import type { ReceivedMessage } from '../core/captureRecord';
 import { lowerBound } from '../core/session/columns';
-import { Base64, restoreSession, SessionSnapshot } from '../core/session/sessionSnapshot';
+import type { Base64, SessionSnapshot } from '../core/session/sessionSnapshot';
 import { queryTimeline } from '../core/session/timelineQuery';
 import { TimelineService } from '../core/session/timelineService';
 import { LaneIndex } from './fastQuery';
 import type { HostChannel } from './hostChannel';
+import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
 import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from './standaloneEmbed';
 
@@ -72,11 +73,11 @@ export function standaloneChannel(doc: Document = document): HostChannel {
       const raw = readJson<SessionSnapshot | PackedSnapshot>(doc, SESSION_ELEMENT_ID, true);
       performance.measure('seqscope:parse-session', { start: t });
       if (!raw || raw.version !== 1) throw new Error('this page does not embed a SeqScope session it can read');
-      const { snapshot, base64: b64 } = 'packing' in raw ? await unpackSnapshot(raw, base64) : { snapshot: raw, base64 };
+      const { snapshot, base64: b64 } = 'packing' in raw ? await unpackSnapshot(raw, base64, yieldToRenderer) : { snapshot: raw, base64 };
       const meta = readJson<StandaloneMeta>(doc, META_ELEMENT_ID) ?? { id: 'standalone', title: 'SeqScope session', options: snapshot.summary.options };
       performance.measure('seqscope:unpack-session', { start: t });
       const t2 = performance.now();
-      const session = restoreSession(snapshot, b64);
+      const session = await restoreSessionSliced(snapshot, b64, yieldToRenderer);
       performance.measure('seqscope:restore-session', { start: t2 });
       const records = snapshot.records;
       host.attach(new TimelineService(session, { ...meta, standalone: true }, async (arrival) => records[arrival] as ReceivedMessage | undefined));
@@ -190,9 +191,9 @@ class InPageHost {
 
   /**
    * The same page TimelineService would answer, computed a few lanes at a time with a yield to
-   * the renderer between groups. Zoomed-out lanes (many messages in the window) take the fast
-   * path of fastQuery.ts when no filter applies; the others are grouped until they hold about
-   * SLICE_EVENTS events in the window.
+   * the renderer between groups. Without a filter, lanes take the indexed path of fastQuery.ts
+   * (bounded work per lane); with one, queryTimeline answers, lanes grouped until they hold
+   * about SLICE_EVENTS events in the window.
    */
   private async page(s: TimelineService, msg: Extract<WebviewMessage, { type: 'requestPage' }>): Promise<TimelinePage> {
     const store = s.session.store;
@@ -220,12 +221,9 @@ class InPageHost {
     };
     for (const key of msg.lanes) {
       if (fast) {
-        const lane = this.index.densityLane(key, msg.t0, msg.t1, msg.buckets);
-        if (lane) {
-          byKey.set(key, lane);
-          await breathe();
-          continue;
-        }
+        byKey.set(key, this.index.lane(key, msg.t0, msg.t1, msg.buckets));
+        await breathe();
+        continue;
       }
       const ke = store.keys[key];
       if (ke) {

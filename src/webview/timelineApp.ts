@@ -37,11 +37,17 @@ import { laneBlock, LaneScroll, pageWindow, Viewport } from './viewport';
 
 /** Wait this long after the last view change before asking for a page… */
 const REQUEST_DEBOUNCE_MS = 60;
-/** …but no longer than this while the view keeps moving. */
+/**
+ * …but no longer than this while the view keeps moving, when the host is another process (the
+ * extension). The standalone page's host computes on this very thread: there, pages wait for
+ * the gesture to pause, and the layer is copied scaled meanwhile.
+ */
 const REQUEST_MAX_WAIT_MS = 250;
 /** Replay position changes re-request pages at most this often (≤ 10 Hz). */
 const REPLAY_REFRESH_MS = 100;
 const ZOOM_STEP = 1.5;
+/** A gesture counts as settled this long after the last view change. */
+const SETTLE_MS = 120;
 const DRAW_TIMES_KEPT = 4096;
 
 interface Selection {
@@ -108,6 +114,8 @@ export class TimelineApp {
   private pendingNav: { dir: 1 | -1; from: number } | undefined;
 
   private frameQueued = false;
+  private lastViewChange = -Infinity;
+  private settleTimer: number | undefined;
   private stats: FrameStats | undefined;
   private firstPaintMs: number | undefined;
   private readonly drawTimes = new Float32Array(DRAW_TIMES_KEPT);
@@ -177,7 +185,7 @@ export class TimelineApp {
       scroll: () => this.scroll,
       changed: () => this.viewChanged(),
       click: (x, y) => this.clickAt(x, y),
-      overMark: (x, y) => this.view.hits.nearest(x, y) >= 0,
+      overMark: (x, y) => this.view.hitAt(x, y) !== undefined,
     });
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('focus', () => this.requestFrame());
@@ -343,8 +351,9 @@ export class TimelineApp {
     const tick = () => {
       const n = performance.now();
       const idle = n - this.lastChange;
-      if (idle < REQUEST_DEBOUNCE_MS && n - this.firstChange < REQUEST_MAX_WAIT_MS) {
-        this.requestTimer = window.setTimeout(tick, Math.min(REQUEST_DEBOUNCE_MS - idle, REQUEST_MAX_WAIT_MS - (n - this.firstChange)));
+      const maxWait = this.session?.standalone ? Infinity : REQUEST_MAX_WAIT_MS;
+      if (idle < REQUEST_DEBOUNCE_MS && n - this.firstChange < maxWait) {
+        this.requestTimer = window.setTimeout(tick, Math.min(REQUEST_DEBOUNCE_MS - idle, maxWait - (n - this.firstChange)));
         return;
       }
       this.requestTimer = undefined;
@@ -418,7 +427,10 @@ export class TimelineApp {
       cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       focusedLane: document.activeElement === this.canvas ? this.focusedLane : undefined,
       message: this.filter.keys?.length ? 'No key matches the filter' : 'This session has no keys',
+      // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
+      allowStale: start - this.lastViewChange < SETTLE_MS,
     });
+    if (this.stats.stale) this.frameAfter(SETTLE_MS - (start - this.lastViewChange) + 1);
     const end = performance.now();
     this.lastDrawMs = end - start;
     this.drawTimes[this.draws % DRAW_TIMES_KEPT] = this.lastDrawMs;
@@ -430,7 +442,17 @@ export class TimelineApp {
   // -------------------------------------------------------------------------------------------
   // View operations
 
+  /** A frame once a gesture has settled (to render the lane layer for where it ended). */
+  private frameAfter(ms: number): void {
+    if (this.settleTimer !== undefined) return;
+    this.settleTimer = window.setTimeout(() => {
+      this.settleTimer = undefined;
+      this.requestFrame();
+    }, Math.max(0, ms));
+  }
+
   private viewChanged(): void {
+    this.lastViewChange = performance.now();
     this.requestFrame();
     this.scheduleRequest();
     this.updateStatusSoon();
@@ -529,8 +551,8 @@ export class TimelineApp {
 
   private clickAt(x: number, y: number): void {
     this.canvas.focus();
-    const i = this.view.hits.nearest(x, y);
-    if (i < 0) {
+    const hit = this.view.hitAt(x, y);
+    if (!hit) {
       const L = this.layout;
       if (L && y >= L.lanes.y) {
         const lane = this.scroll.laneAt(y - L.lanes.y);
@@ -539,15 +561,12 @@ export class TimelineApp {
       this.requestFrame();
       return;
     }
-    const h = this.view.hits;
-    const id = h.id[i];
-    const vp = this.vp as Viewport;
     const L = this.layout as Layout;
     const laneIndex = L && y >= L.lanes.y ? this.scroll.laneAt(y - L.lanes.y) : -1;
     const key = laneIndex >= 0 ? this.lanes[laneIndex].key : -1;
     if (laneIndex >= 0) this.focusedLane = laneIndex;
-    this.select({ id, t: vp.xToTime(h.x[i] - L.plotX), key, kind: kindName(h.kind[i]) });
-    this.openDetail(id);
+    this.select({ id: hit.id, t: hit.t, key, kind: kindName(hit.kind) });
+    this.openDetail(hit.id);
   }
 
   private select(s: Selection): void {

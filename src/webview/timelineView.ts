@@ -1,24 +1,17 @@
 /**
- * Draws the timeline on one canvas: overview strip, time axis, the invalid lane and the visible
- * key lanes, from whatever pages are cached. A frame's work is bounded by what is on screen —
- * visible lanes × (page buckets + capped findings), marks deduplicated per pixel column — never
- * by the number of events in the session.
- *
- * Marks: message = a tick at release; hold = a thin line arrival → release; gap = a band from
- * opened to declared lost (labelled with the missing range when wide enough); duplicate = a
- * ring (redelivery: the same Pub/Sub message again) or a diamond (republish: the same number
- * under a new messageId); late = a triangle; invalid = a cross on the top lane.
+ * Composes a frame of the timeline on its one canvas: the overview strip, the time axis, the
+ * lane names, rows and grid, the replay cursor and the scrollbar are drawn directly (a few dozen
+ * shapes); the marks come from the lane layer (laneLayer.ts), copied — shifted, or scaled while
+ * zooming — so a frame costs the same whatever the session holds. The layer is rendered again
+ * only when what it shows changed or the view settled somewhere it does not cover exactly.
  */
-import type { LaneInfo, LanePage, MarkList, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
-import { Kind } from '../core/session/eventStore';
-import { count, dateTime, missingRange, shortCount, tickLabel, tickStep, ticks } from './format';
-import { HitList, Layout, Rect, scrollThumb } from './layout';
+import type { LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
+import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
+import { LaneLayer } from './laneLayer';
+import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
 import type { DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
 import type { LaneScroll, Viewport } from './viewport';
-
-/** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
-const REDELIVERY = 1;
 
 /** What the renderer needs for a frame (the app owns all of it). */
 export interface FrameInput {
@@ -37,6 +30,8 @@ export interface FrameInput {
   /** Focus is on the canvas: draw the focused lane's outline. */
   focusedLane?: number;
   message?: string;
+  /** A gesture is under way: copy the layer shifted or scaled rather than render it again. */
+  allowStale: boolean;
 }
 
 export interface FrameStats {
@@ -45,19 +40,30 @@ export interface FrameStats {
   /** Findings and (individually drawn) messages with where they were drawn, capped. */
   findings: DrawnMark[];
   messages: DrawnMark[];
+  /** Every visible lane drawn from a page for this view, by a layer rendered for this view. */
   allFresh: boolean;
   anyData: boolean;
+  /** The layer was copied scaled or shifted beyond what it covers: render again when settled. */
+  stale: boolean;
+  /** The layer was rendered in this frame. */
+  rendered: boolean;
 }
 
-const MARKS_LISTED = 300;
-const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid'];
+/** Lanes rendered above and below those in view, so a little vertical scrolling is a copy too. */
+const LANE_MARGIN = 2;
+/** While zooming, the layer may be copied scaled up to this factor before it is rendered again. */
+const MAX_STALE_SCALE = 4;
 
 export class TimelineView {
-  readonly hits = new HitList();
   private readonly ctx: CanvasRenderingContext2D;
+  private readonly layer = new LaneLayer();
   private dpr = 1;
   private cssW = 0;
   private cssH = 0;
+  /** Identity numbers of pages and themes, for the layer's content key. */
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 1;
+  private last: { vp: { t0: number; msPerPx: number }; scrollY: number; layout: Layout } | undefined;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
@@ -78,35 +84,92 @@ export class TimelineView {
     return true;
   }
 
+  private idOf(o: object | undefined): number {
+    if (!o) return 0;
+    let id = this.ids.get(o);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(o, id);
+    }
+    return id;
+  }
+
   draw(f: FrameInput): FrameStats {
     const ctx = this.ctx;
-    const { theme: th, layout: L } = f;
+    const { theme: th, layout: L, viewport: vp, scroll } = f;
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = th.background;
     ctx.fillRect(0, 0, this.cssW, this.cssH);
     ctx.font = th.font;
     ctx.textBaseline = 'middle';
-    this.hits.clear();
-    const stats: FrameStats = {
-      lanes: [],
-      marks: { message: 0, hold: 0, density: 0, gap: 0, duplicate: 0, redelivery: 0, republish: 0, late: 0, invalid: 0 },
-      findings: [],
-      messages: [],
-      allFresh: true,
-      anyData: false,
+
+    const { first, end } = scroll.visible();
+    const want = { first: Math.max(0, first - LANE_MARGIN), end: Math.min(f.lanes.length, end + LANE_MARGIN) };
+    const invalidHeight = L.invalidLane ? L.invalidLane.h : 0;
+    const pages = new Map<number, ReturnType<FrameInput['pageFor']>>();
+    const pageFor = (k: number) => {
+      if (!pages.has(k)) pages.set(k, f.pageFor(k));
+      return pages.get(k);
     };
+    const parts = [this.idOf(th), this.idOf(f.lanes), f.selectedId ?? -1, this.dpr, scroll.laneHeight, invalidHeight];
+    for (let i = want.first; i < want.end; i++) {
+      const got = pageFor(f.lanes[i].key);
+      parts.push(this.idOf(got?.page), got?.fresh ? 1 : 0);
+    }
+    if (invalidHeight) parts.push(this.idOf(pageFor(-1)?.page));
+    const content = parts.join(',');
+
+    const spec = this.layer.spec;
+    const W = L.plotW;
+    const sameScale = !!spec && Math.abs(spec.msPerPx - vp.msPerPx) <= vp.msPerPx * 1e-9;
+    const sameShape = !!spec && spec.lanes === f.lanes && spec.invalidHeight === invalidHeight && spec.dpr === this.dpr && spec.laneHeight === scroll.laneHeight;
+    const covers = !!spec && vp.t0 >= spec.t0 - 1e-9 * vp.span && vp.t1 <= this.layer.t1 + 1e-9 * vp.span && first >= spec.first && end <= spec.end;
+    const exact = sameShape && sameScale && covers && spec.content === content;
+    const ratio = spec ? vp.msPerPx / spec.msPerPx : 0;
+    const overlap = spec ? Math.min(vp.t1, this.layer.t1) - Math.max(vp.t0, spec.t0) : 0;
+    const usable = sameShape && ratio >= 1 / MAX_STALE_SCALE && ratio <= MAX_STALE_SCALE && overlap >= vp.span * 0.5;
+    let rendered = false;
+    if (!exact && !(f.allowStale && usable)) {
+      this.layer.render({
+        lanes: f.lanes,
+        first: want.first,
+        end: want.end,
+        laneHeight: scroll.laneHeight,
+        invalidHeight,
+        t0: vp.t0 - W * vp.msPerPx,
+        msPerPx: vp.msPerPx,
+        widthPx: 3 * W,
+        viewT0: vp.t0,
+        viewT1: vp.t1,
+        pageFor,
+        selectedId: f.selectedId,
+        theme: th,
+        dpr: this.dpr,
+        content,
+      });
+      rendered = true;
+    }
+    const isExact = rendered || exact;
 
     this.drawOverview(f);
     this.drawAxis(f);
+    const stats: FrameStats = { lanes: [], marks: this.layer.stats.marks, findings: [], messages: [], allFresh: isExact, anyData: false, stale: !isExact, rendered };
 
-    // Key lanes, clipped to their scrolled area.
-    const { first, end } = f.scroll.visible();
+    // Rows and names, then the layer's marks over the plot part of the rows.
     ctx.save();
-    clip(ctx, f.layout.lanes);
+    clip(ctx, L.lanes);
     for (let i = first; i < end; i++) {
       const lane = f.lanes[i];
-      const y = L.lanes.y + i * f.scroll.laneHeight - f.scroll.scrollY;
-      this.drawLane(f, lane, i, y, stats);
+      const y = L.lanes.y + i * scroll.laneHeight - scroll.scrollY;
+      this.drawLaneRow(f, lane, i, y);
+      const got = pageFor(lane.key);
+      stats.lanes.push({ key: lane.key, name: lane.name, y, height: scroll.laneHeight, fresh: !!got?.fresh, hasData: !!got });
+      if (!got?.fresh) stats.allFresh = false;
+      if (got) stats.anyData = true;
+      else {
+        ctx.fillStyle = th.muted;
+        ctx.fillText('…', L.plotX + 6, y + scroll.laneHeight / 2);
+      }
     }
     if (f.lanes.length === 0) {
       ctx.fillStyle = th.muted;
@@ -115,14 +178,80 @@ export class TimelineView {
       ctx.textAlign = 'left';
     }
     ctx.restore();
-    if (L.invalidLane) this.drawInvalidLane(f, L.invalidLane, stats);
+    if (L.invalidLane) {
+      this.drawInvalidRow(f, L.invalidLane);
+      if (!pageFor(-1)) stats.allFresh = false;
+    }
+    this.blitLayer(f);
     this.drawGridOverLanes(f);
     this.drawCursor(f);
     this.drawScrollbar(f);
-    // Separator under the header.
     ctx.fillStyle = th.grid;
     ctx.fillRect(0, L.axis.y + L.axis.h - 1, L.width, 1);
+
+    if (isExact) {
+      // Positions for the test hook, from layer to canvas coordinates (valid for this view).
+      const toCanvas = (m: DrawnMark): DrawnMark => ({ ...m, ...this.layerToCanvas(f, m.x, m.y) });
+      stats.findings = this.layer.stats.findings.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y) || inside(L.invalidLane, m.x, m.y));
+      stats.messages = this.layer.stats.messages.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y));
+    }
+    this.last = { vp: { t0: vp.t0, msPerPx: vp.msPerPx }, scrollY: scroll.scrollY, layout: L };
     return stats;
+  }
+
+  /** Copies the layer under the plot: shifted (and scaled, mid-zoom) to the current view. */
+  private blitLayer(f: FrameInput): void {
+    const spec = this.layer.spec;
+    if (!spec) return;
+    const ctx = this.ctx;
+    const { layout: L, viewport: vp, scroll } = f;
+    const k = spec.msPerPx / vp.msPerPx;
+    const dx = L.plotX + ((spec.t0 - vp.t0) / spec.msPerPx) * k;
+    const dw = spec.widthPx * k;
+    const src = this.layer.image;
+    const d = spec.dpr;
+    const rows = spec.end - spec.first;
+    if (rows > 0) {
+      ctx.save();
+      clip(ctx, { x: L.plotX, y: L.lanes.y, w: L.plotW, h: L.lanes.h });
+      const dy = L.lanes.y + spec.first * spec.laneHeight - scroll.scrollY;
+      ctx.drawImage(src, 0, spec.invalidHeight * d, src.width, rows * spec.laneHeight * d, dx, dy, dw, rows * spec.laneHeight);
+      ctx.restore();
+    }
+    if (L.invalidLane && spec.invalidHeight) {
+      ctx.save();
+      clip(ctx, { x: L.plotX, y: L.invalidLane.y, w: L.plotW, h: L.invalidLane.h });
+      ctx.drawImage(src, 0, 0, src.width, spec.invalidHeight * d, dx, L.invalidLane.y, dw, spec.invalidHeight);
+      ctx.restore();
+    }
+  }
+
+  private layerToCanvas(f: FrameInput, lx: number, ly: number): { x: number; y: number } {
+    const spec = this.layer.spec!;
+    const { layout: L, viewport: vp, scroll } = f;
+    const k = spec.msPerPx / vp.msPerPx;
+    const x = L.plotX + ((spec.t0 - vp.t0) / spec.msPerPx + lx) * k;
+    const y = ly < spec.invalidHeight && L.invalidLane ? L.invalidLane.y + ly : L.lanes.y + spec.first * spec.laneHeight - scroll.scrollY + (ly - spec.invalidHeight);
+    return { x, y };
+  }
+
+  /** The mark under canvas point (x, y) as last drawn: its id, kind code and time. */
+  hitAt(x: number, y: number): { id: number; kind: number; t: number } | undefined {
+    const spec = this.layer.spec;
+    const last = this.last;
+    if (!spec || !last) return undefined;
+    const L = last.layout;
+    if (x < L.plotX || x > L.plotX + L.plotW) return undefined;
+    const k = spec.msPerPx / last.vp.msPerPx;
+    const lx = (x - L.plotX) / k - (spec.t0 - last.vp.t0) / spec.msPerPx;
+    let ly: number;
+    if (L.invalidLane && inside(L.invalidLane, x, y)) ly = y - L.invalidLane.y;
+    else if (inside(L.lanes, x, y)) ly = spec.invalidHeight + (y - L.lanes.y) + last.scrollY - spec.first * spec.laneHeight;
+    else return undefined;
+    const h = this.layer.hits;
+    const i = h.nearest(lx, ly, 6 / k, spec.laneHeight / 2 - 3);
+    if (i < 0) return undefined;
+    return { id: h.id[i], kind: h.kind[i], t: spec.t0 + h.x[i] * spec.msPerPx };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -263,7 +392,7 @@ export class TimelineView {
     ctx.restore();
   }
 
-  private drawLane(f: FrameInput, lane: LaneInfo, index: number, y: number, stats: FrameStats): void {
+  private drawLaneRow(f: FrameInput, lane: LaneInfo, index: number, y: number): void {
     const ctx = this.ctx;
     const { theme: th, layout: L } = f;
     const h = f.scroll.laneHeight;
@@ -283,307 +412,20 @@ export class TimelineView {
       ctx.lineWidth = 1;
       ctx.strokeRect(1.5, y + 1.5, L.plotX - 6, h - 3);
     }
-    const got = f.pageFor(lane.key);
-    const drawn: DrawnLane = { key: lane.key, name: lane.name, y, height: h, fresh: !!got?.fresh, hasData: !!got };
-    stats.lanes.push(drawn);
-    if (!got) {
-      stats.allFresh = false;
-      ctx.fillStyle = th.muted;
-      ctx.fillText('…', L.plotX + 6, y + h / 2);
-      return;
-    }
-    if (!got.fresh) stats.allFresh = false;
-    stats.anyData = true;
-    const lp = got.page.lanes.find((l) => l.key === lane.key);
-    if (!lp) return;
-    ctx.save();
-    clip(ctx, { x: L.plotX, y, w: L.plotW, h });
-    this.drawLanePage(f, got.page, lp, y, h, stats);
-    ctx.restore();
   }
 
-  private drawLanePage(f: FrameInput, page: TimelinePage, lp: LanePage, y: number, h: number, stats: FrameStats): void {
+  private drawInvalidRow(f: FrameInput, r: Rect): void {
     const ctx = this.ctx;
-    const { theme: th, layout: L, viewport: vp } = f;
-    const X = L.plotX;
-    const W = L.plotW;
-    const mid = y + h / 2;
-    const px = (t: number) => X + vp.timeToX(t);
-
-    // Gap bands first: everything else draws over them.
-    const fl = lp.findings;
-    this.drawGaps(f, fl, y, h, stats);
-
-    if (lp.density) {
-      // Messages per bucket: columns, height by share of the lane's busiest bucket.
-      const d = lp.density;
-      const bw = (page.t1 - page.t0) / page.buckets;
-      const b0 = Math.max(0, Math.floor((vp.t0 - page.t0) / bw));
-      const b1 = Math.min(d.length, Math.ceil((vp.t1 - page.t0) / bw) + 1);
-      let max = 1;
-      for (let b = b0; b < b1; b++) if (d[b] > max) max = d[b];
-      ctx.fillStyle = th.message;
-      ctx.beginPath();
-      let lastX = -Infinity;
-      let lastH = 0;
-      const hMax = h - 10;
-      for (let b = b0; b < b1; b++) {
-        const c = d[b];
-        if (!c) continue;
-        const x0 = px(page.t0 + b * bw);
-        const x1 = px(page.t0 + (b + 1) * bw);
-        const bh = Math.max(2, hMax * Math.sqrt(c / max));
-        // Several buckets in one pixel column: keep the tallest.
-        if (Math.floor(x0) === Math.floor(lastX) && bh <= lastH) continue;
-        ctx.rect(Math.floor(x0), mid - bh / 2, Math.max(1, x1 - x0), bh);
-        lastX = x0;
-        lastH = bh;
-        stats.marks.density++;
-      }
-      ctx.fill();
-    } else if (lp.marks) {
-      this.drawMessages(f, lp.marks, mid, stats);
-    }
-
-    // Point findings over the messages: positions first, then one path per kind (a path per
-    // mark costs a raster pass each; a thousand duplicates would cost a frame).
-    const rings: number[] = [];
-    const diamonds: number[] = [];
-    const triangles: number[] = [];
-    let lastDupCol = NaN;
-    let lastLateCol = NaN;
-    let selectedX: number | undefined;
-    for (let i = 0; i < fl.id.length; i++) {
-      const kind = fl.kind[i];
-      if (kind !== Kind.duplicate && kind !== Kind.late) continue;
-      const t = fl.t1[i];
-      if (t < vp.t0 || t > vp.t1) continue;
-      const x = px(t);
-      const col = Math.round(x);
-      const id = fl.id[i];
-      const selected = id === f.selectedId;
-      if (selected) selectedX = x;
-      if (kind === Kind.duplicate) {
-        // One mark per pixel column and kind is all the eye can tell apart.
-        if (col === lastDupCol && !selected) continue;
-        lastDupCol = col;
-        const redelivery = (fl.aux[i] & REDELIVERY) !== 0;
-        (redelivery ? rings : diamonds).push(x);
-        stats.marks[redelivery ? 'redelivery' : 'republish']++;
-        stats.marks.duplicate++;
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(stats.findings, { id, kind: redelivery ? 'redelivery' : 'republish', x, y: mid });
-      } else {
-        if (col === lastLateCol && !selected) continue;
-        lastLateCol = col;
-        triangles.push(x);
-        stats.marks.late++;
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(stats.findings, { id, kind: 'late', x, y: mid });
-      }
-    }
-    if (rings.length) {
-      ctx.strokeStyle = th.redelivery;
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      for (const x of rings) {
-        ctx.moveTo(x + 4.5, mid);
-        ctx.arc(x, mid, 4.5, 0, Math.PI * 2);
-      }
-      ctx.stroke();
-    }
-    if (diamonds.length) {
-      ctx.fillStyle = th.republish;
-      ctx.beginPath();
-      for (const x of diamonds) {
-        ctx.moveTo(x, mid - 6);
-        ctx.lineTo(x + 5, mid);
-        ctx.lineTo(x, mid + 6);
-        ctx.lineTo(x - 5, mid);
-        ctx.closePath();
-      }
-      ctx.fill();
-    }
-    if (triangles.length) {
-      ctx.fillStyle = th.late;
-      ctx.beginPath();
-      for (const x of triangles) {
-        ctx.moveTo(x - 5, mid - 6);
-        ctx.lineTo(x + 5, mid - 6);
-        ctx.lineTo(x, mid + 4);
-        ctx.closePath();
-      }
-      ctx.fill();
-    }
-    if (selectedX !== undefined) this.drawSelection(f, selectedX, mid);
-    if (lp.findingsOmitted > 0) {
-      ctx.fillStyle = th.muted;
-      ctx.textAlign = 'right';
-      ctx.fillText(`+${count(lp.findingsOmitted)} findings (zoom in)`, X + W - 4, y + 8);
-      ctx.textAlign = 'left';
-    }
-  }
-
-  private drawGaps(f: FrameInput, fl: MarkList, y: number, h: number, stats: FrameStats): void {
-    const ctx = this.ctx;
-    const { theme: th, layout: L, viewport: vp } = f;
-    const px = (t: number) => L.plotX + vp.timeToX(t);
-    const mid = y + h / 2;
-    let lastEnd = -Infinity;
-    for (let i = 0; i < fl.id.length; i++) {
-      if (fl.kind[i] !== Kind.gap) continue;
-      const t0 = fl.t0[i];
-      const t1 = fl.t1[i];
-      if (t1 < vp.t0 || t0 > vp.t1) continue;
-      let x0 = px(t0);
-      let x1 = px(t1);
-      // A gap declared at once (capacity, end of input) is still at least a visible sliver.
-      if (x1 - x0 < 3) {
-        const c = (x0 + x1) / 2;
-        x0 = c - 1.5;
-        x1 = c + 1.5;
-      }
-      const id = fl.id[i];
-      const selected = id === f.selectedId;
-      if (x1 <= lastEnd && !selected) continue;
-      lastEnd = x1;
-      const cx0 = Math.max(L.plotX - 2, x0);
-      const cx1 = Math.min(L.plotX + L.plotW + 2, x1);
-      ctx.fillStyle = withAlpha(th.gap, 0.22);
-      ctx.fillRect(cx0, y + 3, cx1 - cx0, h - 6);
-      ctx.fillStyle = th.gap;
-      ctx.fillRect(x0, y + 3, 1.5, h - 6);
-      ctx.fillRect(x1 - 1.5, y + 3, 1.5, h - 6);
-      const visibleW = cx1 - cx0;
-      if (visibleW > 24) {
-        // The missing range if it fits, else how many are missing.
-        const from = fl.seq[i];
-        const to = fl.aux[i];
-        const n = to >= from ? to - from + 1 : undefined;
-        const range = missingRange(from, to);
-        const labels = [`missing ${range}`, range, ...(n !== undefined && n > 1 ? [`${count(n)} lost`, `×${count(n)}`] : [])];
-        const text = labels.find((l) => ctx.measureText(l).width <= visibleW - 8);
-        if (text) {
-          ctx.fillStyle = th.foreground;
-          ctx.textAlign = 'center';
-          ctx.fillText(text, (cx0 + cx1) / 2, mid);
-          ctx.textAlign = 'left';
-        }
-      }
-      stats.marks.gap++;
-      // Hit anywhere across the visible part of the band.
-      this.hits.push(id, Kind.gap, (cx0 + cx1) / 2, mid, Math.max(2, (cx1 - cx0) / 2), 1);
-      this.list(stats.findings, { id, kind: 'gap', x: (cx0 + cx1) / 2, y: mid, w: cx1 - cx0 });
-      if (selected) {
-        ctx.strokeStyle = th.focus;
-        ctx.lineWidth = 2;
-        ctx.strokeRect(cx0 - 1, y + 2, cx1 - cx0 + 2, h - 4);
-      }
-    }
-  }
-
-  private drawMessages(f: FrameInput, m: MarkList, mid: number, stats: FrameStats): void {
-    const ctx = this.ctx;
-    const { theme: th, layout: L, viewport: vp } = f;
-    const X = L.plotX;
-    const scale = L.plotW / vp.span;
-    const n = m.id.length;
-    // Hold spans (arrival → release) as one stroked path, under the ticks.
-    ctx.strokeStyle = withAlpha(th.message, 0.55);
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) {
-      const a = m.t0[i];
-      const r = m.t1[i];
-      if (r < vp.t0 || a > vp.t1) continue;
-      const xa = X + (a - vp.t0) * scale;
-      const xr = X + (r - vp.t0) * scale;
-      if (xr - xa < 2) continue;
-      ctx.moveTo(Math.max(X - 1, xa), mid + 7.5);
-      ctx.lineTo(Math.min(X + L.plotW + 1, xr), mid + 7.5);
-      // The arrival end gets a short stem, so a hold reads as "from here".
-      ctx.moveTo(xa + 0.5, mid + 4);
-      ctx.lineTo(xa + 0.5, mid + 10);
-      stats.marks.hold++;
-    }
-    ctx.stroke();
-    // Release ticks, one per pixel column.
-    ctx.fillStyle = th.message;
-    ctx.beginPath();
-    let lastCol = -Infinity;
-    let selectedX: number | undefined;
-    for (let i = 0; i < n; i++) {
-      const t = m.t1[i];
-      if (t < vp.t0 || t > vp.t1) continue;
-      const x = X + (t - vp.t0) * scale;
-      const col = Math.round(x);
-      const id = m.id[i];
-      if (col === lastCol && id !== f.selectedId) continue;
-      lastCol = col;
-      ctx.rect(col - 0.75, mid - 7, 1.5, 12);
-      stats.marks.message++;
-      this.hits.push(id, Kind.message, x, mid, 0, 0);
-      this.list(stats.messages, { id, kind: 'message', x, y: mid });
-      if (id === f.selectedId) selectedX = x;
-    }
-    ctx.fill();
-    // After the fill: drawing the ring starts a new path.
-    if (selectedX !== undefined) this.drawSelection(f, selectedX, mid);
-  }
-
-  private drawInvalidLane(f: FrameInput, r: Rect, stats: FrameStats): void {
-    const ctx = this.ctx;
-    const { theme: th, layout: L, viewport: vp } = f;
+    const th = f.theme;
     ctx.fillStyle = withAlpha(th.invalid, 0.06);
     ctx.fillRect(r.x, r.y, r.w, r.h);
     ctx.fillStyle = th.grid;
     ctx.fillRect(0, r.y + r.h - 1, r.w, 1);
     this.drawLaneLabel(f, r.y, r.h, 'invalid records', `${count(f.session.invalid)} not sequenced`, false);
-    const got = f.pageFor(-1);
-    if (!got) return;
-    const m = got.page.invalid;
-    const mid = r.y + r.h / 2;
-    ctx.save();
-    clip(ctx, { x: L.plotX, y: r.y, w: L.plotW, h: r.h });
-    ctx.strokeStyle = th.invalid;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    let lastCol = NaN;
-    let selectedX: number | undefined;
-    for (let i = 0; i < m.id.length; i++) {
-      const t = m.t1[i];
-      if (t < vp.t0 || t > vp.t1) continue;
-      const x = L.plotX + vp.timeToX(t);
-      const id = m.id[i];
-      if (id === f.selectedId) selectedX = x;
-      if (Math.round(x) === lastCol && id !== f.selectedId) continue;
-      lastCol = Math.round(x);
-      ctx.moveTo(x - 4, mid - 4);
-      ctx.lineTo(x + 4, mid + 4);
-      ctx.moveTo(x + 4, mid - 4);
-      ctx.lineTo(x - 4, mid + 4);
-      stats.marks.invalid++;
-      this.hits.push(id, Kind.invalid, x, mid, 0, 2);
-      this.list(stats.findings, { id, kind: 'invalid', x, y: mid });
-    }
-    ctx.stroke();
-    if (selectedX !== undefined) this.drawSelection(f, selectedX, mid);
-    ctx.restore();
-  }
-
-  private drawSelection(f: FrameInput, x: number, y: number): void {
-    const ctx = this.ctx;
-    ctx.strokeStyle = f.theme.focus;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.arc(x, y, 9, 0, Math.PI * 2);
-    ctx.stroke();
-  }
-
-  private list(into: DrawnMark[], m: DrawnMark): void {
-    if (into.length < MARKS_LISTED) into.push(m);
   }
 }
+
+const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid'];
 
 export function kindName(code: number): string {
   return KIND_NAME[code] ?? 'event';

@@ -1,0 +1,439 @@
+/**
+ * The lanes' marks, rendered into an offscreen canvas three screens wide (the view and one
+ * screen either side) for a range of lanes. The visible canvas copies from it: while the user
+ * drags or zooms, a frame is one image copy (shifted, or scaled while zooming) instead of
+ * thousands of marks to rasterise, which is what costs a frame, not the JavaScript. The layer is
+ * rendered again when the gesture settles, when new pages or a new selection change what it
+ * shows, or when the view leaves it.
+ *
+ * Marks: message = a tick at release; hold = a thin line arrival → release; gap = a band from
+ * opened to declared lost (labelled with the missing range when wide enough); duplicate = a
+ * ring (redelivery: the same Pub/Sub message again) or a diamond (republish: the same number
+ * under a new messageId); late = a triangle; invalid = a cross on the top lane. Marks are
+ * deduplicated per pixel column, so the work is bounded by pixels and capped page contents.
+ */
+import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
+import { Kind } from '../core/session/eventStore';
+import { count, missingRange } from './format';
+import { HitList } from './layout';
+import { Theme, withAlpha } from './theme';
+import type { DrawnMark, MarkCounts } from './timelineSnapshot';
+
+/** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
+const REDELIVERY = 1;
+const MARKS_LISTED = 300;
+/** Point findings of one kind closer than this (px) are drawn once. */
+const MARKER_GAP = 3;
+
+export interface LayerSpec {
+  lanes: readonly LaneInfo[];
+  /** Lane indexes to render: [first, end). */
+  first: number;
+  end: number;
+  laneHeight: number;
+  /** Height of the invalid lane's row on top (0: none). */
+  invalidHeight: number;
+  /** Time at the layer's left edge, and its resolution. */
+  t0: number;
+  msPerPx: number;
+  widthPx: number;
+  /** The view when rendered: marks inside it are counted for the test hook. */
+  viewT0: number;
+  viewT1: number;
+  pageFor(key: number): { page: TimelinePage; fresh: boolean } | undefined;
+  selectedId?: number;
+  theme: Theme;
+  dpr: number;
+  /** Identifies what the layer shows besides geometry (pages, selection, theme, lanes). */
+  content: string;
+}
+
+export interface LayerStats {
+  marks: MarkCounts;
+  /** In layer coordinates. */
+  findings: DrawnMark[];
+  messages: DrawnMark[];
+  /** Lanes that had a page / a fresh page. */
+  lanesWithData: number;
+  lanesFresh: number;
+}
+
+export class LaneLayer {
+  private readonly canvas: OffscreenCanvas | HTMLCanvasElement;
+  private readonly ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
+  /**
+   * What the frames copy from: an immutable bitmap of the rendered layer. Copying from a live
+   * canvas costs a snapshot of it on every frame; a bitmap is taken once per render.
+   */
+  private bitmap: ImageBitmap | undefined;
+  readonly hits = new HitList();
+  spec: LayerSpec | undefined;
+  stats: LayerStats = emptyStats();
+
+  constructor() {
+    this.canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
+    const ctx = this.canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+    if (!ctx) throw new Error('this browser cannot draw on a canvas');
+    this.ctx = ctx;
+  }
+
+  /** The rendered layer, to copy from; its size is the layer's in device pixels. */
+  get image(): CanvasImageSource & { width: number; height: number } {
+    return this.bitmap ?? this.canvas;
+  }
+
+  get t1(): number {
+    const s = this.spec;
+    return s ? s.t0 + s.widthPx * s.msPerPx : NaN;
+  }
+
+  /** Layer y of the top of lane `index` (its row must be in the layer). */
+  rowY(index: number): number {
+    const s = this.spec as LayerSpec;
+    return s.invalidHeight + (index - s.first) * s.laneHeight;
+  }
+
+  render(spec: LayerSpec): void {
+    this.spec = spec;
+    const ctx = this.ctx;
+    const w = Math.max(1, Math.round(spec.widthPx * spec.dpr));
+    const h = Math.max(1, Math.round((spec.invalidHeight + (spec.end - spec.first) * spec.laneHeight) * spec.dpr));
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    } else {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, w, h);
+    }
+    ctx.setTransform(spec.dpr, 0, 0, spec.dpr, 0, 0);
+    ctx.font = spec.theme.font;
+    ctx.textBaseline = 'middle';
+    this.hits.clear();
+    this.stats = emptyStats();
+    for (let i = spec.first; i < spec.end; i++) {
+      const lane = spec.lanes[i];
+      const got = spec.pageFor(lane.key);
+      if (!got) continue;
+      this.stats.lanesWithData++;
+      if (got.fresh) this.stats.lanesFresh++;
+      const lp = got.page.lanes.find((l) => l.key === lane.key);
+      if (!lp) continue;
+      const y = this.rowY(i);
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(0, y, spec.widthPx, spec.laneHeight);
+      ctx.clip();
+      this.drawLanePage(spec, got.page, lp, y, spec.laneHeight);
+      ctx.restore();
+    }
+    if (spec.invalidHeight > 0) {
+      const got = spec.pageFor(-1);
+      if (got) this.drawInvalid(spec, got.page.invalid, spec.invalidHeight / 2);
+    }
+    if (this.canvas instanceof OffscreenCanvas) {
+      this.bitmap?.close();
+      this.bitmap = this.canvas.transferToImageBitmap();
+    }
+  }
+
+  private x(t: number): number {
+    const s = this.spec as LayerSpec;
+    return (t - s.t0) / s.msPerPx;
+  }
+
+  private visible(t: number): boolean {
+    const s = this.spec as LayerSpec;
+    return t >= s.viewT0 && t <= s.viewT1;
+  }
+
+  private list(into: DrawnMark[], m: DrawnMark, t: number): void {
+    if (into.length < MARKS_LISTED && this.visible(t)) into.push(m);
+  }
+
+  private drawLanePage(s: LayerSpec, page: TimelinePage, lp: LanePage, y: number, h: number): void {
+    const ctx = this.ctx;
+    const th = s.theme;
+    const mid = y + h / 2;
+    const t1 = this.t1;
+    const st = this.stats.marks;
+
+    // Gap bands first: everything else draws over them.
+    const fl = lp.findings;
+    this.drawGaps(s, fl, y, h);
+
+    if (lp.density) {
+      // Messages per bucket: columns, height by share of the busiest bucket in view.
+      const d = lp.density;
+      const bw = (page.t1 - page.t0) / page.buckets;
+      const b0 = Math.max(0, Math.floor((s.t0 - page.t0) / bw));
+      const b1 = Math.min(d.length, Math.ceil((t1 - page.t0) / bw) + 1);
+      const v0 = Math.max(0, Math.floor((s.viewT0 - page.t0) / bw));
+      const v1 = Math.min(d.length, Math.ceil((s.viewT1 - page.t0) / bw) + 1);
+      let max = 1;
+      for (let b = v0; b < v1; b++) if (d[b] > max) max = d[b];
+      ctx.fillStyle = th.message;
+      ctx.beginPath();
+      let lastCol = NaN;
+      let lastH = 0;
+      const hMax = h - 10;
+      for (let b = b0; b < b1; b++) {
+        const c = d[b];
+        if (!c) continue;
+        const x0 = this.x(page.t0 + b * bw);
+        const x1 = this.x(page.t0 + (b + 1) * bw);
+        const bh = Math.max(2, hMax * Math.sqrt(Math.min(1, c / max)));
+        // Several buckets in one pixel column: keep the tallest.
+        const col = Math.floor(x0);
+        if (col === lastCol && bh <= lastH) continue;
+        ctx.rect(col, mid - bh / 2, Math.max(1, x1 - x0), bh);
+        if (col !== lastCol && this.visible(page.t0 + (b + 0.5) * bw)) st.density++;
+        lastCol = col;
+        lastH = bh;
+      }
+      ctx.fill();
+    } else if (lp.marks) {
+      this.drawMessages(s, lp.marks, mid);
+    }
+
+    // Point findings over the messages: positions first, then one path per kind (a path per
+    // mark is a raster pass each).
+    const rings: number[] = [];
+    const diamonds: number[] = [];
+    const triangles: number[] = [];
+    let lastDupX = -Infinity;
+    let lastLateX = -Infinity;
+    let selectedX: number | undefined;
+    for (let i = 0; i < fl.id.length; i++) {
+      const kind = fl.kind[i];
+      if (kind !== Kind.duplicate && kind !== Kind.late) continue;
+      const t = fl.t1[i];
+      if (t < s.t0 || t > t1) continue;
+      const x = this.x(t);
+      const id = fl.id[i];
+      const selected = id === s.selectedId;
+      if (selected) selectedX = x;
+      const shown = this.visible(t);
+      if (kind === Kind.duplicate) {
+        // Markers are ~10 px wide: one every MARKER_GAP px per kind is all the eye can tell apart.
+        if (x - lastDupX < MARKER_GAP && !selected) continue;
+        lastDupX = x;
+        const redelivery = (fl.aux[i] & REDELIVERY) !== 0;
+        (redelivery ? rings : diamonds).push(x);
+        if (shown) {
+          st[redelivery ? 'redelivery' : 'republish']++;
+          st.duplicate++;
+        }
+        this.hits.push(id, kind, x, mid, 0, 2);
+        this.list(this.stats.findings, { id, kind: redelivery ? 'redelivery' : 'republish', x, y: mid }, t);
+      } else {
+        if (x - lastLateX < MARKER_GAP && !selected) continue;
+        lastLateX = x;
+        triangles.push(x);
+        if (shown) st.late++;
+        this.hits.push(id, kind, x, mid, 0, 2);
+        this.list(this.stats.findings, { id, kind: 'late', x, y: mid }, t);
+      }
+    }
+    if (rings.length) {
+      ctx.strokeStyle = th.redelivery;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      for (const x of rings) {
+        ctx.moveTo(x + 4.5, mid);
+        ctx.arc(x, mid, 4.5, 0, Math.PI * 2);
+      }
+      ctx.stroke();
+    }
+    if (diamonds.length) {
+      ctx.fillStyle = th.republish;
+      ctx.beginPath();
+      for (const x of diamonds) {
+        ctx.moveTo(x, mid - 6);
+        ctx.lineTo(x + 5, mid);
+        ctx.lineTo(x, mid + 6);
+        ctx.lineTo(x - 5, mid);
+        ctx.closePath();
+      }
+      ctx.fill();
+    }
+    if (triangles.length) {
+      ctx.fillStyle = th.late;
+      ctx.beginPath();
+      for (const x of triangles) {
+        ctx.moveTo(x - 5, mid - 6);
+        ctx.lineTo(x + 5, mid - 6);
+        ctx.lineTo(x, mid + 4);
+        ctx.closePath();
+      }
+      ctx.fill();
+    }
+    if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
+    if (lp.findingsOmitted > 0) {
+      // Said once per screen of the layer, so one is always in view.
+      ctx.fillStyle = th.muted;
+      ctx.textAlign = 'right';
+      const third = s.widthPx / 3;
+      for (let k = 1; k <= 3; k++) ctx.fillText(`+${count(lp.findingsOmitted)} findings (zoom in)`, k * third - 4, y + 8);
+      ctx.textAlign = 'left';
+    }
+  }
+
+  private drawGaps(s: LayerSpec, fl: MarkList, y: number, h: number): void {
+    const ctx = this.ctx;
+    const th = s.theme;
+    const mid = y + h / 2;
+    const t1 = this.t1;
+    let lastEnd = -Infinity;
+    for (let i = 0; i < fl.id.length; i++) {
+      if (fl.kind[i] !== Kind.gap) continue;
+      const g0 = fl.t0[i];
+      const g1 = fl.t1[i];
+      if (g1 < s.t0 || g0 > t1) continue;
+      let x0 = this.x(g0);
+      let x1 = this.x(g1);
+      // A gap declared at once (capacity, end of input) is still at least a visible sliver.
+      if (x1 - x0 < 3) {
+        const c = (x0 + x1) / 2;
+        x0 = c - 1.5;
+        x1 = c + 1.5;
+      }
+      const id = fl.id[i];
+      const selected = id === s.selectedId;
+      if (x1 <= lastEnd && !selected) continue;
+      lastEnd = x1;
+      // Clip bands to the part of the layer in view at render time, so labels centre on what shows.
+      const vx0 = this.x(s.viewT0);
+      const vx1 = this.x(s.viewT1);
+      const cx0 = Math.max(-2, x0);
+      const cx1 = Math.min(s.widthPx + 2, x1);
+      ctx.fillStyle = withAlpha(th.gap, 0.22);
+      ctx.fillRect(cx0, y + 3, cx1 - cx0, h - 6);
+      ctx.fillStyle = th.gap;
+      ctx.fillRect(x0, y + 3, 1.5, h - 6);
+      ctx.fillRect(x1 - 1.5, y + 3, 1.5, h - 6);
+      const lx0 = Math.max(cx0, vx0);
+      const lx1 = Math.min(cx1, vx1);
+      const visibleW = lx1 - lx0;
+      if (visibleW > 24) {
+        // The missing range if it fits, else how many are missing.
+        const from = fl.seq[i];
+        const to = fl.aux[i];
+        const n = to >= from ? to - from + 1 : undefined;
+        const range = missingRange(from, to);
+        const labels = [`missing ${range}`, range, ...(n !== undefined && n > 1 ? [`${count(n)} lost`, `×${count(n)}`] : [])];
+        const text = labels.find((l) => ctx.measureText(l).width <= visibleW - 8);
+        if (text) {
+          ctx.fillStyle = th.foreground;
+          ctx.textAlign = 'center';
+          ctx.fillText(text, (lx0 + lx1) / 2, mid);
+          ctx.textAlign = 'left';
+        }
+      }
+      if (g1 >= s.viewT0 && g0 <= s.viewT1) this.stats.marks.gap++;
+      // Hit anywhere across the band.
+      this.hits.push(id, Kind.gap, (cx0 + cx1) / 2, mid, Math.max(2, (cx1 - cx0) / 2), 1);
+      if (visibleW > 0) this.list(this.stats.findings, { id, kind: 'gap', x: (lx0 + lx1) / 2, y: mid, w: visibleW }, Math.max(g0, s.viewT0));
+      if (selected) {
+        ctx.strokeStyle = th.focus;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(cx0 - 1, y + 2, cx1 - cx0 + 2, h - 4);
+      }
+    }
+  }
+
+  private drawMessages(s: LayerSpec, m: MarkList, mid: number): void {
+    const ctx = this.ctx;
+    const th = s.theme;
+    const t1 = this.t1;
+    const st = this.stats.marks;
+    const n = m.id.length;
+    // Hold spans (arrival → release) as one stroked path, under the ticks.
+    ctx.strokeStyle = withAlpha(th.message, 0.55);
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) {
+      const a = m.t0[i];
+      const r = m.t1[i];
+      if (r < s.t0 || a > t1) continue;
+      const xa = this.x(a);
+      const xr = this.x(r);
+      if (xr - xa < 2) continue;
+      ctx.moveTo(Math.max(-1, xa), mid + 7.5);
+      ctx.lineTo(Math.min(s.widthPx + 1, xr), mid + 7.5);
+      // The arrival end gets a short stem, so a hold reads as "from here".
+      ctx.moveTo(xa + 0.5, mid + 4);
+      ctx.lineTo(xa + 0.5, mid + 10);
+      if (r >= s.viewT0 && a <= s.viewT1) st.hold++;
+    }
+    ctx.stroke();
+    // Release ticks, one per pixel column.
+    ctx.fillStyle = th.message;
+    ctx.beginPath();
+    let lastCol = NaN;
+    let selectedX: number | undefined;
+    for (let i = 0; i < n; i++) {
+      const t = m.t1[i];
+      if (t < s.t0 || t > t1) continue;
+      const x = this.x(t);
+      const col = Math.round(x);
+      const id = m.id[i];
+      if (id === s.selectedId) selectedX = x;
+      if (col === lastCol && id !== s.selectedId) continue;
+      lastCol = col;
+      ctx.rect(col - 0.75, mid - 7, 1.5, 12);
+      if (this.visible(t)) st.message++;
+      this.hits.push(id, Kind.message, x, mid, 0, 0);
+      this.list(this.stats.messages, { id, kind: 'message', x, y: mid }, t);
+    }
+    ctx.fill();
+    // After the fill: the ring is a path of its own.
+    if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
+  }
+
+  private drawInvalid(s: LayerSpec, m: MarkList, mid: number): void {
+    const ctx = this.ctx;
+    const t1 = this.t1;
+    ctx.strokeStyle = s.theme.invalid;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    let lastCol = NaN;
+    let selectedX: number | undefined;
+    for (let i = 0; i < m.id.length; i++) {
+      const t = m.t1[i];
+      if (t < s.t0 || t > t1) continue;
+      const x = this.x(t);
+      const id = m.id[i];
+      if (id === s.selectedId) selectedX = x;
+      if (Math.round(x) === lastCol && id !== s.selectedId) continue;
+      lastCol = Math.round(x);
+      ctx.moveTo(x - 4, mid - 4);
+      ctx.lineTo(x + 4, mid + 4);
+      ctx.moveTo(x + 4, mid - 4);
+      ctx.lineTo(x - 4, mid + 4);
+      if (this.visible(t)) this.stats.marks.invalid++;
+      this.hits.push(id, Kind.invalid, x, mid, 0, 2);
+      this.list(this.stats.findings, { id, kind: 'invalid', x, y: mid }, t);
+    }
+    ctx.stroke();
+    if (selectedX !== undefined) this.drawSelection(s.theme, selectedX, mid);
+  }
+
+  private drawSelection(th: Theme, x: number, y: number): void {
+    const ctx = this.ctx;
+    ctx.strokeStyle = th.focus;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.arc(x, y, 9, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+}
+
+function emptyStats(): LayerStats {
+  return {
+    marks: { message: 0, hold: 0, density: 0, gap: 0, duplicate: 0, redelivery: 0, republish: 0, late: 0, invalid: 0 },
+    findings: [],
+    messages: [],
+    lanesWithData: 0,
+    lanesFresh: 0,
+  };
+}
