@@ -14,7 +14,7 @@ import { ReplayCursor } from '../../src/core/session/replayCursor';
 import { TraceEvent } from '../../src/core/traceEvents';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
-import { EventNode, GroupNode, KeyNode, SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
+import type { EventNode, GroupNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 
@@ -69,11 +69,11 @@ describe('SeqScope in VS Code', function () {
     const sn = roots[0] as SessionNode;
     assert.equal(sn.session.id, r.id);
     const kids = children(sn);
-    assert.ok(kids[0] instanceof SummaryNode);
+    assert.equal(kids[0].kind, 'summary');
     const summaryItem = api.tree.getTreeItem(kids[0]);
     const s = engine.summary;
     assert.equal(summaryItem.description, `${s.delivered} delivered · ${s.gaps} gaps · ${s.lost} lost · ${s.duplicates} dup · ${s.late} late · ${s.invalid} invalid`);
-    const keys = kids.filter((k): k is KeyNode => k instanceof KeyNode);
+    const keys = kids.filter((k): k is KeyNode => k.kind === 'key');
     assert.deepEqual(keys.map((k) => api.tree.getTreeItem(k).label), s.byKey.map((k) => k.key));
     for (const k of keys) {
       const ks = s.byKey[k.key];
@@ -82,8 +82,8 @@ describe('SeqScope in VS Code', function () {
     // Gap items equal the engine's gap events.
     const gapItems: string[] = [];
     for (const k of keys) {
-      for (const g of children(k).filter((n): n is GroupNode => n instanceof GroupNode && n.group === 'gap')) {
-        for (const e of children(g)) if (e instanceof EventNode) gapItems.push(`${e.event.key}:${e.event.seq}-${e.event.seqTo}`);
+      for (const g of children(k).filter((n): n is GroupNode => n.kind === 'group' && n.group === 'gap')) {
+        for (const e of children(g)) if (e.kind === 'event') gapItems.push(`${e.event.key}:${e.event.seq}-${e.event.seqTo}`);
       }
     }
     const gapEvents = engine.events.filter((e) => e.type === 'gap').map((e) => (e.type === 'gap' ? `${e.key}:${e.from}-${e.to}` : ''));
@@ -146,7 +146,7 @@ describe('SeqScope in VS Code', function () {
     const { id } = await open(file);
     const s = api.manager.get(id)!;
     assert.ok(s.data.summary.invalid > 0);
-    const group = children(children()[0]).find((n): n is GroupNode => n instanceof GroupNode && n.group === 'invalid');
+    const group = children(children()[0]).find((n): n is GroupNode => n.kind === 'group' && n.group === 'invalid');
     assert.ok(group);
     const first = children(group)[0] as EventNode;
     assert.equal(first.event.line, s.data.summary.invalidSamples[0].line);
