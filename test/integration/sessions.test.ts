@@ -51,6 +51,16 @@ describe('SeqScope in VS Code', function () {
     return r;
   }
 
+  /** Polls `probe` until it returns something, for at most `ms`; returns its last answer. */
+  async function eventually<T>(probe: () => T | undefined, ms = 3_000): Promise<T | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = probe();
+      if (value !== undefined || Date.now() > deadline) return value;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   function children(n?: TreeNode): TreeNode[] {
     return api.tree.getChildren(n) as TreeNode[];
   }
@@ -116,7 +126,9 @@ describe('SeqScope in VS Code', function () {
     await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path });
     const types = new Set(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).type));
     assert.deepEqual([...types].sort(), ['duplicate', 'gap']);
-    const info = children(children()[0]).find((n) => n.kind === 'info');
+    // The tree refreshes at most every 200 ms (scheduleRefresh): until then it may answer from
+    // its cache of before the filter.
+    const info = await eventually(() => children(children()[0]).find((n) => n.kind === 'info'));
     assert.ok(info, 'the tree says a filter is active');
   });
 
