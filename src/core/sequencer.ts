@@ -99,7 +99,6 @@ interface LostRange {
 
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
-const NO_HISTORY = new Int32Array(0);
 
 /** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
 export function hashId(id: string): number {
@@ -135,10 +134,12 @@ export class KeyState<T> implements SequenceCounts {
 
   /**
    * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size;
-   * grows to the history size. Hashes in a typed array, not the strings: millions of string
-   * references in growing arrays cost the garbage collector more than sequencing itself.
+   * grows to the history size. Numbers, not the strings: an array of numbers holds no pointers
+   * for the garbage collector to trace, while millions of string references in growing arrays
+   * cost it more than sequencing itself. (A plain array rather than a typed one: typed arrays
+   * are slow to allocate, and with 100 000 keys every key allocates.)
    */
-  hist: Int32Array = NO_HISTORY;
+  hist: number[] = [];
   histBase = NaN;
   lostRanges: LostRange[] = [];
   /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
@@ -165,7 +166,7 @@ export class KeyState<T> implements SequenceCounts {
     const entries = new Map<HeldEntry<T>, HeldEntry<T>>();
     c.held = this.held.clone(entries);
     c.arrivals = this.arrivals.clone(entries);
-    c.hist = this.hist.slice();
+    c.hist = [...this.hist];
     c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
     c.seenIds = this.seenIds && new Set(this.seenIds);
     c.seenOrder = this.seenOrder && [...this.seenOrder];
@@ -488,13 +489,11 @@ export class Sequencer<T> {
   private remember(k: KeyState<T>, abs: number, hash: number): void {
     if (k.histBase !== k.histBase) k.histBase = abs; // NaN: the key's first delivery
     const slot = this.histSlot(k, abs);
-    if (slot >= k.hist.length) {
-      // Slots fill in order, so the ring doubles until it reaches the history size.
-      const next = new Int32Array(Math.min(this.historySize, Math.max(16, 2 ** Math.ceil(Math.log2(slot + 1)))));
-      next.set(k.hist);
-      k.hist = next;
-    }
-    k.hist[slot] = hash;
+    const h = k.hist;
+    // Slots fill in order (lost ranges included), so the array grows by appending until it
+    // reaches the history size, then wraps.
+    if (slot === h.length) h.push(hash);
+    else h[slot] = hash;
   }
 
   /** Lost numbers were never delivered: their history slots must not name an older message. */

@@ -18,6 +18,7 @@ declare global {
 }
 
 function boot(): void {
+  performance.mark('seqscope:boot');
   const container = document.getElementById('seqscope-root') ?? document.body;
   const api = vscodeApi();
   if (api) {

@@ -46,11 +46,12 @@ export class ReplayBar {
     });
     this.position = el('span', { class: 'ss-replay-position', attrs: { 'aria-live': 'polite' } });
     this.root = el('div', { class: 'ss-replay', attrs: { role: 'toolbar', 'aria-label': 'Replay' } }, [
-      act('⏮', 'Back to the start', 'toStart'),
-      act('◀', 'Step back one arrival', 'stepBack'),
+      // Glyphs every UI font has (the media-control ones are missing from many).
+      act('|◀', 'Back to the start', 'toStart'),
+      act('◀ Step', 'Step back one arrival', 'stepBack'),
       this.play,
-      act('▶|', 'Step forward one arrival', 'stepForward'),
-      act('⏭', 'To the end', 'toEnd'),
+      act('Step ▶', 'Step forward one arrival', 'stepForward'),
+      act('▶|', 'To the end', 'toEnd'),
       this.speed,
       el('span', { class: 'ss-sep' }),
       act('Next gap', 'Step to the next gap', 'nextGap'),
@@ -67,7 +68,7 @@ export class ReplayBar {
     const end = info.state?.end ?? session.arrivals + 1;
     this.slider.max = String(end);
     if (!this.dragging) this.slider.value = String(info.state?.position ?? 0);
-    this.play.textContent = info.playing ? '⏸ Pause' : '▶ Play';
+    this.play.textContent = info.playing ? '❚❚ Pause' : '▶ Play';
     this.play.setAttribute('aria-label', info.playing ? 'Pause' : 'Play');
     this.play.setAttribute('aria-pressed', String(info.playing));
     this.speed.value = String(info.speed);

@@ -248,6 +248,7 @@ export class TimelineApp {
   }
 
   private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, replay: ReplayInfo): void {
+    performance.mark('seqscope:init');
     this.session = session;
     this.overview = overview;
     this.filter = filter;
@@ -435,7 +436,10 @@ export class TimelineApp {
     this.lastDrawMs = end - start;
     this.drawTimes[this.draws % DRAW_TIMES_KEPT] = this.lastDrawMs;
     this.draws++;
-    if (this.firstPaintMs === undefined && (this.stats.anyData || (this.lanes.length === 0 && pageFor(-1)))) this.firstPaintMs = end;
+    if (this.firstPaintMs === undefined && (this.stats.anyData || (this.lanes.length === 0 && pageFor(-1)))) {
+      this.firstPaintMs = end;
+      performance.mark('seqscope:first-paint');
+    }
     if (!this.stats.allFresh) this.scheduleRequest();
   }
 
@@ -585,8 +589,11 @@ export class TimelineApp {
   private reveal(e: EventView): void {
     const vp = this.vp;
     if (!vp) return;
+    const at = e.kind === 'gap' ? (e.t0 + e.t1) / 2 : e.t1;
     if (e.kind === 'gap' && e.t1 - e.t0 > vp.span * 0.8) vp.show(e.t0 - (e.t1 - e.t0) * 0.2, e.t1 + (e.t1 - e.t0) * 0.2);
-    else vp.centerOn(e.kind === 'gap' ? (e.t0 + e.t1) / 2 : e.t1);
+    // Zoomed out over most of the session, centring would be clamped: show a tenth of it around the event.
+    else if (vp.span > (vp.domainT1 - vp.domainT0) / 2) vp.show(at - (vp.domainT1 - vp.domainT0) / 20, at + (vp.domainT1 - vp.domainT0) / 20);
+    else vp.centerOn(at);
     const lane = this.lanes.findIndex((l) => l.key === e.keyIndex);
     if (lane >= 0) {
       this.focusedLane = lane;
@@ -730,6 +737,7 @@ export class TimelineApp {
       messages: copy(st?.messages ?? []),
       allFresh: !!st?.allFresh,
       selectedId: this.selected?.id,
+      cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       detailOpen: this.detail.isOpen,
       detailEventId: this.detail.isOpen && this.detail.root.dataset.eventId !== undefined ? Number(this.detail.root.dataset.eventId) : undefined,
       focusedLane: this.focusedLane,

@@ -58,6 +58,8 @@ export interface TimelineSnapshot {
   /** Every drawn lane came from a page for this exact view. */
   allFresh: boolean;
   selectedId?: number;
+  /** Replay position's clock time, when the replay cursor is drawn. */
+  cursorTime?: number;
   detailOpen: boolean;
   detailEventId?: number;
   focusedLane: number;

@@ -14,7 +14,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { CaptureSession } from '../../src/core/session/captureSession';
 import type { EventView } from '../../src/core/session/eventView';
 import { missingRange } from '../../src/webview/format';
+import { resolveOptions } from '../../src/core/sequencingOptions';
 import { at, exportCapture, launchChromium, OpenedPage, openTimeline, RESULTS_DIR, ROOT, settled, snapshot, waitForSnapshot } from './support-webview/browser';
+import { FakeHost, openInFakeHost } from './support-webview/fakeExtensionHost';
+import { fileRecordSource } from './support-webview/fileRecords';
 
 const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
 const XSS = join(ROOT, 'test', 'fixtures', 'xss.jsonl');
@@ -339,6 +342,110 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.equal(await page.locator('img, svg, iframe, object, embed').count(), 0, 'no element was created from data');
       assert.deepEqual(o.dialogs, [], 'no dialog opened');
       await page.screenshot({ path: join(RESULTS_DIR, 'timeline-xss-dark.png') });
+    });
+  });
+
+  describe('the same bundle in a VS Code-like host (replay, reveal, errors, view state)', () => {
+    let host: FakeHost;
+    let page: Page;
+    let records: ReturnType<typeof fileRecordSource>;
+
+    before(async () => {
+      records = fileRecordSource(session);
+      host = await openInFakeHost(browser, session, resolveOptions({ preset: 'cme' }), records, 'cme-sample.jsonl');
+      opened.push(host.opened);
+      page = host.opened.page;
+    });
+
+    after(async () => {
+      await records?.close();
+    });
+
+    it('shows the replay toolbar and steps through arrivals, drawing the cursor and the sequencer state', async () => {
+      const s0 = await settled(page);
+      assert.equal(s0.standalone, false);
+      assert.equal(s0.cursorTime, undefined, 'no cursor before replay starts');
+      const bar = page.getByRole('toolbar', { name: 'Replay' });
+      await bar.waitFor();
+      assert.equal(await page.locator('.ss-legend li', { hasText: 'replay position' }).count(), 1);
+      for (let i = 0; i < 3; i++) await bar.getByRole('button', { name: 'Step forward one arrival' }).click();
+      const s1 = await waitForSnapshot(page, (x) => x.cursorTime !== undefined && host.replay().state?.position === 3, 'three steps');
+      assert.equal(s1.cursorTime, host.replay().state!.time);
+      assert.match(await bar.innerText(), /3 \/ 3\u202f007/);
+      const panel = page.getByRole('complementary', { name: 'Sequencer state at the replay position' });
+      await panel.waitFor();
+      assert.match(await panel.innerText(), /Arrival 3: key \d+, seq \d+, line 3/);
+      // Pages now stop at the position: everything drawn was emitted before it.
+      const s2 = await settled(page);
+      assert.ok(s2.generation > s0.generation, 'pages were requested again');
+      assert.ok(s2.marks!.gap === 0 && s2.marks!.duplicate <= 1, 'nothing after the position');
+    });
+
+    it('seeks into an open gap and lists it, with how long it has waited', async () => {
+      // The first gap: seek to an arrival after it opened and before it was declared lost.
+      const key = session.summary.byKey.findIndex((k) => k.gaps > 0);
+      const gap = session.findings(key, 'gap', 0, 1)[0];
+      let position = 0;
+      while (session.log.time.get(position) <= gap.t0 + 1000) position++;
+      await page.getByRole('slider', { name: 'Replay position' }).fill(String(position));
+      await waitForSnapshot(page, () => host.replay().state?.position === position, 'the seek');
+      const panel = page.getByRole('complementary', { name: 'Sequencer state at the replay position' });
+      await panel.locator('td', { hasText: missingRange(gap.seq!, gap.seqTo!) }).first().waitFor();
+      const row = panel.locator('tr', { hasText: missingRange(gap.seq!, gap.seqTo!) });
+      assert.match(await row.innerText(), new RegExp(`^${gap.key}\\s+${gap.seq}\\s`), 'expected number = first missing');
+      const waited = (await row.locator('td').last().innerText()).trim();
+      assert.match(waited, /^\d+(\.\d+)? (s|ms)$/, `how long it has waited: ${waited}`);
+      // Next gap: the position moves past the declaration, and the gap is drawn.
+      await page.getByRole('button', { name: 'Step to the next gap' }).click();
+      await waitForSnapshot(page, () => (host.replay().state?.position ?? 0) > position, 'next gap');
+      await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+      const s = await settled(page);
+      assert.ok(s.marks!.gap >= 1, 'the gap is drawn once declared');
+      await page.getByRole('button', { name: 'To the end' }).click();
+      await waitForSnapshot(page, () => host.replay().state?.position === session.arrivalCount + 1, 'the end');
+      const end = await settled(page);
+      assert.equal(end.marks!.gap, session.summary.gaps);
+    });
+
+    it('sends play, pause and speed, and shows what the host says', async () => {
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
+      await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+      await page.getByRole('combobox', { name: 'Replay speed' }).selectOption('10');
+      await waitForSnapshot(page, () => host.received.some((m) => m.type === 'setSpeed' && m.speed === 10), 'setSpeed 10');
+      const types = host.received.map((m) => m.type);
+      assert.ok(types.includes('replay') && types.includes('seek') && types.includes('requestPage') && types[0] === 'ready');
+    });
+
+    it('reveals an event the host names: centred, selected, detail open', async () => {
+      // A duplicate in the middle of the session, so centring it is not clamped at an end.
+      const { start, end } = session.timeRange;
+      const dups = session.keyNames.flatMap((_, k) => session.findings(k, 'duplicate', 0, 100));
+      const dup = dups.reduce((a, b) => (Math.abs(b.t1 - (start + end) / 2) < Math.abs(a.t1 - (start + end) / 2) ? b : a));
+      await host.send({ type: 'reveal', event: dup });
+      const s = await waitForSnapshot(page, (x) => x.selectedId === dup.id && x.detailEventId === dup.id, 'reveal');
+      assert.ok(Math.abs((s.window!.t0 + s.window!.t1) / 2 - dup.t1) < (s.window!.t1 - s.window!.t0) * 0.01, 'centred on it');
+      assert.ok((await page.locator('.ss-detail').innerText()).includes(dup.messageId!));
+      assert.ok(host.received.some((m) => m.type === 'select' && m.eventId === dup.id), 'select sent back');
+    });
+
+    it('shows host errors in a dismissable bar', async () => {
+      await host.send({ type: 'error', message: 'The capture file changed on disk: reload it.' });
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.match(await alert.innerText(), /The capture file changed on disk: reload it\./);
+      await page.getByRole('button', { name: 'Dismiss the error' }).click();
+      await alert.waitFor({ state: 'hidden' });
+    });
+
+    it('keeps the view in the webview state, so VS Code can restore it', async () => {
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const s = await settled(page);
+      await waitForSnapshot(page, () => (host.state() as { t0?: number } | undefined)?.t0 === s.window!.t0, 'setState');
+      assert.deepEqual(host.state(), { sessionId: 'fake-host-session', t0: s.window!.t0, t1: s.window!.t1, scrollY: 0 });
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-vscode-replay-dark.png') });
     });
   });
 
