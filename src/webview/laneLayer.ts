@@ -22,8 +22,18 @@ import type { DrawnMark, MarkCounts } from './timelineSnapshot';
 /** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
 const REDELIVERY = 1;
 const MARKS_LISTED = 300;
-/** Point findings of one kind closer than this (px) are drawn once. */
-const MARKER_GAP = 3;
+/** Point findings of one kind closer than this (px) are drawn once (markers are ~10 px wide). */
+const MARKER_GAP = 5;
+/** Marker sprite size, CSS px. */
+const SPRITE = 14;
+
+interface Sprites {
+  key: string;
+  ring: CanvasImageSource;
+  diamond: CanvasImageSource;
+  triangle: CanvasImageSource;
+  cross: CanvasImageSource;
+}
 
 export interface LayerSpec {
   lanes: readonly LaneInfo[];
@@ -69,6 +79,7 @@ export class LaneLayer {
   readonly hits = new HitList();
   spec: LayerSpec | undefined;
   stats: LayerStats = emptyStats();
+  private sprites: Sprites | undefined;
 
   constructor() {
     this.canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
@@ -234,39 +245,12 @@ export class LaneLayer {
         this.list(this.stats.findings, { id, kind: 'late', x, y: mid }, t);
       }
     }
-    if (rings.length) {
-      ctx.strokeStyle = th.redelivery;
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      for (const x of rings) {
-        ctx.moveTo(x + 4.5, mid);
-        ctx.arc(x, mid, 4.5, 0, Math.PI * 2);
-      }
-      ctx.stroke();
-    }
-    if (diamonds.length) {
-      ctx.fillStyle = th.republish;
-      ctx.beginPath();
-      for (const x of diamonds) {
-        ctx.moveTo(x, mid - 6);
-        ctx.lineTo(x + 5, mid);
-        ctx.lineTo(x, mid + 6);
-        ctx.lineTo(x - 5, mid);
-        ctx.closePath();
-      }
-      ctx.fill();
-    }
-    if (triangles.length) {
-      ctx.fillStyle = th.late;
-      ctx.beginPath();
-      for (const x of triangles) {
-        ctx.moveTo(x - 5, mid - 6);
-        ctx.lineTo(x + 5, mid - 6);
-        ctx.lineTo(x, mid + 4);
-        ctx.closePath();
-      }
-      ctx.fill();
-    }
+    // Stamped from pre-rendered sprites: a bitmap copy per marker instead of a path to stroke
+    // (anti-aliased curves were most of what a render cost).
+    const sp = this.spritesFor(s);
+    for (const x of rings) this.stamp(sp.ring, x, mid);
+    for (const x of diamonds) this.stamp(sp.diamond, x, mid);
+    for (const x of triangles) this.stamp(sp.triangle, x, mid);
     if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
     if (lp.findingsOmitted > 0) {
       // Said once per screen of the layer, so one is always in view.
@@ -391,11 +375,8 @@ export class LaneLayer {
   }
 
   private drawInvalid(s: LayerSpec, m: MarkList, mid: number): void {
-    const ctx = this.ctx;
     const t1 = this.t1;
-    ctx.strokeStyle = s.theme.invalid;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
+    const cross = this.spritesFor(s).cross;
     let lastCol = NaN;
     let selectedX: number | undefined;
     for (let i = 0; i < m.id.length; i++) {
@@ -406,16 +387,74 @@ export class LaneLayer {
       if (id === s.selectedId) selectedX = x;
       if (Math.round(x) === lastCol && id !== s.selectedId) continue;
       lastCol = Math.round(x);
-      ctx.moveTo(x - 4, mid - 4);
-      ctx.lineTo(x + 4, mid + 4);
-      ctx.moveTo(x + 4, mid - 4);
-      ctx.lineTo(x - 4, mid + 4);
+      this.stamp(cross, x, mid);
       if (this.visible(t)) this.stats.marks.invalid++;
       this.hits.push(id, Kind.invalid, x, mid, 0, 2);
       this.list(this.stats.findings, { id, kind: 'invalid', x, y: mid }, t);
     }
-    ctx.stroke();
     if (selectedX !== undefined) this.drawSelection(s.theme, selectedX, mid);
+  }
+
+  /** Draws a sprite centred on (x, y), on whole device pixels (no resampling blur). */
+  private stamp(sprite: CanvasImageSource, x: number, y: number): void {
+    const d = (this.spec as LayerSpec).dpr;
+    const half = SPRITE / 2;
+    this.ctx.drawImage(sprite, Math.round((x - half) * d) / d, Math.round((y - half) * d) / d, SPRITE, SPRITE);
+  }
+
+  /** The marker sprites for this theme and pixel ratio, rendered once. */
+  private spritesFor(s: LayerSpec): Sprites {
+    const th = s.theme;
+    const key = [th.redelivery, th.republish, th.late, th.invalid, s.dpr].join('|');
+    if (this.sprites?.key === key) return this.sprites;
+    const make = (draw: (c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number) => void): CanvasImageSource => {
+      const px = Math.ceil(SPRITE * s.dpr);
+      const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(px, px) : Object.assign(document.createElement('canvas'), { width: px, height: px });
+      const c = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
+      c.setTransform(s.dpr, 0, 0, s.dpr, 0, 0);
+      draw(c, SPRITE / 2);
+      return canvas instanceof OffscreenCanvas ? canvas.transferToImageBitmap() : canvas;
+    };
+    this.sprites = {
+      key,
+      ring: make((c, m) => {
+        c.strokeStyle = th.redelivery;
+        c.lineWidth = 2;
+        c.beginPath();
+        c.arc(m, m, 4.5, 0, Math.PI * 2);
+        c.stroke();
+      }),
+      diamond: make((c, m) => {
+        c.fillStyle = th.republish;
+        c.beginPath();
+        c.moveTo(m, m - 6);
+        c.lineTo(m + 5, m);
+        c.lineTo(m, m + 6);
+        c.lineTo(m - 5, m);
+        c.closePath();
+        c.fill();
+      }),
+      triangle: make((c, m) => {
+        c.fillStyle = th.late;
+        c.beginPath();
+        c.moveTo(m - 5, m - 6);
+        c.lineTo(m + 5, m - 6);
+        c.lineTo(m, m + 4);
+        c.closePath();
+        c.fill();
+      }),
+      cross: make((c, m) => {
+        c.strokeStyle = th.invalid;
+        c.lineWidth = 2;
+        c.beginPath();
+        c.moveTo(m - 4, m - 4);
+        c.lineTo(m + 4, m + 4);
+        c.moveTo(m + 4, m - 4);
+        c.lineTo(m - 4, m + 4);
+        c.stroke();
+      }),
+    };
+    return this.sprites;
   }
 
   private drawSelection(th: Theme, x: number, y: number): void {
