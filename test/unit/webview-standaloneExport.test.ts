@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chooseRecords, jsonForHtml, writeStandaloneHtml } from '../../src/core/export/standaloneHtml';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import type { CaptureSession } from '../../src/core/session/captureSession';
+import { Kind } from '../../src/core/session/eventStore';
+import { loadSession } from '../../src/core/session/loadSession';
+import { restoreSession } from '../../src/core/session/sessionSnapshot';
+import { queryTimeline } from '../../src/core/session/timelineQuery';
+import { PackedSnapshot, unpackSnapshot } from '../../src/webview/snapshotPacking';
+import type { StandalonePreview } from '../../src/webview/standaloneEmbed';
+import { fileRecordSource } from '../e2e/support-webview/fileRecords';
+
+const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const nodeB64 = { encode: (b: Uint8Array) => Buffer.from(b).toString('base64'), decode: (t: string) => new Uint8Array(Buffer.from(t, 'base64')) };
+
+function block<T>(html: string, id: string): T {
+  const m = new RegExp(`<script type="application/json" id="${id}">([\\s\\S]*?)</script>`).exec(html);
+  assert.ok(m, id);
+  return JSON.parse(m[1]) as T;
+}
+
+describe('webview standalone export (the HTML file, without a browser)', function () {
+  this.timeout(30_000);
+  let session: CaptureSession;
+  let dir: string;
+  let bundleDir: string;
+
+  before(async () => {
+    session = (await loadSession([SAMPLE], resolveOptions({ preset: 'cme' }))).session;
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-export-'));
+    // A stand-in bundle, with the sequences an inline script must not contain verbatim.
+    bundleDir = join(dir, 'dist');
+    mkdirSync(join(bundleDir, 'webview'), { recursive: true });
+    writeFileSync(join(bundleDir, 'webview', 'timeline.js'), 'var s = "</script><b>";\n//# sourceMappingURL=timeline.js.map\n');
+    mkdirSync(join(dir, 'media'));
+    writeFileSync(join(dir, 'media', 'timeline.css'), 'body { color: red }');
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes one self-contained file: CSP with a fresh nonce, inert data blocks, the bundle inlined', async () => {
+    const out = join(dir, 'a.html');
+    const records = fileRecordSource(session);
+    await writeStandaloneHtml(session, out, { title: 'T <i>', options: 'cme', bundleDir, readRecord: records, maxEmbeddedRecords: 50 });
+    await writeStandaloneHtml(session, join(dir, 'b.html'), { title: 'T', options: 'cme', bundleDir, readRecord: records, maxEmbeddedRecords: 50 });
+    await records.close();
+    const html = readFileSync(out, 'utf8');
+    const nonce = /script-src 'nonce-([^']+)'/.exec(html)![1];
+    assert.notEqual(nonce, /script-src 'nonce-([^']+)'/.exec(readFileSync(join(dir, 'b.html'), 'utf8'))![1], 'a new nonce per file');
+    assert.ok(html.includes('<title>SeqScope — T &#60;i&#62;</title>'), 'title escaped');
+    assert.ok(html.includes('var s = "<\\/script><b>";'), 'no </script> inside the inline bundle');
+    assert.ok(!html.includes('sourceMappingURL'), 'no source map reference');
+    assert.ok(html.indexOf('seqscope-preview') < html.indexOf(`<script nonce="${nonce}">`), 'preview before the script');
+    assert.ok(html.indexOf(`<script nonce="${nonce}">`) < html.indexOf('seqscope-session'), 'session after the script');
+    // The session block is a packed snapshot that unpacks to the session, with 50 records.
+    const packed = block<PackedSnapshot>(html, 'seqscope-session');
+    const { snapshot, base64 } = await unpackSnapshot(packed, nodeB64);
+    const restored = restoreSession(snapshot, base64);
+    assert.equal(restored.store.count, session.store.count);
+    assert.equal(Object.keys(snapshot.records).length, 50);
+    // The preview answers exactly what the page's host would.
+    const preview = block<StandalonePreview>(html, 'seqscope-preview');
+    assert.equal(preview.init.session.standalone, true);
+    assert.equal(preview.init.session.lanes.length, 3);
+    const p = preview.page!;
+    assert.deepEqual(p.page, queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
+  });
+
+  it('embeds the records of findings first: gap neighbours, duplicates, then messages', () => {
+    const chosen = chooseRecords(session, undefined, 40);
+    assert.equal(chosen.length, 40);
+    const kinds = new Map<number, number>();
+    for (let id = 0; id < session.store.count; id++) if (session.store.arrival.get(id) >= 0) kinds.set(session.store.arrival.get(id), session.store.kind.get(id));
+    const dupArrivals = [...kinds].filter(([, k]) => k === Kind.duplicate).map(([a]) => a);
+    for (const a of dupArrivals) assert.ok(chosen.includes(a), `duplicate arrival ${a} embedded`);
+    // Each gap's neighbours: the messages released just before and after it.
+    for (let k = 0; k < session.keyNames.length; k++) {
+      for (const g of session.findings(k, 'gap', 0, 10)) {
+        const after = session.store.keys[k].all.toArray().find((id) => id > g.id && session.store.kind.get(id) === Kind.message)!;
+        assert.ok(chosen.includes(session.store.arrival.get(after)), `message after gap ${g.seq}`);
+      }
+    }
+    assert.equal(chooseRecords(session, undefined, 0).length, 0);
+  });
+
+  it('exports a filtered session with the preview computed from the filtered events', async () => {
+    const out = join(dir, 'f.html');
+    const records = fileRecordSource(session);
+    await writeStandaloneHtml(session, out, { title: 'F', options: 'cme', bundleDir, readRecord: records, filter: { keys: new Set([1]) } });
+    await records.close();
+    const html = readFileSync(out, 'utf8');
+    const { snapshot, base64 } = await unpackSnapshot(block<PackedSnapshot>(html, 'seqscope-session'), nodeB64);
+    const restored = restoreSession(snapshot, base64);
+    assert.ok(restored.store.count < session.store.count);
+    for (let id = 0; id < restored.store.count; id++) if (restored.store.kind.get(id) !== Kind.invalid) assert.equal(restored.store.key.get(id), 1);
+    const p = block<StandalonePreview>(html, 'seqscope-preview').page!;
+    assert.deepEqual(p.page, queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
+  });
+
+  it('escapes <, > and & (and U+2028/9) in embedded JSON', () => {
+    const s = jsonForHtml({ a: '</script><img src=x onerror=alert(1)> & \u2028' });
+    assert.ok(!/[<>&\u2028]/.test(s));
+    assert.deepEqual(JSON.parse(s), { a: '</script><img src=x onerror=alert(1)> & \u2028' });
+  });
+
+  it('says what to do when the bundle is missing', async () => {
+    await assert.rejects(
+      writeStandaloneHtml(session, join(dir, 'x.html'), { title: 'X', options: '', bundleDir: join(dir, 'nowhere'), readRecord: async () => undefined }),
+      /bundle .* is missing: build it first/,
+    );
+  });
+});
