@@ -98,7 +98,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       showTimeline(s);
     }),
 
-    reg('seqscope.exportTrace', (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(arg), req)),
+    reg('seqscope.exportTrace', (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(arg), ctx.extensionUri, req)),
 
     reg('seqscope.session.close', (arg?: unknown) => manager.close(sessionFrom(arg))),
     reg('seqscope.session.closeAll', () => manager.closeAll()),

@@ -5,6 +5,9 @@ import { TraceFormat } from '../core/exporters';
 import { runReplay } from '../core/replayRun';
 import { describeFilter, traceEventMatcher } from '../core/traceFilter';
 import { TraceWriter } from '../core/traceWriter';
+import { writeStandaloneHtml } from '../core/export/standaloneHtml';
+import { describeOptions } from '../core/sequencingOptions';
+import { maxEmbeddedRecords } from './settings';
 import { log } from './log';
 import { Session } from './session';
 
@@ -23,19 +26,35 @@ const FORMATS: { format: ExportFormat; label: string; detail: string; ext: strin
   { format: 'html', label: 'Standalone HTML', detail: 'The timeline in one file that opens in any browser', ext: 'html', filter: { HTML: ['html'] } },
 ];
 
-/** Writers for formats other than the trace formats (the standalone HTML export registers itself). */
-export const extraExporters: Partial<Record<ExportFormat, (session: Session, target: string, token: vscode.CancellationToken) => Promise<void>>> = {};
+type Exporter = (session: Session, target: string, token: vscode.CancellationToken, extensionUri: vscode.Uri) => Promise<void>;
+
+/** The standalone HTML timeline: the webview bundle and the session (filtered) in one file. */
+const exportHtml: Exporter = async (session, target, _token, extensionUri) => {
+  await writeStandaloneHtml(session.data, target, {
+    title: session.title,
+    options: describeOptions(session.options),
+    bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
+    cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
+    filter: session.timeline.eventFilter,
+    maxEmbeddedRecords: maxEmbeddedRecords(),
+    readRecord: (a) => session.files.read(a),
+    id: session.id,
+  });
+};
+
+/** Formats that are not trace formats. */
+const extraExporters: Partial<Record<ExportFormat, Exporter>> = { html: exportHtml };
 
 /**
  * Exports a session's ordered trace, respecting its filter. Trace formats re-run the replay
  * streaming into the file (the session keeps no records); progress is shown and cancellable.
  * Returns the written path, or undefined when the user backed out.
  */
-export async function exportTrace(session: Session, req: ExportRequest = {}): Promise<string | undefined> {
+export async function exportTrace(session: Session, extensionUri: vscode.Uri, req: ExportRequest = {}): Promise<string | undefined> {
   let format = req.format;
   if (!format) {
     const pick = await vscode.window.showQuickPick(
-      FORMATS.filter((f) => f.format !== 'html' || extraExporters.html).map((f) => ({ label: f.label, detail: f.detail, format: f.format })),
+      FORMATS.map((f) => ({ label: f.label, detail: f.detail, format: f.format })),
       { title: `Export ${session.title}${session.filterActive ? ` (filter: ${describeFilter(session.filter)})` : ''}`, placeHolder: 'Format' },
     );
     if (!pick) return undefined;
@@ -61,7 +80,7 @@ export async function exportTrace(session: Session, req: ExportRequest = {}): Pr
     { location: vscode.ProgressLocation.Notification, title: `SeqScope: exporting ${path.basename(out)}`, cancellable: true },
     async (progress, token) => {
       const extra = extraExporters[spec.format];
-      if (extra) return extra(session, out, token);
+      if (extra) return extra(session, out, token, extensionUri);
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       let reported = 0;

@@ -117,6 +117,13 @@ describe('SeqScope in VS Code', function () {
     await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'chrome-trace', path: chrome });
     const trace = JSON.parse(readFileSync(chrome, 'utf8'));
     assert.ok(trace.traceEvents.filter((e: { ph: string; cat?: string }) => e.cat === 'gap' && e.ph === 'b').length === engine.summary.gaps);
+
+    const html = join(out, 'timeline.html');
+    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'html', path: html });
+    const page = readFileSync(html, 'utf8');
+    assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+    assert.match(page, /id="seqscope-session"/, 'the session is embedded');
+    assert.doesNotMatch(page, /\son(error|load|click)=/i, 'no inline event handlers');
   });
 
   it('exports only what passes the filter', async () => {
