@@ -369,7 +369,8 @@ describe('timeline webview, standalone export in Chromium', function () {
       await bar.waitFor();
       assert.equal(await page.locator('.ss-legend li', { hasText: 'replay position' }).count(), 1);
       for (let i = 0; i < 3; i++) await bar.getByRole('button', { name: 'Step forward one arrival' }).click();
-      const s1 = await waitForSnapshot(page, (x) => x.cursorTime !== undefined && host.replay().state?.position === 3, 'three steps');
+      // The host reaches step 3 before the page has drawn it: wait for the drawn cursor itself.
+      const s1 = await waitForSnapshot(page, (x) => host.replay().state?.position === 3 && x.cursorTime !== undefined && x.cursorTime === host.replay().state?.time, 'three steps');
       assert.equal(s1.cursorTime, host.replay().state!.time);
       assert.match(await bar.innerText(), /3 \/ 3\u202f007/);
       const panel = page.getByRole('complementary', { name: 'Sequencer state at the replay position' });
@@ -399,12 +400,11 @@ describe('timeline webview, standalone export in Chromium', function () {
       await page.getByRole('button', { name: 'Step to the next gap' }).click();
       await waitForSnapshot(page, () => (host.replay().state?.position ?? 0) > position, 'next gap');
       await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
-      const s = await settled(page);
-      assert.ok(s.marks!.gap >= 1, 'the gap is drawn once declared');
+      // The page learns the new position a moment after the host: wait for what it draws.
+      await waitForSnapshot(page, (x) => (x.marks?.gap ?? 0) >= 1, 'the gap drawn once declared');
       await page.getByRole('button', { name: 'To the end' }).click();
       await waitForSnapshot(page, () => host.replay().state?.position === session.arrivalCount + 1, 'the end');
-      const end = await settled(page);
-      assert.equal(end.marks!.gap, session.summary.gaps);
+      await waitForSnapshot(page, (x) => x.marks?.gap === session.summary.gaps, 'every gap drawn at the end');
     });
 
     it('sends play, pause and speed, and shows what the host says', async () => {
