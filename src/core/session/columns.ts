@@ -2,12 +2,17 @@
  * Growable typed-array columns: how a session keeps a million events in tens of megabytes
  * instead of a million objects (STYLE.md: serialise once, keep compact).
  */
-export class IntColumn {
-  data: Int32Array;
+type TypedArray = Int32Array | Float64Array | Uint8Array;
+
+class Column<A extends TypedArray> {
+  data: A;
   length = 0;
 
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
+  constructor(
+    private readonly make: (n: number) => A,
+    capacity: number,
+  ) {
+    this.data = make(capacity);
   }
 
   push(v: number): void {
@@ -17,73 +22,35 @@ export class IntColumn {
 
   get(i: number): number {
     return this.data[i];
-  }
-
-  private grow(): void {
-    const next = new Int32Array(this.data.length * 2);
-    next.set(this.data);
-    this.data = next;
   }
 
   /** A right-sized copy (for sending or embedding). */
-  toArray(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
-export class FloatColumn {
-  data: Float64Array;
-  length = 0;
-
-  constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
-  }
-
-  push(v: number): void {
-    if (this.length === this.data.length) this.grow();
-    this.data[this.length++] = v;
-  }
-
-  get(i: number): number {
-    return this.data[i];
+  toArray(): A {
+    return this.data.slice(0, this.length) as A;
   }
 
   private grow(): void {
-    const next = new Float64Array(this.data.length * 2);
+    const next = this.make(this.data.length * 2);
     next.set(this.data);
     this.data = next;
-  }
-
-  toArray(): Float64Array {
-    return this.data.slice(0, this.length);
   }
 }
 
-export class ByteColumn {
-  data: Uint8Array;
-  length = 0;
-
+export class IntColumn extends Column<Int32Array> {
   constructor(capacity = 1024) {
-    this.data = new Uint8Array(capacity);
+    super((n) => new Int32Array(n), capacity);
   }
+}
 
-  push(v: number): void {
-    if (this.length === this.data.length) this.grow();
-    this.data[this.length++] = v;
+export class FloatColumn extends Column<Float64Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Float64Array(n), capacity);
   }
+}
 
-  get(i: number): number {
-    return this.data[i];
-  }
-
-  private grow(): void {
-    const next = new Uint8Array(this.data.length * 2);
-    next.set(this.data);
-    this.data = next;
-  }
-
-  toArray(): Uint8Array {
-    return this.data.slice(0, this.length);
+export class ByteColumn extends Column<Uint8Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Uint8Array(n), capacity);
   }
 }
 
