@@ -82,7 +82,22 @@ export function snapshotSession(s: CaptureSession, b64: Base64, records: Record<
   };
 }
 
+/** Rows restored between two yields of `restoreSteps`. */
+const RESTORE_SLICE = 50_000;
+
 export function restoreSession(snap: SessionSnapshot, b64: Base64): CaptureSession {
+  const steps = restoreSteps(snap, b64);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Rebuilds the session, yielding every RESTORE_SLICE rows so a page that also draws (the
+ * standalone export) can restore a million events in slices and stay responsive.
+ */
+export function* restoreSteps(snap: SessionSnapshot, b64: Base64): Generator<void, CaptureSession> {
   const f64 = (t: string) => {
     const b = b64.decode(t);
     return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -98,11 +113,15 @@ export function restoreSession(snap: SessionSnapshot, b64: Base64): CaptureSessi
   const store = new EventStore();
   for (let i = 0; i < kind.length; i++) {
     store.add(kind[i] as KindCode, key[i], seq[i], seqTo[i], extra[i], t0[i], t1[i], flags[i], arrival[i], cause[i]);
+    if ((i + 1) % RESTORE_SLICE === 0) yield;
   }
   for (const [id, p] of snap.problems) store.problems.set(id, p);
   const a = snap.arrivals;
   const file = i32(a.file), line = i32(a.line), time = f64(a.time), akey = i32(a.key), aseq = f64(a.seq);
   const log = new ArrivalLog();
-  for (let i = 0; i < file.length; i++) log.add(file[i], line[i], -1, 0, time[i], akey[i], aseq[i], snap.messageIds[i] ?? '');
+  for (let i = 0; i < file.length; i++) {
+    log.add(file[i], line[i], -1, 0, time[i], akey[i], aseq[i], snap.messageIds[i] ?? '');
+    if ((i + 1) % RESTORE_SLICE === 0) yield;
+  }
   return new CaptureSession(snap.paths, snap.summary, store, log, snap.keyNames);
 }
