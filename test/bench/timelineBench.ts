@@ -12,13 +12,12 @@
  *
  * Standalone: npx tsx test/bench/timelineBench.ts (after npm run build).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { planStream, renderLine, StreamOptions } from '../../scripts/lib/captureGenerator';
+import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
 import { exportCapture, launchChromium, ROOT, settled, snapshot } from '../e2e/support-webview/browser';
 
-const BENCH_DIR = join(ROOT, '.bench');
 
 export interface TimelineBenchResult {
   firstPaintMs: number;
@@ -46,57 +45,17 @@ export interface TimelineBenchResult {
 }
 
 const TARGETS = { firstPaintMs: 500, frameMs: 16 };
+/** As the CLI benchmark's capture, so the same file serves both. */
 const CAPTURE_NUMBERS = 990_000;
 
 /**
- * The CLI benchmark's million-line capture when it has written one (.bench/capture-1m.jsonl),
- * else one of our own from the same generator: 10 CME channels, wrapping 16-bit numbers,
+ * The CLI benchmark's million-line capture (.bench/capture-1m.jsonl, written once and reused while
+ * its options and the generator are unchanged): 10 CME channels, wrapping 16-bit numbers,
  * reordering, both kinds of duplicates, a few gaps.
  */
 function millionLineCapture(): { path: string } {
-  const shared = join(BENCH_DIR, 'capture-1m.jsonl');
-  const sharedMeta = join(BENCH_DIR, 'capture-1m.meta.json');
-  if (existsSync(shared) && existsSync(sharedMeta)) {
-    const meta = JSON.parse(readFileSync(sharedMeta, 'utf8')) as { bytes?: number };
-    if (meta.bytes === statSync(shared).size) return { path: shared };
-  }
-  const own = join(BENCH_DIR, 'timeline-capture-1m.jsonl');
-  if (existsSync(own)) return { path: own };
   mkdirSync(BENCH_DIR, { recursive: true });
-  const keys = 10;
-  const n = Math.round(CAPTURE_NUMBERS / keys);
-  const start = (k: number) => (k * 6007 + 1) % 65536;
-  const loss = (k: number, at: number, count: number) => ({ key: String(310 + k), from: (start(k) + Math.floor(n * at)) % 65536, to: (start(k) + Math.floor(n * at) + count - 1) % 65536 });
-  const options: StreamOptions = {
-    seed: 7,
-    keys,
-    messagesPerKey: n,
-    startSeq: start,
-    seqBits: 16,
-    reorderFraction: 0.05,
-    reorderWindow: 4,
-    redeliveryFraction: 0.005,
-    republishFraction: 0.005,
-    losses: [loss(0, 0.3, 3), loss(3, 0.5, 1), loss(6, 0.7, 10), loss(9, 0.9, 2)],
-    burst: { min: 1, max: 6 },
-    burstGapMs: 1,
-    intraBurstMs: 0.2,
-  };
-  progress(`generating ${own}`);
-  const plan = planStream(options);
-  const tmp = `${own}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    for (let j = 0; j < plan.count; j += 4096) {
-      let text = '';
-      for (let i = j; i < Math.min(plan.count, j + 4096); i++) text += renderLine(plan, i) + '\n';
-      writeSync(fd, text);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, own);
-  return { path: own };
+  return ensureCapture('capture-1m', captureOptions(CAPTURE_NUMBERS));
 }
 const DRIVE_MS = 3000;
 const FIRST_PAINT_RUNS = 3;

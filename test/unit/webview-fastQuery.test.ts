@@ -5,19 +5,12 @@ import type { CaptureSession } from '../../src/core/session/captureSession';
 import { loadSession } from '../../src/core/session/loadSession';
 import { queryTimeline } from '../../src/core/session/timelineQuery';
 import { LaneIndex } from '../../src/webview/fastQuery';
+import { mulberry32 } from '../../scripts/lib/captureGenerator';
 
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 
-/** mulberry32: deterministic windows, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic windows, so a failure can be replayed. */
+const rng = mulberry32;
 
 describe('webview fastQuery (indexed lane pages)', function () {
   this.timeout(30_000);
