@@ -23,6 +23,18 @@ const problemMatcher = {
   },
 };
 
+/**
+ * The CLI and the extension reach the Pub/Sub layer only through `import('../pubsub')`; this
+ * turns that import into a run-time require of the separate dist/pubsub.js bundle, so the
+ * client library is neither parsed at activation nor built into two bundles.
+ */
+const pubsubApart = {
+  name: 'pubsub-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/pubsub$/ }, () => ({ path: './pubsub.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
@@ -33,6 +45,15 @@ const targets = [
     format: 'cjs',
     banner: { js: '#!/usr/bin/env node' },
     define: { SEQSCOPE_VERSION: JSON.stringify(pkg.version) },
+    plugins: [pubsubApart],
+  },
+  {
+    // The Pub/Sub layer with @google-cloud/pubsub, loaded lazily by the two above.
+    entryPoints: ['src/pubsub/index.ts'],
+    outfile: 'dist/pubsub.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
   },
   {
     // The extension host side. `vscode` is provided by the host at run time.
@@ -42,6 +63,7 @@ const targets = [
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
+    plugins: [pubsubApart],
   },
   {
     // The timeline webview (and the standalone HTML export, which embeds the same bundle).
@@ -64,8 +86,8 @@ async function main() {
       sourcemap: !production,
       sourcesContent: false,
       logLevel: 'silent',
-      plugins: [problemMatcher],
       ...t,
+      plugins: [problemMatcher, ...(t.plugins ?? [])],
     })));
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

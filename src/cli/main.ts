@@ -12,6 +12,7 @@ import { PRESETS, resolveOptions } from '../core/sequencingOptions';
 import { ExportError, TraceWriter } from '../core/traceWriter';
 import { ReplaySummary } from '../core/replayEngine';
 import { formatSummary } from './summaryTable';
+import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
 
 declare const SEQSCOPE_VERSION: string;
 
@@ -54,16 +55,13 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     .exitOverride()
     .showSuggestionAfterError();
 
-  program
+  const run = async (p: Promise<number>) => {
+    exitCode = await p;
+  };
+  addSequencingOptions(program
     .command('replay')
     .description('Replay capture files through the sequencer and summarise what it found.')
-    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response; several are merged by their clock')
-    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 16, latency from SendingTime)`).choices(Object.keys(PRESETS)))
-    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
-    .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
-    .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
-    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)')
+    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response; several are merged by their clock'))
     .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout)')
     .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]))
     .option('--json', 'print the summary as one JSON object on stdout')
@@ -89,9 +87,9 @@ Examples:
   seqscope replay a.jsonl b.jsonl --key attribute:customer --seq attribute:n --json
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late`,
     )
-    .action(async (paths: string[], flags: ReplayFlags) => {
-      exitCode = await replay(paths, flags, io);
-    });
+    .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
+
+  registerPubsubCommands(program, io, run, addSequencingOptions);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -101,8 +99,13 @@ Examples:
       // Commander has printed its one-line message already.
       return EXIT.usage;
     }
-    if (e instanceof UsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
+    if (e instanceof UsageError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
       io.stderr.write(`seqscope: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    // Pub/Sub failures come from the separately loaded dist/pubsub.js, so match by name, not class.
+    if ((e as Error)?.name === 'PubsubError') {
+      io.stderr.write(`seqscope: ${(e as Error).message}: ${(e as { nextStep: string }).nextStep}\n`);
       return EXIT.usage;
     }
     const err = e as Error;
@@ -110,6 +113,17 @@ Examples:
     return EXIT.failure;
   }
   return exitCode;
+}
+
+/** The sequencing flags `replay` and `record` share. */
+function addSequencingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 16, latency from SendingTime)`).choices(Object.keys(PRESETS)))
+    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
+    .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
+    .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
+    .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
+    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');
 }
 
 async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<number> {

@@ -1,0 +1,360 @@
+/**
+ * The live Pub/Sub subcommands: `record`, `publish`, `seek` and `taps`. The Pub/Sub layer (and
+ * the client library in it) is loaded only when one of them runs.
+ */
+import { Command, Option } from 'commander';
+import { CaptureReader } from '../core/captureReader';
+import { formatDuration, parseDuration } from '../core/duration';
+import { runReplay } from '../core/replayRun';
+import { resolveOptions } from '../core/sequencingOptions';
+import type * as PubsubLayer from '../pubsub';
+import { formatSummary } from './summaryTable';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export interface ConnectionFlags {
+  project?: string;
+  emulatorHost?: string;
+}
+
+/** A user mistake the CLI prints as one line (exit 2). */
+export class CliUsageError extends Error {}
+
+function loadLayer(): Promise<typeof PubsubLayer> {
+  return import('../pubsub');
+}
+
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--project <id>', 'Google Cloud project for bare names (default: PUBSUB_PROJECT_ID, GOOGLE_CLOUD_PROJECT, else the gcloud/ADC default)')
+    .option('--emulator-host <host:port>', 'use the Pub/Sub emulator there (default: PUBSUB_EMULATOR_HOST)');
+}
+
+async function openConnection(layer: typeof PubsubLayer, flags: ConnectionFlags): Promise<PubsubLayer.PubsubConnection> {
+  return layer.connect({ projectId: flags.project, emulatorHost: flags.emulatorHost });
+}
+
+function positiveInt(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliUsageError(`${flag} must be a whole number ≥ 1, not "${text}"`);
+  return Number(text);
+}
+
+/** Resolves on SIGINT/SIGTERM (the normal way to stop a recording), with a way to stop listening. */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: ac.signal,
+    dispose() {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- record
+
+interface RecordFlags extends ConnectionFlags {
+  subscription?: string;
+  topic?: string;
+  out: string;
+  append?: boolean;
+  maxMessages?: string;
+  duration?: string;
+  json?: boolean;
+  preset?: string;
+  key?: string;
+  seq?: string;
+  seqBits?: string;
+  gapTimeout?: string;
+  capacity?: string;
+}
+
+export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
+  if (!!flags.subscription === !!flags.topic) throw new CliUsageError('give one of --subscription (consume it) or --topic (record through a temporary tap)');
+  const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
+  const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
+  // Checked before connecting, so a typo costs nothing.
+  const options = resolveOptions({ preset: flags.preset, key: flags.key, seq: flags.seq, seqBits: flags.seqBits, gapTimeout: flags.gapTimeout, capacity: flags.capacity });
+  const layer = await loadLayer();
+  const conn = await openConnection(layer, flags);
+  const interrupt = onInterrupt();
+  let tap: PubsubLayer.Tap | undefined;
+  let recorder: PubsubLayer.CaptureRecorder | undefined;
+  const started = Date.now();
+  let source: PubsubLayer.LiveSource | undefined;
+  let states: string[] = [];
+  try {
+    let subscription: PubsubLayer.ResourceName;
+    if (flags.topic) {
+      const topic = layer.parseResourceName('topics', flags.topic, conn.projectId);
+      tap = await layer.createTap(conn, topic);
+      subscription = tap.subscription;
+      io.stderr.write(`seqscope: tapping ${topic.path} through ${subscription.path} (deleted when recording stops)\n`);
+    } else {
+      subscription = layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId);
+    }
+    recorder = await layer.CaptureRecorder.open(flags.out, { append: flags.append });
+    const rec = recorder;
+    const done = new Promise<string>((resolve) => {
+      interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
+      if (durationMs !== undefined) setTimeout(() => resolve(`${flags.duration} elapsed`), durationMs).unref();
+      source = new layer.LiveSource(
+        { connection: conn, subscription, recorder: rec, stopAfter },
+        {
+          record() {
+            if (stopAfter !== undefined && source!.stats.received >= stopAfter) resolve(`${stopAfter} messages recorded`);
+          },
+          state(state, detail) {
+            states.push(`${new Date().toISOString()} ${state}: ${detail}`);
+            if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) io.stderr.write(`seqscope: ${detail}\n`);
+          },
+          problem(e) {
+            io.stderr.write(`seqscope: ${e.message}\n`);
+          },
+        },
+      );
+    });
+    const info = await source!.start();
+    if (!info.messageOrdering) io.stderr.write(`seqscope: note: ${subscription.path} does not have message ordering enabled; per-key order is not guaranteed\n`);
+    const ticker = progressTicker(io, () => source!.stats.received, started);
+    const why = await done;
+    ticker.stop();
+    await source!.stop();
+    await recorder.close();
+    recorder = undefined;
+    const stats = source!.stats;
+    const elapsed = Date.now() - started;
+    // The summary is a replay of the file just written: the same verdict `seqscope replay` gives.
+    const { summary } = await runReplay({ paths: [flags.out], options });
+    if (flags.json) {
+      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary }) + '\n');
+    } else {
+      io.stdout.write(`Recorded ${stats.received} message${stats.received === 1 ? '' : 's'} from ${subscription.path} to ${flags.out} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} reconnect${stats.reconnects === 1 ? '' : 's'}` : ''}).\n\n`);
+      io.stdout.write(formatSummary(summary));
+    }
+    return 0;
+  } finally {
+    interrupt.dispose();
+    await source?.stop().catch(() => undefined);
+    await recorder?.close().catch(() => undefined);
+    if (tap) {
+      await layer.deleteTap(conn, tap.subscription).catch((e: Error) => io.stderr.write(`seqscope: could not delete tap ${tap!.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`));
+    }
+    await conn.close().catch(() => undefined);
+    states = [];
+  }
+}
+
+function progressTicker(io: CliIo, count: () => number, started: number): { stop(): void } {
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY;
+  if (!tty) return { stop() {} };
+  let last = 0;
+  let lastAt = started;
+  const t = setInterval(() => {
+    const n = count();
+    const now = Date.now();
+    const rate = ((n - last) * 1000) / Math.max(1, now - lastAt);
+    last = n;
+    lastAt = now;
+    io.stderr.write(`\rrecording: ${n} messages, ${Math.round(rate)}/s, ${formatDuration(now - started)}   `);
+  }, 1000);
+  return {
+    stop() {
+      clearInterval(t);
+      io.stderr.write('\n');
+    },
+  };
+}
+
+// ---------------------------------------------------------------- publish
+
+interface PublishFlags extends ConnectionFlags {
+  topic: string;
+  pace: string;
+  concurrency?: string;
+  retries?: string;
+  skipRedeliveries?: boolean;
+  json?: boolean;
+}
+
+export async function publish(paths: string[], flags: PublishFlags, io: CliIo): Promise<number> {
+  const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 16;
+  const retries = flags.retries === undefined ? 3 : Number(flags.retries);
+  if (!Number.isInteger(retries) || retries < 0) throw new CliUsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`);
+  const layer = await loadLayer();
+  layer.paceSpeed(flags.pace); // a bad --pace is a usage error before anything connects
+  const conn = await openConnection(layer, flags);
+  const interrupt = onInterrupt();
+  const reader = new CaptureReader(paths[0]);
+  try {
+    const topicName = layer.parseResourceName('topics', flags.topic, conn.projectId);
+    await layer.checkTopic(conn, topicName);
+    await reader.open();
+    const topic = conn.client.topic(topicName.path, {
+      messageOrdering: true,
+      // Small batches, sent soon: pacing decides the rate, not the batcher.
+      batching: { maxMessages: 100, maxMilliseconds: 5 },
+      gaxOpts: { timeout: 30_000 },
+    });
+    const attempts = new Map<string, number>();
+    const abort = new AbortController();
+    interrupt.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    let failure: string | undefined;
+    const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
+      sink: layer.topicSink(topic),
+      pace: flags.pace as PubsubLayer.Pace,
+      concurrency,
+      skipRedeliveries: flags.skipRedeliveries,
+      signal: abort.signal,
+      onPaused(p) {
+        const n = (attempts.get(p.key) ?? 0) + 1;
+        attempts.set(p.key, n);
+        const keyName = p.key === '' ? '(no ordering key)' : `"${p.key}"`;
+        if (n > retries) {
+          failure = `key ${keyName} still failing after ${retries} retr${retries === 1 ? 'y' : 'ies'} at line ${p.line}: ${p.error.message}`;
+          abort.abort();
+          return;
+        }
+        io.stderr.write(`seqscope: publish of key ${keyName} failed at line ${p.line} (${p.error.message}); the key is paused, others go on; retry ${n}/${retries} in ${n}s\n`);
+        setTimeout(() => publisher.resume(p.key), n * 1000).unref();
+      },
+    });
+    const result = await publisher.run(reader.batches());
+    await topic.flush().catch(() => undefined);
+    const out = {
+      file: paths[0],
+      topic: topicName.path,
+      pace: flags.pace,
+      ...result,
+      paused: result.paused.map((p) => ({ key: p.key, pending: p.pending, line: p.line, error: p.error.message })),
+    };
+    if (flags.json) io.stdout.write(JSON.stringify(out) + '\n');
+    else {
+      io.stdout.write(
+        `Published ${result.published} of ${result.read} message${result.read === 1 ? '' : 's'} (${result.keys} key${result.keys === 1 ? '' : 's'}) from ${paths[0]} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
+          `${result.skipped ? `; ${result.skipped} skipped` : ''}${result.cancelled ? `; stopped with ${result.unpublished} not published` : ''}.\n`,
+      );
+    }
+    if (failure) {
+      io.stderr.write(`seqscope: ${failure}; ${result.unpublished} message(s) not published (nothing after a failed message of its key was sent)\n`);
+      return 1;
+    }
+    return result.cancelled ? 130 : 0;
+  } finally {
+    interrupt.dispose();
+    await reader.close();
+    await conn.close().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------- seek, taps
+
+interface SeekFlags extends ConnectionFlags {
+  subscription: string;
+  time?: string;
+  snapshot?: string;
+}
+
+export async function seek(flags: SeekFlags, io: CliIo): Promise<number> {
+  if (!!flags.time === !!flags.snapshot) throw new CliUsageError('give one of --time or --snapshot');
+  let time: Date | undefined;
+  if (flags.time) {
+    time = new Date(flags.time);
+    if (Number.isNaN(time.getTime())) throw new CliUsageError(`--time "${flags.time}" is not a date-time (e.g. 2026-11-30T09:30:00Z)`);
+  }
+  const layer = await loadLayer();
+  const conn = await openConnection(layer, flags);
+  try {
+    const sub = layer.parseResourceName('subscriptions', flags.subscription, conn.projectId);
+    const target = time ? { time } : { snapshot: layer.parseResourceName('snapshots', flags.snapshot!, conn.projectId) };
+    await layer.seekSubscription(conn, sub, target);
+    io.stdout.write(`Seeked ${sub.path} to ${time ? time.toISOString() : flags.snapshot}: the server re-delivers what it retained from there.\n`);
+    return 0;
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+interface TapsFlags extends ConnectionFlags {
+  delete?: boolean;
+  json?: boolean;
+}
+
+export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
+  const layer = await loadLayer();
+  const conn = await openConnection(layer, flags);
+  try {
+    const found = await layer.findLeftoverTaps(conn);
+    const deleted: string[] = [];
+    if (flags.delete) {
+      for (const t of found) {
+        await layer.deleteTap(conn, t.name);
+        deleted.push(t.name.path);
+      }
+    }
+    if (flags.json) io.stdout.write(JSON.stringify({ taps: found.map((t) => ({ subscription: t.name.path, topic: t.topic })), deleted }) + '\n');
+    else if (!found.length) io.stdout.write(`No SeqScope taps in project ${conn.projectId}.\n`);
+    else {
+      for (const t of found) io.stdout.write(`${flags.delete ? 'deleted ' : ''}${t.name.path}  (topic ${t.topic})\n`);
+      if (!flags.delete) io.stdout.write(`${found.length} tap${found.length === 1 ? '' : 's'}; \`seqscope taps --delete\` deletes them (they also expire by themselves).\n`);
+    }
+    return 0;
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+/** Adds record / publish / seek / taps to the program. `run` maps an action's result to the exit code. */
+export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command): void {
+  addSequencing(
+    addConnectionOptions(
+      program
+        .command('record')
+        .description('Record live messages to a capture file (acks each message only after its line is written).')
+        .option('--subscription <name>', 'consume this subscription (projects/P/subscriptions/S or S): takes messages from its other consumers')
+        .option('--topic <name>', 'record through a temporary tap subscription on this topic (recommended: other consumers are untouched)')
+        .requiredOption('--out <file>', 'capture file to write (JSON Lines of ReceivedMessage + receivedAt)')
+        .option('--append', 'append to the file instead of replacing it')
+        .option('--max-messages <n>', 'stop after N messages')
+        .option('--duration <duration>', 'stop after this long: 30s, 5m')
+        .option('--json', 'print what was recorded and the sequencer summary as one JSON object'),
+    ),
+  ).action((flags: RecordFlags) => run(record(flags, io)));
+
+  addConnectionOptions(
+    program
+      .command('publish')
+      .description('Publish a capture into a topic: one key strictly in order, different keys concurrently, ordering keys and attributes kept.')
+      .argument('<capture>', 'capture file to publish (any format `replay` reads)')
+      .requiredOption('--topic <name>', 'topic to publish to (projects/P/topics/T or T)')
+      .addOption(new Option('--pace <pace>', 'original: the capture\'s own timing; xN: N times faster (x10); max: as fast as possible').default('max'))
+      .option('--concurrency <n>', 'keys published at once (default 16)')
+      .option('--retries <n>', 'retries of a failed key before giving up (default 3)')
+      .option('--skip-redeliveries', 'publish a messageId once, even when the capture holds its redeliveries')
+      .option('--json', 'print the result as one JSON object'),
+  ).action((path: string, flags: PublishFlags) => run(publish([path], flags, io)));
+
+  addConnectionOptions(
+    program
+      .command('seek')
+      .description('Seek a subscription (e.g. a tap) to a time or a snapshot, so the server re-sends what it retained.')
+      .requiredOption('--subscription <name>', 'subscription to seek')
+      .option('--time <rfc3339>', 'seek to this time (needs retained acked messages, which taps keep)')
+      .option('--snapshot <name>', 'seek to this snapshot'),
+  ).action((flags: SeekFlags) => run(seek(flags, io)));
+
+  addConnectionOptions(
+    program
+      .command('taps')
+      .description('List SeqScope tap subscriptions left in the project (and delete them with --delete).')
+      .option('--delete', 'delete them')
+      .option('--json', 'print them as JSON'),
+  ).action((flags: TapsFlags) => run(taps(flags, io)));
+}

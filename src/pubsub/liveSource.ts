@@ -1,0 +1,223 @@
+/**
+ * A live source: a streaming pull on one subscription, turning each delivery into a capture
+ * record (in arrival order), writing it through a recorder, and acking it only once its line is
+ * written. It watches its own health, because a streaming pull is silent when the server goes
+ * away: a short-deadline metadata call every couple of seconds says whether the server (and the
+ * subscription) are still there; when it fails the source is "disconnected", and when it
+ * succeeds again the stream is reopened and the source is "live" again. What the server
+ * redelivers after that shows up as redelivery duplicates in the sequencer.
+ */
+import type { Message, Subscription } from '@google-cloud/pubsub';
+import type { ReceivedMessage } from '../core/captureRecord';
+import { describeSubscription, getSubscription, SubscriptionInfo } from './admin';
+import { CaptureRecorder } from './captureRecorder';
+import { PubsubConnection } from './connection';
+import { explainError, PubsubError } from './pubsubErrors';
+import { toReceivedMessage } from './receivedRecord';
+import { ResourceName } from './resourceNames';
+
+export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
+
+export interface LiveSourceEvents {
+  /**
+   * Each delivery, in arrival order, with its line's byte offset and length in the recording
+   * (-1 and the line's length without a recorder). Called before the ack.
+   */
+  record(rm: ReceivedMessage, offset: number, length: number): void;
+  /** State changes; `detail` says why (shown in the status bar and tree). */
+  state?(state: LiveState, detail: string): void;
+  /** Problems that do not stop the source (a failed write: the message is nacked, not lost). */
+  problem?(e: Error): void;
+}
+
+export interface LiveSourceOptions {
+  readonly connection: PubsubConnection;
+  readonly subscription: ResourceName;
+  /** Where deliveries are recorded; a message is acked only after its line is written. */
+  readonly recorder?: CaptureRecorder;
+  /** Flow control: at most this many unacked messages in the client (memory stays bounded). */
+  readonly maxMessages?: number;
+  readonly maxBytes?: number;
+  /**
+   * Take at most this many messages: later deliveries are nacked unrecorded (the server keeps
+   * them for the subscription's other consumers or a later run).
+   */
+  readonly stopAfter?: number;
+  /** Health probe period and deadline (ms). */
+  readonly healthIntervalMs?: number;
+  readonly healthTimeoutMs?: number;
+  /**
+   * Fault injection (tests, demos): a message for which this returns true is neither acked nor
+   * nacked and not lease-extended, so its ack deadline expires as if the consumer had crashed
+   * holding it. On an ordered subscription the server then re-sends it and every later message
+   * of its key.
+   */
+  readonly withholdAck?: (rm: ReceivedMessage) => boolean;
+}
+
+export interface LiveStats {
+  received: number;
+  acked: number;
+  nacked: number;
+  withheld: number;
+  reconnects: number;
+  /** When the source last became live after being disconnected (ms since epoch), or 0. */
+  lastReconnectAt: number;
+}
+
+export class LiveSource {
+  readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
+  private current: LiveState = 'connecting';
+  private sub: Subscription | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  info: SubscriptionInfo | undefined;
+
+  constructor(
+    private readonly options: LiveSourceOptions,
+    private readonly events: LiveSourceEvents,
+  ) {}
+
+  get state(): LiveState {
+    return this.current;
+  }
+
+  /**
+   * Checks the subscription (a clear error at once if it is missing or forbidden), opens the
+   * stream and starts the health probe. Returns what the subscription is.
+   */
+  async start(): Promise<SubscriptionInfo> {
+    this.info = await getSubscription(this.options.connection, this.options.subscription);
+    this.open();
+    this.setState('live', `receiving from ${this.options.subscription.path}`);
+    this.scheduleProbe();
+    return this.info;
+  }
+
+  /** Stops receiving, acks what was written, and stops the probe. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.current === 'stopped') return;
+    this.setState('stopped', 'detached');
+    clearTimeout(this.healthTimer);
+    this.healthTimer = undefined;
+    // Lines still buffered are written now, so their acks go out before the stream closes.
+    await this.options.recorder?.flush();
+    await this.closeStream();
+  }
+
+  private open(): void {
+    const { connection, subscription } = this.options;
+    const withhold = this.options.withholdAck;
+    const sub = connection.client.subscription(subscription.path, {
+      flowControl: { maxMessages: this.options.maxMessages ?? 1000, maxBytes: this.options.maxBytes ?? 64 << 20, allowExcessMessages: false },
+      // One stream: deliveries reach the recorder in one arrival order.
+      streamingOptions: { maxStreams: 1 },
+      // Withheld messages must expire: stop extending their lease almost at once.
+      ...(withhold ? { maxExtensionTime: { seconds: 1 } as never } : {}),
+    });
+    sub.on('message', (m: Message) => this.onMessage(m));
+    sub.on('error', (e: Error) => {
+      if (this.sub !== sub || this.current === 'stopped') return;
+      // The stream gave up (not-found, permission, …): the probe decides when to reopen.
+      this.setState('disconnected', explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost }).message);
+    });
+    this.sub = sub;
+  }
+
+  private onMessage(m: Message): void {
+    const limit = this.options.stopAfter;
+    if (this.current === 'stopped' || (limit !== undefined && this.stats.received >= limit)) {
+      m.nack();
+      this.stats.nacked++;
+      return;
+    }
+    const rm = toReceivedMessage(m);
+    this.stats.received++;
+    const withheld = this.options.withholdAck?.(rm) ?? false;
+    if (withheld) this.stats.withheld++;
+    const line = JSON.stringify(rm) + '\n';
+    const recorder = this.options.recorder;
+    if (!recorder) {
+      this.events.record(rm, -1, line.length);
+      if (!withheld) this.ack(m);
+      return;
+    }
+    const offset = recorder.append(line, (err) => {
+      if (err) {
+        // Not written, so not acked: the server will deliver it again.
+        m.nack();
+        this.stats.nacked++;
+        this.events.problem?.(err);
+      } else if (!withheld) {
+        this.ack(m);
+      }
+    });
+    this.events.record(rm, offset, recorder.bytes - offset);
+  }
+
+  private ack(m: Message): void {
+    m.ack();
+    this.stats.acked++;
+  }
+
+  private scheduleProbe(): void {
+    if (this.current === 'stopped') return;
+    this.healthTimer = setTimeout(() => void this.probe(), this.options.healthIntervalMs ?? 2000);
+  }
+
+  private async probe(): Promise<void> {
+    if (this.probing || this.current === 'stopped') return;
+    this.probing = true;
+    const { connection, subscription } = this.options;
+    try {
+      const timeout = this.options.healthTimeoutMs ?? 1500;
+      const [md] = await connection.client.subscription(subscription.path).getMetadata({ timeout, maxRetries: 0 });
+      if (this.stopped()) return;
+      this.info = describeSubscription(md as never, subscription);
+      if (this.current === 'disconnected') {
+        // The old stream may be retrying against a dead connection or have given up: a fresh
+        // one is the only way to be sure deliveries flow again.
+        await this.closeStream();
+        if (this.current !== 'disconnected') return;
+        this.open();
+        this.stats.reconnects++;
+        this.stats.lastReconnectAt = Date.now();
+        this.setState('live', `reconnected to ${subscription.path}`);
+      }
+    } catch (e) {
+      if (this.stopped()) return;
+      const err = explainError(e, { action: `reach ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost });
+      this.setState('disconnected', disconnectReason(err));
+    } finally {
+      this.probing = false;
+      this.scheduleProbe();
+    }
+  }
+
+  private async closeStream(): Promise<void> {
+    const sub = this.sub;
+    this.sub = undefined;
+    if (!sub) return;
+    sub.removeAllListeners('message');
+    // Keep an error listener: an unhandled 'error' on a closing stream would crash the host.
+    sub.on('error', () => undefined);
+    // Closing flushes pending acks; against a dead server that can wait for a long time.
+    await Promise.race([sub.close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
+  }
+
+  /** A method, not a field read, so TypeScript does not narrow it across awaits. */
+  private stopped(): boolean {
+    return this.current === 'stopped';
+  }
+
+  private setState(state: LiveState, detail: string): void {
+    if (this.current === state && state !== 'live') return;
+    this.current = state;
+    this.events.state?.(state, detail);
+  }
+}
+
+function disconnectReason(e: PubsubError): string {
+  if (e.kind === 'not-found') return `disconnected: the subscription no longer exists (${e.message})`;
+  return `disconnected: ${e.message}`;
+}
