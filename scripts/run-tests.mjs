@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: runs every test tier and ends with one line "N passed, N failed, N skipped".
-// Tiers: unit (plain Node, mocha); integration (mocha inside a real VS Code 1.100 extension
+// Tiers: unit (plain Node, mocha); emulator (plain Node, against the Pub/Sub emulator); integration (mocha inside a real VS Code 1.100 extension
 // host: scripts/vscode-host/run-suite.mjs); e2e (Playwright on the VS Code workbench, mocha in
 // plain Node). Each tier's reporter appends its counts to a results file.
 // `node scripts/run-tests.mjs unit e2e` runs only the tiers named.
@@ -26,6 +26,9 @@ const inCI = /^(1|true)$/i.test(process.env.CI ?? '');
 
 const tiers = [
   { name: 'unit', steps: [[node, mocha]] },
+  // Against the real Pub/Sub emulator, which the tests start themselves (test/emulator/); where it
+  // is not installed they report themselves skipped, loudly.
+  { name: 'emulator', steps: [[node, mocha, '--config', join(root, '.mocharc.emulator.json')]] },
   {
     name: 'integration',
     host: true,

@@ -110,6 +110,9 @@ export async function seekSubscription(conn: PubsubConnection, name: ResourceNam
   try {
     await conn.client.subscription(name.path).seek('time' in target ? target.time : target.snapshot.path, conn.adminCall);
   } catch (e) {
-    throw explainError(e, ctx(conn, `seek ${name.path} to ${what}`, 'time' in target ? `subscription ${name.path}` : `snapshot ${target.snapshot.path}`));
+    throw explainError(e, {
+      ...ctx(conn, `seek ${name.path} to ${what}`, 'time' in target ? `subscription ${name.path}` : `snapshot ${target.snapshot.path}`),
+      unsupportedWhy: conn.emulatorHost ? 'the emulator cannot seek subscriptions with message ordering, which taps have' : undefined,
+    });
   }
 }

@@ -54,7 +54,7 @@ export class CaptureRecorder {
   }
 
   static async open(path: string, options: RecorderOptions = {}): Promise<CaptureRecorder> {
-    const fh = await open(path, options.append ? 'a' : 'w');
+    const fh = await open(path, options.append ? 'a+' : 'w');
     let size = 0;
     if (options.append) {
       size = (await fh.stat()).size;

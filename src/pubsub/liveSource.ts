@@ -11,7 +11,7 @@ import type { Message, Subscription } from '@google-cloud/pubsub';
 import type { ReceivedMessage } from '../core/captureRecord';
 import { describeSubscription, getSubscription, SubscriptionInfo } from './admin';
 import { CaptureRecorder } from './captureRecorder';
-import { PubsubConnection } from './connection';
+import { loadPubsub, PubsubConnection } from './connection';
 import { explainError, PubsubError } from './pubsubErrors';
 import { toReceivedMessage } from './receivedRecord';
 import { ResourceName } from './resourceNames';
@@ -24,6 +24,8 @@ export interface LiveSourceEvents {
    * (-1 and the line's length without a recorder). Called before the ack.
    */
   record(rm: ReceivedMessage, offset: number, length: number): void;
+  /** A delivery was acked (its line is in the recording, when there is one). */
+  acked?(rm: ReceivedMessage): void;
   /** State changes; `detail` says why (shown in the status bar and tree). */
   state?(state: LiveState, detail: string): void;
   /** Problems that do not stop the source (a failed write: the message is nacked, not lost). */
@@ -71,6 +73,8 @@ export class LiveSource {
   private sub: Subscription | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
   private probing = false;
+  /** Lease extension limit for withheld messages (a library Duration, made in start()). */
+  private maxExtension: unknown;
   info: SubscriptionInfo | undefined;
 
   constructor(
@@ -88,6 +92,7 @@ export class LiveSource {
    */
   async start(): Promise<SubscriptionInfo> {
     this.info = await getSubscription(this.options.connection, this.options.subscription);
+    if (this.options.withholdAck) this.maxExtension = (await loadPubsub()).Duration.from({ seconds: 1 });
     this.open();
     this.setState('live', `receiving from ${this.options.subscription.path}`);
     this.scheduleProbe();
@@ -113,7 +118,7 @@ export class LiveSource {
       // One stream: deliveries reach the recorder in one arrival order.
       streamingOptions: { maxStreams: 1 },
       // Withheld messages must expire: stop extending their lease almost at once.
-      ...(withhold ? { maxExtensionTime: { seconds: 1 } as never } : {}),
+      ...(withhold ? { maxExtensionTime: this.maxExtension as never } : {}),
     });
     sub.on('message', (m: Message) => this.onMessage(m));
     sub.on('error', (e: Error) => {
@@ -139,7 +144,7 @@ export class LiveSource {
     const recorder = this.options.recorder;
     if (!recorder) {
       this.events.record(rm, -1, line.length);
-      if (!withheld) this.ack(m);
+      if (!withheld) this.ack(m, rm);
       return;
     }
     const offset = recorder.append(line, (err) => {
@@ -149,15 +154,16 @@ export class LiveSource {
         this.stats.nacked++;
         this.events.problem?.(err);
       } else if (!withheld) {
-        this.ack(m);
+        this.ack(m, rm);
       }
     });
     this.events.record(rm, offset, recorder.bytes - offset);
   }
 
-  private ack(m: Message): void {
+  private ack(m: Message, rm: ReceivedMessage): void {
     m.ack();
     this.stats.acked++;
+    this.events.acked?.(rm);
   }
 
   private scheduleProbe(): void {

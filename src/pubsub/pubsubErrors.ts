@@ -14,6 +14,7 @@ export type PubsubErrorKind =
   | 'emulator-down'
   | 'unavailable'
   | 'timeout'
+  | 'unsupported'
   | 'failed';
 
 export class PubsubError extends Error {
@@ -42,6 +43,7 @@ export const GRPC = {
   ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
   FAILED_PRECONDITION: 9,
+  UNIMPLEMENTED: 12,
   UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const;
@@ -53,6 +55,8 @@ export interface ErrorContext {
   readonly resource?: string;
   /** Set when talking to an emulator: an unreachable server is then "emulator not running". */
   readonly emulatorHost?: string;
+  /** What is known to be missing, for UNIMPLEMENTED. */
+  readonly unsupportedWhy?: string;
 }
 
 /** Turns whatever the client library threw into a PubsubError (returned as is when it is one). */
@@ -76,6 +80,13 @@ export function explainError(e: unknown, ctx: ErrorContext): PubsubError {
       );
     case GRPC.UNAUTHENTICATED:
       return unauthenticated(ctx, raw, code);
+    case GRPC.UNIMPLEMENTED:
+      return new PubsubError(
+        'unsupported',
+        `cannot ${ctx.action}: ${ctx.emulatorHost ? 'the Pub/Sub emulator does not implement this' : 'the server does not implement this'}${ctx.unsupportedWhy ? ` (${ctx.unsupportedWhy})` : ''}`,
+        ctx.emulatorHost ? 'try it against Google Cloud' : 'check the endpoint',
+        code,
+      );
     case GRPC.INVALID_ARGUMENT:
       return new PubsubError('invalid-name', `cannot ${ctx.action}: ${firstLine(raw)}`, 'check the names and options given', code);
     case GRPC.DEADLINE_EXCEEDED:

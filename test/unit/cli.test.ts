@@ -1,10 +1,10 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { build, BuildOptions } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCli } from '../support/builtCli';
 import { captureText, LineSpec } from '../support/captureLines';
 
 const root = join(__dirname, '..', '..');
@@ -35,10 +35,7 @@ describe('seqscope CLI', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'seqscope-cli-'));
-    cli = join(dir, 'cli.js');
-    const { targets } = (await import(join(root, 'esbuild.js'))) as { targets: BuildOptions[] };
-    const target = targets.find((t) => (t.entryPoints as string[])[0] === 'src/cli/main.ts')!;
-    await build({ ...target, absWorkingDir: root, outfile: cli, bundle: true, logLevel: 'silent' });
+    cli = await buildCli(dir);
     feed = join(dir, 'feed.jsonl');
     writeFileSync(feed, captureText(FEED));
   });

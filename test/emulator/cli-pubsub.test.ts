@@ -1,0 +1,104 @@
+/**
+ * `seqscope publish` and `seqscope record` against the emulator: a CME-style stream with injected
+ * loss, duplicates and reordering goes out and comes back through a tap with exactly the injected
+ * findings; and every bad input fails fast with a clear message.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runReplay } from '../../src/core/replayRun';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { GapEvent, TraceEvent } from '../../src/core/traceEvents';
+import { getSubscription } from '../../src/pubsub/admin';
+import { connect, PubsubConnection } from '../../src/pubsub/connection';
+import { PubsubError } from '../../src/pubsub/pubsubErrors';
+import { parseResourceName } from '../../src/pubsub/resourceNames';
+import { freePort, PubsubEmulator } from '../support/pubsubEmulator';
+import { connectTo, emulatorOrSkip, PROJECT, runCli, startCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
+
+const SAMPLE = join(__dirname, '../../media/samples/cme-sample.jsonl');
+
+describe('emulator: seqscope publish and record', function () {
+  let emu: PubsubEmulator;
+  let conn: PubsubConnection;
+
+  before(async function () {
+    emu = await emulatorOrSkip(this);
+    conn = await connectTo(emu);
+  });
+  after(async () => conn?.close());
+
+  it('a CME-style stream published and read back through a tap shows exactly the injected gaps and duplicates', async () => {
+    const topic = uniqueId('cme');
+    await conn.client.createTopic(topic);
+    const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').length;
+    const out = join(tempDir(), 'cme.jsonl');
+    const rec = await startCli(emu, ['record', '--topic', topic, '--out', out, '--max-messages', String(lines), '--duration', '60s', '--preset', 'cme', '--json']);
+    await waitFor('the tap', () => /tapping/.test(rec.stderr) || rec.child.exitCode !== null);
+    const pub = await runCli(emu, ['publish', SAMPLE, '--topic', `projects/${PROJECT}/topics/${topic}`, '--pace', 'max', '--json']);
+    assert.equal(pub.code, 0, pub.stderr);
+    assert.equal(JSON.parse(pub.stdout).published, lines);
+    assert.equal(await rec.exited, 0, rec.stderr);
+    const { summary } = JSON.parse(rec.stdout);
+    // The sample's ground truth (media/samples/README.md): 2 gaps (4 numbers), 10 duplicates.
+    // Republished, every duplicate is a second publish (a new messageId), so none is a redelivery.
+    assert.equal(summary.received, 3006);
+    assert.equal(summary.delivered, 2996);
+    assert.equal(summary.gaps, 2);
+    assert.equal(summary.lost, 4);
+    assert.equal(summary.duplicates, 10);
+    assert.equal(summary.redeliveries, 0);
+    assert.equal(summary.late, 0);
+    assert.equal(summary.invalid, 0);
+    const events: TraceEvent[] = [];
+    await runReplay({ paths: [out], options: resolveOptions({ preset: 'cme' }), listener: (e) => events.push(e) });
+    const gaps = events.filter((e): e is GapEvent => e.type === 'gap').map((g) => `${g.key}:${g.from}-${g.to}`).sort();
+    assert.deepEqual(gaps, ['310:41517-41519', '318:7777-7777']);
+  });
+
+  describe('bad input: a clear error in under 2 s', () => {
+    /** Runs `fn`, expects a PubsubError of `kind`, and checks how long it took. */
+    async function fastError(kind: string, re: RegExp, fn: () => Promise<unknown>): Promise<void> {
+      const started = Date.now();
+      await assert.rejects(fn(), (e: PubsubError) => {
+        assert.equal(e.name, 'PubsubError', String(e));
+        assert.equal(e.kind, kind, e.message);
+        assert.match(e.message, re);
+        assert.ok(e.nextStep.length > 0);
+        return true;
+      });
+      const ms = Date.now() - started;
+      assert.ok(ms < 2000, `${kind} took ${ms} ms`);
+    }
+
+    it('missing subscription, missing topic, wrong project, invalid names, emulator not running', async () => {
+      await fastError('not-found', /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist/, () =>
+        getSubscription(conn, parseResourceName('subscriptions', 'no-such-sub', PROJECT)),
+      );
+      await fastError('not-found', /does not exist/, () => getSubscription(conn, parseResourceName('subscriptions', 'projects/other-project/subscriptions/md-310')));
+      await fastError('invalid-name', /not a valid subscription id/, async () => parseResourceName('subscriptions', 'projects/seqscope-test/subscriptions/x'));
+      await fastError('invalid-name', /not a valid project id/, () => connect({ emulatorHost: emu.host, projectId: 'Bad_Project', env: {} }));
+      const nobody = `127.0.0.1:${await freePort()}`;
+      await fastError('emulator-down', /emulator at 127\.0\.0\.1:\d+ is not running/, () => connect({ emulatorHost: nobody, projectId: PROJECT, env: {} }));
+    });
+
+    it('the CLI prints each as one line and exits 2', async () => {
+      const dir = tempDir();
+      const cases: [string[], RegExp][] = [
+        [['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')], /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/],
+        [['record', '--topic', 'no-such-topic', '--out', join(dir, 'b.jsonl')], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
+        [['publish', SAMPLE, '--topic', 'no-such-topic'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
+        [['record', '--subscription', 'projects/seqscope-test/topics/feed', '--out', join(dir, 'c.jsonl')], /names a topic, not a subscription/],
+        [['record', '--subscription', 's-1', '--topic', 't-1', '--out', join(dir, 'd.jsonl')], /give one of --subscription .* or --topic/],
+        [['publish', SAMPLE, '--topic', 'feed', '--pace', 'fast'], /pace "fast" is not original, max or xN/],
+        [['record', '--subscription', 'md-310', '--out', join(dir, 'e.jsonl'), '--emulator-host', `127.0.0.1:${await freePort()}`], /emulator at .* is not running: start it/],
+      ];
+      for (const [args, re] of cases) {
+        const r = await runCli(emu, args);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, re, args.join(' '));
+        assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+      }
+    });
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The recorder's promise — a message is acked only after its line is in the file — and what a
+ * crash leaves behind; plus the pure parts of the Pub/Sub layer: record conversion, names,
+ * error explanations, tap ids.
+ */
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CaptureReader } from '../../src/core/captureReader';
+import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
+import { explainError, GRPC, PubsubError } from '../../src/pubsub/pubsubErrors';
+import { toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { parseResourceName } from '../../src/pubsub/resourceNames';
+import { isTap, tapId, TAP_PREFIX } from '../../src/pubsub/tap';
+
+const line = (i: number) => JSON.stringify({ message: { messageId: `m${i}`, publishTime: '2026-11-30T09:30:00Z' }, receivedAt: '2026-11-30T09:30:01Z' }) + '\n';
+
+async function readAll(path: string) {
+  const out = [];
+  for await (const b of new CaptureReader(path).batches()) out.push(...b);
+  return out;
+}
+
+describe('CaptureRecorder', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'seqscope-rec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('calls back only after the line is in the file, and gives each line its byte offset', async () => {
+    const path = join(dir, 'c.jsonl');
+    const rec = await CaptureRecorder.open(path, { flushIntervalMs: 5 });
+    const seen: { i: number; onDisk: string }[] = [];
+    const offsets: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      offsets.push(rec.append(line(i), () => seen.push({ i, onDisk: readFileSync(path, 'utf8') })));
+    }
+    assert.equal(seen.length, 0, 'nothing is acknowledged before it is written');
+    await rec.close();
+    assert.equal(seen.length, 50);
+    for (const s of seen) assert.ok(s.onDisk.includes(line(s.i)), `line ${s.i} was in the file when its callback ran`);
+    const text = readFileSync(path, 'utf8');
+    offsets.forEach((o, i) => assert.equal(text.slice(o, o + line(i).length), line(i)));
+    assert.equal((await readAll(path)).filter((e) => e.record).length, 50);
+  });
+
+  it('writes when the buffer fills, before the flush interval', async () => {
+    const path = join(dir, 'c.jsonl');
+    const rec = await CaptureRecorder.open(path, { flushIntervalMs: 60_000, maxBufferBytes: 200 });
+    let written = 0;
+    for (let i = 0; i < 10; i++) rec.append(line(i), () => written++);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(written >= 5, `only ${written} written without a close`);
+    await rec.close();
+    assert.equal(written, 10);
+  });
+
+  it('appends after a torn last line (a crash mid-write): every complete line still replays', async () => {
+    const path = join(dir, 'torn.jsonl');
+    writeFileSync(path, line(1) + line(2) + line(3).slice(0, 20));
+    const rec = await CaptureRecorder.open(path, { append: true });
+    const at = rec.append(line(4));
+    await rec.close();
+    const entries = await readAll(path);
+    assert.deepEqual(entries.filter((e) => e.record).map((e) => e.record!.message.messageId), ['m1', 'm2', 'm4']);
+    assert.equal(entries.filter((e) => e.invalid).length, 1, 'the torn line is reported, not silently dropped');
+    assert.equal(readFileSync(path, 'utf8').slice(at, at + line(4).length), line(4));
+  });
+
+  it('reports a failed write to every waiting callback (so those messages are not acked)', async () => {
+    const path = join(dir, 'c.jsonl');
+    const rec = await CaptureRecorder.open(path);
+    // Closing the handle under it makes the next write fail as a full disk would.
+    await (rec as unknown as { fh: { close(): Promise<void> } }).fh.close();
+    const results: (Error | undefined)[] = [];
+    rec.append(line(1), (e) => results.push(e));
+    rec.append(line(2), (e) => results.push(e));
+    await rec.flush();
+    assert.equal(results.length, 2);
+    assert.ok(results.every((e) => e instanceof Error && /cannot write to/.test(e.message)));
+    rec.append(line(3), (e) => results.push(e));
+    assert.ok(results[2] instanceof Error, 'later appends fail at once');
+  });
+
+  it('refuses a path it cannot create, with the reason', async () => {
+    const ro = join(dir, 'ro');
+    writeFileSync(ro, '');
+    chmodSync(dir, 0o500);
+    try {
+      if (process.getuid?.() === 0) return; // root writes anyway
+      await assert.rejects(CaptureRecorder.open(join(dir, 'x.jsonl')), /EACCES/);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+});
+
+describe('Pub/Sub records, names and errors', () => {
+  it('turns a client Message into the capture record replay reads (nanosecond publishTime kept)', () => {
+    const rm = toReceivedMessage({
+      id: '42',
+      ackId: 'ack-42',
+      data: Buffer.from('<img src=x onerror=alert(1)>'),
+      attributes: { Channel: '310', MsgSeqNum: '7' },
+      publishTime: { toISOString: () => '2026-11-30T09:30:00.123456789Z' },
+      orderingKey: '310',
+      deliveryAttempt: 0,
+      received: Date.parse('2026-11-30T09:30:00.130Z'),
+    });
+    assert.deepEqual(rm, {
+      ackId: 'ack-42',
+      message: {
+        data: Buffer.from('<img src=x onerror=alert(1)>').toString('base64'),
+        messageId: '42',
+        publishTime: '2026-11-30T09:30:00.123456789Z',
+        attributes: { Channel: '310', MsgSeqNum: '7' },
+        orderingKey: '310',
+      },
+      receivedAt: '2026-11-30T09:30:00.130Z',
+    });
+  });
+
+  it('parses full and bare resource names, and says what is wrong with bad ones', () => {
+    assert.deepEqual(parseResourceName('subscriptions', 'projects/my-proj/subscriptions/md-310'), {
+      project: 'my-proj',
+      kind: 'subscriptions',
+      id: 'md-310',
+      path: 'projects/my-proj/subscriptions/md-310',
+    });
+    assert.equal(parseResourceName('topics', 'feed', 'my-proj').path, 'projects/my-proj/topics/feed');
+    const bad: [string, RegExp][] = [
+      ['projects/my-proj/topics/feed', /names a topic, not a subscription/],
+      ['projects/My_Proj/subscriptions/abc', /not a valid project id/],
+      ['projects/my-proj/subscriptions/ab', /not a valid subscription id/],
+      ['projects/my-proj/subscriptions/googsub', /may not start with "goog"/],
+      ['projects/my-proj/subscriptions/1abc', /not a valid subscription id/],
+      ['a/b', /is not a subscription name/],
+    ];
+    for (const [text, re] of bad) {
+      assert.throws(() => parseResourceName('subscriptions', text, 'my-proj'), (e: PubsubError) => e.kind === 'invalid-name' && re.test(e.message), text);
+    }
+    assert.throws(() => parseResourceName('subscriptions', 'abc'), (e: PubsubError) => e.kind === 'no-project' && /seqscope.pubsub.projectId/.test(e.nextStep));
+  });
+
+  it('explains gRPC failures with a next step', () => {
+    const cases: [number, string, RegExp][] = [
+      [GRPC.NOT_FOUND, 'not-found', /does not exist/],
+      [GRPC.PERMISSION_DENIED, 'permission-denied', /permission denied/],
+      [GRPC.UNAUTHENTICATED, 'unauthenticated', /credentials/],
+      [GRPC.UNAVAILABLE, 'unavailable', /did not answer/],
+      [GRPC.DEADLINE_EXCEEDED, 'timeout', /did not answer/],
+    ];
+    for (const [code, kind, re] of cases) {
+      const e = explainError(Object.assign(new Error('x'), { code, details: 'detail' }), { action: 'open subscription s', resource: 'subscription s' });
+      assert.equal(e.kind, kind);
+      assert.match(e.message, re);
+      assert.ok(e.nextStep.length > 10);
+    }
+    const down = explainError({ code: GRPC.UNAVAILABLE, details: 'No connection established' }, { action: 'list', emulatorHost: '127.0.0.1:1' });
+    assert.equal(down.kind, 'emulator-down');
+    assert.match(down.message, /emulator at 127\.0\.0\.1:1 is not running/);
+    assert.equal(explainError(new Error('Could not load the default credentials.'), { action: 'list' }).kind, 'unauthenticated');
+  });
+
+  it('names taps recognisably and validly, and tells them from other subscriptions', () => {
+    const id = tapId('cme-feed', new Date('2026-11-30T09:30:00.123Z'), 'abc123');
+    assert.equal(id, `${TAP_PREFIX}cme-feed-20261130t093000z-abc123`);
+    const name = parseResourceName('subscriptions', id, 'my-proj');
+    assert.ok(isTap({ name, topic: '', messageOrdering: true, ackDeadlineSeconds: 60, retainAckedMessages: true, labels: { seqscope: 'tap' } }));
+    assert.ok(!isTap({ name, topic: '', messageOrdering: true, ackDeadlineSeconds: 60, retainAckedMessages: true, labels: {} }), 'the label must agree');
+    assert.ok(parseResourceName('subscriptions', tapId('t'.repeat(255)), 'my-proj').id.length <= 255);
+  });
+});
