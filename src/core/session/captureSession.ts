@@ -22,7 +22,8 @@ export interface EmittedCounts {
 export class CaptureSession {
   constructor(
     readonly paths: readonly string[],
-    readonly summary: ReplaySummary,
+    /** Replaced as a live session grows (LiveFeed.refresh). */
+    public summary: ReplaySummary,
     readonly store: EventStore,
     readonly log: ArrivalLog,
     /** Key names by key index (first-appearance order, the summary's byKey order). */
