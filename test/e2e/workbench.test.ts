@@ -6,16 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
-
-const shots = join(ROOT, '.test-results', 'e2e');
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { openCaptureFromPalette, screenshotFailures, SHOTS as shots, until } from './support-workbench';
 
 describe('workbench (e2e)', () => {
   let wb: Workbench | undefined;
@@ -28,13 +19,8 @@ describe('workbench (e2e)', () => {
     wb = await openWorkbench({ folder });
   });
 
-  afterEach(async function () {
-    // A picture of the window for every failed test, beside the test's own screenshots.
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = this.currentTest.title.replace(/[^\w-]+/g, '_').slice(0, 80);
-      console.log(`    screenshot: ${await screenshot(wb.page, join(shots, `FAILED-${name}.png`))}`);
-    }
-  });
+  // A picture of the window for every failed test, beside the test's own screenshots.
+  screenshotFailures(() => wb);
 
   after(async () => {
     await wb?.close();
@@ -69,28 +55,7 @@ describe('workbench (e2e)', () => {
 
   it('opens a capture from the Command Palette and lists its session in the tree', async () => {
     const { page } = wb!;
-    await runCommand(page, 'SeqScope: Open Capture…');
-    // VS Code's own file dialog in the browser: a quick input listing the workspace folder.
-    // Pick the file as a person would, once the list has loaded (typing races its refresh).
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    const file = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'basic.jsonl' });
-    await file.waitFor({ state: 'visible', timeout: 30_000 });
-    await file.click();
-    // Then the extension asks how to sequence the capture: "Use settings". (A click on the
-    // file usually accepts it; if the dialog only selected it, Enter accepts it.)
-    const title = page.locator('.quick-input-widget .quick-input-title');
-    const useSettings = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' });
-    const listed = async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith('basic.jsonl'));
-    await until(async () => {
-      if (await listed()) return true;
-      if (await useSettings.isVisible()) {
-        await useSettings.click({ timeout: 5_000 }).catch(() => {});
-      } else if ((await title.innerText().catch(() => '')).startsWith('Open capture') &&
-        (await input.inputValue().catch(() => '')).endsWith('/basic.jsonl')) {
-        await input.press('Enter').catch(() => {});
-      }
-      return false;
-    }, 30_000);
+    await openCaptureFromPalette(page, 'basic.jsonl', 'Use settings');
     // The session row, then its children, fill in as the capture is read: wait for both.
     let rows: string[] = [];
     const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 gaps/s.test(r));

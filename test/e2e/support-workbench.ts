@@ -1,0 +1,66 @@
+/**
+ * Steps the workbench e2e tests share: waiting for a condition, a screenshot of every failed
+ * test, and opening a capture through the Command Palette and VS Code's own file dialog.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ROOT } from '../../scripts/vscode-host/common.mjs';
+import { runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
+
+export const SHOTS = join(ROOT, '.test-results', 'e2e');
+
+export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Registers an afterEach that saves a picture of the window for every failed test. */
+export function screenshotFailures(workbench: () => Workbench | undefined): void {
+  afterEach(async function () {
+    const wb = workbench();
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = this.currentTest.title.replace(/[^\w-]+/g, '_').slice(0, 80);
+      console.log(`    screenshot: ${await screenshot(wb.page, join(SHOTS, `FAILED-${name}.png`))}`);
+    }
+  });
+}
+
+/**
+ * "SeqScope: Open Capture…", then the file from the workspace folder in VS Code's file dialog,
+ * then `choice` in the extension's "how to sequence" picker. Resolves once the tree lists the
+ * session.
+ */
+export async function openCaptureFromPalette(page: Page, fileName: string, choice: string): Promise<void> {
+  await runCommand(page, 'SeqScope: Open Capture…');
+  // VS Code's own file dialog in the browser: a quick input listing the workspace folder.
+  // Pick the file as a person would, once the list has loaded (typing races its refresh).
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const file = page.locator('.quick-input-widget .monaco-list-row', { hasText: fileName });
+  await file.waitFor({ state: 'visible', timeout: 30_000 });
+  await file.click();
+  // Then the extension asks how to sequence the capture: filter its list down to `choice` and
+  // accept it. (A click on the file usually accepts it; if the dialog only selected it, Enter
+  // accepts it, once the dialog has stayed put for a moment: an Enter that lands on the
+  // sequencing picker just replacing it would accept its first item instead.)
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  const option = page.locator('.quick-input-widget .monaco-list-row', { hasText: choice });
+  // Short time-outs: once the quick input has closed these elements are gone, and a locator
+  // would wait its default 30 s for them.
+  const titled = async (prefix: string) => (await title.innerText({ timeout: 1_000 }).catch(() => '')).startsWith(prefix);
+  const fileSelected = async () => (await titled('Open capture')) && (await input.inputValue({ timeout: 1_000 }).catch(() => '')).endsWith(`/${fileName}`);
+  const listed = async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith(fileName));
+  await until(async () => {
+    if (await listed()) return true;
+    if (await titled('SeqScope: how should this capture be sequenced')) {
+      await input.fill(choice, { timeout: 1_000 }).catch(() => {});
+      if (await option.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
+    } else if (await fileSelected()) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (await fileSelected()) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
+    }
+    return false;
+  }, 30_000);
+}
