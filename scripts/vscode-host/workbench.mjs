@@ -204,7 +204,10 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
       await sleep(500);
     }
   }
-  await input.press('Enter');
+  // Click the row itself: Enter would run the focused (first) row, and the palette's fuzzy
+  // match can put another command first ("Preferences: Color Theme" lists "Preferences: Browse
+  // Color Themes in Marketplace" above it).
+  await row.click();
   // The palette closes, or the command reuses the quick input (a picker, an input box).
   const until = Date.now() + 10_000;
   while (await input.isVisible() && (await input.inputValue().catch(() => '')) === `>${title}`) {
