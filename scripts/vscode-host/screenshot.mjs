@@ -44,7 +44,7 @@ try {
   await row.waitFor({ timeout: 15_000 });
   await input.press('Enter');
   await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 15_000 });
-  await frame.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 15_000 });
+  await frame.waitForFunction(() => globalThis.document.body.classList.contains('vscode-dark'), undefined, { timeout: 15_000 });
 
   // The tree: key 310 and its gaps open (the sample's three-number gap is on it).
   const rows = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row');

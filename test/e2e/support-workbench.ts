@@ -31,9 +31,9 @@ export function screenshotFailures(workbench: () => Workbench | undefined): void
 /**
  * "SeqScope: Open Capture…", then the file from the workspace folder in VS Code's file dialog,
  * then `choice` in the extension's "how to sequence" picker. Resolves once the tree lists the
- * session.
+ * session (a large capture takes longer than the default 30 s to load).
  */
-export async function openCaptureFromPalette(page: Page, fileName: string, choice: string): Promise<void> {
+export async function openCaptureFromPalette(page: Page, fileName: string, choice: string, timeoutMs = 30_000): Promise<void> {
   await runCommand(page, 'SeqScope: Open Capture…');
   // VS Code's own file dialog in the browser: a quick input listing the workspace folder.
   // Pick the file as a person would, once the list has loaded (typing races its refresh).
@@ -62,5 +62,5 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
       if (await fileSelected()) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
     }
     return false;
-  }, 30_000);
+  }, timeoutMs);
 }
