@@ -1,11 +1,14 @@
 /**
- * Steps the workbench e2e tests share: waiting for a condition, a screenshot of every failed
- * test, and opening a capture through the Command Palette and VS Code's own file dialog.
+ * Steps the workbench e2e tests share: a suite's workbench on a fresh workspace folder, waiting
+ * for a condition, a screenshot of every failed test, and opening a capture through the Command
+ * Palette and VS Code's own file dialog.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
-import { runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
+import { openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
 
 export const SHOTS = join(ROOT, '.test-results', 'e2e');
 
@@ -17,15 +20,34 @@ export async function until(condition: () => Promise<boolean>, timeoutMs: number
   }
 }
 
-/** Registers an afterEach that saves a picture of the window for every failed test. */
-export function screenshotFailures(workbench: () => Workbench | undefined): void {
+/**
+ * Registers the hooks of a suite that drives one workbench: `before` fills a fresh workspace
+ * folder (`fill`) and opens the workbench on it; every failed test leaves a picture of the
+ * window beside the tests' own screenshots; `after` closes it and removes the folder. Returns
+ * the workbench, for the suite's tests and later hooks.
+ */
+export function useWorkbench(fill: (folder: string) => void): () => Workbench {
+  let wb: Workbench | undefined;
+  let folder: string | undefined;
+  before(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'seqscope-e2e-ws-'));
+    fill(folder);
+    wb = await openWorkbench({ folder });
+  });
   afterEach(async function () {
-    const wb = workbench();
     if (this.currentTest?.state === 'failed' && wb) {
       const name = this.currentTest.title.replace(/[^\w-]+/g, '_').slice(0, 80);
       console.log(`    screenshot: ${await screenshot(wb.page, join(SHOTS, `FAILED-${name}.png`))}`);
     }
   });
+  after(async () => {
+    await wb?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+  return () => {
+    if (!wb) throw new Error('the workbench is not open (its before hook failed)');
+    return wb;
+  };
 }
 
 /**

@@ -9,15 +9,14 @@
  * canvas pixels at the positions it reports, and against the capture files themselves.
  */
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
-import { findWebviewFrame, openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
+import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import type { DrawnMark, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
 import { settled, snapshot, waitForSnapshot } from './support-webview/browser';
-import { openCaptureFromPalette, screenshotFailures, SHOTS, until } from './support-workbench';
+import { openCaptureFromPalette, SHOTS, until, useWorkbench } from './support-workbench';
 
 const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
 const XSS = join(ROOT, 'test', 'fixtures', 'xss.jsonl');
@@ -109,37 +108,27 @@ async function detailRows(frame: Frame): Promise<Map<string, string>> {
 }
 
 describe('timeline webview in the VS Code workbench (e2e)', () => {
-  let wb: Workbench | undefined;
-  let folder: string;
+  const workbench = useWorkbench((folder) => copyFileSync(XSS, join(folder, 'xss.jsonl')));
   let frame: Frame;
   /** Dialogs (alert, confirm…) from any frame, and console lines that betray injected markup. */
   const dialogs: string[] = [];
   const suspicious: string[] = [];
 
-  before(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'seqscope-e2e-timeline-'));
-    copyFileSync(XSS, join(folder, 'xss.jsonl'));
-    wb = await openWorkbench({ folder });
-    wb.page.on('dialog', (d) => {
+  before(() => {
+    const { page } = workbench();
+    page.on('dialog', (d) => {
       dialogs.push(`${d.type()}: ${d.message()}`);
       void d.dismiss();
     });
     // A sandboxed webview cannot open a dialog, and its CSP refuses inline handlers: an injected
     // <img onerror> would show up here as the refusal (or the ignored alert), not as a dialog.
-    wb.page.on('console', (m) => {
+    page.on('console', (m) => {
       if (/alert|inline event handler|allow-modals/i.test(m.text())) suspicious.push(m.text());
     });
   });
 
-  screenshotFailures(() => wb);
-
-  after(async () => {
-    await wb?.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
-
   it('opens the sample from the Command Palette and draws its gaps and duplicates in the timeline', async () => {
-    const { page } = wb!;
+    const { page } = workbench();
     await runCommand(page, 'SeqScope: Open Sample Capture');
     await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith('cme-sample.jsonl')), 60_000);
     // Opening the sample shows its timeline too; the webview takes the focus when it loads,
@@ -211,7 +200,7 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
         assert.ok(sameNumber.length >= 2, 'the number was published before under another messageId');
       }
     }
-    await screenshot(wb!.page, join(SHOTS, 'workbench-timeline-detail.png'));
+    await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-detail.png'));
     await frame.getByRole('button', { name: 'Close the detail pane' }).click();
   });
 
@@ -253,13 +242,13 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     const g = await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 1, 'the declared gap drawn, the other not yet');
     const gap = g.findings.find((f) => f.kind === 'gap')!;
     assert.deepEqual((await colourDistances(frame, [gap])).filter((d) => d.best > 24), [], 'the gap band on the canvas');
-    await screenshot(wb!.page, join(SHOTS, 'workbench-timeline-replay.png'));
+    await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-replay.png'));
     await bar.getByRole('button', { name: 'To the end' }).click();
     await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
   });
 
   it('shows a hostile payload, messageId and key name as text: no element, no dialog', async () => {
-    const { page } = wb!;
+    const { page } = workbench();
     await openCaptureFromPalette(page, 'xss.jsonl', 'Preset: cme');
     await runCommand(page, 'SeqScope: Show Timeline');
     // The open panel follows the active session: wait for the fixture's lanes.
