@@ -44,7 +44,8 @@ export function startServer(options: { dir: string; env?: Record<string, string>
 export function launchBrowser(profileDir: string): Promise<BrowserContext>;
 export function workbenchUrl(origin: string, options?: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;
 export function openWorkbench(options?: OpenWorkbenchOptions): Promise<Workbench>;
-export function runCommand(page: Page, title: string, options?: { timeoutMs?: number }): Promise<void>;
+/** Resolves to the time (epoch ms) the command's row was clicked. */
+export function runCommand(page: Page, title: string, options?: { timeoutMs?: number }): Promise<number>;
 export function treeRows(page: Page, containerId: string): Promise<string[]>;
 export function findWebviewFrame(page: Page, selector: string, options?: { timeoutMs?: number }): Promise<Frame>;
 export function screenshot(page: Page, path: string): Promise<string>;

@@ -181,7 +181,8 @@ export async function openWorkbench({
 /**
  * Runs a command by its title through F1 (e.g. "View: Toggle Panel"). The Command Palette lists
  * the commands known when it opens: one an extension registers later is not in it, so this
- * closes the palette and tries again until `timeoutMs`.
+ * closes the palette and tries again until `timeoutMs`. Resolves to the time (epoch ms) the
+ * command's row was clicked, for callers that time what the command does.
  */
 export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -204,13 +205,18 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
       await sleep(500);
     }
   }
-  await input.press('Enter');
+  // Click the row itself: Enter would run the focused (first) row, and the palette's fuzzy
+  // match can put another command first ("Preferences: Color Theme" lists "Preferences: Browse
+  // Color Themes in Marketplace" above it).
+  await row.click();
+  const clickedAt = Date.now();
   // The palette closes, or the command reuses the quick input (a picker, an input box).
   const until = Date.now() + 10_000;
   while (await input.isVisible() && (await input.inputValue().catch(() => '')) === `>${title}`) {
     if (Date.now() > until) throw new Error(`the Command Palette did not run "${title}"`);
     await sleep(100);
   }
+  return clickedAt;
 }
 
 /** The text of the visible rows of a tree view in an extension's view container. */

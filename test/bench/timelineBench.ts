@@ -75,7 +75,7 @@ function quantile(xs: number[], q: number): number {
  * DevTools protocol's evaluation is not subject to it, and a string is not rewritten by the
  * TypeScript loader). Zooms in around the middle, pans, zooms out, one wheel event per frame.
  */
-const DRIVER = `new Promise((resolve) => {
+export const DRIVER = `new Promise((resolve) => {
   const canvas = document.querySelector('canvas.ss-canvas');
   const r = canvas.getBoundingClientRect();
   const x = r.left + 176 + (r.width - 186) / 2;

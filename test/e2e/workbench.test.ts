@@ -1,48 +1,20 @@
 // End-to-end: the real VS Code 1.100 workbench in headless Chromium, with the extension under
 // development loaded, driven as a person would (F1, clicks), checked by what is on screen.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
-import { findWebviewFrame, openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../scripts/vscode-host/workbench.mjs';
-
-const shots = join(ROOT, '.test-results', 'e2e');
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import { openCaptureFromPalette, SHOTS as shots, until, useWorkbench } from './support-workbench';
 
 describe('workbench (e2e)', () => {
-  let wb: Workbench | undefined;
-  let folder: string;
-
-  before(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'seqscope-e2e-ws-'));
+  const workbench = useWorkbench((folder) => {
     cpSync(join(ROOT, 'test', 'fixtures', 'captures'), folder, { recursive: true });
     writeFileSync(join(folder, 'NOTES.md'), '# Capture notes\n\nRead with **markdown**.\n');
-    wb = await openWorkbench({ folder });
-  });
-
-  afterEach(async function () {
-    // A picture of the window for every failed test, beside the test's own screenshots.
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = this.currentTest.title.replace(/[^\w-]+/g, '_').slice(0, 80);
-      console.log(`    screenshot: ${await screenshot(wb.page, join(shots, `FAILED-${name}.png`))}`);
-    }
-  });
-
-  after(async () => {
-    await wb?.close();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   it('shows the workspace files in the Explorer', async () => {
-    const { page } = wb!;
+    const { page } = workbench();
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'basic.jsonl' });
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     const names = await page.locator('.explorer-folders-view .monaco-list-row').allInnerTexts();
@@ -50,7 +22,7 @@ describe('workbench (e2e)', () => {
   });
 
   it('toggles the panel with "View: Toggle Panel"', async () => {
-    const { page } = wb!;
+    const { page } = workbench();
     const panel = page.locator('.monaco-workbench .part.panel');
     const before = await panel.isVisible();
     await runCommand(page, 'View: Toggle Panel');
@@ -59,7 +31,7 @@ describe('workbench (e2e)', () => {
   });
 
   it('shows the SeqScope view, empty, with its welcome content', async () => {
-    const { page } = wb!;
+    const { page } = workbench();
     await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
     const welcome = page.locator('[id="workbench.view.extension.seqscope"] .welcome-view-content');
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
@@ -68,29 +40,8 @@ describe('workbench (e2e)', () => {
   });
 
   it('opens a capture from the Command Palette and lists its session in the tree', async () => {
-    const { page } = wb!;
-    await runCommand(page, 'SeqScope: Open Capture…');
-    // VS Code's own file dialog in the browser: a quick input listing the workspace folder.
-    // Pick the file as a person would, once the list has loaded (typing races its refresh).
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    const file = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'basic.jsonl' });
-    await file.waitFor({ state: 'visible', timeout: 30_000 });
-    await file.click();
-    // Then the extension asks how to sequence the capture: "Use settings". (A click on the
-    // file usually accepts it; if the dialog only selected it, Enter accepts it.)
-    const title = page.locator('.quick-input-widget .quick-input-title');
-    const useSettings = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' });
-    const listed = async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith('basic.jsonl'));
-    await until(async () => {
-      if (await listed()) return true;
-      if (await useSettings.isVisible()) {
-        await useSettings.click({ timeout: 5_000 }).catch(() => {});
-      } else if ((await title.innerText().catch(() => '')).startsWith('Open capture') &&
-        (await input.inputValue().catch(() => '')).endsWith('/basic.jsonl')) {
-        await input.press('Enter').catch(() => {});
-      }
-      return false;
-    }, 30_000);
+    const { page } = workbench();
+    await openCaptureFromPalette(page, 'basic.jsonl', 'Use settings');
     // The session row, then its children, fill in as the capture is read: wait for both.
     let rows: string[] = [];
     const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 gaps/s.test(r));
@@ -103,7 +54,7 @@ describe('workbench (e2e)', () => {
 
   it("finds a webview's document: the built-in Markdown preview", async () => {
     // Proves findWebviewFrame on a webview that ships with VS Code, before ours rely on it.
-    const { page } = wb!;
+    const { page } = workbench();
     await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'NOTES.md' }).click();
     await page.locator('.editor-instance .view-lines', { hasText: 'Capture notes' }).waitFor({ timeout: 30_000 });

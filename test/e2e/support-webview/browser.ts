@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, chromium, Frame, Page } from 'playwright-core';
 import { describeOptions, resolveOptions } from '../../../src/core/sequencingOptions';
 import { writeStandaloneHtml } from '../../../src/core/export/standaloneHtml';
 import type { CaptureSession } from '../../../src/core/session/captureSession';
@@ -80,12 +80,23 @@ interface PageGlobals {
 // Callbacks, not strings: the export's CSP forbids eval, and Playwright evaluates string
 // predicates with it (functions go through the DevTools protocol, which the CSP does not govern).
 
-export function snapshot(page: Page): Promise<TimelineSnapshot> {
-  return page.evaluate(() => (globalThis as unknown as PageGlobals).__seqscopeTimeline!.snapshot());
+/**
+ * Where the timeline runs: a page of its own (standalone export, fake host), or the inner frame
+ * of a VS Code webview inside the workbench page.
+ */
+export type TimelineTarget = Page | Frame;
+
+function frameOf(target: TimelineTarget): Frame {
+  return 'mainFrame' in target ? target.mainFrame() : target;
+}
+
+export function snapshot(target: TimelineTarget): Promise<TimelineSnapshot> {
+  return frameOf(target).evaluate(() => (globalThis as unknown as PageGlobals).__seqscopeTimeline!.snapshot());
 }
 
 /** Waits until the timeline has drawn fresh pages for its current view and nothing is in flight. */
-export async function settled(page: Page, timeout = 30_000): Promise<TimelineSnapshot> {
+export async function settled(target: TimelineTarget, timeout = 30_000): Promise<TimelineSnapshot> {
+  const page = frameOf(target);
   await page.waitForFunction(
     () => {
       const s = (globalThis as unknown as PageGlobals).__seqscopeTimeline?.snapshot();
@@ -100,7 +111,7 @@ export async function settled(page: Page, timeout = 30_000): Promise<TimelineSna
 }
 
 /** Waits for the snapshot to satisfy `pred` (polling the hook). */
-export async function waitForSnapshot(page: Page, pred: (s: TimelineSnapshot) => boolean, what: string, timeout = 10_000): Promise<TimelineSnapshot> {
+export async function waitForSnapshot(page: TimelineTarget, pred: (s: TimelineSnapshot) => boolean, what: string, timeout = 10_000): Promise<TimelineSnapshot> {
   const until = Date.now() + timeout;
   let last: TimelineSnapshot | undefined;
   while (Date.now() < until) {

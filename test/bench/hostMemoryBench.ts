@@ -1,0 +1,229 @@
+/**
+ * The extension in the real VS Code 1.100 extension host on a ~1 000 000-message capture (the
+ * CLI benchmark's, reused from .bench/ when present): how much memory the extension host process
+ * takes for it, and how long the timeline takes to paint it.
+ *
+ *   - RSS of the extension host process (found in /proc: the server's process group, command
+ *     line `--type=extensionHost`), from /proc/<pid>/status: after SeqScope has activated
+ *     (baseline), once the capture is open, once the timeline has painted; VmHWM is its peak.
+ *   - first paint: the click on "SeqScope: Show Timeline" in the Command Palette → the first
+ *     frame of the webview that drew data (its test hook's firstPaintMs, on the webview's own
+ *     clock, turned into epoch time with performance.timeOrigin); and the same for the
+ *     3 000-message sample, the floor (a new webview with next to nothing to query).
+ *   - check: the Sessions tree's summary of the session against what the generator injected.
+ * Target: ≤ 250 MiB above the baseline with the capture open and its timeline shown.
+ *
+ * Standalone: npx tsx test/bench/hostMemoryBench.ts (after node esbuild.js --production).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { installedMarker } from '../../scripts/vscode-host/common.mjs';
+import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import { settled } from '../e2e/support-webview/browser';
+import { openCaptureFromPalette, until } from '../e2e/support-workbench';
+import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
+import { count, mib, table, verdict } from './report';
+
+const TARGET_ABOVE_BASELINE = 250 * 2 ** 20;
+const FIRST_PAINT_TARGET_MS = 500;
+/** As the CLI benchmark's capture, so the same file serves both. */
+const CAPTURE_NUMBERS = 990_000;
+/** Loading a million lines in the extension host on two shared cores: allow plenty. */
+const LOAD_TIMEOUT_MS = 10 * 60_000;
+
+export interface HostMemoryBenchResult {
+  capture: { lines: number; bytes: number };
+  pid: number;
+  baselineRss: number;
+  openRss: number;
+  timelineRss: number;
+  peakRss: number;
+  /** timelineRss − baselineRss: what the target is judged on. */
+  aboveBaseline: number;
+  openMs: number;
+  firstPaintMs: number;
+  /** The same for the 3 000-message sample: webview start-up with next to nothing to query. */
+  sampleFirstPaintMs: number;
+  problems: string[];
+  loadAverage: number;
+  targets: { aboveBaseline: number; firstPaintMs: number };
+  met: { memory: boolean; firstPaint: boolean };
+}
+
+function progress(text: string): void {
+  process.stderr.write(`[bench:host] ${text}\n`);
+}
+
+/** The extension host processes in a process group (the server's: it was started with setsid). */
+function extensionHosts(group: number): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      // After "(comm)": state, ppid, pgrp.
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp !== group) continue;
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost')) pids.push(Number(d));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+/** VmRSS and VmHWM (peak) of a process, bytes. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** RSS once it has stopped moving by more than 1 MiB over a second (at most `maxMs`). */
+async function steadyRss(pid: number, maxMs = 15_000): Promise<number> {
+  let last = memory(pid).rss;
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = memory(pid).rss;
+    if (Math.abs(now - last) < 2 ** 20 || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
+/** A tree row's "N delivered · N gaps · …" counts. */
+function counts(row: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of row.matchAll(/(\d+) (delivered|gaps|lost|dup|late|invalid)\b/g)) out[m[2]] = Number(m[1]);
+  return out;
+}
+
+async function summaryRow(page: Page): Promise<string> {
+  let row = '';
+  await until(async () => {
+    row = (await treeRows(page, 'seqscope')).find((r) => r.startsWith('Summary')) ?? '';
+    return row !== '';
+  }, 30_000);
+  return row;
+}
+
+/**
+ * Runs "SeqScope: Show Timeline" (its panel closed) and returns the time from the click on the
+ * command to the webview's first frame that drew data.
+ */
+async function showTimeline(page: Page): Promise<number> {
+  const clicked = await runCommand(page, 'SeqScope: Show Timeline');
+  const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+  await settled(frame, 120_000);
+  // firstPaintMs is on the webview's own clock: performance.timeOrigin makes it epoch time.
+  const paintedAt = await frame.evaluate(() => {
+    const g = globalThis as unknown as { performance: { timeOrigin: number }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+    return g.performance.timeOrigin + (g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN);
+  });
+  return paintedAt - clicked;
+}
+
+export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
+  if (!installedMarker()) throw new Error('the VS Code test host is not installed: npm run host:install');
+  mkdirSync(BENCH_DIR, { recursive: true });
+  progress('preparing the 1 000 000-line capture');
+  const capture = ensureCapture('capture-1m', captureOptions(CAPTURE_NUMBERS));
+  // A workspace holding only the capture (a link: .bench also has the large HTML exports).
+  const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-host-'));
+  symlinkSync(capture.path, join(folder, basename(capture.path)));
+  const wb = await openWorkbench({ folder });
+  try {
+    const { page, server } = wb;
+    // Activates SeqScope (its commands are its activation events) without opening anything.
+    await runCommand(page, 'SeqScope: Show Log');
+    let pids: number[] = [];
+    await until(async () => (pids = extensionHosts(server.pid)).length > 0, 30_000);
+    if (pids.length !== 1) throw new Error(`expected one extension host in process group ${server.pid}, found ${pids.join(', ')}`);
+    const pid = pids[0];
+    const baselineRss = await steadyRss(pid);
+    progress(`extension host pid ${pid}: baseline RSS ${mib(baselineRss)}`);
+
+    progress(`opening ${capture.path} (${mib(capture.bytes)}) through the Command Palette`);
+    const opening = Date.now();
+    await openCaptureFromPalette(page, basename(capture.path), 'Preset: cme', LOAD_TIMEOUT_MS);
+    const openMs = Date.now() - opening;
+    const got = counts(await summaryRow(page));
+    const t = capture.truth;
+    const want: Record<string, number> = { delivered: t.distinct, gaps: t.gaps, lost: t.lost, dup: t.duplicates, late: t.late, invalid: 0 };
+    const problems = Object.keys(want)
+      .filter((k) => got[k] !== want[k])
+      .map((k) => `${k} ${got[k]} ≠ ${want[k]}`);
+    const openRss = await steadyRss(pid);
+    progress(`open in ${(openMs / 1000).toFixed(1)} s; RSS ${mib(openRss)}`);
+
+    const firstPaintMs = await showTimeline(page);
+    const timelineRss = await steadyRss(pid);
+    const peakRss = memory(pid).peak;
+    progress(`timeline first paint ${firstPaintMs.toFixed(0)} ms; RSS ${mib(timelineRss)}, peak ${mib(peakRss)}`);
+    const aboveBaseline = timelineRss - baselineRss;
+    // The floor under that figure: the same steps for the 3 000-message sample (a new webview,
+    // next to nothing to query).
+    const timelineTab = page.locator('.tab', { hasText: 'Timeline:' });
+    await timelineTab.locator('.codicon-close').click();
+    await runCommand(page, 'SeqScope: Open Sample Capture');
+    await page.locator('.tab', { hasText: 'Timeline: cme-sample.jsonl' }).waitFor({ timeout: 60_000 });
+    await settled(await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 }), 60_000);
+    await timelineTab.locator('.codicon-close').click();
+    await timelineTab.waitFor({ state: 'detached', timeout: 10_000 });
+    const sampleFirstPaintMs = await showTimeline(page);
+    progress(`the sample's timeline: first paint ${sampleFirstPaintMs.toFixed(0)} ms`);
+    return {
+      capture: { lines: capture.lines, bytes: capture.bytes },
+      pid,
+      baselineRss,
+      openRss,
+      timelineRss,
+      peakRss,
+      aboveBaseline,
+      openMs,
+      firstPaintMs,
+      sampleFirstPaintMs,
+      problems,
+      loadAverage: loadavg()[0],
+      targets: { aboveBaseline: TARGET_ABOVE_BASELINE, firstPaintMs: FIRST_PAINT_TARGET_MS },
+      met: { memory: aboveBaseline <= TARGET_ABOVE_BASELINE, firstPaint: firstPaintMs <= FIRST_PAINT_TARGET_MS },
+    };
+  } finally {
+    await wb.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The report section (Markdown), as `npm run bench` prints it. */
+export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
+  const check = r.problems.length ? `✗ ${r.problems.join('; ')}` : '✓';
+  return [
+    `## 5. Extension host on 1 M messages (VS Code 1.100.3 server, headless Chromium, 1400×900)`,
+    '',
+    `Capture: ${count(r.capture.lines)} lines, ${mib(r.capture.bytes)}, opened with the cme preset through the Command Palette; the Sessions tree's summary against the injected truth: ${check}. RSS of the extension host process (pid ${r.pid}, /proc/<pid>/status) once steady; load average ${r.loadAverage.toFixed(1)}.`,
+    '',
+    table(
+      ['measure', 'result', 'target', ''],
+      [
+        ['RSS after SeqScope activated (baseline)', mib(r.baselineRss), '', ''],
+        [`RSS with the capture open (open took ${(r.openMs / 1000).toFixed(1)} s)`, `${mib(r.openRss)} (+${mib(r.openRss - r.baselineRss)})`, '', ''],
+        ['RSS with its timeline shown', `${mib(r.timelineRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
+        ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
+        ['first paint (click on Show Timeline → first frame with data)', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms`, '', ''],
+      ],
+    ),
+    '',
+  ];
+}
+
+if (require.main === module) {
+  benchHostMemory()
+    .then((r) => process.stdout.write(hostMemoryReport(r).join('\n') + '\n'))
+    .catch((e) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,280 @@
+/**
+ * End-to-end: the timeline webview inside the real VS Code 1.100 workbench (headless Chromium),
+ * opened from the Command Palette as a person would, with the extension host answering it.
+ *
+ * The webview is two nested iframes overlaid on the workbench (the outer `webview` frame and
+ * the inner `active-frame`, whose name reads `pending-frame`); findWebviewFrame finds the inner
+ * one by our canvas. What the timeline drew is read from its test hook
+ * (window.__seqscopeTimeline.snapshot(), as the standalone tests do) and checked against the
+ * canvas pixels at the positions it reports, and against the capture files themselves.
+ */
+import * as assert from 'node:assert/strict';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { ROOT } from '../../scripts/vscode-host/common.mjs';
+import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import type { DrawnMark, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
+import { settled, snapshot, waitForSnapshot } from './support-webview/browser';
+import { openCaptureFromPalette, SHOTS, until, useWorkbench } from './support-workbench';
+
+const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
+const XSS = join(ROOT, 'test', 'fixtures', 'xss.jsonl');
+const XSS_PAYLOAD = '<img src=x onerror=alert(1)>';
+
+interface CaptureLine {
+  message: { messageId: string; attributes: Record<string, string> };
+  deliveryAttempt?: number;
+  receivedAt: string;
+}
+
+/** The sample's records, line by line (line n is element n − 1): the ground truth to check against. */
+const sampleLines = (): CaptureLine[] =>
+  readFileSync(SAMPLE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CaptureLine);
+
+/** The theme colour each kind of finding is drawn in (src/webview/theme.ts). */
+const MARK_COLOUR: Record<string, string> = {
+  gap: '--vscode-charts-red',
+  redelivery: '--vscode-charts-orange',
+  republish: '--vscode-charts-purple',
+};
+
+/** The little of the page's DOM the pixel check uses (the Node tsconfig has no DOM types). */
+interface Canvas2d {
+  fillStyle: string;
+  clearRect(x: number, y: number, w: number, h: number): void;
+  fillRect(x: number, y: number, w: number, h: number): void;
+  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+}
+interface PageCanvas {
+  width: number;
+  getBoundingClientRect(): { width: number };
+  getContext(type: '2d', options?: { willReadFrequently: boolean }): Canvas2d;
+}
+interface PageGlobals {
+  document: { querySelector(selector: string): unknown; createElement(tag: 'canvas'): PageCanvas; body: unknown };
+  getComputedStyle(element: unknown): { getPropertyValue(name: string): string };
+}
+
+/**
+ * For each mark, how close the canvas comes to the mark's theme colour around the position the
+ * hook reports: the largest per-channel difference of the best pixel (0 = exact). Measured on
+ * the sample: 0–1 at every mark; the same probes one lane lower, 52–255.
+ */
+function colourDistances(frame: Frame, marks: DrawnMark[]): Promise<{ id: number; kind: string; best: number }[]> {
+  // No named inner functions: the TypeScript loader would wrap them with a helper the page lacks.
+  return frame.evaluate(
+    ({ marks, vars }) => {
+      const page = globalThis as unknown as PageGlobals;
+      const document = page.document;
+      const canvas = document.querySelector('canvas.ss-canvas') as PageCanvas;
+      const ctx = canvas.getContext('2d');
+      const scale = canvas.width / canvas.getBoundingClientRect().width;
+      const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      const out: { id: number; kind: string; best: number }[] = [];
+      for (const m of marks) {
+        probe.clearRect(0, 0, 1, 1);
+        probe.fillStyle = page.getComputedStyle(document.body).getPropertyValue(vars[m.kind]).trim();
+        probe.fillRect(0, 0, 1, 1);
+        const want = probe.getImageData(0, 0, 1, 1).data;
+        const half = m.w !== undefined ? m.w / 2 + 2 : 7;
+        const x0 = Math.max(0, Math.floor((m.x - half) * scale));
+        const y0 = Math.max(0, Math.floor((m.y - 8) * scale));
+        const px = ctx.getImageData(x0, y0, Math.ceil(2 * half * scale), Math.ceil(16 * scale)).data;
+        let best = 255;
+        for (let i = 0; i < px.length; i += 4) {
+          best = Math.min(best, Math.max(Math.abs(px[i] - want[0]), Math.abs(px[i + 1] - want[1]), Math.abs(px[i + 2] - want[2])));
+        }
+        out.push({ id: m.id, kind: m.kind, best });
+      }
+      return out;
+    },
+    { marks, vars: MARK_COLOUR },
+  );
+}
+
+/** Clicks a mark where the timeline drew it (canvas-relative CSS px, as the hook reports). */
+async function clickMark(frame: Frame, m: DrawnMark): Promise<void> {
+  await frame.locator('canvas.ss-canvas').click({ position: { x: m.x, y: m.y } });
+}
+
+/** The detail pane's rows (Event, Record, Attributes) as name → value. */
+async function detailRows(frame: Frame): Promise<Map<string, string>> {
+  const rows = await frame.locator('.ss-detail tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''] as [string, string]));
+  return new Map(rows);
+}
+
+describe('timeline webview in the VS Code workbench (e2e)', () => {
+  const workbench = useWorkbench((folder) => copyFileSync(XSS, join(folder, 'xss.jsonl')));
+  let frame: Frame;
+  /** Dialogs (alert, confirm…) from any frame, and console lines that betray injected markup. */
+  const dialogs: string[] = [];
+  const suspicious: string[] = [];
+
+  before(() => {
+    const { page } = workbench();
+    page.on('dialog', (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
+    // A sandboxed webview cannot open a dialog, and its CSP refuses inline handlers: an injected
+    // <img onerror> would show up here as the refusal (or the ignored alert), not as a dialog.
+    page.on('console', (m) => {
+      if (/alert|inline event handler|allow-modals/i.test(m.text())) suspicious.push(m.text());
+    });
+  });
+
+  it('opens the sample from the Command Palette and draws its gaps and duplicates in the timeline', async () => {
+    const { page } = workbench();
+    await runCommand(page, 'SeqScope: Open Sample Capture');
+    await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith('cme-sample.jsonl')), 60_000);
+    // Opening the sample shows its timeline too; the webview takes the focus when it loads,
+    // which would close a Command Palette opened meanwhile: let it load first.
+    const tab = page.locator('.tab', { hasText: 'Timeline: cme-sample.jsonl' });
+    await tab.waitFor({ timeout: 30_000 });
+    await settled(await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 }), 60_000);
+    // Closed, then shown again from the Command Palette.
+    await tab.locator('.codicon-close').click();
+    await tab.waitFor({ state: 'detached', timeout: 10_000 });
+    await runCommand(page, 'SeqScope: Show Timeline');
+    await tab.waitFor({ timeout: 30_000 });
+    frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    const s = await settled(frame, 60_000);
+
+    // The webview VS Code loaded is ours, with its strict CSP: scripts by nonce only.
+    const csp = (await frame.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')) ?? '';
+    assert.match(csp, /default-src 'none'/);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce && nonce.length >= 16, `script nonce in ${csp}`);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    // VS Code injects one script of its own (acquireVsCodeApi, #_vscodeApiScript); ours is the
+    // bundle, by nonce.
+    const ours = await frame.locator('script:not(#_vscodeApiScript)').evaluateAll((els) => els.map((e) => ({ nonce: (e as unknown as { nonce: string }).nonce, src: e.getAttribute('src') ?? '' })));
+    assert.equal(ours.length, 1, JSON.stringify(ours));
+    assert.equal(ours[0].nonce, nonce);
+    assert.match(ours[0].src, /\/dist\/webview\/timeline\.js$/);
+
+    // Against the sample's injected truth (media/samples/README.md): 3 channels, 2 gaps,
+    // 5 redeliveries and 5 republishes.
+    assert.equal(s.standalone, false);
+    assert.deepEqual(s.lanes.map((l) => l.name).sort(), ['310', '312', '318']);
+    assert.ok(s.fitAll && s.lanes.every((l) => l.fresh && l.hasData));
+    assert.deepEqual({ gap: s.marks!.gap, redelivery: s.marks!.redelivery, republish: s.marks!.republish }, { gap: 2, redelivery: 5, republish: 5 });
+    assert.equal(s.findings.length, 12, 'every finding is listed with its position');
+    // ... and the canvas has each one's colour where the hook says it drew it.
+    const far = (await colourDistances(frame, s.findings)).filter((d) => d.best > 24);
+    assert.deepEqual(far, [], 'marks whose colour is not on the canvas at their position');
+    // The replay toolbar is there in VS Code (a standalone export has none).
+    await frame.getByRole('toolbar', { name: 'Replay' }).waitFor();
+    await screenshot(page, join(SHOTS, 'workbench-timeline.png'));
+  });
+
+  it('shows the message detail (messageId, attributes) when a duplicate mark is clicked', async () => {
+    const lines = sampleLines();
+    for (const kind of ['redelivery', 'republish']) {
+      const s = await settled(frame);
+      const mark = s.findings.find((f) => f.kind === kind)!;
+      await clickMark(frame, mark);
+      await waitForSnapshot(frame, (x) => x.detailEventId === mark.id, `detail of the ${kind} ${mark.id}`);
+      await frame.locator('.ss-detail .ss-payload').waitFor();
+      const rows = await detailRows(frame);
+      const id = rows.get('messageId');
+      assert.ok(id, `a messageId row in ${JSON.stringify([...rows])}`);
+      // The capture itself: a redelivery repeats its first copy's messageId (attempt 2); a
+      // republish has a new one, with the number of another record of its channel.
+      const same = lines.filter((l) => l.message.messageId === id);
+      const attrs = same[0]?.message.attributes;
+      assert.ok(attrs, `messageId ${id} is in the capture`);
+      assert.equal(rows.get('Channel'), attrs.Channel);
+      assert.equal(rows.get('MsgSeqNum'), attrs.MsgSeqNum);
+      assert.equal(rows.get('SendingTime'), same.at(-1)!.message.attributes.SendingTime);
+      const sameNumber = lines.filter((l) => l.message.attributes.Channel === attrs.Channel && l.message.attributes.MsgSeqNum === attrs.MsgSeqNum);
+      if (kind === 'redelivery') {
+        assert.equal(same.length, 2, 'delivered twice under one messageId');
+        assert.equal(rows.get('deliveryAttempt'), '2');
+      } else {
+        assert.equal(same.length, 1, 'a new messageId');
+        assert.ok(sameNumber.length >= 2, 'the number was published before under another messageId');
+      }
+    }
+    await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-detail.png'));
+    await frame.getByRole('button', { name: 'Close the detail pane' }).click();
+  });
+
+  it('steps forward, back and to the next gap: the cursor moves and the state panel follows', async () => {
+    const lines = sampleLines();
+    const timeOf = (line: number) => Date.parse(lines[line - 1].receivedAt);
+    const bar = frame.getByRole('toolbar', { name: 'Replay' });
+    const panel = frame.getByRole('complementary', { name: 'Sequencer state at the replay position' });
+    const s0 = await snapshot(frame);
+    assert.equal(s0.cursorTime, undefined, 'no cursor before replay starts');
+    assert.ok(await panel.isHidden(), 'no state panel before replay starts');
+
+    const step = async (name: string, line: number, what: string): Promise<TimelineSnapshot> => {
+      await bar.getByRole('button', { name }).click();
+      // The host answers, the page redraws: wait for the cursor drawn at that arrival's time.
+      const s = await waitForSnapshot(frame, (x) => x.cursorTime === timeOf(line), what);
+      await panel.locator('p', { hasText: `Arrival ${line}:` }).waitFor({ timeout: 10_000 });
+      assert.match(await panel.innerText(), new RegExp(`Arrival ${line}: key ${lines[line - 1].message.attributes.Channel}, seq ${lines[line - 1].message.attributes.MsgSeqNum}, line ${line}`));
+      return s;
+    };
+    await step('Step forward one arrival', 1, 'step 1');
+    await step('Step forward one arrival', 2, 'step 2');
+    await step('Step forward one arrival', 3, 'step 3');
+    assert.match(await bar.innerText(), /3 \/ 3\u202f007/);
+    assert.match(await panel.innerText(), /0 gaps \(0 lost\)/);
+    await step('Step back one arrival', 2, 'step back');
+    // Pages now stop at the position: nothing after arrival 2 is drawn.
+    const early = await settled(frame);
+    assert.equal(early.marks!.gap, 0, 'no gap drawn at arrival 2');
+
+    // Next gap: the position runs to where the first gap is declared lost; it is drawn there.
+    await bar.getByRole('button', { name: 'Step to the next gap' }).click();
+    await panel.locator('p', { hasText: /· 1 gaps \(\d+ lost\)/ }).waitFor({ timeout: 15_000 });
+    const s = await waitForSnapshot(frame, (x) => (x.cursorTime ?? 0) > timeOf(2), 'the cursor at the next gap');
+    const at = /Arrival ([\d\u202f]+):/.exec(await panel.innerText());
+    assert.ok(at && Number(at[1].replace(/\u202f/g, '')) > 2, `moved past arrival 2: ${at?.[1]}`);
+    assert.equal(s.cursorTime, timeOf(Number(at[1].replace(/\u202f/g, ''))), 'the cursor is drawn at that arrival');
+    await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+    const g = await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 1, 'the declared gap drawn, the other not yet');
+    const gap = g.findings.find((f) => f.kind === 'gap')!;
+    assert.deepEqual((await colourDistances(frame, [gap])).filter((d) => d.best > 24), [], 'the gap band on the canvas');
+    await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-replay.png'));
+    await bar.getByRole('button', { name: 'To the end' }).click();
+    await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
+  });
+
+  it('shows a hostile payload, messageId and key name as text: no element, no dialog', async () => {
+    const { page } = workbench();
+    await openCaptureFromPalette(page, 'xss.jsonl', 'Preset: cme');
+    await runCommand(page, 'SeqScope: Show Timeline');
+    // The open panel follows the active session: wait for the fixture's lanes.
+    await waitForSnapshot(frame, (x) => x.lanes.some((l) => l.name === XSS_PAYLOAD) && x.allFresh, 'the XSS fixture', 30_000);
+    const s = await settled(frame);
+    assert.deepEqual(s.lanes.map((l) => l.name).sort(), [XSS_PAYLOAD, 'XSS'].sort());
+    assert.match(await frame.locator('.ss-title').innerText(), /xss\.jsonl/);
+    // Click every mark; keep what each detail showed.
+    const payloads: string[] = [];
+    const details: string[] = [];
+    const payload: Locator = frame.locator('.ss-detail .ss-payload');
+    for (const { id } of [...s.findings, ...s.messages]) {
+      const now = await settled(frame);
+      const m = [...now.findings, ...now.messages].find((x) => x.id === id)!;
+      await clickMark(frame, m);
+      await waitForSnapshot(frame, (x) => x.detailEventId === m.id, `detail of ${m.id}`);
+      details.push(await frame.locator('.ss-detail').innerText());
+      if (await payload.count()) payloads.push(`${await payload.getAttribute('data-view')}:${await payload.textContent()}`);
+    }
+    assert.ok(payloads.includes(`text:${XSS_PAYLOAD}`), `the payload as text among ${JSON.stringify(payloads)}`);
+    assert.ok(details.some((d) => d.includes('<svg onload=alert(3)>')), 'the hostile messageId as text');
+    assert.ok(details.some((d) => d.includes('</script><img src=x onerror=alert(2)>')), 'the hostile attribute as text');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await frame.locator('img, svg, iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)').count(), 0, 'no element was created from data');
+    assert.deepEqual(dialogs, [], 'no dialog opened');
+    assert.deepEqual(suspicious, [], 'no refused handler, no ignored alert');
+    await screenshot(page, join(SHOTS, 'workbench-timeline-xss.png'));
+  });
+});
