@@ -36,6 +36,15 @@ export async function reportError(context: string, e: unknown): Promise<void> {
     void vscode.window.showErrorMessage(`SeqScope: ${err.message}. Choose another location and export again.`);
     return;
   }
+  // From the separately bundled Pub/Sub layer (dist/pubsub.js): matched by name, not class.
+  if (err.name === 'PubsubError') {
+    const { kind, nextStep } = err as Error & { kind: string; nextStep: string };
+    const settingsFix = ['no-project', 'emulator-down', 'invalid-name', 'unauthenticated'].includes(kind);
+    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}. Next: ${nextStep}.`, ...(settingsFix ? ['Open Settings'] : []), 'Show Log');
+    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub');
+    else if (pick === 'Show Log') log().show();
+    return;
+  }
   if (err instanceof RangeError) {
     const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, 'Open Settings');
     if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope');

@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { registerPubsubCommands } from './pubsubRegistration';
+import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
 import { SessionManager } from './sessionManager';
 import { SessionsTreeProvider, TreeNode } from './sessionsTree';
@@ -15,18 +17,24 @@ import { TimelinePanel } from './timelinePanel';
 export interface SeqScopeApi {
   readonly manager: SessionManager;
   readonly tree: SessionsTreeProvider;
+  readonly pubsub: PubsubCommands;
 }
+
+let pubsubRef: PubsubCommands | undefined;
 
 export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const manager = new SessionManager();
   const tree = new SessionsTreeProvider(manager);
   const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
   const statusBar = new SessionStatusBar(manager);
+  const pubsub = new PubsubCommands(manager, context.globalStorageUri);
+  pubsubRef = pubsub;
 
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'seqscope.hasSessions', manager.all.length > 0);
     void vscode.commands.executeCommand('setContext', 'seqscope.filterActive', manager.active?.filterActive ?? false);
     void vscode.commands.executeCommand('setContext', 'seqscope.replayPlaying', manager.active?.replay.isPlaying ?? false);
+    void vscode.commands.executeCommand('setContext', 'seqscope.hasLiveSessions', manager.all.some((s) => s.live));
   };
   updateContext();
 
@@ -42,13 +50,17 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
       if (n && 'session' in n && n.session) manager.active = n.session;
     }),
     ...registerCommands({ extensionUri: context.extensionUri, manager, tree, treeView }),
+    ...registerPubsubCommands(pubsub, manager),
+    pubsub,
     { dispose: () => TimelinePanel.instance?.dispose() },
     { dispose: disposeLog },
   );
   log().info(`SeqScope ${context.extension.packageJSON.version as string} activated`);
-  return { manager, tree };
+  return { manager, tree, pubsub };
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions.
+/** Live sessions stop and their taps are deleted before the window goes (VS Code waits for this). */
+export async function deactivate(): Promise<void> {
+  await pubsubRef?.shutdown();
+  pubsubRef = undefined;
 }

@@ -65,8 +65,12 @@ export class ReplayController extends Disposable {
     return { playing: this.playing, speed: this.speedValue, active: this.activeFlag, ...(this.activeFlag ? { state: this.state() } : {}) };
   }
 
+  /** Set while replay is not possible (a live session); run() then throws it as the reason. */
+  lockedReason: string | undefined;
+
   /** Runs an action; returns false when it could not move (e.g. no next gap). */
   run(action: ReplayAction): boolean {
+    if (this.lockedReason) throw new Error(this.lockedReason);
     switch (action) {
       case 'play':
         this.play();

@@ -9,8 +9,28 @@ import { isFilterActive, TraceFilterSpec } from '../core/traceFilter';
 import { Disposable } from './dispose';
 import { ReplayController } from './replayController';
 
+/** What a live session shows about its source (src/extension/liveSession.ts keeps it current). */
+export interface LiveStatus {
+  state: 'connecting' | 'live' | 'disconnected' | 'stopped';
+  detail: string;
+  /** projects/P/subscriptions/S */
+  subscription: string;
+  /** The topic, when the session reads through a tap SeqScope made. */
+  tapOf?: string;
+  /** Messages per second over the last few seconds. */
+  rate: number;
+  received: number;
+  /** Redeliveries seen since the last reconnect (what the server re-sent after an outage). */
+  redeliveredSinceReconnect: number;
+  reconnects: number;
+  /** Past the in-memory window: later messages are counted and recorded, not indexed. */
+  truncated: boolean;
+  /** Messages a key holds right now (its backlog behind a gap or the start window). */
+  backlog(key: number): number;
+}
+
 /**
- * One opened capture: the sequenced session, its files (records are read back on demand), the
+ * One opened capture (or a live subscription, recorded as it arrives): the sequenced session, its files (records are read back on demand), the
  * timeline service, the replay controller and the active filter. Closing it releases all of it.
  */
 export class Session extends Disposable {
@@ -19,6 +39,11 @@ export class Session extends Disposable {
   readonly replay: ReplayController;
   private filterSpec: TraceFilterSpec = {};
   private lanesCache: LaneInfo[] | undefined;
+  /** Set for a live session, undefined for a capture. */
+  live: LiveStatus | undefined;
+  private readonly disposed = new vscode.EventEmitter<void>();
+  /** Fired once, when the session is closed. */
+  readonly onDidDispose = this.disposed.event;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Counts, filter or replay position changed: views refresh. */
   readonly onDidChange = this.changed.event;
@@ -46,7 +71,22 @@ export class Session extends Disposable {
     this._register({ dispose: () => void this.files.close() });
   }
 
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+
+  /** A live session grew: cached lanes and overview are stale, views refresh. */
+  grew(): void {
+    this.lanesCache = undefined;
+    this.timeline.invalidate();
+    this.changed.fire();
+  }
+
   get title(): string {
+    if (this.live) return this.live.tapOf ? `tap on ${this.live.tapOf.split('/').pop()}` : this.live.subscription.split('/').pop()!;
     const names = this.data.paths.map((p) => path.basename(p));
     return (names.length > 2 ? `${names[0]} +${names.length - 1}` : names.join(' + ')) + (this.partial ? ' (partial)' : '');
   }

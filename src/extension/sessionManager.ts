@@ -65,7 +65,12 @@ export class SessionManager extends Disposable {
     const { session: data, cancelled } = result;
     log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
-    const s = new Session(`s${this.nextId++}`, data, options, cancelled);
+    return this.add((id) => new Session(id, data, options, cancelled));
+  }
+
+  /** Adds a session made elsewhere (a live one) and makes it active. */
+  add(make: (id: string) => Session): Session {
+    const s = make(`s${this.nextId++}`);
     this.sessions.push(s);
     this.subscriptions.set(s, s.onDidChange(() => this.changed.fire()));
     this.activeSession = s;

@@ -236,9 +236,24 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const s = node.session;
       const item = new vscode.TreeItem(s.title, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `session:${s.id}`;
+      const sum = s.data.summary;
+      const live = s.live;
+      if (live) {
+        item.contextValue = live.tapOf ? 'session.live.tap' : 'session.live';
+        item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.description =
+          (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.state) +
+          ` · ${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${live.received} received` +
+          (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
+          (live.truncated ? ' · window full' : '');
+        item.tooltip = new vscode.MarkdownString(
+          `**${escapeMd(s.title)}** — ${escapeMd(live.detail)}\n\n- subscription \`${live.subscription}\`${live.tapOf ? `\n- tap on \`${live.tapOf}\` (deleted on detach)` : ''}\n- recording \`${s.data.paths[0]}\`\n\n${escapeMd(sum.options)}` +
+            (live.truncated ? '\n\nThe in-memory window is full: later messages are counted and recorded but not shown. Detach to browse the whole recording.' : ''),
+        );
+        return item;
+      }
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
-      const sum = s.data.summary;
       item.description = `${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${sum.received + sum.invalid} records${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${s.data.paths.map((p) => `- \`${p}\``).join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
@@ -263,7 +278,8 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const item = new vscode.TreeItem(name === '' ? '(no key)' : name, hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
-      item.description = countsText(c, false) + (lane.hot ? ' · hot' : '');
+      const held = s.live?.backlog(node.key) ?? 0;
+      item.description = countsText(c, false) + (lane.hot ? ' · hot' : '') + (held ? ` · backlog ${held}` : '');
       const k = s.data.summary.byKey[node.key];
       item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: far more traffic than the others, or a large backlog.' : ''}`;
       item.contextValue = 'key';

@@ -20,6 +20,8 @@ export class TimelinePanel extends Disposable {
   private sessionSub: vscode.Disposable | undefined;
   private ready = false;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
+  private liveSub: vscode.Disposable | undefined;
+  private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly selected = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
   /** The user clicked a mark: the tree reveals it. */
   readonly onDidSelect = this.selected.event;
@@ -65,7 +67,9 @@ export class TimelinePanel extends Disposable {
   override dispose(): void {
     if (TimelinePanel.current === this) TimelinePanel.current = undefined;
     this.sessionSub?.dispose();
+    this.liveSub?.dispose();
     if (this.replayTimer) clearTimeout(this.replayTimer);
+    if (this.liveTimer) clearTimeout(this.liveTimer);
     super.dispose();
     this.panel.dispose();
   }
@@ -77,6 +81,10 @@ export class TimelinePanel extends Disposable {
     this.session = session;
     this.panel.title = session ? `Timeline: ${session.title}` : 'SeqScope Timeline';
     this.sessionSub = session?.replay.onDidChange(() => this.scheduleReplayPost());
+    this.liveSub?.dispose();
+    // A live session grows: the webview gets the new extent and lanes once a second (it keeps
+    // the user's zoom, which it saves per session, and re-requests its pages).
+    this.liveSub = session?.live ? session.onDidChange(() => this.scheduleLivePost()) : undefined;
     if (this.ready) this.postInit();
   }
 
@@ -98,6 +106,14 @@ export class TimelinePanel extends Disposable {
       return;
     }
     this.post({ type: 'init', session: s.timeline.info(), overview: s.timeline.overview(), filter: s.filter, replay: s.replay.info() });
+  }
+
+  private scheduleLivePost(): void {
+    if (this.liveTimer) return;
+    this.liveTimer = setTimeout(() => {
+      this.liveTimer = undefined;
+      if (this.session?.live && this.ready) this.postInit();
+    }, 1000);
   }
 
   /** Replay can move 20 times a second; the webview needs at most ~10 updates. */

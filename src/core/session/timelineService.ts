@@ -64,6 +64,11 @@ export class TimelineService {
     };
   }
 
+  /** The session grew (live): the overview is computed again on the next request. */
+  invalidate(): void {
+    this.overviewCache = undefined;
+  }
+
   overview(): Overview {
     return (this.overviewCache ??= overview(this.session, OVERVIEW_BINS, this.compiled));
   }

@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SequencingOptions } from '../core/sequencingOptions';
+import { LiveFeed } from '../core/session/liveFeed';
+import type * as PubsubLayer from '../pubsub';
+import { Disposable, toDisposable } from './dispose';
+import { log } from './log';
+import { Session } from './session';
+import { SessionManager } from './sessionManager';
+
+/** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
+const REFRESH_MS = 500;
+
+export interface LiveStart {
+  readonly layer: typeof PubsubLayer;
+  readonly connection: PubsubLayer.PubsubConnection;
+  readonly subscription: PubsubLayer.ResourceName;
+  /** Set when SeqScope made the subscription (a tap): it is deleted on detach. */
+  readonly tap?: PubsubLayer.Tap;
+  readonly options: SequencingOptions;
+  /** Folder for the recording. */
+  readonly recordingDir: string;
+}
+
+/**
+ * A live Pub/Sub session: the live source records every delivery to a file (acking after the
+ * write) and feeds the sequencer, whose growing session the tree, timeline and status bar show
+ * like any capture. Detaching stops the source, deletes a tap, and reopens the recording as an
+ * ordinary capture session (with step-through replay); closing the window does the same cleanup.
+ */
+export class LiveSession extends Disposable {
+  private source: PubsubLayer.LiveSource | undefined;
+  private recorder: PubsubLayer.CaptureRecorder | undefined;
+  private readonly feed: LiveFeed;
+  private detaching: Promise<void> | undefined;
+  private readonly rateWindow: { t: number; n: number }[] = [];
+  readonly recordingPath: string;
+  readonly session: Session;
+
+  private constructor(
+    private readonly manager: SessionManager,
+    private readonly start: LiveStart,
+  ) {
+    super();
+    mkdirSync(start.recordingDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    this.recordingPath = join(start.recordingDir, `${start.subscription.id}-${stamp}.jsonl`);
+    this.feed = new LiveFeed(this.recordingPath, start.options);
+    this.session = manager.add((id) => new Session(id, this.feed.session, start.options, false));
+    this.session.live = {
+      state: 'connecting',
+      detail: `connecting to ${start.subscription.path}`,
+      subscription: start.subscription.path,
+      tapOf: start.tap?.topic.path,
+      rate: 0,
+      received: 0,
+      redeliveredSinceReconnect: 0,
+      reconnects: 0,
+      truncated: false,
+      backlog: (key) => this.feed.engine.sequencer.keyStates[key]?.held.size ?? 0,
+    };
+    this.session.replay.lockedReason = 'replay works on a detached session: detach the live session first (its recording then opens with replay)';
+    // Closing the session (tree, Close All, window) stops the source and deletes the tap.
+    this._register(this.session.onDidDispose(() => void this.detach(false)));
+  }
+
+  /** Starts receiving; the session is in the tree from the start. Throws PubsubError. */
+  static async attach(manager: SessionManager, start: LiveStart): Promise<LiveSession> {
+    const live = new LiveSession(manager, start);
+    try {
+      await live.begin();
+    } catch (e) {
+      manager.close(live.session);
+      throw e;
+    }
+    return live;
+  }
+
+  private async begin(): Promise<void> {
+    const { layer, connection, subscription } = this.start;
+    this.recorder = await layer.CaptureRecorder.open(this.recordingPath);
+    const status = this.session.live!;
+    let duplicatesAtReconnect = 0;
+    this.source = new layer.LiveSource(
+      { connection, subscription, recorder: this.recorder },
+      {
+        record: (rm, offset, length) => this.feed.push(rm, offset, length),
+        state: (state, detail) => {
+          status.state = state;
+          status.detail = detail;
+          if (state === 'live' && /reconnected/.test(detail)) {
+            status.reconnects++;
+            duplicatesAtReconnect = this.feed.engine.sequencer.totals.redeliveries;
+          }
+          if (state === 'disconnected') log().warn(`${subscription.path}: ${detail}`);
+          else log().info(`${subscription.path}: ${state}: ${detail}`);
+          this.session.grew();
+        },
+        problem: (e) => log().error(`${subscription.path}: ${e.message}`),
+      },
+    );
+    const info = await this.source.start();
+    if (!info.messageOrdering) log().warn(`${subscription.path} does not have message ordering enabled: Pub/Sub promises no per-key order on it`);
+    const timer = setInterval(() => {
+      const now = Date.now();
+      this.feed.tick(now);
+      const summary = this.feed.refresh();
+      status.received = summary.received + summary.invalid;
+      status.truncated = this.feed.truncated;
+      if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - duplicatesAtReconnect;
+      this.rateWindow.push({ t: now, n: status.received });
+      while (this.rateWindow.length > 1 && now - this.rateWindow[0].t > 3000) this.rateWindow.shift();
+      const first = this.rateWindow[0];
+      status.rate = now > first.t ? ((status.received - first.n) * 1000) / (now - first.t) : 0;
+      this.session.grew();
+    }, REFRESH_MS);
+    this._register(toDisposable(() => clearInterval(timer)));
+  }
+
+  /**
+   * Stops receiving (what was written is acked), closes the recording, deletes a tap, and —
+   * unless the session is being closed — reopens the recording as a capture session.
+   */
+  detach(reopen = true): Promise<void> {
+    this.detaching ??= (async () => {
+      const { layer, connection, tap, subscription, options } = this.start;
+      try {
+        await this.source?.stop();
+      } finally {
+        await this.recorder?.close().catch((e: Error) => log().error(`closing ${this.recordingPath}: ${e.message}`));
+        if (tap) {
+          await layer.deleteTap(connection, tap.subscription).then(
+            () => log().info(`deleted tap ${tap.subscription.path}`),
+            (e: Error) => log().error(`could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; "SeqScope: Delete Leftover Taps" removes it)`),
+          );
+        }
+        this.dispose();
+      }
+      log().info(`detached from ${subscription.path}; recording ${this.recordingPath}`);
+      if (!reopen) return;
+      const wasActive = this.manager.active === this.session;
+      this.manager.close(this.session);
+      const reopened = await this.manager.open([this.recordingPath], options);
+      if (reopened && wasActive) this.manager.active = reopened;
+    })();
+    return this.detaching;
+  }
+
+  get isLive(): boolean {
+    return !this.detaching;
+  }
+}

@@ -1,0 +1,357 @@
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { CaptureReader } from '../core/captureReader';
+import type * as PubsubLayer from '../pubsub';
+import { Disposable } from './dispose';
+import { LiveSession } from './liveSession';
+import { log } from './log';
+import { Session } from './session';
+import { SessionManager } from './sessionManager';
+import { optionsFromSettings } from './settings';
+
+/** Arguments for automation (tests, tasks): skip the pickers. */
+export interface AttachArgs {
+  /** projects/P/subscriptions/S or S. */
+  readonly subscription?: string;
+  /** consume the subscription, or tap its topic instead. */
+  readonly mode?: 'consume' | 'tap';
+}
+
+export interface TapArgs {
+  readonly topic?: string;
+}
+
+export interface LiveResult {
+  readonly id: string;
+  readonly subscription: string;
+  readonly recording: string;
+}
+
+const TAP_INSTEAD = 'Tap the Topic Instead (recommended)';
+const CONSUME = 'Consume the Subscription';
+
+function loadLayer(): Promise<typeof PubsubLayer> {
+  return import('../pubsub');
+}
+
+export function pubsubSettings(): { projectId?: string; emulatorHost?: string; recordingDirectory?: string } {
+  const c = vscode.workspace.getConfiguration('seqscope.pubsub');
+  return {
+    projectId: c.get<string>('projectId') || undefined,
+    emulatorHost: c.get<string>('emulatorHost') || undefined,
+    recordingDirectory: c.get<string>('recordingDirectory') || undefined,
+  };
+}
+
+/** The emulator in use (setting, else PUBSUB_EMULATOR_HOST), for the status bar. */
+export function emulatorHostInUse(): string | undefined {
+  return pubsubSettings().emulatorHost ?? (process.env.PUBSUB_EMULATOR_HOST || undefined);
+}
+
+/**
+ * The live Pub/Sub commands: attach, tap, detach, replay from time, leftover taps, publish a
+ * capture. Connections are opened on demand (the client library loads on first use) and closed
+ * with the extension; live sessions are detached — taps deleted — when the window closes.
+ */
+export class PubsubCommands extends Disposable {
+  private connection: { key: string; conn: Promise<PubsubLayer.PubsubConnection> } | undefined;
+  private readonly lives = new Set<LiveSession>();
+  private leftoversChecked = false;
+
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly storageUri: vscode.Uri,
+  ) {
+    super();
+    this._register({ dispose: () => void this.shutdown() });
+  }
+
+  /** Detaches every live session (deleting taps) and closes the connection; awaited on deactivate. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.lives].map((l) => l.detach(false).catch(() => undefined)));
+    const c = this.connection;
+    this.connection = undefined;
+    if (c) await (await c.conn.catch(() => undefined))?.close().catch(() => undefined);
+  }
+
+  liveFor(s: Session): LiveSession | undefined {
+    return [...this.lives].find((l) => l.session === s);
+  }
+
+  private async connect(): Promise<{ layer: typeof PubsubLayer; conn: PubsubLayer.PubsubConnection }> {
+    const layer = await loadLayer();
+    const settings = pubsubSettings();
+    const key = JSON.stringify([settings.projectId, settings.emulatorHost, process.env.PUBSUB_EMULATOR_HOST]);
+    if (this.connection?.key !== key) {
+      const old = this.connection;
+      this.connection = { key, conn: layer.connect({ projectId: settings.projectId, emulatorHost: settings.emulatorHost }) };
+      void old?.conn.then((c) => c.close()).catch(() => undefined);
+    }
+    try {
+      const conn = await this.connection.conn;
+      if (!this.leftoversChecked) {
+        this.leftoversChecked = true;
+        void this.offerLeftoverTaps(layer, conn);
+      }
+      return { layer, conn };
+    } catch (e) {
+      this.connection = undefined; // try again next time (the emulator may be started by then)
+      throw e;
+    }
+  }
+
+  private withConnection<T>(title: string, fn: (layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection) => Promise<T>): Promise<T> {
+    return Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `SeqScope: ${title}` }, async () => {
+        const { layer, conn } = await this.connect();
+        return fn(layer, conn);
+      }),
+    );
+  }
+
+  private recordingDir(): string {
+    return pubsubSettings().recordingDirectory ?? join(this.storageUri.fsPath, 'recordings');
+  }
+
+  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, tap?: PubsubLayer.Tap): Promise<LiveResult> {
+    const options = optionsFromSettings();
+    let live: LiveSession;
+    try {
+      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir() });
+    } catch (e) {
+      if (tap) await layer.deleteTap(conn, tap.subscription).catch(() => undefined);
+      throw e;
+    }
+    this.lives.add(live);
+    this._register(live.session.onDidDispose(() => this.lives.delete(live)));
+    log().info(`attached to ${subscription.path}${tap ? ` (tap on ${tap.topic.path})` : ''}; recording to ${live.recordingPath}`);
+    return { id: live.session.id, subscription: subscription.path, recording: live.recordingPath };
+  }
+
+  /** "Attach to Subscription…": pick a subscription, then consume it or tap its topic. */
+  async attach(args: AttachArgs = {}): Promise<LiveResult | undefined> {
+    const { layer, conn } = await this.withConnection('connecting to Pub/Sub…', async (layer, conn) => ({ layer, conn }));
+    let info: PubsubLayer.SubscriptionInfo;
+    if (args.subscription) {
+      info = await layer.getSubscription(conn, layer.parseResourceName('subscriptions', args.subscription, conn.projectId));
+    } else {
+      const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
+      const visible = subs.filter((s) => !layer.isTap(s));
+      if (!visible.length) {
+        void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no subscriptions. Tap a topic instead?`, 'Tap Topic…').then((p) => p && vscode.commands.executeCommand('seqscope.pubsub.tapTopic'));
+        return undefined;
+      }
+      const pick = await vscode.window.showQuickPick(
+        visible.map((s) => ({
+          label: s.name.id,
+          description: s.messageOrdering ? '$(list-ordered) message ordering on' : 'no message ordering',
+          detail: `topic ${s.topic}${s.deadLetterTopic ? ` · dead-letter ${s.deadLetterTopic} (order is lost there)` : ''}`,
+          info: s,
+        })),
+        { title: `Attach to a subscription of ${conn.projectId}`, placeHolder: 'Subscription to watch', matchOnDescription: true, matchOnDetail: true },
+      );
+      if (!pick) return undefined;
+      info = pick.info;
+    }
+    let mode = args.mode;
+    if (!mode) {
+      const choice = await vscode.window.showWarningMessage(
+        `Attaching to ${info.name.id} consumes it.`,
+        {
+          modal: true,
+          detail:
+            'SeqScope acks what it receives, so those messages are taken from the subscription\'s other consumers. ' +
+            'Tapping the topic instead creates a temporary subscription of SeqScope\'s own (ordered, self-expiring, deleted on detach) and leaves real consumers untouched.',
+        },
+        TAP_INSTEAD,
+        CONSUME,
+      );
+      if (!choice) return undefined;
+      mode = choice === CONSUME ? 'consume' : 'tap';
+    }
+    if (mode === 'consume') return this.startLive(layer, conn, info.name);
+    if (!info.topic || info.topic === '_deleted-topic_') throw new Error(`${info.name.path} has no topic to tap (it was deleted)`);
+    const topic = layer.parseResourceName('topics', info.topic);
+    const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
+    return this.startLive(layer, conn, tap.subscription, tap);
+  }
+
+  /** "Tap Topic…": a temporary subscription on a topic. */
+  async tapTopic(args: TapArgs = {}): Promise<LiveResult | undefined> {
+    const { layer, conn } = await this.withConnection('connecting to Pub/Sub…', async (layer, conn) => ({ layer, conn }));
+    let topic: PubsubLayer.ResourceName;
+    if (args.topic) topic = layer.parseResourceName('topics', args.topic, conn.projectId);
+    else {
+      const picked = await this.pickTopic(layer, conn, 'Tap a topic');
+      if (!picked) return undefined;
+      topic = picked;
+    }
+    const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
+    return this.startLive(layer, conn, tap.subscription, tap);
+  }
+
+  private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {
+    const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
+    if (!topics.length) {
+      void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no topics.`);
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(
+      topics.map((t) => ({ label: t.name.id, description: t.name.path, name: t.name })),
+      { title: `${title} of ${conn.projectId}`, placeHolder: 'Topic' },
+    );
+    return pick?.name;
+  }
+
+  /** Detaches a live session: its recording reopens as a capture. */
+  async detach(s: Session): Promise<void> {
+    const live = this.liveFor(s);
+    if (!live) throw new Error(`${s.title} is not a live session`);
+    await live.detach(true);
+  }
+
+  /** "Replay from Time…" on a tap: seeks it back so the server re-sends what it retained. */
+  async replayFromTime(s: Session, when?: string): Promise<void> {
+    const live = this.liveFor(s);
+    if (!live || !s.live) throw new Error(`${s.title} is not a live session`);
+    const text =
+      when ??
+      (await vscode.window.showInputBox({
+        title: `Replay ${s.title} from…`,
+        prompt: 'How far back: 5m, 30s, 1h — or an RFC 3339 time. The server re-sends what it retained since then (taps keep 10 minutes).',
+        value: '5m',
+        validateInput: (v) => (parseWhen(v) ? undefined : 'Write 5m, 30s, 1h or a time like 2026-11-30T09:30:00Z'),
+      }));
+    if (!text) return;
+    const time = parseWhen(text)!;
+    const { layer, conn } = await this.connect();
+    await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', s.live.subscription), { time });
+    void vscode.window.showInformationMessage(`SeqScope: ${s.title} seeked to ${time.toISOString()}; re-sent messages show as redeliveries.`);
+  }
+
+  /** "Delete Leftover Taps…". */
+  async deleteLeftoverTaps(args: { all?: boolean } = {}): Promise<number> {
+    const { layer, conn } = await this.connect();
+    const inUse = new Set([...this.lives].map((l) => l.session.live?.subscription ?? ''));
+    const left = await layer.findLeftoverTaps(conn, inUse);
+    if (!left.length) {
+      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}.`);
+      return 0;
+    }
+    let chosen = left;
+    if (!args.all) {
+      const picks = await vscode.window.showQuickPick(
+        left.map((t) => ({ label: t.name.id, description: t.topic, picked: true, t })),
+        { canPickMany: true, title: `Delete SeqScope taps left in ${conn.projectId}`, placeHolder: 'Taps to delete (they also expire by themselves)' },
+      );
+      if (!picks?.length) return 0;
+      chosen = picks.map((p) => p.t);
+    }
+    await this.withConnection(`deleting ${chosen.length} tap(s)…`, async () => {
+      for (const t of chosen) await layer.deleteTap(conn, t.name);
+    });
+    log().info(`deleted leftover taps: ${chosen.map((t) => t.name.path).join(', ')}`);
+    return chosen.length;
+  }
+
+  private async offerLeftoverTaps(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection): Promise<void> {
+    try {
+      const left = await layer.findLeftoverTaps(conn, new Set([...this.lives].map((l) => l.session.live?.subscription ?? '')));
+      if (!left.length) return;
+      const pick = await vscode.window.showInformationMessage(
+        `SeqScope: ${left.length} tap subscription${left.length === 1 ? '' : 's'} left from earlier sessions in ${conn.projectId} (they expire by themselves).`,
+        'Delete Them',
+        'Keep',
+      );
+      if (pick === 'Delete Them') await this.deleteLeftoverTaps({ all: true });
+    } catch (e) {
+      log().warn(`could not look for leftover taps: ${(e as Error).message}`);
+    }
+  }
+
+  /** "Replay Capture into Topic…": publishes a capture, one key in order, keys concurrently. */
+  async publishCapture(args: { file?: string; topic?: string; pace?: string } = {}): Promise<PubsubLayer.PublishResult | undefined> {
+    let file = args.file;
+    if (!file) {
+      const active = this.manager.active;
+      const uris = await vscode.window.showOpenDialog({
+        defaultUri: active && !active.live ? vscode.Uri.file(active.data.paths[0]) : undefined,
+        filters: { 'Captures (JSON Lines, JSON)': ['jsonl', 'json', 'ndjson'] },
+        title: 'Capture to publish into a topic',
+        openLabel: 'Publish This Capture',
+      });
+      if (!uris?.length) return undefined;
+      file = uris[0].fsPath;
+    }
+    const { layer, conn } = await this.connect();
+    const topic = args.topic ? layer.parseResourceName('topics', args.topic, conn.projectId) : await this.pickTopic(layer, conn, 'Publish into a topic');
+    if (!topic) return undefined;
+    let pace = args.pace;
+    if (!pace) {
+      const p = await vscode.window.showQuickPick(
+        [
+          { label: 'max', description: 'as fast as Pub/Sub takes them' },
+          { label: 'x10', description: 'ten times the capture\'s pace' },
+          { label: 'original', description: 'the capture\'s own timing' },
+        ],
+        { title: 'Pace' },
+      );
+      if (!p) return undefined;
+      pace = p.label;
+    }
+    layer.paceSpeed(pace);
+    await layer.checkTopic(conn, topic);
+    const reader = new CaptureReader(file);
+    await reader.open();
+    const t = conn.client.topic(topic.path, { messageOrdering: true, batching: { maxMessages: 100, maxMilliseconds: 5 }, gaxOpts: { timeout: 30_000 } });
+    const name = file.split(/[\\/]/).pop();
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `SeqScope: publishing ${name} to ${topic.id}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        let shown = 0;
+        const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
+          sink: layer.topicSink(t),
+          pace: pace as PubsubLayer.Pace,
+          signal: abort.signal,
+          onProgress: (p) => {
+            const pct = reader.size ? (reader.bytesRead / reader.size) * 100 : 0;
+            progress.report({ increment: pct - shown, message: `${p.published} published${p.paused.length ? ` · paused: ${p.paused.join(', ')}` : ''}` });
+            shown = pct;
+          },
+          onPaused: (p) => {
+            // Only this key waits; the user decides whether it goes on.
+            const keyName = p.key === '' ? '(no ordering key)' : p.key;
+            void vscode.window
+              .showWarningMessage(`SeqScope: publishing key ${keyName} failed at line ${p.line} (${p.error.message}). The key is paused (${p.pending} waiting); other keys go on.`, 'Resume Key', 'Stop Publishing')
+              .then((pick) => {
+                if (pick === 'Resume Key') publisher.resume(p.key);
+                else if (pick === 'Stop Publishing') abort.abort();
+              });
+          },
+        });
+        try {
+          return await publisher.run(reader.batches({ signal: abort.signal }));
+        } finally {
+          sub.dispose();
+          await t.flush().catch(() => undefined);
+          await reader.close();
+        }
+      },
+    );
+    const msg = `SeqScope: published ${result.published} of ${result.read} message(s) (${result.keys} keys) to ${topic.id}` + (result.cancelled ? `; stopped with ${result.unpublished} not published` : '') + (result.skipped ? `; ${result.skipped} skipped` : '');
+    log().info(msg);
+    if (result.cancelled) void vscode.window.showWarningMessage(msg);
+    else void vscode.window.showInformationMessage(msg);
+    return result;
+  }
+}
+
+/** "5m", "30s", "1h" ago, or an absolute time; undefined when it is neither. */
+export function parseWhen(text: string, now = Date.now()): Date | undefined {
+  const rel = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)\s*$/.exec(text);
+  if (rel) return new Date(now - Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[rel[2] as 's' | 'm' | 'h']);
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? undefined : new Date(t);
+}

@@ -1,0 +1,130 @@
+/**
+ * Live Pub/Sub inside the real VS Code extension host, against the real emulator (started here):
+ * "Attach to Subscription…" through its QuickPick and its consume-or-tap question (answered by
+ * stubs, as a user would click), live counts growing in the tree as messages are published,
+ * then Detach: the tap subscription is deleted and the recording reopens as a capture session.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type * as PubsubLayer from '../../src/pubsub';
+import type { SeqScopeApi } from '../../src/extension/extension';
+import type { LiveResult } from '../../src/extension/pubsubCommands';
+import type { SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
+import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+
+const EXTENSION_ID = 'seqscope.seqscope';
+const PROJECT = 'seqscope-it';
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('SeqScope live Pub/Sub in VS Code', function () {
+  this.timeout(120_000);
+  let api: SeqScopeApi;
+  let emu: PubsubEmulator | undefined;
+  let layer: typeof PubsubLayer;
+  let conn: PubsubLayer.PubsubConnection;
+  const restore: (() => void | Thenable<void>)[] = [];
+
+  before(async function () {
+    const found = findEmulator();
+    if ('missing' in found) {
+      announceMissing(found.missing, 'live Pub/Sub integration test');
+      this.skip();
+    }
+    const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID)!;
+    api = await ext.activate();
+    emu = await PubsubEmulator.start((found as { launcher: string }).launcher);
+    // The same Pub/Sub bundle the extension loads (a run-time require: it is not part of this suite's bundle).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    layer = require(join(ext.extensionPath, 'dist', 'pubsub.js')) as typeof PubsubLayer;
+    conn = await layer.connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
+    const settings: [string, string, unknown][] = [
+      ['seqscope.pubsub', 'emulatorHost', emu.host],
+      ['seqscope.pubsub', 'projectId', PROJECT],
+      ['seqscope', 'seq', 'attribute:n'],
+      ['seqscope', 'gapTimeout', '500ms'],
+    ];
+    for (const [section, key, value] of settings) {
+      const c = vscode.workspace.getConfiguration(section);
+      await c.update(key, value, vscode.ConfigurationTarget.Global);
+      restore.push(() => vscode.workspace.getConfiguration(section).update(key, undefined, vscode.ConfigurationTarget.Global));
+    }
+  });
+
+  after(async () => {
+    for (const r of restore.reverse()) await r();
+    await vscode.commands.executeCommand('seqscope.session.closeAll');
+    await conn?.close();
+    await emu?.stop();
+  });
+
+  function stub<K extends keyof typeof vscode.window>(name: K, fake: (typeof vscode.window)[K]): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const original = w[name];
+    w[name] = fake;
+    restore.push(() => void (w[name] = original));
+  }
+
+  function treeText(node: TreeNode): string {
+    const item = api.tree.getTreeItem(node);
+    return `${typeof item.label === 'string' ? item.label : item.label?.label} ${item.description ?? ''}`;
+  }
+
+  it('attach → tap instead → counts grow live → detach deletes the tap and reopens the recording', async () => {
+    const [topic] = await conn.client.createTopic('orders-live');
+    await topic.createSubscription('orders-consumer', { enableMessageOrdering: true });
+
+    const asked: string[] = [];
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => {
+      const list = await items;
+      asked.push(list.map((i) => `${i.label} (${i.description})`).join(', '));
+      return list.find((i) => i.label === 'orders-consumer');
+    }) as never);
+    stub('showWarningMessage', (async (message: string, ...rest: unknown[]) => {
+      asked.push(message);
+      return rest.find((r) => typeof r === 'string' && /Tap the Topic Instead/.test(r));
+    }) as never);
+
+    const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.attach');
+    assert.ok(result, 'attach returns the live session');
+    assert.match(asked[0], /orders-consumer \(\$\(list-ordered\) message ordering on\)/, 'the QuickPick shows whether ordering is on');
+    assert.match(asked[1], /consumes it/, 'the user is told what consuming means before anything is acked');
+    assert.match(result.subscription, /subscriptions\/seqscope-tap-orders-live-/, 'a tap was made instead');
+
+    const session = api.manager.get(result.id)!;
+    assert.ok(session.live);
+    const sessionNode = api.tree.getChildren(undefined).find((n) => (n as SessionNode).session === session) as SessionNode;
+    const summaryNode = () => api.tree.getChildren(sessionNode).find((n) => n.kind === 'summary') as SummaryNode;
+
+    const publish = async (from: number, to: number) => {
+      const t = conn.client.topic('orders-live', { messageOrdering: true });
+      await Promise.all(Array.from({ length: to - from }, (_, i) => t.publishMessage({ data: Buffer.from(`order ${from + i}`), orderingKey: 'acct-7', attributes: { n: String(from + i) } })));
+    };
+    await publish(0, 40);
+    await until('40 delivered in the tree', () => /40 delivered/.test(treeText(summaryNode())) || undefined);
+    assert.match(treeText(sessionNode), /live · \d+\/s · 1 key · 40 received/);
+    await publish(40, 100);
+    await until('100 delivered in the tree', () => /100 delivered/.test(treeText(summaryNode())) || undefined);
+    assert.equal(session.data.summary.gaps, 0);
+    await until('the live status to count 100 received', () => session.live?.received === 100 || undefined, 5000);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.replay.stepForward')), /detach the live session first/);
+
+    await vscode.commands.executeCommand('seqscope.live.detach', result.id);
+    const tapName = layer.parseResourceName('subscriptions', result.subscription);
+    await assert.rejects(layer.getSubscription(conn, tapName), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', 'the tap is gone');
+    const reopened = await until('the recording reopened as a capture', () => api.manager.all.find((s) => !s.live && s.data.paths[0] === result.recording));
+    assert.equal(reopened.data.summary.received, 100);
+    assert.equal(reopened.data.summary.delivered, 100);
+    assert.ok(!api.manager.all.includes(session), 'the live session is closed');
+    assert.ok(reopened.replay.run('stepForward'), 'replay works on the recording');
+  });
+});
