@@ -13,6 +13,7 @@ import { ExportError, TraceWriter } from '../core/traceWriter';
 import { ReplaySummary } from '../core/replayEngine';
 import { formatSummary } from './summaryTable';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
+import { SequencingFlags } from './sequencingFlags';
 
 declare const SEQSCOPE_VERSION: string;
 
@@ -24,13 +25,7 @@ class UsageError extends Error {}
 const FINDINGS = ['gap', 'duplicate', 'late', 'invalid'] as const;
 type Finding = (typeof FINDINGS)[number];
 
-interface ReplayFlags {
-  preset?: string;
-  key?: string;
-  seq?: string;
-  seqBits?: string;
-  gapTimeout?: string;
-  capacity?: string;
+interface ReplayFlags extends SequencingFlags {
   export?: string;
   format?: string;
   json?: boolean;

@@ -8,6 +8,7 @@ import { formatDuration, parseDuration } from '../core/duration';
 import { runReplay } from '../core/replayRun';
 import { resolveOptions } from '../core/sequencingOptions';
 import type * as PubsubLayer from '../pubsub';
+import { SequencingFlags } from './sequencingFlags';
 import { formatSummary } from './summaryTable';
 
 export interface CliIo {
@@ -60,7 +61,7 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 
 // ---------------------------------------------------------------- record
 
-interface RecordFlags extends ConnectionFlags {
+interface RecordFlags extends ConnectionFlags, SequencingFlags {
   subscription?: string;
   topic?: string;
   out: string;
@@ -68,12 +69,6 @@ interface RecordFlags extends ConnectionFlags {
   maxMessages?: string;
   duration?: string;
   json?: boolean;
-  preset?: string;
-  key?: string;
-  seq?: string;
-  seqBits?: string;
-  gapTimeout?: string;
-  capacity?: string;
 }
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {

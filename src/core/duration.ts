@@ -20,3 +20,15 @@ export function formatDuration(ms: number): string {
   if (abs < 59_950) return `${Math.round(ms / 100) / 10}s`;
   return `${Math.round(ms / 6000) / 10}m`;
 }
+
+/**
+ * A point in time as users type it for "replay from": `5m`, `30s`, `1h` ago (from `now`), or an
+ * absolute date-time (RFC 3339); undefined when it is neither.
+ */
+export function parseWhen(text: string, now: number): Date | undefined {
+  const rel = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)\s*$/.exec(text);
+  if (rel) return new Date(now - Number(rel[1]) * UNITS[rel[2]]);
+  if (!/^\s*\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? undefined : new Date(t);
+}

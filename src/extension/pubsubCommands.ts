@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { CaptureReader } from '../core/captureReader';
+import { parseWhen } from '../core/duration';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable } from './dispose';
 import { LiveSession } from './liveSession';
@@ -220,10 +221,11 @@ export class PubsubCommands extends Disposable {
         title: `Replay ${s.title} from…`,
         prompt: 'How far back: 5m, 30s, 1h — or an RFC 3339 time. The server re-sends what it retained since then (taps keep 10 minutes).',
         value: '5m',
-        validateInput: (v) => (parseWhen(v) ? undefined : 'Write 5m, 30s, 1h or a time like 2026-11-30T09:30:00Z'),
+        validateInput: (v) => (parseWhen(v, Date.now()) ? undefined : 'Write 5m, 30s, 1h or a time like 2026-11-30T09:30:00Z'),
       }));
     if (!text) return;
-    const time = parseWhen(text)!;
+    const time = parseWhen(text, Date.now());
+    if (!time) throw new RangeError(`"${text}" is not 5m, 30s, 1h or a date-time`);
     const { layer, conn } = await this.connect();
     await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', s.live.subscription), { time });
     void vscode.window.showInformationMessage(`SeqScope: ${s.title} seeked to ${time.toISOString()}; re-sent messages show as redeliveries.`);
@@ -346,12 +348,4 @@ export class PubsubCommands extends Disposable {
     else void vscode.window.showInformationMessage(msg);
     return result;
   }
-}
-
-/** "5m", "30s", "1h" ago, or an absolute time; undefined when it is neither. */
-export function parseWhen(text: string, now = Date.now()): Date | undefined {
-  const rel = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)\s*$/.exec(text);
-  if (rel) return new Date(now - Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[rel[2] as 's' | 'm' | 'h']);
-  const t = Date.parse(text);
-  return Number.isNaN(t) ? undefined : new Date(t);
 }

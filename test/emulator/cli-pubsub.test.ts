@@ -10,25 +10,19 @@ import { runReplay } from '../../src/core/replayRun';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { GapEvent, TraceEvent } from '../../src/core/traceEvents';
 import { getSubscription } from '../../src/pubsub/admin';
-import { connect, PubsubConnection } from '../../src/pubsub/connection';
+import { connect } from '../../src/pubsub/connection';
 import { PubsubError } from '../../src/pubsub/pubsubErrors';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
-import { freePort, PubsubEmulator } from '../support/pubsubEmulator';
-import { connectTo, emulatorOrSkip, PROJECT, runCli, startCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
+import { freePort } from '../support/pubsubEmulator';
+import { useEmulator, PROJECT, runCli, startCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
 
 const SAMPLE = join(__dirname, '../../media/samples/cme-sample.jsonl');
 
 describe('emulator: seqscope publish and record', function () {
-  let emu: PubsubEmulator;
-  let conn: PubsubConnection;
-
-  before(async function () {
-    emu = await emulatorOrSkip(this);
-    conn = await connectTo(emu);
-  });
-  after(async () => conn?.close());
+  const env = useEmulator();
 
   it('a CME-style stream published and read back through a tap shows exactly the injected gaps and duplicates', async () => {
+    const { emu, conn } = env;
     const topic = uniqueId('cme');
     await conn.client.createTopic(topic);
     const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').length;
@@ -72,6 +66,7 @@ describe('emulator: seqscope publish and record', function () {
     }
 
     it('missing subscription, missing topic, wrong project, invalid names, emulator not running', async () => {
+      const { emu, conn } = env;
       await fastError('not-found', /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist/, () =>
         getSubscription(conn, parseResourceName('subscriptions', 'no-such-sub', PROJECT)),
       );
@@ -83,6 +78,7 @@ describe('emulator: seqscope publish and record', function () {
     });
 
     it('the CLI prints each as one line and exits 2', async () => {
+      const { emu } = env;
       const dir = tempDir();
       const cases: [string[], RegExp][] = [
         [['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')], /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/],

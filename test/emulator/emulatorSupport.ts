@@ -96,3 +96,17 @@ export async function waitFor(what: string, cond: () => boolean | Promise<boolea
     await sleep(50);
   }
 }
+
+/**
+ * The usual suite setup: the tier's emulator (or a loud skip) and a connection to it, closed
+ * after the suite. Read `emu` and `conn` inside tests.
+ */
+export function useEmulator(): { readonly emu: PubsubEmulator; readonly conn: PubsubConnection } {
+  const state = {} as { emu: PubsubEmulator; conn: PubsubConnection };
+  before(async function () {
+    state.emu = await emulatorOrSkip(this);
+    state.conn = await connectTo(state.emu);
+  });
+  after(async () => state.conn?.close());
+  return state;
+}

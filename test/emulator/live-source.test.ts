@@ -16,7 +16,7 @@ import { PubsubError } from '../../src/pubsub/pubsubErrors';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 import { createTap, findLeftoverTaps } from '../../src/pubsub/tap';
 import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
-import { connectTo, emulatorOrSkip, PROJECT, runCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
+import { connectTo, useEmulator, PROJECT, runCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
 
 async function publishNumbered(conn: PubsubConnection, topic: string, key: string, from: number, to: number): Promise<void> {
   const t = conn.client.topic(topic, { messageOrdering: true });
@@ -33,16 +33,10 @@ async function replayEvents(path: string): Promise<{ events: TraceEvent[]; summa
 }
 
 describe('emulator: live source', function () {
-  let emu: PubsubEmulator;
-  let conn: PubsubConnection;
-
-  before(async function () {
-    emu = await emulatorOrSkip(this);
-    conn = await connectTo(emu);
-  });
-  after(async () => conn?.close());
+  const env = useEmulator();
 
   it('an expired ack deadline brings N and every later message of the key again: one redelivery cascade, nothing delivered twice', async () => {
+    const { conn } = env;
     const topic = uniqueId('cascade');
     const sub = uniqueId('cascade-sub');
     const [t] = await conn.client.createTopic(topic);
@@ -141,6 +135,7 @@ describe('emulator: live source', function () {
   });
 
   it('seek re-sends what a subscription retained; the sequencer reports the copies as redeliveries', async () => {
+    const { conn } = env;
     const topic = uniqueId('seek');
     const sub = uniqueId('seek-sub');
     const [t] = await conn.client.createTopic(topic);
@@ -169,6 +164,7 @@ describe('emulator: live source', function () {
   });
 
   it('finds leftover taps, and `seqscope taps --delete` removes them', async () => {
+    const { emu, conn } = env;
     const topic = uniqueId('leftover');
     await conn.client.createTopic(topic);
     const tap = await createTap(conn, parseResourceName('topics', topic, PROJECT));

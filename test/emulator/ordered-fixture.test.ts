@@ -9,10 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { listSubscriptions } from '../../src/pubsub/admin';
-import { PubsubConnection } from '../../src/pubsub/connection';
 import { isTap } from '../../src/pubsub/tap';
-import { PubsubEmulator } from '../support/pubsubEmulator';
-import { connectTo, emulatorOrSkip, startCli, runCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
+import { useEmulator, startCli, runCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
 
 interface Fixture {
   input: { key: string; message: string }[];
@@ -22,16 +20,10 @@ interface Fixture {
 const fixture = JSON.parse(gunzipSync(readFileSync(join(__dirname, '../fixtures/pubsub/ordered-messages.json.gz'))).toString()) as Fixture;
 
 describe('emulator: Google ordered-messages fixture through publish and a tap', function () {
-  let emu: PubsubEmulator;
-  let conn: PubsubConnection;
-
-  before(async function () {
-    emu = await emulatorOrSkip(this);
-    conn = await connectTo(emu);
-  });
-  after(async () => conn?.close());
+  const env = useEmulator();
 
   it('records every key in the fixture\'s expected order, and deletes the tap', async () => {
+    const { emu, conn } = env;
     const dir = tempDir();
     const topic = uniqueId('ordered');
     await conn.client.createTopic(topic);

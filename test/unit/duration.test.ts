@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatDuration, parseDuration } from '../../src/core/duration';
+import { formatDuration, parseDuration, parseWhen } from '../../src/core/duration';
 
 describe('parseDuration', () => {
   const cases: [string, number][] = [
@@ -74,5 +74,16 @@ describe('formatDuration', () => {
 
   it('reads back what it writes, to the shown precision', () => {
     for (const ms of [0, 5, 120, 1500, 42_000, 600_000]) assert.equal(parseDuration(formatDuration(ms)), ms);
+  });
+});
+
+describe('parseWhen (replay from time)', () => {
+  const now = Date.parse('2026-11-30T09:30:00Z');
+  it('reads durations ago and absolute times, and refuses the rest', () => {
+    assert.equal(parseWhen('5m', now)?.toISOString(), '2026-11-30T09:25:00.000Z');
+    assert.equal(parseWhen(' 30s ', now)?.toISOString(), '2026-11-30T09:29:30.000Z');
+    assert.equal(parseWhen('1.5h', now)?.toISOString(), '2026-11-30T08:00:00.000Z');
+    assert.equal(parseWhen('2026-11-30T09:00:00Z', now)?.toISOString(), '2026-11-30T09:00:00.000Z');
+    for (const bad of ['', 'soon', '5 minutes', '-5m', '12']) assert.equal(parseWhen(bad, now), undefined, bad);
   });
 });

@@ -49,7 +49,9 @@ describe('CaptureRecorder', () => {
     const rec = await CaptureRecorder.open(path, { flushIntervalMs: 60_000, maxBufferBytes: 200 });
     let written = 0;
     for (let i = 0; i < 10; i++) rec.append(line(i), () => written++);
-    await new Promise((r) => setTimeout(r, 50));
+    // The flush interval is a minute: anything written within seconds was written for size.
+    const deadline = Date.now() + 5000;
+    while (written < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     assert.ok(written >= 5, `only ${written} written without a close`);
     await rec.close();
     assert.equal(written, 10);
