@@ -50,6 +50,33 @@ describe('emulator: seqscope publish and record', function () {
     assert.deepEqual(gaps, ['310:41517-41519', '318:7777-7777']);
   });
 
+  it('two recorders on one subscription give captures that replay merges into one complete, ordered session', async () => {
+    const { emu, conn } = env;
+    const topic = uniqueId('scale');
+    const sub = uniqueId('scale-sub');
+    const [t] = await conn.client.createTopic(topic);
+    await t.createSubscription(sub, { enableMessageOrdering: true });
+    const dir = tempDir();
+    const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+    const recs = await Promise.all(outs.map((out) => startCli(emu, ['record', '--subscription', sub, '--out', out, '--duration', '12s', '--json'])));
+    await new Promise((r) => setTimeout(r, 1500)); // both streams open
+    const pt = conn.client.topic(topic, { messageOrdering: true });
+    const keys = ['acct-1', 'acct-2', 'acct-3', 'acct-4'];
+    await Promise.all(
+      Array.from({ length: 2000 }, (_, i) => pt.publishMessage({ data: Buffer.from(`m${i}`), orderingKey: keys[i % 4], attributes: { n: String(Math.floor(i / 4)) } })),
+    );
+    for (const r of recs) assert.equal(await r.exited, 0, r.stderr);
+    const counts = recs.map((r) => JSON.parse(r.stdout).recorded.received as number);
+    assert.equal(counts[0] + counts[1], 2000, `split ${counts.join(' + ')}: every message recorded once across the two`);
+    const merged = await runCli(emu, ['replay', ...outs, '--seq', 'attribute:n', '--json']);
+    assert.equal(merged.code, 0, merged.stderr);
+    const summary = JSON.parse(merged.stdout);
+    assert.equal(summary.delivered, 2000);
+    assert.equal(summary.keys, 4);
+    assert.equal(summary.gaps, 0);
+    assert.equal(summary.duplicates, 0);
+  });
+
   describe('bad input: a clear error in under 2 s', () => {
     /** Runs `fn`, expects a PubsubError of `kind`, and checks how long it took. */
     async function fastError(kind: string, re: RegExp, fn: () => Promise<unknown>): Promise<void> {
