@@ -126,5 +126,20 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     assert.equal(reopened.data.summary.delivered, 100);
     assert.ok(!api.manager.all.includes(session), 'the live session is closed');
     assert.ok(reopened.replay.run('stepForward'), 'replay works on the recording');
+
+    // Replay Capture into Topic: the recording goes into another topic, one key in order.
+    const [copy] = await conn.client.createTopic('orders-copy');
+    const [copySub] = await copy.createSubscription('orders-copy-sub', { enableMessageOrdering: true });
+    const received: string[] = [];
+    copySub.on('message', (m) => {
+      received.push(m.attributes.n);
+      m.ack();
+    });
+    const published = await vscode.commands.executeCommand<PubsubLayer.PublishResult>('seqscope.pubsub.publishCapture', { file: result.recording, topic: 'orders-copy', pace: 'max' });
+    assert.equal(published.published, 100);
+    assert.equal(published.cancelled, false);
+    await until('the copy to arrive', () => received.length >= 100 || undefined);
+    await copySub.close();
+    assert.deepEqual(received.map(Number), Array.from({ length: 100 }, (_, i) => i), 'published in order, with attributes kept');
   });
 });
