@@ -5,7 +5,7 @@ import { LiveFeed } from '../core/session/liveFeed';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
 import { log } from './log';
-import { Session } from './session';
+import { LiveStatus, Session } from './session';
 import { SessionManager } from './sessionManager';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
@@ -20,6 +20,8 @@ export interface LiveStart {
   readonly options: SequencingOptions;
   /** Folder for the recording. */
   readonly recordingDir: string;
+  /** Arrivals a window shows before the views move on to a fresh one. */
+  readonly windowArrivals?: number;
 }
 
 /**
@@ -35,7 +37,12 @@ export class LiveSession extends Disposable {
   private detaching: Promise<void> | undefined;
   private readonly rateWindow: { t: number; n: number }[] = [];
   readonly recordingPath: string;
-  readonly session: Session;
+  /** The session showing the current window (a new one after each rollover). */
+  session!: Session;
+  /** Called once when the live session ends (detached or closed). */
+  onDidEnd: (() => void) | undefined;
+  private closeHook: { dispose(): void } | undefined;
+  private readonly status: LiveStatus;
 
   private constructor(
     private readonly manager: SessionManager,
@@ -45,9 +52,8 @@ export class LiveSession extends Disposable {
     mkdirSync(start.recordingDir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     this.recordingPath = join(start.recordingDir, `${start.subscription.id}-${stamp}.jsonl`);
-    this.feed = new LiveFeed(this.recordingPath, start.options);
-    this.session = manager.add((id) => new Session(id, this.feed.session, start.options, false));
-    this.session.live = {
+    this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
+    this.status = {
       state: 'connecting',
       detail: `connecting to ${start.subscription.path}`,
       subscription: start.subscription.path,
@@ -56,12 +62,27 @@ export class LiveSession extends Disposable {
       received: 0,
       redeliveredSinceReconnect: 0,
       reconnects: 0,
-      truncated: false,
+      windows: 1,
       backlog: (key) => this.feed.engine.sequencer.keyStates[key]?.held.size ?? 0,
     };
+    this.showWindow();
+    // A full window: the views move on to a fresh one (memory stays bounded), the counts go on.
+    this.feed.onRollover = () => {
+      const old = this.session;
+      this.closeHook?.dispose();
+      this.showWindow();
+      this.manager.close(old);
+      log().info(`${start.subscription.path}: window ${this.feed.rollovers + 1} started after ${this.feed.arrivals} arrivals`);
+    };
+  }
+
+  /** Puts the feed's current window in the tree as this live session. */
+  private showWindow(): void {
+    this.session = this.manager.add((id) => new Session(id, this.feed.session, this.start.options, false));
+    this.session.live = this.status;
     this.session.replay.lockedReason = 'replay works on a detached session: detach the live session first (its recording then opens with replay)';
     // Closing the session (tree, Close All, window) stops the source and deletes the tap.
-    this._register(this.session.onDidDispose(() => void this.detach(false)));
+    this.closeHook = this.session.onDidDispose(() => void this.detach(false));
   }
 
   /** Starts receiving; the session is in the tree from the start. Throws PubsubError. */
@@ -79,7 +100,7 @@ export class LiveSession extends Disposable {
   private async begin(): Promise<void> {
     const { layer, connection, subscription } = this.start;
     this.recorder = await layer.CaptureRecorder.open(this.recordingPath);
-    const status = this.session.live!;
+    const status = this.status;
     let duplicatesAtReconnect = 0;
     this.source = new layer.LiveSource(
       { connection, subscription, recorder: this.recorder },
@@ -106,7 +127,7 @@ export class LiveSession extends Disposable {
       this.feed.tick(now);
       const summary = this.feed.refresh();
       status.received = summary.received + summary.invalid;
-      status.truncated = this.feed.truncated;
+      status.windows = this.feed.rollovers + 1;
       if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - duplicatesAtReconnect;
       this.rateWindow.push({ t: now, n: status.received });
       while (this.rateWindow.length > 1 && now - this.rateWindow[0].t > 3000) this.rateWindow.shift();
@@ -134,7 +155,9 @@ export class LiveSession extends Disposable {
             (e: Error) => log().error(`could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; "SeqScope: Delete Leftover Taps" removes it)`),
           );
         }
+        this.closeHook?.dispose();
         this.dispose();
+        this.onDidEnd?.();
       }
       log().info(`detached from ${subscription.path}; recording ${this.recordingPath}`);
       if (!reopen) return;

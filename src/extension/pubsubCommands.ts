@@ -35,9 +35,10 @@ function loadLayer(): Promise<typeof PubsubLayer> {
   return import('../pubsub');
 }
 
-export function pubsubSettings(): { projectId?: string; emulatorHost?: string; recordingDirectory?: string } {
+export function pubsubSettings(): { projectId?: string; emulatorHost?: string; recordingDirectory?: string; windowArrivals: number } {
   const c = vscode.workspace.getConfiguration('seqscope.pubsub');
   return {
+    windowArrivals: Math.max(100, c.get<number>('liveWindowMessages', 1_000_000)),
     projectId: c.get<string>('projectId') || undefined,
     emulatorHost: c.get<string>('emulatorHost') || undefined,
     recordingDirectory: c.get<string>('recordingDirectory') || undefined,
@@ -118,13 +119,13 @@ export class PubsubCommands extends Disposable {
     const options = optionsFromSettings();
     let live: LiveSession;
     try {
-      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir() });
+      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
     } catch (e) {
       if (tap) await layer.deleteTap(conn, tap.subscription).catch(() => undefined);
       throw e;
     }
     this.lives.add(live);
-    this._register(live.session.onDidDispose(() => this.lives.delete(live)));
+    live.onDidEnd = () => this.lives.delete(live);
     log().info(`attached to ${subscription.path}${tap ? ` (tap on ${tap.topic.path})` : ''}; recording to ${live.recordingPath}`);
     return { id: live.session.id, subscription: subscription.path, recording: live.recordingPath };
   }

@@ -23,8 +23,8 @@ export interface LiveStatus {
   /** Redeliveries seen since the last reconnect (what the server re-sent after an outage). */
   redeliveredSinceReconnect: number;
   reconnects: number;
-  /** Past the in-memory window: later messages are counted and recorded, not indexed. */
-  truncated: boolean;
+  /** In-memory windows so far: past 1, the views show the latest window (the recording has all). */
+  windows: number;
   /** Messages a key holds right now (its backlog behind a gap or the start window). */
   backlog(key: number): number;
 }

@@ -245,10 +245,10 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
           (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.state) +
           ` · ${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${live.received} received` +
           (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
-          (live.truncated ? ' · window full' : '');
+          (live.windows > 1 ? ` · window ${live.windows}` : '');
         item.tooltip = new vscode.MarkdownString(
           `**${escapeMd(s.title)}** — ${escapeMd(live.detail)}\n\n- subscription \`${live.subscription}\`${live.tapOf ? `\n- tap on \`${live.tapOf}\` (deleted on detach)` : ''}\n- recording \`${s.data.paths[0]}\`\n\n${escapeMd(sum.options)}` +
-            (live.truncated ? '\n\nThe in-memory window is full: later messages are counted and recorded but not shown. Detach to browse the whole recording.' : ''),
+            (live.windows > 1 ? `\n\nWindow ${live.windows}: the views show the latest million arrivals; the counts above cover everything since attach, and the recording keeps every line (Detach to browse it all).` : ''),
         );
         return item;
       }

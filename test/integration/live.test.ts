@@ -52,6 +52,7 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
       ['seqscope.pubsub', 'projectId', PROJECT],
       ['seqscope', 'seq', 'attribute:n'],
       ['seqscope', 'gapTimeout', '500ms'],
+      ['seqscope.pubsub', 'liveWindowMessages', 100],
     ];
     for (const [section, key, value] of settings) {
       const c = vscode.workspace.getConfiguration(section);
@@ -118,13 +119,22 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     await until('the live status to count 100 received', () => session.live?.received === 100 || undefined, 5000);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.replay.stepForward')), /detach the live session first/);
 
-    await vscode.commands.executeCommand('seqscope.live.detach', result.id);
+    // The window holds 100 arrivals (seqscope.pubsub.liveWindowMessages): the views move on to a
+    // fresh one, the counts go on.
+    await publish(100, 120);
+    const window2 = await until('the second window', () => api.manager.all.find((s) => s.live && s.live.windows === 2 && s.data.arrivalCount === 20));
+    assert.ok(!api.manager.all.includes(session), 'the full window left the tree');
+    await until('120 received in the live status', () => window2.live?.received === 120 || undefined, 5000);
+    const node2 = api.tree.getChildren(undefined).find((n) => (n as SessionNode).session === window2) as SessionNode;
+    assert.match(treeText(node2), /120 received · window 2/);
+
+    await vscode.commands.executeCommand('seqscope.live.detach', window2.id);
     const tapName = layer.parseResourceName('subscriptions', result.subscription);
     await assert.rejects(layer.getSubscription(conn, tapName), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', 'the tap is gone');
     const reopened = await until('the recording reopened as a capture', () => api.manager.all.find((s) => !s.live && s.data.paths[0] === result.recording));
-    assert.equal(reopened.data.summary.received, 100);
-    assert.equal(reopened.data.summary.delivered, 100);
-    assert.ok(!api.manager.all.includes(session), 'the live session is closed');
+    assert.equal(reopened.data.summary.received, 120, 'the recording holds every window');
+    assert.equal(reopened.data.summary.delivered, 120);
+    assert.ok(!api.manager.all.some((s) => s.live), 'the live session is closed');
     assert.ok(reopened.replay.run('stepForward'), 'replay works on the recording');
 
     // Replay Capture into Topic: the recording goes into another topic, one key in order.
@@ -136,10 +146,10 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
       m.ack();
     });
     const published = await vscode.commands.executeCommand<PubsubLayer.PublishResult>('seqscope.pubsub.publishCapture', { file: result.recording, topic: 'orders-copy', pace: 'max' });
-    assert.equal(published.published, 100);
+    assert.equal(published.published, 120);
     assert.equal(published.cancelled, false);
-    await until('the copy to arrive', () => received.length >= 100 || undefined);
+    await until('the copy to arrive', () => received.length >= 120 || undefined);
     await copySub.close();
-    assert.deepEqual(received.map(Number), Array.from({ length: 100 }, (_, i) => i), 'published in order, with attributes kept');
+    assert.deepEqual(received.map(Number), Array.from({ length: 120 }, (_, i) => i), 'published in order, with attributes kept');
   });
 });

@@ -74,14 +74,23 @@ describe('LiveFeed', () => {
     assert.equal(feed.session.countsAt(Infinity).gaps, 1, 'and the views see it');
   });
 
-  it('past its window it keeps counting but stops indexing', () => {
-    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1ms' }), { maxArrivals: 10 });
-    for (let i = 0; i < 25; i++) feed.push(receivedMessage({ t: i * 10, channel: '310', seq: i }) as unknown as ReceivedMessage, -1, 0);
+  it('starts a new window when one is full: bounded memory, counts since attach, line numbers go on', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1ms' }), { windowArrivals: 10 });
+    const windows: number[] = [];
+    feed.onRollover = (s) => windows.push(s.arrivalCount);
+    const first = feed.session;
+    for (let i = 0; i < 25; i++) feed.push(receivedMessage({ t: i * 10, channel: i % 2 ? '312' : '310', seq: i }) as unknown as ReceivedMessage, i * 100, 100);
     const s = feed.finish();
-    assert.equal(s.received, 25);
-    assert.equal(s.delivered, 25);
-    assert.equal(feed.arrivals, 10);
-    assert.ok(feed.truncated);
-    assert.ok(feed.session.store.count <= 10);
+    assert.equal(s.received, 25, 'the sequencer counts everything since attach');
+    assert.equal(feed.arrivals, 25);
+    assert.equal(feed.rollovers, 2);
+    assert.deepEqual(windows, [0, 0], 'each new window is announced empty, before its first arrival');
+    assert.notEqual(feed.session, first);
+    assert.equal(feed.session.arrivalCount, 5, 'the current window holds only the latest arrivals');
+    assert.equal(feed.session.log.line.get(0), 21, 'line numbers in the recording go on');
+    assert.equal(feed.session.log.offset.get(0), 2000);
+    assert.deepEqual(feed.session.keyNames, ['310', '312'], 'key indexes stay the sequencer\'s');
+    assert.equal(feed.session.summary.firstTime, feed.session.log.time.get(0), 'the window\'s timeline starts at its first arrival');
+    assert.ok(feed.session.store.count < 25, `the window holds ${feed.session.store.count} events, not the whole stream's`);
   });
 });

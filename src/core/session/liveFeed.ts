@@ -5,8 +5,10 @@
  * timeout passes even while nothing arrives. The views read `session` as they read a loaded
  * capture; `refresh()` updates its summary. Pure: the clock comes from the caller.
  *
- * Memory is bounded: past `maxArrivals` the feed stops indexing (the sequencer still counts every
- * message and the recording still holds every line); the session says so.
+ * Memory is bounded by a window: when `windowArrivals` arrivals are indexed, the feed starts a
+ * new window (a fresh `session`, announced through `onRollover`) holding only what arrives from
+ * then on. The sequencer runs on across windows, so its verdict and the summary's counts cover
+ * everything since attach; the recording keeps every line, and reopening it shows them all.
  */
 import { ReceivedMessage, recordTime } from '../captureRecord';
 import { ReplayEngine, ReplaySummary } from '../replayEngine';
@@ -15,46 +17,59 @@ import { CaptureSession } from './captureSession';
 import { SessionBuilder } from './sessionBuilder';
 
 export interface LiveFeedOptions {
-  /** Arrivals indexed for the views, at most (default 2 000 000: about 150 MB of columns). */
-  readonly maxArrivals?: number;
+  /** Arrivals a window indexes before the next one starts (default 1 000 000: ~100 MB of columns). */
+  readonly windowArrivals?: number;
 }
 
 export class LiveFeed {
   readonly engine: ReplayEngine;
-  readonly session: CaptureSession;
-  /** True once maxArrivals was reached: later messages are counted, not indexed. */
-  truncated = false;
-  private readonly builder = new SessionBuilder();
-  private readonly keyNames: string[] = [];
-  private readonly maxArrivals: number;
+  /** The current window: what the views show. Replaced on rollover. */
+  session!: CaptureSession;
+  /** Windows started after the first. */
+  rollovers = 0;
+  /** Called with the new window's session when the previous one was full. */
+  onRollover: ((session: CaptureSession) => void) | undefined;
+  private builder!: SessionBuilder;
+  private keyNames!: string[];
+  /** Arrivals in the windows before this one (the recording's line numbers go on). */
+  private base = 0;
+  private readonly windowArrivals: number;
 
   constructor(
     readonly recordingPath: string,
     readonly options: SequencingOptions,
     feedOptions: LiveFeedOptions = {},
   ) {
-    this.maxArrivals = feedOptions.maxArrivals ?? 2_000_000;
-    this.engine = new ReplayEngine(options, this.builder.listener, [recordingPath]);
-    this.builder.attach(this.engine);
-    this.session = new CaptureSession([recordingPath], this.engine.summary(), this.builder.store, this.builder.log, this.keyNames);
+    this.windowArrivals = Math.max(1, feedOptions.windowArrivals ?? 1_000_000);
+    // The listener reaches the current window's builder, whichever that is.
+    this.engine = new ReplayEngine(options, (ev, e) => this.builder.listener(ev, e), [recordingPath]);
+    this.startWindow();
   }
 
+  private startWindow(): void {
+    this.builder = new SessionBuilder();
+    this.builder.attach(this.engine);
+    // Key indexes are the sequencer's, across windows: every key known so far keeps its index.
+    this.keyNames = this.engine.sequencer.keyStates.map((k) => k.name);
+    this.session = new CaptureSession([this.recordingPath], this.engine.summary(), this.builder.store, this.builder.log, this.keyNames);
+  }
+
+  /** Arrivals since attach. */
   get arrivals(): number {
-    return this.builder.log.count;
+    return this.base + this.builder.log.count;
   }
 
   /** One delivery, in arrival order, with its line's byte range in the recording. */
   push(rm: ReceivedMessage, offset: number, length: number): void {
-    const t = recordTime(rm);
-    const line = this.builder.log.count + 1;
-    const entry = typeof t === 'number' ? { file: 0, line, offset, length, time: t, record: rm } : { file: 0, line, offset, length, time: NaN, invalid: t };
-    if (this.builder.log.count >= this.maxArrivals) {
-      // Past the window the views stop growing; the sequencer keeps its verdict complete.
-      this.truncated = true;
-      this.builder.indexing = false;
-      this.engine.push(entry);
-      return;
+    if (this.builder.log.count >= this.windowArrivals) {
+      this.base += this.builder.log.count;
+      this.rollovers++;
+      this.startWindow();
+      this.onRollover?.(this.session);
     }
+    const t = recordTime(rm);
+    const line = this.base + this.builder.log.count + 1;
+    const entry = typeof t === 'number' ? { file: 0, line, offset, length, time: t, record: rm } : { file: 0, line, offset, length, time: NaN, invalid: t };
     const b = this.builder;
     b.beforePush(entry);
     const valid = this.engine.push(entry);
@@ -68,10 +83,14 @@ export class LiveFeed {
     this.engine.sequencer.advance(now);
   }
 
-  /** Brings the session's summary and key list up to date; returns the summary. */
+  /**
+   * Brings the session's summary and key list up to date; returns the summary (counts since
+   * attach; its first time is the window's, so the timeline spans the window).
+   */
   refresh(): ReplaySummary {
     const s = this.engine.summary();
-    this.session.summary = s;
+    const log = this.builder.log;
+    this.session.summary = this.rollovers && log.count ? { ...s, firstTime: log.time.get(0) } : s;
     for (let i = this.keyNames.length; i < s.byKey.length; i++) this.keyNames.push(s.byKey[i].key);
     return s;
   }

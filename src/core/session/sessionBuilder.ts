@@ -18,8 +18,6 @@ export class SessionBuilder {
   /** Arrival index that events emitted now are caused by. */
   private cause = 0;
   private engine: ReplayEngine | undefined;
-  /** False: events are no longer recorded (a live session past its window). */
-  indexing = true;
 
   /** The engine whose events this builder records (its key indexes are the session's). */
   attach(engine: ReplayEngine): void {
@@ -39,7 +37,6 @@ export class SessionBuilder {
 
   /** The engine's listener: records each event in the store. */
   readonly listener = (ev: TraceEvent, e?: CaptureEntry): void => {
-    if (!this.indexing) return;
     const store = this.store;
     const cause = this.cause;
     switch (ev.type) {
