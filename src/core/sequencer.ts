@@ -10,6 +10,7 @@
  * with a map lookup, a few comparisons and one array store — no allocation.
  */
 import { ArrivalQueue, HeldEntry, HeldQueue } from './heldQueue';
+import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerHeap } from './timerHeap';
 
@@ -108,7 +109,7 @@ export function hashId(id: string): number {
 }
 const DEFAULT_HISTORY = 65_536;
 
-export class KeyState<T> implements SequenceCounts {
+export class KeyState<T> implements SequenceCounts, HistoryRing {
   received = 0;
   delivered = 0;
   duplicates = 0;
@@ -133,13 +134,14 @@ export class KeyState<T> implements SequenceCounts {
   queued = Infinity;
 
   /**
-   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size;
-   * grows to the history size. Numbers, not the strings: an array of numbers holds no pointers
-   * for the garbage collector to trace, while millions of string references in growing arrays
-   * cost it more than sequencing itself. (A plain array rather than a typed one: typed arrays
-   * are slow to allocate, and with 100 000 keys every key allocates.)
+   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size,
+   * in the sequencer's HistoryArena. Hashes, not the strings: millions of string references
+   * would cost the garbage collector more than sequencing itself.
    */
-  hist: number[] = [];
+  histPage: Int32Array = EMPTY_PAGE;
+  histOff = 0;
+  histCap = 0;
+  histLen = 0;
   histBase = NaN;
   lostRanges: LostRange[] = [];
   /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
@@ -160,13 +162,13 @@ export class KeyState<T> implements SequenceCounts {
     this.startDeadline = firstArrival + gapTimeoutMs;
   }
 
-  /** A deep copy of the state (see Sequencer.clone). */
-  copy(): KeyState<T> {
+  /** A deep copy of the state (see Sequencer.clone), its history in `history`. */
+  copy(history: HistoryArena): KeyState<T> {
     const c = Object.assign(Object.create(KeyState.prototype) as KeyState<T>, this);
     const entries = new Map<HeldEntry<T>, HeldEntry<T>>();
     c.held = this.held.clone(entries);
     c.arrivals = this.arrivals.clone(entries);
-    c.hist = [...this.hist];
+    history.copy(this, c);
     c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
     c.seenIds = this.seenIds && new Set(this.seenIds);
     c.seenOrder = this.seenOrder && [...this.seenOrder];
@@ -179,6 +181,7 @@ export class Sequencer<T> {
   private keys = new Map<string, KeyState<T>>();
   private keyList: KeyState<T>[] = [];
   private timers = new TimerHeap<KeyState<T>>();
+  private readonly history: HistoryArena;
   private readonly historySize: number;
   private readonly histMask: number;
   private nowMs = -Infinity;
@@ -195,6 +198,7 @@ export class Sequencer<T> {
     // A power of two, so the history ring index is a mask.
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.histMask = this.historySize - 1;
+    this.history = new HistoryArena(this.historySize);
   }
 
   /** Counters summed over every key. */
@@ -209,7 +213,7 @@ export class Sequencer<T> {
   clone(sink: SequencerSink<T>): Sequencer<T> {
     const c = new Sequencer<T>(this.config, sink);
     const map = new Map<KeyState<T>, KeyState<T>>();
-    for (const k of this.keyList) map.set(k, k.copy());
+    for (const k of this.keyList) map.set(k, k.copy(c.history));
     c.keyList = this.keyList.map((k) => map.get(k) as KeyState<T>);
     c.keys = new Map(c.keyList.map((k) => [k.name, k]));
     c.timers = this.timers.clone((k) => map.get(k) as KeyState<T>);
@@ -403,10 +407,10 @@ export class Sequencer<T> {
     }
     let redelivery = false;
     if (abs >= k.histBase && k.expected - abs <= this.historySize) {
-      const slot = this.histSlot(k, abs);
+      const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
-      redelivery = slot < k.hist.length && k.hist[slot] !== 0 && k.hist[slot] === hashId(messageId);
+      redelivery = first !== 0 && first === hashId(messageId);
     }
     this.duplicate(k, abs, messageId, redelivery ? messageId : undefined, true, item, now, redelivery);
   }
@@ -489,12 +493,9 @@ export class Sequencer<T> {
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
     if (k.histBase !== k.histBase) k.histBase = abs; // NaN: the key's first delivery
-    const slot = this.histSlot(k, abs);
-    const h = k.hist;
-    // Slots fill in order (lost ranges included), so the array grows by appending until it
+    // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
-    if (slot === h.length) h.push(hash);
-    else h[slot] = hash;
+    this.history.set(k, this.histSlot(k, abs), hash);
   }
 
   /** Lost numbers were never delivered: their history slots must not name an older message. */
