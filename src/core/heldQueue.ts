@@ -67,10 +67,26 @@ export class HeldQueue<T> {
         else hi = mid - 1;
       }
     }
-    insertAt(a, lo, end, abs);
-    insertAt(this.ids, lo, end, messageId);
-    insertAt(this.arrivedAt, lo, end, arrivedAt);
-    insertAt(this.items, lo, end, item);
+    if (lo === end) {
+      // Appending, the common case, written out per array: one shared helper would see four
+      // kinds of array at one call site and run slower for all of them.
+      if (end === a.length) {
+        a.push(abs);
+        this.ids.push(messageId);
+        this.arrivedAt.push(arrivedAt);
+        this.items.push(item);
+      } else {
+        a[end] = abs;
+        this.ids[end] = messageId;
+        this.arrivedAt[end] = arrivedAt;
+        this.items[end] = item;
+      }
+    } else {
+      insertAt(a, lo, end, abs);
+      insertAt(this.ids, lo, end, messageId);
+      insertAt(this.arrivedAt, lo, end, arrivedAt);
+      insertAt(this.items, lo, end, item);
+    }
     this.end = end + 1;
     return undefined;
   }
@@ -145,9 +161,14 @@ export class ArrivalQueue {
   private end = 0;
 
   push(abs: number, arrivedAt: number): void {
-    insertAt(this.abs, this.end, this.end, abs);
-    insertAt(this.times, this.end, this.end, arrivedAt);
-    this.end++;
+    const end = this.end++;
+    if (end === this.abs.length) {
+      this.abs.push(abs);
+      this.times.push(arrivedAt);
+    } else {
+      this.abs[end] = abs;
+      this.times[end] = arrivedAt;
+    }
   }
 
   /**
