@@ -117,10 +117,11 @@ export class HeldQueue<T> {
    */
   freeStorage(): void {
     if (this.end !== this.head) return;
-    this.abs = [];
-    this.ids = [];
-    this.arrivedAt = [];
-    this.items = [];
+    // Length 0 drops an array's storage and keeps the array: no new objects per key.
+    this.abs.length = 0;
+    this.ids.length = 0;
+    this.arrivedAt.length = 0;
+    this.items.length = 0;
     this.head = this.end = 0;
   }
 
@@ -153,9 +154,12 @@ export class HeldQueue<T> {
  * messages are skipped lazily: once a key has started, a held message is released exactly when
  * the key's expected position passes it, so the entries below `expected` are the released ones.
  */
+/** Shared by arrival queues that never held anything after their key's start (most, in order). */
+const NO_ENTRIES: readonly number[] = Object.freeze([]);
+
 export class ArrivalQueue {
-  private abs: number[] = [];
-  private times: number[] = [];
+  private abs = NO_ENTRIES as number[];
+  private times = NO_ENTRIES as number[];
   /** Entries are at [head, end). */
   private head = 0;
   private end = 0;
@@ -163,6 +167,10 @@ export class ArrivalQueue {
   push(abs: number, arrivedAt: number): void {
     const end = this.end++;
     if (end === this.abs.length) {
+      if (this.abs === NO_ENTRIES) {
+        this.abs = [];
+        this.times = [];
+      }
       this.abs.push(abs);
       this.times.push(arrivedAt);
     } else {
@@ -177,8 +185,8 @@ export class ArrivalQueue {
    */
   clear(): void {
     if (this.end > KEPT_LENGTH) {
-      this.abs = [];
-      this.times = [];
+      this.abs.length = 0;
+      this.times.length = 0;
     }
     this.head = this.end = 0;
   }

@@ -103,6 +103,7 @@ interface LostRange {
 
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
+const NO_LOST_RANGES: readonly LostRange[] = [];
 
 /** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
 export function hashId(id: string): number {
@@ -154,7 +155,8 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   arrivals = new ArrivalQueue();
   /** Deadline this key has in the timer heap, or Infinity. */
   queued = Infinity;
-  lostRanges: LostRange[] = [];
+  /** Created at the key's first gap. */
+  lostRanges: LostRange[] | undefined;
   /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
   seenIds: Set<string> | undefined;
   seenOrder: string[] | undefined;
@@ -178,7 +180,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
     c.arrivals = this.arrivals.clone(this.started ? this.expected : -Infinity);
     history.copy(this, c);
-    c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
     c.seenIds = this.seenIds && new Set(this.seenIds);
     c.seenOrder = this.seenOrder && [...this.seenOrder];
     return c;
@@ -406,7 +408,7 @@ export class Sequencer<T> {
 
   /** A number below the expected one: late if it was declared lost, else a duplicate. */
   private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
-    const ranges = k.lostRanges;
+    const ranges = k.lostRanges ?? NO_LOST_RANGES;
     for (let i = ranges.length - 1; i >= 0; i--) {
       const r = ranges[i];
       if (abs < r.from || abs > r.to) continue;
@@ -536,8 +538,9 @@ export class Sequencer<T> {
     k.lost += count;
     this.totalsState.gaps++;
     this.totalsState.lost += count;
-    k.lostRanges.push({ from, to, declaredAt: now });
-    if (k.lostRanges.length > LOST_RANGES_KEPT) k.lostRanges.shift();
+    const ranges = (k.lostRanges ??= []);
+    ranges.push({ from, to, declaredAt: now });
+    if (ranges.length > LOST_RANGES_KEPT) ranges.shift();
     this.forgetHistory(k, from, to);
     this.sink.gap(k, {
       from: this.space.wrap(from),
