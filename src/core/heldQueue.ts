@@ -2,139 +2,238 @@
  * The messages one key holds back, kept sorted by absolute sequence position.
  *
  * Reordering in real feeds is local: most inserts land at or near the end, and releases take
- * from the front. So this is a sorted array with a moving head (no `shift()`, which is O(n))
+ * from the front. So this is a sorted sequence with a moving head (no `shift()`, which is O(n))
  * and a binary search that starts from the tail. At the default capacity (10 000) an insert in
  * the middle moves at most a few kilobytes.
+ *
+ * Stored as parallel arrays (position, messageId, arrival time, item) rather than an object per
+ * message: every key holds its first messages for the start window, so with 100 000 keys an
+ * object per held message was most of the engine's allocation. An array of numbers also keeps
+ * the arrival times unboxed.
  */
-export interface HeldEntry<T> {
-  /** Absolute (unwrapped) sequence position. */
-  readonly abs: number;
-  readonly messageId: string;
-  /** Engine clock at arrival. */
-  readonly arrivedAt: number;
-  readonly item: T;
-  /** Set when the entry leaves the queue, so the arrival-order index can skip it lazily. */
-  released: boolean;
-}
+/**
+ * Arrays up to this length are kept and refilled when a queue empties, rather than replaced:
+ * a key that holds now and then (a reordered feed) would otherwise allocate fresh arrays for
+ * every few messages it holds. Larger ones are dropped, so a burst does not pin its memory.
+ */
+const KEPT_LENGTH = 64;
 
 export class HeldQueue<T> {
-  private entries: HeldEntry<T>[] = [];
+  private abs: number[] = [];
+  private ids: string[] = [];
+  private arrivedAt: number[] = [];
+  private items: T[] = [];
+  /** Held messages are at [head, end) of each array. */
   private head = 0;
+  private end = 0;
 
   get size(): number {
-    return this.entries.length - this.head;
+    return this.end - this.head;
   }
 
-  /** Lowest held entry (callers check `size` first). */
-  first(): HeldEntry<T> {
-    return this.entries[this.head];
+  /** Position of the lowest held message (callers check `size` first). */
+  lowest(): number {
+    return this.abs[this.head];
   }
 
-  at(i: number): HeldEntry<T> {
-    return this.entries[this.head + i];
+  lowestId(): string {
+    return this.ids[this.head];
   }
 
-  /** Inserts `entry`, or returns the entry already held at the same position (a duplicate). */
-  insert(entry: HeldEntry<T>): HeldEntry<T> | undefined {
-    const a = this.entries;
-    const n = a.length;
-    if (n === this.head || a[n - 1].abs < entry.abs) {
-      a.push(entry);
-      return undefined;
+  lowestArrivedAt(): number {
+    return this.arrivedAt[this.head];
+  }
+
+  lowestItem(): T {
+    return this.items[this.head];
+  }
+
+  /**
+   * Holds a message, or returns the messageId already held at the same position (a duplicate,
+   * not held).
+   */
+  insert(abs: number, messageId: string, arrivedAt: number, item: T): string | undefined {
+    const a = this.abs;
+    const end = this.end;
+    let lo = end;
+    if (end > this.head && a[end - 1] >= abs) {
+      lo = this.head;
+      let hi = end - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = a[mid];
+        if (v === abs) return this.ids[mid];
+        if (v < abs) lo = mid + 1;
+        else hi = mid - 1;
+      }
     }
-    let lo = this.head;
-    let hi = n - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = a[mid].abs;
-      if (v === entry.abs) return a[mid];
-      if (v < entry.abs) lo = mid + 1;
-      else hi = mid - 1;
+    if (lo === end) {
+      // Appending, the common case, written out per array: one shared helper would see four
+      // kinds of array at one call site and run slower for all of them.
+      if (end === a.length) {
+        a.push(abs);
+        this.ids.push(messageId);
+        this.arrivedAt.push(arrivedAt);
+        this.items.push(item);
+      } else {
+        a[end] = abs;
+        this.ids[end] = messageId;
+        this.arrivedAt[end] = arrivedAt;
+        this.items[end] = item;
+      }
+    } else {
+      insertAt(a, lo, end, abs);
+      insertAt(this.ids, lo, end, messageId);
+      insertAt(this.arrivedAt, lo, end, arrivedAt);
+      insertAt(this.items, lo, end, item);
     }
-    a.splice(lo, 0, entry);
+    this.end = end + 1;
     return undefined;
   }
 
-  shift(): HeldEntry<T> {
-    const e = this.entries[this.head++];
-    if (this.head === this.entries.length) {
-      this.entries = [];
+  /** Forgets the lowest held message (read it first with the `lowest…` accessors). */
+  dropLowest(): void {
+    this.head++;
+    if (this.head === this.end) {
+      if (this.end > KEPT_LENGTH) this.freeStorage();
+      // Released items must not stay reachable from here (they may be whole records).
+      else this.items.fill(undefined as T, 0, this.end);
+      this.head = this.end = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.end) {
+      const { head, end } = this;
+      this.abs = this.abs.slice(head, end);
+      this.ids = this.ids.slice(head, end);
+      this.arrivedAt = this.arrivedAt.slice(head, end);
+      this.items = this.items.slice(head, end);
       this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
+      this.end = end - head;
     }
-    return e;
   }
 
-  /** A copy whose entries are copies too, mapped through `copies` (shared with ArrivalQueue.clone). */
-  clone(copies: Map<HeldEntry<T>, HeldEntry<T>>): HeldQueue<T> {
+  /**
+   * Gives the arrays back when nothing is held. For the end of a key's start window: every key
+   * holds then, most never again, and with 100 000 keys arrays kept for reuse would pin tens of
+   * megabytes.
+   */
+  freeStorage(): void {
+    if (this.end !== this.head) return;
+    // Length 0 drops an array's storage and keeps the array: no new objects per key.
+    this.abs.length = 0;
+    this.ids.length = 0;
+    this.arrivedAt.length = 0;
+    this.items.length = 0;
+    this.head = this.end = 0;
+  }
+
+  /** An independent copy (items are shared, not copied). */
+  clone(): HeldQueue<T> {
     const q = new HeldQueue<T>();
-    for (let i = this.head; i < this.entries.length; i++) q.entries.push(copyEntry(this.entries[i], copies));
+    const { head, end } = this;
+    q.abs = this.abs.slice(head, end);
+    q.ids = this.ids.slice(head, end);
+    q.arrivedAt = this.arrivedAt.slice(head, end);
+    q.items = this.items.slice(head, end);
+    q.end = end - head;
     return q;
   }
 
   /** Sequence positions held, lowest first (for state views and tests). */
   positions(): number[] {
-    return this.entries.slice(this.head).map((e) => e.abs);
+    return this.abs.slice(this.head, this.end);
+  }
+
+  /** Arrival times of the held messages, in the order of `positions()`. */
+  arrivalTimes(): number[] {
+    return this.arrivedAt.slice(this.head, this.end);
   }
 }
 
 /**
- * Held entries in arrival order, for "when did the oldest held message arrive": the engine clock
- * never goes backwards, so arrival order is append order and the oldest is the front once
- * released entries are skipped.
+ * Arrival times of a key's held messages in arrival order, for "when did the oldest held message
+ * arrive": the engine clock never goes backwards, so arrival order is append order. Released
+ * messages are skipped lazily: once a key has started, a held message is released exactly when
+ * the key's expected position passes it, so the entries below `expected` are the released ones.
  */
-export class ArrivalQueue<T> {
-  private entries: HeldEntry<T>[] = [];
+/** Shared by arrival queues that never held anything after their key's start (most, in order). */
+const NO_ENTRIES: readonly number[] = Object.freeze([]);
+
+export class ArrivalQueue {
+  private abs = NO_ENTRIES as number[];
+  private times = NO_ENTRIES as number[];
+  /** Entries are at [head, end). */
   private head = 0;
+  private end = 0;
 
-  push(e: HeldEntry<T>): void {
-    this.entries.push(e);
-  }
-
-  /**
-   * Forgets every entry (all released). Called when a key's held set empties: released entries
-   * kept until the next timer would survive garbage collections with the records they carry.
-   */
-  clear(): void {
-    if (this.entries.length) {
-      this.entries = [];
-      this.head = 0;
+  push(abs: number, arrivedAt: number): void {
+    const end = this.end++;
+    if (end === this.abs.length) {
+      if (this.abs === NO_ENTRIES) {
+        this.abs = [];
+        this.times = [];
+      }
+      this.abs.push(abs);
+      this.times.push(arrivedAt);
+    } else {
+      this.abs[end] = abs;
+      this.times[end] = arrivedAt;
     }
   }
 
-  clone(copies: Map<HeldEntry<T>, HeldEntry<T>>): ArrivalQueue<T> {
-    const q = new ArrivalQueue<T>();
-    for (let i = this.head; i < this.entries.length; i++) {
-      const e = this.entries[i];
-      if (!e.released) q.entries.push(copyEntry(e, copies));
+  /**
+   * Forgets every entry (all released). Called when a key's held set empties, so that the queue
+   * does not grow with every message a key ever held.
+   */
+  clear(): void {
+    if (this.end > KEPT_LENGTH) {
+      this.abs.length = 0;
+      this.times.length = 0;
+    }
+    this.head = this.end = 0;
+  }
+
+  /** Refills the queue with what `held` holds, oldest arrival first. */
+  refill<T>(held: HeldQueue<T>): void {
+    const abs = held.positions();
+    const times = held.arrivalTimes();
+    const order = abs.map((_, i) => i).sort((a, b) => times[a] - times[b]);
+    this.clear();
+    for (const i of order) this.push(abs[i], times[i]);
+  }
+
+  /** A copy without the entries already released (those below `expected`). */
+  clone(expected: number): ArrivalQueue {
+    const q = new ArrivalQueue();
+    for (let i = this.head; i < this.end; i++) {
+      if (this.abs[i] >= expected) q.push(this.abs[i], this.times[i]);
     }
     return q;
   }
 
-  /** Arrival time of the oldest entry still held, or undefined. */
-  oldest(): number | undefined {
-    const a = this.entries;
-    while (this.head < a.length && a[this.head].released) this.head++;
-    if (this.head === a.length) {
-      this.entries = [];
-      this.head = 0;
+  /** Arrival time of the oldest entry at or above `expected` (still held), or undefined. */
+  oldest(expected: number): number | undefined {
+    const a = this.abs;
+    while (this.head < this.end && a[this.head] < expected) this.head++;
+    if (this.head === this.end) {
+      this.clear();
       return undefined;
     }
-    if (this.head > 1024 && this.head * 2 > a.length) {
-      this.entries = a.slice(this.head);
+    if (this.head > 1024 && this.head * 2 > this.end) {
+      const { head, end } = this;
+      this.abs = a.slice(head, end);
+      this.times = this.times.slice(head, end);
       this.head = 0;
+      this.end = end - head;
     }
-    return this.entries[this.head].arrivedAt;
+    return this.times[this.head];
   }
 }
 
-function copyEntry<T>(e: HeldEntry<T>, copies: Map<HeldEntry<T>, HeldEntry<T>>): HeldEntry<T> {
-  let c = copies.get(e);
-  if (c === undefined) {
-    c = { ...e };
-    copies.set(e, c);
-  }
-  return c;
+/**
+ * Inserts `v` at `i` into the first `end` elements of `a`, moving the rest up by one (`a` may be
+ * longer: slots from `end` on are free). No `splice`: it allocates its result array.
+ */
+function insertAt<V>(a: V[], i: number, end: number, v: V): void {
+  if (end === a.length) a.push(v);
+  for (let j = end; j > i; j--) a[j] = a[j - 1];
+  a[i] = v;
 }

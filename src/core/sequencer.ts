@@ -7,9 +7,13 @@
  * rely on that. Everything it finds goes to a `SequencerSink`; it keeps per-key counters itself.
  *
  * Hot path: a message that is the next expected number of a key holding nothing is delivered
- * with a map lookup, a few comparisons and one array store — no allocation.
+ * with a few comparisons and one store into the history arena — no allocation, and no map
+ * lookup when it is of the same key as the previous arrival. With many keys the cost is memory
+ * latency (each key's first touch misses the caches) and the garbage collector, so per-key state
+ * is laid out and allocated with both in mind (see KeyState, HeldQueue, HistoryArena).
  */
-import { ArrivalQueue, HeldEntry, HeldQueue } from './heldQueue';
+import { ArrivalQueue, HeldQueue } from './heldQueue';
+import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerHeap } from './timerHeap';
 
@@ -99,6 +103,7 @@ interface LostRange {
 
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
+const NO_LOST_RANGES: readonly LostRange[] = [];
 
 /** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
 export function hashId(id: string): number {
@@ -108,9 +113,33 @@ export function hashId(id: string): number {
 }
 const DEFAULT_HISTORY = 65_536;
 
-export class KeyState<T> implements SequenceCounts {
+export class KeyState<T> implements SequenceCounts, HistoryRing {
+  // Field order is memory order: what an in-order delivery touches comes first, so that with
+  // many keys (each first touch a cache miss) it spans as few cache lines as possible. Numbers
+  // that can be NaN or fractional are stored boxed by V8 (one more miss each), so the hot fields
+  // hold small integers and booleans.
+
+  /** False during the start window, while the first expected number is not known yet. */
+  started = false;
+  /** Absolute position of the next number to deliver (valid once started). */
+  expected = 0;
+  held = new HeldQueue<T>();
   received = 0;
   delivered = 0;
+  /** Whether a redelivery cascade is open (its last redelivered position is `cascadeLast`). */
+  cascadeOpen = false;
+  /**
+   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size,
+   * in the sequencer's HistoryArena. Hashes, not the strings: millions of string references
+   * would cost the garbage collector more than sequencing itself.
+   */
+  histPage: Int32Array = EMPTY_PAGE;
+  histOff = 0;
+  histCap = 0;
+  histLen = 0;
+  /** Position of history slot 0 (valid once histLen > 0). */
+  histBase = 0;
+
   duplicates = 0;
   redeliveries = 0;
   cascades = 0;
@@ -120,34 +149,18 @@ export class KeyState<T> implements SequenceCounts {
   maxHoldMs = 0;
   maxHeld = 0;
 
-  /** False during the start window, while the first expected number is not known yet. */
-  started = false;
   startDeadline: number;
-  /** Absolute position of the next number to deliver (valid once started). */
-  expected = 0;
   /** Unwrapping reference before the key starts: the first message's position. */
   ref = 0;
-  held = new HeldQueue<T>();
-  arrivals = new ArrivalQueue<T>();
+  arrivals = new ArrivalQueue();
   /** Deadline this key has in the timer heap, or Infinity. */
   queued = Infinity;
-
-  /**
-   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size;
-   * grows to the history size. Numbers, not the strings: an array of numbers holds no pointers
-   * for the garbage collector to trace, while millions of string references in growing arrays
-   * cost it more than sequencing itself. (A plain array rather than a typed one: typed arrays
-   * are slow to allocate, and with 100 000 keys every key allocates.)
-   */
-  hist: number[] = [];
-  histBase = NaN;
-  lostRanges: LostRange[] = [];
+  /** Created at the key's first gap. */
+  lostRanges: LostRange[] | undefined;
   /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
   seenIds: Set<string> | undefined;
   seenOrder: string[] | undefined;
-
-  /** Open redelivery cascade: the last redelivered position, or NaN. */
-  cascadeLast = NaN;
+  cascadeLast = 0;
   cascadeId = 0;
 
   constructor(
@@ -160,14 +173,14 @@ export class KeyState<T> implements SequenceCounts {
     this.startDeadline = firstArrival + gapTimeoutMs;
   }
 
-  /** A deep copy of the state (see Sequencer.clone). */
-  copy(): KeyState<T> {
+  /** A deep copy of the state (see Sequencer.clone), its history in `history`. */
+  copy(history: HistoryArena): KeyState<T> {
     const c = Object.assign(Object.create(KeyState.prototype) as KeyState<T>, this);
-    const entries = new Map<HeldEntry<T>, HeldEntry<T>>();
-    c.held = this.held.clone(entries);
-    c.arrivals = this.arrivals.clone(entries);
-    c.hist = [...this.hist];
-    c.lostRanges = this.lostRanges.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    c.held = this.held.clone();
+    // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
+    c.arrivals = this.arrivals.clone(this.started ? this.expected : -Infinity);
+    history.copy(this, c);
+    c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
     c.seenIds = this.seenIds && new Set(this.seenIds);
     c.seenOrder = this.seenOrder && [...this.seenOrder];
     return c;
@@ -178,7 +191,10 @@ export class Sequencer<T> {
   readonly space: SerialSpace;
   private keys = new Map<string, KeyState<T>>();
   private keyList: KeyState<T>[] = [];
+  /** The key of the latest arrival. */
+  private lastKey: KeyState<T> | undefined;
   private timers = new TimerHeap<KeyState<T>>();
+  private readonly history: HistoryArena;
   private readonly historySize: number;
   private readonly histMask: number;
   private nowMs = -Infinity;
@@ -195,6 +211,7 @@ export class Sequencer<T> {
     // A power of two, so the history ring index is a mask.
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.histMask = this.historySize - 1;
+    this.history = new HistoryArena(this.historySize);
   }
 
   /** Counters summed over every key. */
@@ -209,7 +226,7 @@ export class Sequencer<T> {
   clone(sink: SequencerSink<T>): Sequencer<T> {
     const c = new Sequencer<T>(this.config, sink);
     const map = new Map<KeyState<T>, KeyState<T>>();
-    for (const k of this.keyList) map.set(k, k.copy());
+    for (const k of this.keyList) map.set(k, k.copy(c.history));
     c.keyList = this.keyList.map((k) => map.get(k) as KeyState<T>);
     c.keys = new Map(c.keyList.map((k) => [k.name, k]));
     c.timers = this.timers.clone((k) => map.get(k) as KeyState<T>);
@@ -257,8 +274,12 @@ export class Sequencer<T> {
    * `space.check`), ignored for unsequenced configs.
    */
   offer(keyName: string, seq: number, messageId: string, item: T): void {
-    let k = this.keys.get(keyName);
-    if (k === undefined) k = this.createKey(keyName);
+    // Feeds come in bursts per key: the previous arrival's key saves a map lookup most times.
+    let k = this.lastKey;
+    if (k === undefined || k.name !== keyName) {
+      k = this.keys.get(keyName) ?? this.createKey(keyName);
+      this.lastKey = k;
+    }
     k.received++;
     this.totalsState.received++;
     const now = this.nowMs;
@@ -271,7 +292,7 @@ export class Sequencer<T> {
     if (k.started) {
       const abs = this.space.wraps ? this.space.unwrap(seq, k.expected) : seq;
       if (abs === k.expected) {
-        k.cascadeLast = NaN;
+        k.cascadeOpen = false;
         this.deliver(k, abs, messageId, item, now, now);
         if (k.held.size > 0) this.releaseRun(k, now);
         return;
@@ -315,7 +336,7 @@ export class Sequencer<T> {
   deadlineOf(k: KeyState<T>): number {
     if (!k.started) return k.held.size > 0 ? k.startDeadline : Infinity;
     if (k.held.size === 0) return Infinity;
-    return (k.arrivals.oldest() as number) + this.config.gapTimeoutMs;
+    return (k.arrivals.oldest(k.expected) as number) + this.config.gapTimeoutMs;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -341,7 +362,7 @@ export class Sequencer<T> {
     const order = k.seenOrder as string[];
     order.push(messageId);
     if (order.length > this.historySize) seen.delete(order.shift() as string);
-    k.cascadeLast = NaN;
+    k.cascadeOpen = false;
     k.delivered++;
     this.totalsState.delivered++;
     this.sink.message(k, undefined, item, now, now);
@@ -353,30 +374,32 @@ export class Sequencer<T> {
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
-    if (held > k.maxHoldMs) k.maxHoldMs = held;
+    // Most deliveries were not held: skip reading the (boxed) maximum for them.
+    if (held > 0 && held > k.maxHoldMs) k.maxHoldMs = held;
     this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
   }
 
   /** Delivers the held run that starts at the expected number. */
   private releaseRun(k: KeyState<T>, now: number): void {
     const held = k.held;
-    while (held.size > 0 && held.first().abs === k.expected) {
-      const e = held.shift();
-      e.released = true;
-      this.deliver(k, e.abs, e.messageId, e.item, e.arrivedAt, now);
+    while (held.size > 0 && held.lowest() === k.expected) {
+      const messageId = held.lowestId();
+      const item = held.lowestItem();
+      const arrivedAt = held.lowestArrivedAt();
+      held.dropLowest();
+      this.deliver(k, k.expected, messageId, item, arrivedAt, now);
     }
     if (held.size === 0) k.arrivals.clear();
   }
 
   private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
-    const entry: HeldEntry<T> = { abs, messageId, arrivedAt: now, item, released: false };
-    const existing = k.held.insert(entry);
-    if (existing !== undefined) {
-      this.duplicate(k, abs, messageId, existing.messageId, false, item, now);
+    const heldId = k.held.insert(abs, messageId, now, item);
+    if (heldId !== undefined) {
+      this.duplicate(k, abs, messageId, heldId, false, item, now);
       return;
     }
-    k.arrivals.push(entry);
-    k.cascadeLast = NaN;
+    if (k.started) k.arrivals.push(abs, now);
+    k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
     if (k.queued === Infinity) this.schedule(k, this.deadlineOf(k));
@@ -385,7 +408,7 @@ export class Sequencer<T> {
 
   /** A number below the expected one: late if it was declared lost, else a duplicate. */
   private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
-    const ranges = k.lostRanges;
+    const ranges = k.lostRanges ?? NO_LOST_RANGES;
     for (let i = ranges.length - 1; i >= 0; i--) {
       const r = ranges[i];
       if (abs < r.from || abs > r.to) continue;
@@ -395,18 +418,18 @@ export class Sequencer<T> {
         return;
       }
       (r.arrived ??= new Map()).set(abs, messageId);
-      k.cascadeLast = NaN;
+      k.cascadeOpen = false;
       k.late++;
       this.totalsState.late++;
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
     }
     let redelivery = false;
-    if (abs >= k.histBase && k.expected - abs <= this.historySize) {
-      const slot = this.histSlot(k, abs);
+    if (k.histLen > 0 && abs >= k.histBase && k.expected - abs <= this.historySize) {
+      const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
-      redelivery = slot < k.hist.length && k.hist[slot] !== 0 && k.hist[slot] === hashId(messageId);
+      redelivery = first !== 0 && first === hashId(messageId);
     }
     this.duplicate(k, abs, messageId, redelivery ? messageId : undefined, true, item, now, redelivery);
   }
@@ -429,12 +452,13 @@ export class Sequencer<T> {
       this.totalsState.redeliveries++;
       // One cascade = a run of redeliveries of this key in increasing order with no fresh
       // message between them: Pub/Sub re-sending N and everything after it.
-      const continues = k.cascadeLast === k.cascadeLast && (abs !== abs || abs > k.cascadeLast);
+      const continues = k.cascadeOpen && (abs !== abs || abs > k.cascadeLast);
       if (!continues) {
         k.cascades++;
         this.totalsState.cascades++;
         k.cascadeId = ++this.cascadeCount;
       }
+      k.cascadeOpen = true;
       k.cascadeLast = abs !== abs ? 0 : abs;
       cascade = k.cascadeId;
     }
@@ -471,8 +495,12 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    k.expected = k.held.first().abs;
+    k.expected = k.held.lowest();
     this.releaseRun(k, now);
+    // The start window records no arrival order (nothing is released during it, and every key
+    // has one): what is still held now waits behind a gap, and its wait needs that order.
+    if (k.held.size > 0) k.arrivals.refill(k.held);
+    else k.held.freeStorage();
   }
 
   private overflow(k: KeyState<T>, now: number): void {
@@ -488,13 +516,10 @@ export class Sequencer<T> {
 
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
-    if (k.histBase !== k.histBase) k.histBase = abs; // NaN: the key's first delivery
-    const slot = this.histSlot(k, abs);
-    const h = k.hist;
-    // Slots fill in order (lost ranges included), so the array grows by appending until it
+    if (k.histLen === 0) k.histBase = abs; // the key's first delivery
+    // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
-    if (slot === h.length) h.push(hash);
-    else h[slot] = hash;
+    this.history.set(k, this.histSlot(k, abs), hash);
   }
 
   /** Lost numbers were never delivered: their history slots must not name an older message. */
@@ -504,17 +529,18 @@ export class Sequencer<T> {
   }
 
   private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {
-    const first = k.held.first();
+    const lowest = k.held.lowest();
     const from = k.expected;
-    const to = first.abs - 1;
+    const to = lowest - 1;
     const count = to - from + 1;
-    const openedAt = k.arrivals.oldest() as number;
+    const openedAt = k.arrivals.oldest(from) as number;
     k.gaps++;
     k.lost += count;
     this.totalsState.gaps++;
     this.totalsState.lost += count;
-    k.lostRanges.push({ from, to, declaredAt: now });
-    if (k.lostRanges.length > LOST_RANGES_KEPT) k.lostRanges.shift();
+    const ranges = (k.lostRanges ??= []);
+    ranges.push({ from, to, declaredAt: now });
+    if (ranges.length > LOST_RANGES_KEPT) ranges.shift();
     this.forgetHistory(k, from, to);
     this.sink.gap(k, {
       from: this.space.wrap(from),
@@ -524,7 +550,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    k.expected = first.abs;
+    k.expected = lowest;
     this.releaseRun(k, now);
   }
 }

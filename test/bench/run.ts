@@ -7,6 +7,10 @@
  * Every figure is checked against what the generator injected (a run that got the answer wrong
  * would be fast for the wrong reason), and compared with its target without special-casing:
  * a missed target is reported as missed.
+ *
+ * `npm run bench -- engine` (or `cli`, `timeline`, `host`, several at once) runs only those sections, for
+ * quick before/after comparisons; the figures then go to .bench/results-<sections>.json so a
+ * partial run never overwrites the full one.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { benchTimeline, TimelineBenchResult } from './timelineBench';
@@ -26,6 +30,15 @@ const ENGINE_TOTAL = 3_000_000;
 const KEY_COUNTS = [1, 1_000, 100_000];
 const CAPTURE_NUMBERS = 990_000; // ≈ 1 000 000 lines once duplicates are added
 const SMALL_CAPTURE_NUMBERS = 99_000;
+
+type Section = 'engine' | 'cli' | 'timeline' | 'host';
+const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host'];
+
+function sectionsFromArgs(args: readonly string[]): Set<Section> {
+  const bad = args.filter((a) => !SECTIONS.includes(a as Section));
+  if (bad.length) throw new Error(`unknown bench section ${bad.join(', ')}: expected ${SECTIONS.join(', ')}`);
+  return new Set(args.length ? (args as Section[]) : SECTIONS);
+}
 
 function progress(text: string): void {
   process.stderr.write(`[bench] ${text}\n`);
@@ -118,29 +131,9 @@ function cliCases() {
   };
 }
 
-async function main(): Promise<void> {
-  const started = Date.now();
-  mkdirSync(BENCH_DIR, { recursive: true });
-  const machine = machineInfo();
-  progress(`${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
-
-  const engine: EngineRow[] = [];
-  for (const kind of ['in order', 'reordered'] as const) {
-    for (const keys of KEY_COUNTS) engine.push(engineCase(kind, keys, 64, kind === 'reordered'));
-  }
-  // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
-  for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(kind, 1_000, 16, false));
-  const cli = cliCases();
-  const elapsedMs = Date.now() - started;
-  const loadAtEnd = loadAverage();
-
+function engineReport(engine: readonly EngineRow[]): string[] {
   const cfg = engineConfig(64);
   const report: string[] = [];
-  report.push('# SeqScope benchmarks', '');
-  report.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}  `);
-  report.push(`Load average (1 min): ${machine.loadAverage} at start, ${loadAtEnd} at end (the bench itself accounts for about 1; more is other work sharing the cores).  `);
-  report.push(`Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all. Every figure is the best of ${REPS} runs, contenders interleaved (engine: after an untimed warm-up run in the same process; CLI: after one untimed read of the file); ✓ = the run found exactly what the generator injected.`, '');
-
   report.push('## 1. Engine throughput (`Sequencer` direct, counting sink)', '');
   report.push(
     `Gap timeout ${cfg.gapTimeoutMs / 1000} s, capacity ${count(cfg.capacity)}, ~${count(ENGINE_TOTAL)} numbers per case. Reordered streams: each moved message swapped with a later one of its key ≤ 8 arrivals and ≤ 5 ms away; duplicates half redeliveries, half republishes. Inputs are pre-built arrays; the timed loop is advance + offer per delivery, then finish.`,
@@ -189,9 +182,11 @@ async function main(): Promise<void> {
     ),
     '',
   );
+  return report;
+}
 
-  const c = cli;
-  const vsBare = c.replay.wallMs / c.bare.wallMs;
+function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
+  const report: string[] = [];
   report.push('## 3. CLI replay, end to end (separate node processes, wall time)', '');
   report.push(
     `Capture: ${count(c.capture.lines)} lines, ${mib(c.capture.bytes)}, 10 CME channels, 16-bit wrapping MsgSeqNum, ${c.capture.gaps} gaps (${c.capture.lost} lost), ${count(c.capture.duplicates)} duplicates (${c.capture.generated ? 'generated this run' : 'reused from .bench/'}). Bare loop: \`test/bench/bareParse.ts\` — 1 MB reads, split lines, JSON.parse, count. Peak RSS from ${existsSync('/usr/bin/time') ? 'GNU time -v' : 'process.resourceUsage().maxRSS'}, highest of the runs.`,
@@ -238,11 +233,13 @@ async function main(): Promise<void> {
     `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and the last 65 536 messageIds per key, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
     '',
   );
+  return report;
+}
 
-  // 4. The timeline webview on a million events (standalone export in Chromium).
-  let timeline: TimelineBenchResult | undefined;
+/** 4. The timeline webview on a million events (standalone export in Chromium). */
+async function timelineReport(report: string[]): Promise<TimelineBenchResult | undefined> {
   try {
-    timeline = await benchTimeline();
+    const timeline = await benchTimeline();
     report.push(
       '## 4. Timeline on 1 M events (standalone export, headless Chromium, 1280×720)',
       '',
@@ -257,28 +254,68 @@ async function main(): Promise<void> {
       ),
       '',
     );
+    return timeline;
   } catch (e) {
     // Chromium may be missing on a developer machine: say so, keep the other figures.
     report.push('## 4. Timeline on 1 M events', '', `NOT MEASURED: ${(e as Error).message}`, '');
+    return undefined;
   }
+}
+
+async function main(): Promise<void> {
+  const sections = sectionsFromArgs(process.argv.slice(2));
+  const started = Date.now();
+  mkdirSync(BENCH_DIR, { recursive: true });
+  const machine = machineInfo();
+  progress(`${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
+
+  const engine: EngineRow[] = [];
+  if (sections.has('engine')) {
+    for (const kind of ['in order', 'reordered'] as const) {
+      for (const keys of KEY_COUNTS) engine.push(engineCase(kind, keys, 64, kind === 'reordered'));
+    }
+    // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
+    for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(kind, 1_000, 16, false));
+  }
+  const cli = sections.has('cli') ? cliCases() : undefined;
+  const elapsedMs = Date.now() - started;
+  const loadAtEnd = loadAverage();
+
+  const report: string[] = [];
+  report.push('# SeqScope benchmarks', '');
+  report.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}  `);
+  report.push(`Load average (1 min): ${machine.loadAverage} at start, ${loadAtEnd} at end (the bench itself accounts for about 1; more is other work sharing the cores).  `);
+  report.push(`Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all. Every figure is the best of ${REPS} runs, contenders interleaved (engine: after an untimed warm-up run in the same process; CLI: after one untimed read of the file); ✓ = the run found exactly what the generator injected.`, '');
+
+  if (engine.length) report.push(...engineReport(engine));
+  let vsBare: number | undefined;
+  if (cli) {
+    vsBare = cli.replay.wallMs / cli.bare.wallMs;
+    report.push(...cliReport(cli, vsBare));
+  }
+  let timeline: TimelineBenchResult | undefined;
+  if (sections.has('timeline')) timeline = await timelineReport(report);
 
   // 5. The extension in the real VS Code extension host on the same million-line capture.
   let host: HostMemoryBenchResult | undefined;
-  try {
-    host = await benchHostMemory();
-    report.push(...hostMemoryReport(host));
-  } catch (e) {
-    // The VS Code test host may not be installed on a developer machine: say so.
-    report.push('## 5. Extension host on 1 M messages', '', `NOT MEASURED: ${(e as Error).message}`, '');
+  if (sections.has('host')) {
+    try {
+      host = await benchHostMemory();
+      report.push(...hostMemoryReport(host));
+    } catch (e) {
+      // The VS Code test host may not be installed on a developer machine: say so.
+      report.push('## 5. Extension host on 1 M messages', '', `NOT MEASURED: ${(e as Error).message}`, '');
+    }
   }
 
   const text = report.join('\n');
   process.stdout.write(text + '\n');
+  const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
-    join(BENCH_DIR, 'results.json'),
+    file,
     JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: vsBare, timeline, host }, null, 2) + '\n',
   );
-  progress(`wrote ${join(BENCH_DIR, 'results.json')}`);
+  progress(`wrote ${file}`);
 }
 
 main().catch((e) => {

@@ -172,7 +172,7 @@ export class ReplayCursor {
       if (held.length) v.startsAt = k.startDeadline;
     } else if (held.length && expected !== undefined) {
       const oldest = deadline - this.options.gapTimeoutMs;
-      v.gap = { from: expected, to: seq.space.wrap(k.held.first().abs - 1), waitedMs: seq.now - oldest, deadline };
+      v.gap = { from: expected, to: seq.space.wrap(k.held.lowest() - 1), waitedMs: seq.now - oldest, deadline };
     }
     return v;
   }

@@ -1,0 +1,133 @@
+/**
+ * The delivery history of every key of one sequencer — 32-bit hashes of recent messageIds — kept
+ * in shared `Int32Array` pages rather than an array per key.
+ *
+ * Why: a per-key array grows as the key delivers, so with many keys the heap is full of young,
+ * live, growing arrays that every scavenge copies (1 000 keys × 3 000 deliveries: the collector
+ * took more time than sequencing). Typed-array pages live outside the JS heap, so the collector
+ * neither traces nor copies them; and one page serves many keys, where a typed array per key is
+ * slow to allocate with 100 000 keys.
+ *
+ * Each key owns one chunk of a page (a power of two of slots, its ring). When the ring is full
+ * and still below the history size, it moves to a chunk twice as large; the chunk it leaves goes
+ * to a free list for its size and is reused by the next key that grows to that size.
+ */
+
+/** Where a key's ring lives. The sequencer's KeyState carries these fields itself. */
+export interface HistoryRing {
+  /** The page holding the key's chunk (an empty page until its first delivery). */
+  histPage: Int32Array;
+  /** Offset of the chunk in the page. */
+  histOff: number;
+  /** Slots in the chunk (0 until the first delivery). */
+  histCap: number;
+  /** Slots filled so far: they fill in order until the history size is reached, then wrap. */
+  histLen: number;
+}
+
+/** The page of a ring with no chunk yet (shared: a key allocates nothing before its first delivery). */
+export const EMPTY_PAGE = new Int32Array(0);
+/** The smallest chunk: most keys with few deliveries fit in one. */
+const MIN_CHUNK = 16;
+/** Page sizes double from the first to the last (slots), so small sequencers (checkpoint copies, tests) stay small. */
+const FIRST_PAGE = 4096;
+const LARGEST_PAGE = 1 << 20;
+
+export class HistoryArena {
+  private page = EMPTY_PAGE;
+  /** Next free slot of the current page. */
+  private top = 0;
+  private nextPageSize = FIRST_PAGE;
+  /** Free chunks by log2(size): their pages and offsets. */
+  private readonly freePages: Int32Array[][] = [];
+  private readonly freeOffs: number[][] = [];
+
+  /** @param ringSize slots per key once full: a power of two (the sequencer's history size). */
+  constructor(readonly ringSize: number) {
+    if (!(ringSize >= 1) || (ringSize & (ringSize - 1)) !== 0) throw new RangeError('ringSize must be a power of two');
+  }
+
+  /** The hash in `slot`, or 0 (unknown) when the slot was never filled. */
+  get(r: HistoryRing, slot: number): number {
+    return slot < r.histLen ? r.histPage[r.histOff + slot] : 0;
+  }
+
+  /**
+   * Stores `hash` in `slot`. Slots are filled in order: `slot` is at most the number filled so
+   * far (the sequencer records every position, lost ones included, in increasing order).
+   */
+  set(r: HistoryRing, slot: number, hash: number): void {
+    if (slot === r.histLen) {
+      if (slot === r.histCap) this.grow(r);
+      r.histLen = slot + 1;
+    }
+    r.histPage[r.histOff + slot] = hash;
+  }
+
+  /** Gives `to` (a ring of this arena) the same contents as `from` (a ring of any arena). */
+  copy(from: HistoryRing, to: HistoryRing): void {
+    to.histLen = 0;
+    to.histCap = 0;
+    to.histPage = EMPTY_PAGE;
+    to.histOff = 0;
+    if (from.histCap === 0) return;
+    this.place(to, from.histCap);
+    copySlots(from.histPage, from.histOff, to.histPage, to.histOff, from.histLen);
+    to.histLen = from.histLen;
+  }
+
+  private grow(r: HistoryRing): void {
+    const cap = r.histCap === 0 ? Math.min(MIN_CHUNK, this.ringSize) : r.histCap * 2;
+    if (cap > this.ringSize) throw new RangeError('history ring is already full');
+    const oldPage = r.histPage;
+    const oldOff = r.histOff;
+    const oldCap = r.histCap;
+    this.place(r, cap);
+    if (oldCap > 0) {
+      copySlots(oldPage, oldOff, r.histPage, r.histOff, r.histLen);
+      this.release(oldPage, oldOff, oldCap);
+    }
+  }
+
+  /** Points `r` at a fresh chunk of `cap` slots (a power of two). */
+  private place(r: HistoryRing, cap: number): void {
+    const cls = Math.log2(cap);
+    const pages = this.freePages[cls];
+    if (pages !== undefined && pages.length > 0) {
+      r.histPage = pages.pop() as Int32Array;
+      r.histOff = this.freeOffs[cls].pop() as number;
+    } else {
+      if (this.top + cap > this.page.length) this.newPage(cap);
+      r.histPage = this.page;
+      r.histOff = this.top;
+      this.top += cap;
+    }
+    r.histCap = cap;
+  }
+
+  private newPage(atLeast: number): void {
+    // The rest of the current page becomes free chunks rather than waste.
+    let rest = this.page.length - this.top;
+    while (rest >= MIN_CHUNK) {
+      const size = Math.min(2 ** Math.floor(Math.log2(rest)), this.ringSize);
+      this.release(this.page, this.top, size);
+      this.top += size;
+      rest -= size;
+    }
+    const size = Math.max(this.nextPageSize, atLeast);
+    this.nextPageSize = Math.min(this.nextPageSize * 2, LARGEST_PAGE);
+    this.page = new Int32Array(size);
+    this.top = 0;
+  }
+
+  private release(page: Int32Array, off: number, cap: number): void {
+    const cls = Math.log2(cap);
+    (this.freePages[cls] ??= []).push(page);
+    (this.freeOffs[cls] ??= []).push(off);
+  }
+}
+
+/** A plain loop: `set(subarray(…))` would allocate a view per move, and most rings are small. */
+function copySlots(from: Int32Array, fromOff: number, to: Int32Array, toOff: number, n: number): void {
+  for (let i = 0; i < n; i++) to[toOff + i] = from[fromOff + i];
+}
