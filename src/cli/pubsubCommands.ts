@@ -84,7 +84,6 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   let recorder: PubsubLayer.CaptureRecorder | undefined;
   const started = Date.now();
   let source: PubsubLayer.LiveSource | undefined;
-  let states: string[] = [];
   try {
     let subscription: PubsubLayer.ResourceName;
     if (flags.topic) {
@@ -107,7 +106,6 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
             if (stopAfter !== undefined && source!.stats.received >= stopAfter) resolve(`${stopAfter} messages recorded`);
           },
           state(state, detail) {
-            states.push(`${new Date().toISOString()} ${state}: ${detail}`);
             if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) io.stderr.write(`seqscope: ${detail}\n`);
           },
           problem(e) {
@@ -143,7 +141,6 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       await layer.deleteTap(conn, tap.subscription).catch((e: Error) => io.stderr.write(`seqscope: could not delete tap ${tap!.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`));
     }
     await conn.close().catch(() => undefined);
-    states = [];
   }
 }
 
