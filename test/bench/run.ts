@@ -1,7 +1,12 @@
 /**
- * `npm run bench`: engine throughput, the CME sample consumer as a peer baseline, and end-to-end
- * CLI replay against a bare parse loop. Prints a Markdown report on stdout (progress goes to
- * stderr) and writes the figures to .bench/results.json.
+ * `npm run bench`: engine throughput, the CME sample consumer as a peer baseline, end-to-end
+ * CLI replay against a bare parse loop, the timeline, and live Pub/Sub receiving against a bare
+ * subscriber. Prints a Markdown report on stdout (progress goes to stderr) and writes the figures
+ * to .bench/results.json.
+ *
+ * `tsx test/bench/run.ts [engine] [cli] [timeline] [pubsub]` runs only the sections named (all
+ * when none is); a partial run writes .bench/results-<sections>.json, so it never overwrites the
+ * figures of a full run.
  *
  * Every figure is checked against what the generator injected (a run that got the answer wrong
  * would be fast for the wrong reason), and compared with its target without special-casing:
@@ -16,6 +21,17 @@ import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { EngineInput, StreamKind, engineInput } from './streams';
 import { bestOfEach, collectGarbage } from './timing';
+import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
+
+const SECTIONS = ['engine', 'cli', 'timeline', 'pubsub'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** The sections named on the command line, or all of them. */
+function chosenSections(args: string[]): Set<Section> {
+  const bad = args.filter((a) => !(SECTIONS as readonly string[]).includes(a));
+  if (bad.length) throw new Error(`unknown bench section ${bad.join(', ')}: choose from ${SECTIONS.join(', ')}`);
+  return new Set((args.length ? args : SECTIONS) as Section[]);
+}
 
 const TARGETS = { inOrder: 10e6, reordered: 3e6, vsBaseline: 3, replayVsBare: 1.5 } as const;
 const REPS = 3;
@@ -117,28 +133,46 @@ function cliCases() {
 }
 
 async function main(): Promise<void> {
+  const want = chosenSections(process.argv.slice(2));
   const started = Date.now();
   mkdirSync(BENCH_DIR, { recursive: true });
   const machine = machineInfo();
   progress(`${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
 
   const engine: EngineRow[] = [];
-  for (const kind of ['in order', 'reordered'] as const) {
-    for (const keys of KEY_COUNTS) engine.push(engineCase(kind, keys, 64, kind === 'reordered'));
+  if (want.has('engine')) {
+    for (const kind of ['in order', 'reordered'] as const) {
+      for (const keys of KEY_COUNTS) engine.push(engineCase(kind, keys, 64, kind === 'reordered'));
+    }
+    // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
+    for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(kind, 1_000, 16, false));
   }
-  // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
-  for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(kind, 1_000, 16, false));
-  const cli = cliCases();
+  const cli = want.has('cli') ? cliCases() : undefined;
+  // Chromium may be missing on a developer machine: the section then says so, the others stand.
+  const timeline = want.has('timeline') ? await benchTimeline().catch((e: Error) => e) : undefined;
+  const pubsub: PubsubBenchOutcome | undefined = want.has('pubsub') ? await benchPubsub(progress) : undefined;
   const elapsedMs = Date.now() - started;
   const loadAtEnd = loadAverage();
 
-  const cfg = engineConfig(64);
   const report: string[] = [];
   report.push('# SeqScope benchmarks', '');
   report.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}  `);
   report.push(`Load average (1 min): ${machine.loadAverage} at start, ${loadAtEnd} at end (the bench itself accounts for about 1; more is other work sharing the cores).  `);
-  report.push(`Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all. Every figure is the best of ${REPS} runs, contenders interleaved (engine: after an untimed warm-up run in the same process; CLI: after one untimed read of the file); ✓ = the run found exactly what the generator injected.`, '');
+  report.push(`Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all${want.size < SECTIONS.length ? ` (sections: ${[...want].join(', ')})` : ''}. Every engine and CLI figure is the best of ${REPS} runs, contenders interleaved (engine: after an untimed warm-up run in the same process; CLI: after one untimed read of the file); ✓ = the run found exactly what the generator injected.`, '');
+  if (engine.length) engineReport(report, engine);
+  if (cli) cliReport(report, cli);
+  if (timeline) timelineReport(report, timeline);
+  if (pubsub) report.push(...pubsubReport(pubsub, '5'));
 
+  const text = report.join('\n');
+  process.stdout.write(text + '\n');
+  const resultsPath = join(BENCH_DIR, want.size < SECTIONS.length ? `results-${[...want].join('-')}.json` : 'results.json');
+  writeFileSync(resultsPath, JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: cli && cli.replay.wallMs / cli.bare.wallMs, timeline: timeline instanceof Error ? timeline.message : timeline, pubsub }, null, 2) + '\n');
+  progress(`wrote ${resultsPath}`);
+}
+
+function engineReport(report: string[], engine: EngineRow[]): void {
+  const cfg = engineConfig(64);
   report.push('## 1. Engine throughput (`Sequencer` direct, counting sink)', '');
   report.push(
     `Gap timeout ${cfg.gapTimeoutMs / 1000} s, capacity ${count(cfg.capacity)}, ~${count(ENGINE_TOTAL)} numbers per case. Reordered streams: each moved message swapped with a later one of its key ≤ 8 arrivals and ≤ 5 ms away; duplicates half redeliveries, half republishes. Inputs are pre-built arrays; the timed loop is advance + offer per delivery, then finish.`,
@@ -187,8 +221,9 @@ async function main(): Promise<void> {
     ),
     '',
   );
+}
 
-  const c = cli;
+function cliReport(report: string[], c: ReturnType<typeof cliCases>): void {
   const vsBare = c.replay.wallMs / c.bare.wallMs;
   report.push('## 3. CLI replay, end to end (separate node processes, wall time)', '');
   report.push(
@@ -236,37 +271,28 @@ async function main(): Promise<void> {
     `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and the last 65 536 messageIds per key, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
     '',
   );
+}
 
-  // 4. The timeline webview on a million events (standalone export in Chromium).
-  let timeline: TimelineBenchResult | undefined;
-  try {
-    timeline = await benchTimeline();
-    report.push(
-      '## 4. Timeline on 1 M events (standalone export, headless Chromium, 1280×720)',
-      '',
-      table(
-        ['measure', 'result', 'target', ''],
-        [
-          ['first paint (navigation → first frame with data)', `${timeline.firstPaintMs.toFixed(0)} ms`, '≤ 500 ms', verdict(timeline.firstPaintMs <= 500)],
-          ['frame interval p50 / p95 / max while zooming and panning', `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms (${timeline.frames} frames)`, '≤ 16 ms', verdict(timeline.frameMsP95 <= 16.7)],
-          ['draw time per frame p50 / p95 / max', `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`, '', ''],
-          ['whole session decoded in the page', `${(timeline.sessionLoadedMs / 1000).toFixed(1)} s`, '', ''],
-        ],
-      ),
-      '',
-    );
-  } catch (e) {
-    // Chromium may be missing on a developer machine: say so, keep the other figures.
-    report.push('## 4. Timeline on 1 M events', '', `NOT MEASURED: ${(e as Error).message}`, '');
+/** 4. The timeline webview on a million events (standalone export in Chromium). */
+function timelineReport(report: string[], timeline: TimelineBenchResult | Error): void {
+  if (timeline instanceof Error) {
+    report.push('## 4. Timeline on 1 M events', '', `NOT MEASURED: ${timeline.message}`, '');
+    return;
   }
-
-  const text = report.join('\n');
-  process.stdout.write(text + '\n');
-  writeFileSync(
-    join(BENCH_DIR, 'results.json'),
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: vsBare, timeline }, null, 2) + '\n',
+  report.push(
+    '## 4. Timeline on 1 M events (standalone export, headless Chromium, 1280×720)',
+    '',
+    table(
+      ['measure', 'result', 'target', ''],
+      [
+        ['first paint (navigation → first frame with data)', `${timeline.firstPaintMs.toFixed(0)} ms`, '≤ 500 ms', verdict(timeline.firstPaintMs <= 500)],
+        ['frame interval p50 / p95 / max while zooming and panning', `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms (${timeline.frames} frames)`, '≤ 16 ms', verdict(timeline.frameMsP95 <= 16.7)],
+        ['draw time per frame p50 / p95 / max', `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`, '', ''],
+        ['whole session decoded in the page', `${(timeline.sessionLoadedMs / 1000).toFixed(1)} s`, '', ''],
+      ],
+    ),
+    '',
   );
-  progress(`wrote ${join(BENCH_DIR, 'results.json')}`);
 }
 
 main().catch((e) => {
