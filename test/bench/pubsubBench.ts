@@ -14,7 +14,9 @@
  *   for the two cores (receiving both at once would halve each one's rate and let one receiver's
  *   stalls shape the other's batches). Rounds rather than one backlog of everything: with its
  *   heap capped at 512 MiB the emulator ran out of memory holding ~450 k messages for two
- *   subscriptions.
+ *   subscriptions. It also keeps acked messages: it ran out of memory again after ~400 k
+ *   messages drained in rounds, so it is restarted (topic and subscriptions made again, the
+ *   stream's numbering carried on) every PER_EMULATOR messages, between rounds.
  * - Each receiver is one node process for the whole run (test/bench/pubsubReceiver.ts, bundled
  *   like the shipped code), so process.cpuUsage() there counts exactly that receiver — its gRPC
  *   stream, acks, GC threads — and not the publisher's garbage or the other receiver's heap, and
@@ -49,6 +51,11 @@ const FLAT_SHARE = 0.1;
  * SEQSCOPE_BENCH_PUBSUB_ROUND overrides it (an emulator with a larger heap takes more).
  */
 const ROUND = positiveEnv('SEQSCOPE_BENCH_PUBSUB_ROUND', 100_000);
+/**
+ * Messages one emulator (512 MiB heap) takes before it is restarted: see the design notes.
+ * SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR overrides it.
+ */
+const PER_EMULATOR = positiveEnv('SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR', 300_000);
 
 export interface PubsubBenchResult {
   messages: number;
@@ -63,6 +70,8 @@ export interface PubsubBenchResult {
   /** RSS growth over the second half of the run, projected to 1 M messages (bytes). */
   rssSlopePerMillion: number;
   rounds: number;
+  /** Emulator restarts between rounds. */
+  restarts: number;
   memory: { judged: boolean; flat: boolean; why: string };
   problems: string[];
   /** Wall time of the whole section: emulator start, publishing, both receivers. */
@@ -98,22 +107,37 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
   const emu = await PubsubEmulator.start(found.launcher);
   let conn: PubsubConnection | undefined;
   const receivers: ReceiverProcess[] = [];
-  try {
+  const stream = newCmeStream();
+  /** A fresh emulator's topic and subscriptions, and a publisher that carries the stream on. */
+  const prepare = async (): Promise<(count: number) => Promise<void>> => {
+    await conn?.close();
     conn = await connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
     const [topic] = await conn.client.createTopic('bench-cme');
     // A generous ack deadline: on a shared machine a receiver may be starved for a few seconds,
     // and a redelivery it caused would make the two runs receive different streams.
     for (const id of ['bench-bare', 'bench-seqscope']) await topic.createSubscription(id, { enableMessageOrdering: true, ackDeadlineSeconds: 60 });
-    const publish = cmePublisher(conn, 'bench-cme');
+    return cmePublisher(conn, 'bench-cme', stream);
+  };
+  try {
+    let publish = await prepare();
     const args = (mode: ReceiverMode): ReceiverArgs => ({ mode, emulatorHost: emu.host, projectId: PROJECT, subscription: `bench-${mode}`, expected: n, out: join(dir, 'live.jsonl') });
     const bare = new ReceiverProcess(receiver, args('bare'), progress);
     receivers.push(bare);
     const seqscope = new ReceiverProcess(receiver, args('seqscope'), progress);
     receivers.push(seqscope);
     let publishMs = 0;
+    let restarts = 0;
     const rounds = Math.ceil(n / ROUND);
-    for (let r = 0, done = 0; r < rounds; r++) {
+    for (let r = 0, done = 0, sinceStart = 0; r < rounds; r++) {
       const size = Math.min(ROUND, n - done);
+      if (sinceStart + size > PER_EMULATOR) {
+        progress(`pubsub: restarting the emulator after ${count(sinceStart)} messages (it keeps them all in its capped heap)`);
+        await emu.restart();
+        publish = await prepare();
+        restarts++;
+        sinceStart = 0;
+      }
+      sinceStart += size;
       const t0 = Date.now();
       await publish(size);
       publishMs += Date.now() - t0;
@@ -123,7 +147,7 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
       for (const rc of r % 2 === 0 ? [bare, seqscope] : [seqscope, bare]) await rc.drain(done, last ? 2000 : 0);
     }
     const [b, s] = [await bare.finish(), await seqscope.finish()];
-    return { ...evaluate(n, publishMs, b, s), rounds, elapsedMs: Date.now() - started };
+    return { ...evaluate(n, publishMs, b, s), rounds, restarts, elapsedMs: Date.now() - started };
   } finally {
     for (const rc of receivers) rc.kill();
     await conn?.close().catch(() => undefined);
@@ -139,18 +163,27 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
  * SendingTime the publish time in ms. Large batches and many requests in flight: publishing is
  * not what is measured.
  */
-function cmePublisher(conn: PubsubConnection, topicId: string): (count: number) => Promise<void> {
+interface CmeStream {
+  /** Next MsgSeqNum per channel. */
+  seq: number[];
+  /** Next channel (round-robin). */
+  k: number;
+}
+
+function newCmeStream(): CmeStream {
+  return { seq: CHANNELS.map((_, k) => (1 + k * 20_011) % 65_536), k: 0 }; // different starting points, each wraps
+}
+
+function cmePublisher(conn: PubsubConnection, topicId: string, st: CmeStream): (count: number) => Promise<void> {
   const topic = conn.client.topic(topicId, { messageOrdering: true, batching: { maxMessages: 1000, maxMilliseconds: 20 } });
-  const seq = CHANNELS.map((_, k) => (1 + k * 20_011) % 65_536); // different starting points, each wraps
   const payload = Buffer.alloc(PAYLOAD_BYTES, 0x5a);
-  let k = 0;
   return async (total: number) => {
     let pending: Promise<string>[] = [];
     for (let i = 0; i < total; i++) {
-      const channel = CHANNELS[k];
-      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(seq[k]), SendingTime: String(Date.now()) } }));
-      seq[k] = (seq[k] + 1) % 65_536;
-      k = (k + 1) % CHANNELS.length;
+      const channel = CHANNELS[st.k];
+      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(st.seq[st.k]), SendingTime: String(Date.now()) } }));
+      st.seq[st.k] = (st.seq[st.k] + 1) % 65_536;
+      st.k = (st.k + 1) % CHANNELS.length;
       // Bounded in flight, so the publisher's memory does not grow with the round.
       if (pending.length === 20_000) {
         await Promise.all(pending);
@@ -232,7 +265,7 @@ class ReceiverProcess {
   }
 }
 
-function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: ReceiverResult): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds'> {
+function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: ReceiverResult): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds' | 'restarts'> {
   const problems: string[] = [];
   const expect = (what: string, got: number | undefined, want: number) => {
     if (got !== want) problems.push(`${what} ${got} ≠ ${want}`);
@@ -306,7 +339,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const split = (x: ReceiverResult) => `${seconds(x.userMs)} + ${seconds(x.systemMs)}`;
   const lines = [title, ''];
   lines.push(
-    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with two ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the other idle (order alternating by round). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
+    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with two ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the other idle (order alternating by round). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
     '',
   );
   lines.push(
