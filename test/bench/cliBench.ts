@@ -87,11 +87,19 @@ export function ensureCapture(name: string, options: StreamOptions): Capture {
   return { path, bytes, lines: plan.count, truth: plan.truth, generated: true };
 }
 
-/** Bundles the bare parse loop so it runs on plain node, like dist/cli.js. */
-export function buildBareParse(): string {
-  const out = join(BENCH_DIR, 'bareParse.js');
-  buildSync({ entryPoints: [join(__dirname, 'bareParse.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' });
+/**
+ * Bundles test/bench/<name>.ts to .bench/<name>.js, the way dist/cli.js and dist/pubsub.js are
+ * built (dependencies included), so it runs on plain node like the shipped code.
+ */
+export function bundleForNode(name: string): string {
+  const out = join(BENCH_DIR, `${name}.js`);
+  buildSync({ entryPoints: [join(__dirname, `${name}.ts`)], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' });
   return out;
+}
+
+/** The bare parse loop, bundled. */
+export function buildBareParse(): string {
+  return bundleForNode('bareParse');
 }
 
 export interface ProcessRun {

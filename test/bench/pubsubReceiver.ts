@@ -1,0 +1,314 @@
+/**
+ * One receiver of the Pub/Sub live benchmark, run as its own node process (bundled like
+ * dist/cli.js) so that process.cpuUsage() counts that receiver and nothing else: not the
+ * publisher, not the other receiver, not the parent's heap. Started by pubsubBench.ts as
+ *
+ *   node --expose-gc pubsubReceiver.js '<ReceiverArgs as JSON>'
+ *
+ * with an IPC channel: the parent sends `{ drain: upTo, graceMs }` once a round of messages is
+ * published, the receiver opens its stream, handles messages until `upTo` in all are handled,
+ * closes the stream and answers `{ drained }`; `{ finish: true }` gets the ReceiverResult.
+ * The process — its heap, recorder and engine — lives for the whole run, so memory over all
+ * rounds is what a long session holds.
+ *
+ * - `bare`: a plain @google-cloud/pubsub subscriber with LiveSource's stream settings that acks
+ *   every message and counts it — the least any consumer of the stream must do.
+ * - `seqscope`: what a live SeqScope session does per delivery — LiveSource turns it into a
+ *   capture record, the CaptureRecorder writes its line (the ack waits for the write), and the
+ *   record goes into a ReplayEngine with the cme preset.
+ *
+ * Both measure CPU (user + system, all threads) and wall time from a round's first delivery to
+ * its last message fully handled, summed over the rounds, and sample memory once a second.
+ */
+import type { Message, Subscription } from '@google-cloud/pubsub';
+import { createReadStream } from 'node:fs';
+import { CaptureEntry, recordTime, ReceivedMessage } from '../../src/core/captureRecord';
+import { ReplayEngine } from '../../src/core/replayEngine';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
+import { connect, loadPubsub } from '../../src/pubsub/connection';
+import { LiveSource } from '../../src/pubsub/liveSource';
+import { parseResourceName } from '../../src/pubsub/resourceNames';
+
+export type ReceiverMode = 'bare' | 'seqscope';
+
+export interface ReceiverArgs {
+  mode: ReceiverMode;
+  emulatorHost: string;
+  projectId: string;
+  /** Subscription id in projectId. */
+  subscription: string;
+  /** Messages the whole run publishes (memory checkpoints are fractions of it). */
+  expected: number;
+  /** Recording path (seqscope only). */
+  out?: string;
+}
+
+/** Parent → receiver. */
+export type ReceiverCommand = { drain: number; graceMs: number } | { finish: true };
+/** Receiver → parent. */
+export type ReceiverReply = { drained: number } | { result: ReceiverResult } | { progress: number };
+
+export interface MemorySample {
+  /** ms since the first delivery. */
+  ms: number;
+  received: number;
+  rss: number;
+  heapUsed: number;
+}
+
+/** heapUsed right after a forced full GC: what the process really holds at that point. */
+export interface Checkpoint {
+  fraction: number;
+  received: number;
+  rss: number;
+  heapAfterGc: number;
+}
+
+export interface ReceiverResult {
+  mode: ReceiverMode;
+  expected: number;
+  /** Deliveries seen, grace periods included (> expected means redeliveries). */
+  received: number;
+  acked: number;
+  /** CPU (user + system) inside the rounds' windows, forced GCs excluded, ms. */
+  cpuMs: number;
+  userMs: number;
+  systemMs: number;
+  /** Wall time inside the rounds' windows, ms. */
+  wallMs: number;
+  rounds: number;
+  samples: MemorySample[];
+  checkpoints: Checkpoint[];
+  /** Peak RSS of the process, bytes. */
+  maxRss: number;
+  /** seqscope only: lines in the recording, and the engine's verdict after finish(). */
+  recordedLines?: number;
+  recordedBytes?: number;
+  summary?: { received: number; delivered: number; duplicates: number; redeliveries: number; gaps: number; lost: number; late: number; invalid: number; keys: number };
+  states?: string[];
+}
+
+const CHECKPOINTS = [0.1, 0.25, 0.5, 0.75, 1];
+
+/**
+ * The measurement shared by both receivers. A round's window opens at its first delivery
+ * (`arrived()`) and closes when `handled(n)` reaches the round's target; CPU and wall time are
+ * summed over the windows.
+ */
+class Meter {
+  received = 0;
+  rounds = 0;
+  private target = 0;
+  private open: { cpu: NodeJS.CpuUsage; t: number } | undefined;
+  private firstAt = 0;
+  private user = 0;
+  private system = 0;
+  private wall = 0;
+  private gcCpuUs = 0;
+  private next = 0;
+  private reached: (() => void) | undefined;
+  readonly samples: MemorySample[] = [];
+  readonly checkpoints: Checkpoint[] = [];
+  private readonly gc = (globalThis as { gc?: () => void }).gc;
+  // Sampling memory is a cheap read; once a second does not show in the CPU figures.
+  private readonly timer = setInterval(() => this.sample(), 1000);
+
+  constructor(
+    readonly mode: ReceiverMode,
+    readonly expected: number,
+  ) {}
+
+  /** Resolves once `upTo` messages in all are handled. */
+  round(upTo: number): Promise<void> {
+    this.target = upTo;
+    this.rounds++;
+    return new Promise((resolve) => (this.reached = resolve));
+  }
+
+  arrived(): void {
+    this.received++;
+    if (this.open || !this.reached) return;
+    if (this.firstAt === 0) this.firstAt = performance.now();
+    this.open = { cpu: process.cpuUsage(), t: performance.now() };
+  }
+
+  handled(n: number): void {
+    if (!this.reached) return;
+    while (this.next < CHECKPOINTS.length && n >= this.expected * CHECKPOINTS[this.next]) this.checkpoint(n);
+    if (n < this.target || !this.open) return;
+    const c = process.cpuUsage(this.open.cpu);
+    this.wall += performance.now() - this.open.t;
+    this.user += c.user;
+    this.system += c.system;
+    this.open = undefined;
+    const reached = this.reached;
+    this.reached = undefined;
+    reached();
+  }
+
+  stop(): Pick<ReceiverResult, 'cpuMs' | 'userMs' | 'systemMs' | 'wallMs' | 'rounds' | 'samples' | 'checkpoints'> {
+    clearInterval(this.timer);
+    // The checkpoints' forced GCs are the benchmark's, not the receiver's: their CPU is taken
+    // out (a few full GCs per run, the same number in both receivers).
+    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
+  }
+
+  private checkpoint(n: number): void {
+    const fraction = CHECKPOINTS[this.next++];
+    const c0 = process.cpuUsage();
+    this.gc?.();
+    const m = process.memoryUsage();
+    const c = process.cpuUsage(c0);
+    this.gcCpuUs += c.user + c.system;
+    this.checkpoints.push({ fraction, received: n, rss: m.rss, heapAfterGc: this.gc ? m.heapUsed : NaN });
+  }
+
+  private sample(): void {
+    if (this.firstAt === 0) return;
+    const m = process.memoryUsage();
+    const ms = Math.round(performance.now() - this.firstAt);
+    this.samples.push({ ms, received: this.received, rss: m.rss, heapUsed: m.heapUsed });
+    reply({ progress: this.received });
+  }
+}
+
+/** What each receiver does per round: open its stream, and close it (acks sent). */
+interface Receiver {
+  open(): Promise<void>;
+  close(): Promise<void>;
+  finish(): Promise<Partial<ReceiverResult>>;
+}
+
+async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
+  const { PubSub } = await loadPubsub();
+  // The same client construction as connect() (emulator mode through apiEndpoint), so both
+  // receivers talk to the emulator over the same transport.
+  const client = new PubSub({ projectId: a.projectId, apiEndpoint: a.emulatorHost, emulatorMode: true });
+  let acked = 0;
+  let sub: Subscription | undefined;
+  return {
+    async open() {
+      // LiveSource.open()'s settings: 1000 messages in flight, one stream.
+      sub = client.subscription(`projects/${a.projectId}/subscriptions/${a.subscription}`, {
+        flowControl: { maxMessages: 1000, maxBytes: 64 << 20, allowExcessMessages: false },
+        streamingOptions: { maxStreams: 1 },
+      });
+      sub.on('message', (m: Message) => {
+        meter.arrived();
+        m.ack();
+        meter.handled(++acked);
+      });
+      sub.on('error', (e: Error) => process.stderr.write(`[bench] bare subscriber error: ${e.message}\n`));
+    },
+    async close() {
+      await sub?.close();
+      sub = undefined;
+    },
+    async finish() {
+      await client.close();
+      return { acked };
+    },
+  };
+}
+
+async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
+  const connection = await connect({ emulatorHost: a.emulatorHost, projectId: a.projectId, env: {} });
+  const recorder = await CaptureRecorder.open(a.out!);
+  const engine = new ReplayEngine(resolveOptions({ preset: 'cme' }));
+  const subscription = parseResourceName('subscriptions', a.subscription, a.projectId);
+  const states: string[] = [];
+  let line = 0;
+  let acked = 0;
+  let source: LiveSource | undefined;
+  return {
+    async open() {
+      source = new LiveSource(
+        { connection, subscription, recorder },
+        {
+          record(rm: ReceivedMessage, offset: number, length: number) {
+            meter.arrived();
+            // The entry a capture reader would make of this line (parseEntry without the JSON.parse).
+            const time = recordTime(rm);
+            const entry: CaptureEntry = typeof time === 'number' ? { file: 0, line: ++line, offset, length, time, record: rm } : { file: 0, line: ++line, offset, length, time: NaN, invalid: time };
+            engine.push(entry);
+          },
+          // Fully handled = written to the recording and acked (the ack waits for the write).
+          acked: () => meter.handled(++acked),
+          state: (st, detail) => states.push(`${st}: ${detail}`),
+          problem: (e) => process.stderr.write(`[bench] live source problem: ${e.message}\n`),
+        },
+      );
+      await source.start();
+    },
+    async close() {
+      await source?.stop();
+      source = undefined;
+    },
+    async finish() {
+      await recorder.close();
+      await connection.close();
+      engine.finish();
+      const s = engine.summary();
+      return {
+        acked,
+        recordedLines: await countLines(a.out!),
+        recordedBytes: recorder.bytesWritten,
+        summary: { received: s.received, delivered: s.delivered, duplicates: s.duplicates, redeliveries: s.redeliveries, gaps: s.gaps, lost: s.lost, late: s.late, invalid: s.invalid, keys: s.keys },
+        states,
+      };
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function reply(r: ReceiverReply): void {
+  process.send?.(r);
+}
+
+async function countLines(path: string): Promise<number> {
+  let n = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+  }
+  return n;
+}
+
+async function main(): Promise<void> {
+  const a = JSON.parse(process.argv[2]) as ReceiverArgs;
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  const meter = new Meter(a.mode, a.expected);
+  const receiver = await (a.mode === 'bare' ? bare(a, meter) : seqscope(a, meter));
+  // Commands arrive one at a time (the parent waits for each answer); a chain keeps them in order.
+  let chain = Promise.resolve();
+  process.on('message', (cmd: ReceiverCommand) => {
+    chain = chain.then(async () => {
+      if ('drain' in cmd) {
+        const reached = meter.round(cmd.drain);
+        await receiver.open();
+        await reached;
+        // After the last round: listen a little longer, for deliveries that should not come.
+        if (cmd.graceMs) await sleep(cmd.graceMs);
+        await receiver.close();
+        reply({ drained: meter.received });
+        return;
+      }
+      const measured = meter.stop();
+      const extra = await receiver.finish();
+      reply({ result: { mode: a.mode, expected: a.expected, received: meter.received, acked: 0, ...measured, ...extra, maxRss: process.resourceUsage().maxRSS * 1024 } });
+      // gRPC keeps handles open for a while after close(); the result is out, so leave now.
+      setTimeout(() => process.exit(0), 100);
+    }).catch((e: Error) => {
+      console.error(e);
+      process.exit(1);
+    });
+  });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
