@@ -28,7 +28,14 @@ export class CaptureRecorder {
   bytes = 0;
   /** Bytes the OS has taken. */
   bytesWritten = 0;
-  private buffer: string[] = [];
+  /**
+   * Lines are encoded straight into this buffer (one write() call per line, no intermediate
+   * strings to join, no byteLength pass); a flush hands its filled part to the file and starts a
+   * new one, so a write in progress is never overwritten.
+   */
+  private buffer: Buffer;
+  /** The previous buffer, once its write finished: reused rather than allocating anew. */
+  private spare: Buffer | undefined;
   private bufferBytes = 0;
   private waiters: WrittenCallback[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -51,6 +58,7 @@ export class CaptureRecorder {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBufferBytes = options.maxBufferBytes ?? 1 << 20;
     this.syncIntervalMs = options.syncIntervalMs ?? 1000;
+    this.buffer = Buffer.allocUnsafe(this.maxBufferBytes + 4096);
   }
 
   static async open(path: string, options: RecorderOptions = {}): Promise<CaptureRecorder> {
@@ -82,8 +90,13 @@ export class CaptureRecorder {
       written?.(this.failure ?? new Error(`recording to ${this.path} is closed`));
       return offset;
     }
-    const n = Buffer.byteLength(line);
-    this.buffer.push(line);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: make room before encoding.
+    const worst = line.length * 3;
+    if (this.bufferBytes + worst > this.buffer.length) {
+      if (this.bufferBytes > 0) void this.flush();
+      if (worst > this.buffer.length) this.buffer = Buffer.allocUnsafe(worst);
+    }
+    const n = this.buffer.write(line, this.bufferBytes);
     this.bufferBytes += n;
     this.bytes += n;
     this.lines++;
@@ -99,16 +112,17 @@ export class CaptureRecorder {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
     }
-    if (this.buffer.length === 0) return this.writing;
-    const text = this.buffer.join('');
+    if (this.bufferBytes === 0) return this.writing;
+    const full = this.buffer;
+    const data = full.subarray(0, this.bufferBytes);
     const waiters = this.waiters;
-    this.buffer = [];
+    this.buffer = this.spare ?? Buffer.allocUnsafe(Math.max(this.maxBufferBytes + 4096, full.length));
+    this.spare = undefined;
     this.bufferBytes = 0;
     this.waiters = [];
     // Writes are chained so the file holds lines in append order.
     this.writing = this.writing.then(async () => {
       if (this.failure) throw this.failure;
-      const data = Buffer.from(text);
       let done = 0;
       while (done < data.length) {
         const { bytesWritten } = await this.fh.write(data, done, data.length - done);
@@ -123,6 +137,7 @@ export class CaptureRecorder {
       }
     }).then(
       () => {
+        this.spare = full;
         for (const w of waiters) w();
       },
       (e: Error) => {

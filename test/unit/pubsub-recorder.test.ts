@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { CaptureReader } from '../../src/core/captureReader';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { explainError, GRPC, PubsubError } from '../../src/pubsub/pubsubErrors';
-import { toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { PreciseDate } from '@google-cloud/precise-date';
+import { preciseIso, toReceivedMessage } from '../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 import { isTap, tapId, TAP_PREFIX } from '../../src/pubsub/tap';
 
@@ -42,6 +43,17 @@ describe('CaptureRecorder', () => {
     const text = readFileSync(path, 'utf8');
     offsets.forEach((o, i) => assert.equal(text.slice(o, o + line(i).length), line(i)));
     assert.equal((await readAll(path)).filter((e) => e.record).length, 50);
+  });
+
+  it('keeps byte offsets right for multi-byte UTF-8 and lines longer than the buffer', async () => {
+    const path = join(dir, 'u.jsonl');
+    const rec = await CaptureRecorder.open(path, { maxBufferBytes: 64 });
+    const lines = ['{"a":"é€😀"}\n', '{"b":"' + 'ü'.repeat(100) + '"}\n', '{"c":1}\n'];
+    const offsets = lines.map((l) => rec.append(l));
+    await rec.close();
+    const bytes = readFileSync(path);
+    lines.forEach((l, i) => assert.equal(bytes.subarray(offsets[i], offsets[i] + Buffer.byteLength(l)).toString(), l));
+    assert.equal(rec.bytes, bytes.length);
   });
 
   it('writes when the buffer fills, before the flush interval', async () => {
@@ -120,6 +132,14 @@ describe('Pub/Sub records, names and errors', () => {
       },
       receivedAt: '2026-11-30T09:30:00.130Z',
     });
+  });
+
+  it('formats publish times exactly as PreciseDate does, nanoseconds included', () => {
+    for (const [seconds, nanos] of [[1796031000, 123456789], [1796031000, 5000], [1796031001, 0], [1796031001, 999999999], [0, 1]]) {
+      const d = new PreciseDate({ seconds, nanos });
+      assert.equal(preciseIso(d), d.toISOString());
+    }
+    assert.equal(preciseIso({ toISOString: () => 'plain' }), 'plain', 'a Date-like without the precise parts');
   });
 
   it('parses full and bare resource names, and says what is wrong with bad ones', () => {
