@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { StringColumn } from '../../src/core/session/columns';
 import { join } from 'node:path';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { loadSession } from '../../src/core/session/loadSession';
@@ -70,7 +71,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         const k = log.key.get(i);
         if (k < 0) continue;
         seq.advance(log.time.get(i));
-        seq.offer(session.keyNames[k], log.seq.get(i), log.messageId[i], i);
+        seq.offer(session.keyNames[k], log.seq.get(i), log.messageId.get(i), i);
       }
       if (p > log.count) seq.finish();
       return seq.keyStates.map((k) => ({ key: k.name, expected: seq.expectedNumber(k), held: seq.heldNumbers(k) }));
@@ -157,5 +158,16 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
     assert.equal(back.store.count, session.store.count);
     for (const id of [0, 1, Math.floor(session.store.count / 2), session.store.count - 1]) assert.deepEqual(back.event(id), session.event(id));
     assert.deepEqual(back.keyCountsAt(0, Infinity), session.keyCountsAt(0, Infinity));
+  });
+});
+
+describe('StringColumn', () => {
+  it('packs strings of any script and length and gives them back', () => {
+    const c = new StringColumn(2);
+    const values = ['2070443600000000', '', 'é€😀', 'x'.repeat(5000), 'ack-42', '<img src=x onerror=alert(1)>'];
+    for (let round = 0; round < 50; round++) for (const v of values) c.push(v + (round || ''));
+    assert.equal(c.length, 300);
+    for (let round = 0; round < 50; round++) values.forEach((v, j) => assert.equal(c.get(round * values.length + j), v + (round || '')));
+    assert.deepEqual(c.toArray().slice(0, 6), values);
   });
 });

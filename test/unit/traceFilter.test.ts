@@ -50,7 +50,7 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
     try {
       for (const a of [0, 1, 500, session.arrivalCount - 1]) {
         const rm = await files.read(a);
-        assert.equal(rm?.message.messageId, session.log.messageId[a]);
+        assert.equal(rm?.message.messageId, session.log.messageId.get(a));
       }
       const mask = await files.attributeMask('Channel', '312');
       let n = 0;

@@ -3,7 +3,7 @@
  * file (to read it back for the detail view, instead of keeping it in memory), and what it was
  * sequenced by (to re-run the sequencer for step-through replay).
  */
-import { FloatColumn, IntColumn } from './columns';
+import { FloatColumn, IntColumn, StringColumn } from './columns';
 
 export class ArrivalLog {
   readonly file = new IntColumn(4096);
@@ -15,7 +15,7 @@ export class ArrivalLog {
   /** Key index, or −1 for an invalid record. */
   readonly key = new IntColumn(4096);
   readonly seq = new FloatColumn(4096);
-  readonly messageId: string[] = [];
+  readonly messageId = new StringColumn(4096);
 
   get count(): number {
     return this.file.length;

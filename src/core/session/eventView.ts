@@ -56,7 +56,7 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
     v.arrival = a;
     v.file = log.file.get(a);
     v.line = log.line.get(a);
-    const mid = log.messageId[a];
+    const mid = log.messageId.get(a);
     if (mid) v.messageId = mid;
     if (kind === Kind.invalid) {
       v.problem = store.problems.get(id);

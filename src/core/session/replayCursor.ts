@@ -121,7 +121,7 @@ export class ReplayCursor {
     const k = log.key.data[i];
     if (k < 0) return;
     seq.advance(log.time.data[i]);
-    seq.offer(this.session.keyNames[k], log.seq.data[i], log.messageId[i], i);
+    seq.offer(this.session.keyNames[k], log.seq.data[i], log.messageId.get(i), i);
   }
 
   private describe(seq: Sequencer<number>, p: number): CursorState {
@@ -143,7 +143,7 @@ export class ReplayCursor {
       state.current = {
         arrival: a,
         key: k >= 0 ? session.keyNames[k] : '',
-        messageId: log.messageId[a],
+        messageId: log.messageId.get(a),
         line: log.line.get(a),
         file: log.file.get(a),
         valid: k >= 0,

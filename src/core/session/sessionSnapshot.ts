@@ -76,7 +76,7 @@ export function snapshotSession(s: CaptureSession, b64: Base64, records: Record<
       key: b64.encode(bytesOf(log.key.toArray())),
       seq: b64.encode(bytesOf(log.seq.toArray())),
     },
-    messageIds: log.messageId,
+    messageIds: log.messageId.toArray(),
     problems,
     records,
   };
