@@ -149,6 +149,8 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
     const [b, s] = [await bare.finish(), await seqscope.finish()];
     return { ...evaluate(n, publishMs, b, s), rounds, restarts, elapsedMs: Date.now() - started };
   } finally {
+    // A profiled receiver writes its profile as it exits: give it the time to.
+    if (process.env.SEQSCOPE_BENCH_PUBSUB_CPU_PROF) await new Promise((r) => setTimeout(r, 5000));
     for (const rc of receivers) rc.kill();
     await conn?.close().catch(() => undefined);
     await emu.stop();
