@@ -189,18 +189,13 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
     const topicName = layer.parseResourceName('topics', flags.topic, conn.projectId);
     await layer.checkTopic(conn, topicName);
     await reader.open();
-    const topic = conn.client.topic(topicName.path, {
-      messageOrdering: true,
-      // Small batches, sent soon: pacing decides the rate, not the batcher.
-      batching: { maxMessages: 100, maxMilliseconds: 5 },
-      gaxOpts: { timeout: 30_000 },
-    });
+    const sink = layer.openTopicSink(conn, topicName);
     const attempts = new Map<string, number>();
     const abort = new AbortController();
     interrupt.signal.addEventListener('abort', () => abort.abort(), { once: true });
     let failure: string | undefined;
     const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
-      sink: layer.topicSink(topic),
+      sink,
       pace: flags.pace as PubsubLayer.Pace,
       concurrency,
       skipRedeliveries: flags.skipRedeliveries,
@@ -219,7 +214,7 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
       },
     });
     const result = await publisher.run(reader.batches());
-    await topic.flush().catch(() => undefined);
+    await sink.flush();
     const out = {
       file: paths[0],
       topic: topicName.path,

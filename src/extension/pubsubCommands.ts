@@ -76,6 +76,11 @@ export class PubsubCommands extends Disposable {
     if (c) await (await c.conn.catch(() => undefined))?.close().catch(() => undefined);
   }
 
+  /** Subscriptions live sessions read from: taps among them are not leftovers. */
+  private subscriptionsInUse(): Set<string> {
+    return new Set([...this.lives].map((l) => l.session.live?.subscription ?? ''));
+  }
+
   liveFor(s: Session): LiveSession | undefined {
     return [...this.lives].find((l) => l.session === s);
   }
@@ -235,8 +240,7 @@ export class PubsubCommands extends Disposable {
   /** "Delete Leftover Taps…". */
   async deleteLeftoverTaps(args: { all?: boolean } = {}): Promise<number> {
     const { layer, conn } = await this.connect();
-    const inUse = new Set([...this.lives].map((l) => l.session.live?.subscription ?? ''));
-    const left = await layer.findLeftoverTaps(conn, inUse);
+    const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
     if (!left.length) {
       void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}.`);
       return 0;
@@ -259,7 +263,7 @@ export class PubsubCommands extends Disposable {
 
   private async offerLeftoverTaps(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection): Promise<void> {
     try {
-      const left = await layer.findLeftoverTaps(conn, new Set([...this.lives].map((l) => l.session.live?.subscription ?? '')));
+      const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
       if (!left.length) return;
       const pick = await vscode.window.showInformationMessage(
         `SeqScope: ${left.length} tap subscription${left.length === 1 ? '' : 's'} left from earlier sessions in ${conn.projectId} (they expire by themselves).`,
@@ -306,7 +310,7 @@ export class PubsubCommands extends Disposable {
     await layer.checkTopic(conn, topic);
     const reader = new CaptureReader(file);
     await reader.open();
-    const t = conn.client.topic(topic.path, { messageOrdering: true, batching: { maxMessages: 100, maxMilliseconds: 5 }, gaxOpts: { timeout: 30_000 } });
+    const sink = layer.openTopicSink(conn, topic);
     const name = file.split(/[\\/]/).pop();
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `SeqScope: publishing ${name} to ${topic.id}`, cancellable: true },
@@ -315,7 +319,7 @@ export class PubsubCommands extends Disposable {
         const sub = token.onCancellationRequested(() => abort.abort());
         let shown = 0;
         const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
-          sink: layer.topicSink(t),
+          sink,
           pace: pace as PubsubLayer.Pace,
           signal: abort.signal,
           onProgress: (p) => {
@@ -338,7 +342,7 @@ export class PubsubCommands extends Disposable {
           return await publisher.run(reader.batches({ signal: abort.signal }));
         } finally {
           sub.dispose();
-          await t.flush().catch(() => undefined);
+          await sink.flush();
           await reader.close();
         }
       },

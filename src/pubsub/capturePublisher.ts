@@ -13,6 +13,8 @@
  * resumePublishing — or the run is aborted. Nothing is skipped silently.
  */
 import type { CaptureEntry } from '../core/captureRecord';
+import type { PubsubConnection } from './connection';
+import type { ResourceName } from './resourceNames';
 
 /** One message to publish, as the capture holds it. */
 export interface OutgoingMessage {
@@ -353,13 +355,20 @@ function pausedInfo(l: Lane): PausedKey {
   return { key: l.key, error: l.error ?? new Error('paused'), pending: l.queue.length, line: l.queue[0]?.line ?? 0 };
 }
 
-/** A PublishSink on a @google-cloud/pubsub Topic opened with messageOrdering. */
-export function topicSink(topic: {
-  publishMessage(m: { data: Buffer; attributes?: Record<string, string>; orderingKey?: string }): Promise<string>;
-  resumePublishing(key: string): void;
-}): PublishSink {
+/**
+ * A PublishSink on a topic, opened the one way SeqScope publishes: message ordering on (so the
+ * client keeps each key's publishes in order and pauses a key after a failure), small batches
+ * sent soon (pacing decides the rate, not the batcher), a bounded deadline per publish.
+ */
+export function openTopicSink(conn: PubsubConnection, topic: ResourceName): PublishSink & { flush(): Promise<void> } {
+  const t = conn.client.topic(topic.path, {
+    messageOrdering: true,
+    batching: { maxMessages: 100, maxMilliseconds: 5 },
+    gaxOpts: { timeout: 30_000 },
+  });
   return {
-    publish: (m) => topic.publishMessage(m.key ? { data: m.data, attributes: m.attributes, orderingKey: m.key } : { data: m.data, attributes: m.attributes }),
-    resume: (key) => topic.resumePublishing(key),
+    publish: (m) => t.publishMessage(m.key ? { data: m.data, attributes: m.attributes, orderingKey: m.key } : { data: m.data, attributes: m.attributes }),
+    resume: (key) => t.resumePublishing(key),
+    flush: () => t.flush().catch(() => undefined),
   };
 }
