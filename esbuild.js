@@ -66,6 +66,14 @@ const targets = [
     plugins: [pubsubApart],
   },
   {
+    // Loads captures on a worker thread for the extension (src/core/session/loadInWorker.ts).
+    entryPoints: ['src/core/session/loadWorker.ts'],
+    outfile: 'dist/loadWorker.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
     // The timeline webview (and the standalone HTML export, which embeds the same bundle).
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview/timeline.js',

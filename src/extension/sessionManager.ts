@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SequencingOptions } from '../core/sequencingOptions';
-import { loadSession } from '../core/session/loadSession';
+import * as path from 'node:path';
+import { loadSessionInWorker } from '../core/session/loadInWorker';
 import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
@@ -49,7 +50,8 @@ export class SessionManager extends Disposable {
         const sub = token.onCancellationRequested(() => abort.abort());
         let reported = 0;
         try {
-          return await loadSession(paths, options, {
+          // On a worker thread: the host stays responsive and keeps none of the load's garbage.
+          return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
             signal: abort.signal,
             onProgress: (read, total) => {
               const pct = total > 0 ? (read / total) * 100 : 100;
@@ -65,7 +67,13 @@ export class SessionManager extends Disposable {
     const { session: data, cancelled } = result;
     log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
-    return this.add((id) => new Session(id, data, options, cancelled));
+    const session = this.add((id) => new Session(id, data, options, cancelled));
+    // After the tree has had its turn: the first timeline then paints without a cold query.
+    const warm = setTimeout(() => {
+      if (this.sessions.includes(session)) session.timeline.warmUp(session.replay.info());
+    }, 50);
+    session.onDidDispose(() => clearTimeout(warm));
+    return session;
   }
 
   /** Adds a session made elsewhere (a live one) and makes it active. */

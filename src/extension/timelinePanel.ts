@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { inlineScript, inlineStyle, jsonForHtml } from '../core/export/standaloneHtml';
+import { PREVIEW_ELEMENT_ID } from '../webview/standaloneEmbed';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { Disposable } from './dispose';
@@ -13,12 +16,17 @@ import { SessionManager } from './sessionManager';
  * webview's page / detail / filter requests through the session's TimelineService and forwards
  * replay actions to the session's ReplayController. Strict CSP with a crypto nonce; resources
  * only from dist/ and media/.
+ *
+ * The script and the stylesheet are inlined (nonce'd), not linked: in a remote or browser
+ * workbench each webview resource is a request through its service worker and the window to the
+ * server, and those two loads took 0.4–1 s of the time to the first paint.
  */
 export class TimelinePanel extends Disposable {
   private static current: TimelinePanel | undefined;
   private session: Session | undefined;
   private sessionSub: vscode.Disposable | undefined;
   private ready = false;
+  private htmlSet = false;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
   private liveSub: vscode.Disposable | undefined;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,7 +63,6 @@ export class TimelinePanel extends Disposable {
   ) {
     super();
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'seqscope.svg');
-    panel.webview.html = this.html(panel.webview);
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.onMessage(m)));
     this._register(manager.onDidChange(() => {
@@ -85,7 +92,11 @@ export class TimelinePanel extends Disposable {
     // A live session grows: the webview gets the new extent and lanes once a second (it keeps
     // the user's zoom, which it saves per session, and re-requests its pages).
     this.liveSub = session?.live ? session.onDidChange(() => this.scheduleLivePost()) : undefined;
-    if (this.ready) this.postInit();
+    if (!this.htmlSet) {
+      // The page carries the session's first view: it paints without asking.
+      this.htmlSet = true;
+      this.panel.webview.html = this.html(this.panel.webview, session);
+    } else if (this.ready) this.postInit();
   }
 
   /** Centers the timeline on an event and opens its detail. */
@@ -131,7 +142,8 @@ export class TimelinePanel extends Disposable {
       switch (m.type) {
         case 'ready':
           this.ready = true;
-          this.postInit();
+          // Shown from the first view embedded in the page, unless the session changed since.
+          if (!m.shown || m.shown !== s?.id) this.postInit();
           return;
         case 'replay':
           s?.replay.run(m.action);
@@ -164,24 +176,49 @@ export class TimelinePanel extends Disposable {
     }
   }
 
-  private html(webview: vscode.Webview): string {
+  private html(webview: vscode.Webview, session: Session | undefined): string {
     const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'timeline.js'));
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'timeline.css'));
-    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    let preview = '';
+    if (session) {
+      try {
+        preview = `<script type="application/json" id="${PREVIEW_ELEMENT_ID}">${jsonForHtml(session.timeline.firstView(session.replay.info()))}</script>\n`;
+      } catch (e) {
+        // The webview then asks for it, as it would without one.
+        log().warn(`timeline first view: ${(e as Error).message}`);
+      }
+    }
+    const { js, css, map } = webviewAssets(this.extensionUri.fsPath);
+    // Development builds keep their source map, addressed as a webview resource.
+    const sourceMap = map ? `\n//# sourceMappingURL=${webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'timeline.js.map'))}` : '';
+    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
+<style nonce="${nonce}">${css}</style>
 <title>SeqScope Timeline</title>
 </head>
 <body>
 <div id="app" data-host="vscode"></div>
-<script nonce="${nonce}" src="${script}"></script>
+${preview}<script nonce="${nonce}">${js}${sourceMap}</script>
 </body>
 </html>`;
   }
+}
+
+let assets: { js: string; css: string; map: boolean } | undefined;
+
+/** The webview bundle and stylesheet, ready to inline (read once per extension host). */
+function webviewAssets(extensionPath: string): { js: string; css: string; map: boolean } {
+  if (!assets) {
+    const bundle = `${extensionPath}/dist/webview/timeline.js`;
+    assets = {
+      js: inlineScript(readFileSync(bundle, 'utf8')),
+      css: inlineStyle(readFileSync(`${extensionPath}/media/timeline.css`, 'utf8')),
+      map: existsSync(`${bundle}.map`),
+    };
+  }
+  return assets;
 }

@@ -88,7 +88,8 @@ export type HostMessage =
 
 /** Messages from the webview. */
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** `shown`: the session the webview already shows from the first view embedded in its page. */
+  | { type: 'ready'; shown?: string }
   | { type: 'requestPage'; requestId: number; t0: number; t1: number; buckets: number; lanes: number[] }
   | { type: 'requestDetail'; requestId: number; eventId: number }
   | { type: 'replay'; action: ReplayAction }

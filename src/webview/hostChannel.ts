@@ -3,6 +3,8 @@
  * (postMessage through `acquireVsCodeApi`) or the in-page host of a standalone export. The
  * rest of the webview only sees `HostChannel` and the protocol types.
  */
+import type { StandalonePreview } from './standaloneEmbed';
+import { answerFromPreview } from './standaloneEmbed';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
 
 export interface HostChannel {
@@ -35,14 +37,42 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
   return typeof type === 'string' && HOST_TYPES.has(type as HostMessage['type']) ? (data as HostMessage) : undefined;
 }
 
-export function vscodeChannel(api: VsCodeApi): HostChannel {
+export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): HostChannel {
   const handlers: ((msg: HostMessage) => void)[] = [];
+  const emit = (msg: HostMessage) => {
+    for (const h of handlers) h(msg);
+  };
+  // The first view the extension embedded in the page (init and the first page): answered here,
+  // so the first paint waits for no round trip to the extension host — two of them took
+  // 0.3–1.2 s in a remote workbench. Used once: whatever comes from the host afterwards wins.
+  let preview = firstView;
   window.addEventListener('message', (e: MessageEvent) => {
     const msg = asHostMessage(e.data);
-    if (msg) for (const h of handlers) h(msg);
+    if (!msg) return;
+    if (msg.type !== 'page') preview = undefined;
+    emit(msg);
   });
+  const answerLocally = (msg: WebviewMessage): boolean => {
+    const answer = preview && answerFromPreview(preview, msg);
+    if (!answer?.reply) return false;
+    const reply = answer.reply;
+    // Asynchronous, as a reply from the host would be.
+    queueMicrotask(() => emit(reply));
+    return true;
+  };
   return {
-    post: (msg) => api.postMessage(msg),
+    post: (msg) => {
+      if (msg.type === 'ready' && preview && answerLocally(msg)) {
+        // The host learns the webview already shows this session, so it does not init it again.
+        api.postMessage({ type: 'ready', shown: preview.init.session.id } satisfies WebviewMessage);
+        return;
+      }
+      if (msg.type === 'requestPage' && preview && answerLocally(msg)) {
+        preview = undefined;
+        return;
+      }
+      api.postMessage(msg);
+    },
     onMessage: (h) => void handlers.push(h),
     getState: () => api.getState(),
     setState: (s) => api.setState(s),

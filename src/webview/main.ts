@@ -5,6 +5,7 @@
  * in <body> (or in #seqscope-root when the host page provides one).
  */
 import { HostChannel, vscodeApi, vscodeChannel } from './hostChannel';
+import { PREVIEW_ELEMENT_ID, readJsonBlock, StandalonePreview } from './standaloneEmbed';
 import { hasEmbeddedSession, standaloneChannel } from './standaloneHost';
 import { followSystemScheme } from './theme';
 import { TimelineApp } from './timelineApp';
@@ -22,7 +23,8 @@ function boot(): void {
   const container = document.getElementById('seqscope-root') ?? document.body;
   const api = vscodeApi();
   if (api) {
-    start(vscodeChannel(api), container);
+    // The extension embeds the first view (init and first page) when it has a session to show.
+    start(vscodeChannel(api, readJsonBlock<StandalonePreview>(document, PREVIEW_ELEMENT_ID)), container);
     return;
   }
   if (!hasEmbeddedSession()) {

@@ -6,7 +6,7 @@
  * large session block after it, so the script starts and paints the first view from the preview
  * while the browser is still parsing the session (at ~10 MB/s, Chromium's rate for inline data).
  */
-import type { HostMessage, TimelinePage } from '../shared/protocol';
+import type { HostMessage, TimelinePage, WebviewMessage } from '../shared/protocol';
 
 export const META_ELEMENT_ID = 'seqscope-meta';
 export const PREVIEW_ELEMENT_ID = 'seqscope-preview';
@@ -31,3 +31,27 @@ export interface StandalonePreview {
 
 /** Buckets of the preview page: ≥ 1 per pixel for plot widths up to ~1 600 px. */
 export const PREVIEW_BUCKETS = 4096;
+
+/**
+ * What a preview answers for a webview message: `{ reply }` (or `{}`, handled with nothing to
+ * say), or undefined when it cannot — the request must go to the real host. A page request is
+ * answered when it asks for the preview's window and only lanes the preview holds.
+ */
+export function answerFromPreview(p: StandalonePreview, msg: WebviewMessage): { reply?: HostMessage } | undefined {
+  if (msg.type === 'ready') return { reply: p.init };
+  if (msg.type === 'select') return {};
+  const pp = p.page;
+  if (msg.type === 'requestPage' && pp && msg.t0 === pp.t0 && msg.t1 === pp.t1 && msg.lanes.every((l) => pp.lanes.includes(l))) {
+    const want = new Set(msg.lanes);
+    return { reply: { type: 'page', requestId: msg.requestId, page: { ...pp.page, lanes: pp.page.lanes.filter((l) => want.has(l.key)) } } };
+  }
+  return undefined;
+}
+
+/** A JSON data block of the page, parsed (optionally emptied afterwards: it can be megabytes). */
+export function readJsonBlock<T>(doc: { getElementById(id: string): { textContent: string | null } | null }, id: string, drop = false): T | undefined {
+  const el = doc.getElementById(id);
+  const text = el?.textContent;
+  if (el && drop) el.textContent = '';
+  return text ? (JSON.parse(text) as T) : undefined;
+}

@@ -24,7 +24,7 @@ import { LaneIndex } from './fastQuery';
 import type { HostChannel } from './hostChannel';
 import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
-import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from './standaloneEmbed';
+import { answerFromPreview, META_ELEMENT_ID, PREVIEW_ELEMENT_ID, readJsonBlock, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from './standaloneEmbed';
 
 /** Events scanned per slice before yielding to the renderer. */
 const SLICE_EVENTS = 150_000;
@@ -51,30 +51,24 @@ export function hasEmbeddedSession(doc: Document = document): boolean {
   return doc.getElementById(PREVIEW_ELEMENT_ID) !== null || doc.getElementById(SESSION_ELEMENT_ID) !== null;
 }
 
-function readJson<T>(doc: Document, id: string, drop = false): T | undefined {
-  const el = doc.getElementById(id);
-  const text = el?.textContent;
-  // The session block can be megabytes: once parsed, the DOM need not keep the text.
-  if (el && drop) el.textContent = '';
-  return text ? (JSON.parse(text) as T) : undefined;
-}
+
 
 /**
  * A channel to the embedded session. Returns at once (answering from the preview); the session
  * is decoded once the parser has reached it (DOMContentLoaded).
  */
 export function standaloneChannel(doc: Document = document): HostChannel {
-  const preview = readJson<StandalonePreview>(doc, PREVIEW_ELEMENT_ID);
+  const preview = readJsonBlock<StandalonePreview>(doc, PREVIEW_ELEMENT_ID);
   const host = new InPageHost(preview);
   const load = async () => {
     try {
       // Timings land in the page's performance timeline (DevTools, the benchmark).
       const t = performance.now();
-      const raw = readJson<SessionSnapshot | PackedSnapshot>(doc, SESSION_ELEMENT_ID, true);
+      const raw = readJsonBlock<SessionSnapshot | PackedSnapshot>(doc, SESSION_ELEMENT_ID, true);
       performance.measure('seqscope:parse-session', { start: t });
       if (!raw || raw.version !== 1) throw new Error('this page does not embed a SeqScope session it can read');
       const { snapshot, base64: b64 } = 'packing' in raw ? await unpackSnapshot(raw, base64, yieldToRenderer) : { snapshot: raw, base64 };
-      const meta = readJson<StandaloneMeta>(doc, META_ELEMENT_ID) ?? { id: 'standalone', title: 'SeqScope session', options: snapshot.summary.options };
+      const meta = readJsonBlock<StandaloneMeta>(doc, META_ELEMENT_ID) ?? { id: 'standalone', title: 'SeqScope session', options: snapshot.summary.options };
       performance.measure('seqscope:unpack-session', { start: t });
       const t2 = performance.now();
       const session = await restoreSessionSliced(snapshot, b64, yieldToRenderer);
@@ -159,16 +153,7 @@ class InPageHost {
 
   /** What the preview answers (`reply` absent: handled, nothing to say), or undefined to wait for the session. */
   private fromPreview(msg: WebviewMessage): { reply?: HostMessage } | undefined {
-    const p = this.preview;
-    if (this.failure || !p) return undefined;
-    if (msg.type === 'ready') return { reply: p.init };
-    if (msg.type === 'select') return {};
-    const pp = p.page;
-    if (msg.type === 'requestPage' && pp && msg.t0 === pp.t0 && msg.t1 === pp.t1 && msg.lanes.every((l) => pp.lanes.includes(l))) {
-      const want = new Set(msg.lanes);
-      return { reply: { type: 'page', requestId: msg.requestId, page: { ...pp.page, lanes: pp.page.lanes.filter((l) => want.has(l.key)) } } };
-    }
-    return undefined;
+    return this.failure || !this.preview ? undefined : answerFromPreview(this.preview, msg);
   }
 
   private async handle(s: TimelineService, msg: WebviewMessage): Promise<HostMessage | undefined> {

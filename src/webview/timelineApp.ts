@@ -214,6 +214,8 @@ export class TimelineApp {
         for (const id of this.pending.keys()) if (id <= m.requestId) this.pending.delete(id);
         // Stale: superseded by a filter or replay change, or never ours.
         if (!key || key.generation !== this.generation) return;
+        // The first page's round trip, for the first-paint breakdown (DevTools, the benchmark).
+        if (performance.getEntriesByName('seqscope:first-page').length === 0) performance.mark('seqscope:first-page');
         this.cache.put(key, m.page);
         this.requestFrame();
         if (this.pendingNav && this.isFresh()) {
@@ -374,6 +376,7 @@ export class TimelineApp {
     // Replies to requests long superseded may never come (a host may skip them): forget the oldest.
     if (this.pending.size > 8) this.pending.delete(this.pending.keys().next().value as number);
     this.pagesRequested++;
+    if (this.pagesRequested === 1) performance.mark('seqscope:first-request');
     this.channel.post({ type: 'requestPage', requestId, t0: key.t0, t1: key.t1, buckets: key.buckets, lanes: [...key.lanes] });
   }
 

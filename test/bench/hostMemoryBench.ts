@@ -46,8 +46,11 @@ export interface HostMemoryBenchResult {
   aboveBaseline: number;
   openMs: number;
   firstPaintMs: number;
+  /** Where the first paint's time went. */
+  paint: PaintTimes;
   /** The same for the 3 000-message sample: webview start-up with next to nothing to query. */
   sampleFirstPaintMs: number;
+  samplePaint: PaintTimes;
   problems: string[];
   loadAverage: number;
   targets: { aboveBaseline: number; firstPaintMs: number };
@@ -125,20 +128,41 @@ async function summaryRow(page: Page): Promise<string> {
   return row;
 }
 
+/** Times from the click on "SeqScope: Show Timeline", ms. */
+interface PaintTimes {
+  /** …to the webview's first frame that drew data (the target's figure). */
+  firstPaintMs: number;
+  /** …to the start of the webview document's navigation (VS Code creating the panel and its iframe). */
+  documentMs: number;
+  /** …to the timeline script starting. */
+  bootMs: number;
+  /** …to the session's description arriving from the extension host. */
+  initMs: number;
+  /** …to the first page request, and to its reply. */
+  requestMs: number;
+  pageMs: number;
+}
+
 /**
- * Runs "SeqScope: Show Timeline" (its panel closed) and returns the time from the click on the
- * command to the webview's first frame that drew data.
+ * Runs "SeqScope: Show Timeline" (its panel closed) and returns when, from the click on the
+ * command, the webview's document started, its script booted, the session arrived and the first
+ * frame with data was drawn.
  */
-async function showTimeline(page: Page): Promise<number> {
+async function showTimeline(page: Page): Promise<PaintTimes> {
   const clicked = await runCommand(page, 'SeqScope: Show Timeline');
   const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
   await settled(frame, 120_000);
-  // firstPaintMs is on the webview's own clock: performance.timeOrigin makes it epoch time.
-  const paintedAt = await frame.evaluate(() => {
-    const g = globalThis as unknown as { performance: { timeOrigin: number }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
-    return g.performance.timeOrigin + (g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN);
+  // The webview's marks are on its own clock: performance.timeOrigin makes them epoch time.
+  // (No named functions inside: the page has no __name helper that tsx's output would call.)
+  const t = await frame.evaluate(() => {
+    const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+    const boot = g.performance.getEntriesByName('seqscope:boot')[0]?.startTime ?? NaN;
+    const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
+    const request = g.performance.getEntriesByName('seqscope:first-request')[0]?.startTime ?? NaN;
+    const page = g.performance.getEntriesByName('seqscope:first-page')[0]?.startTime ?? NaN;
+    return { origin: g.performance.timeOrigin, boot, init, request, page, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
   });
-  return paintedAt - clicked;
+  return { firstPaintMs: t.origin + t.paint - clicked, documentMs: t.origin - clicked, bootMs: t.origin + t.boot - clicked, initMs: t.origin + t.init - clicked, requestMs: t.origin + t.request - clicked, pageMs: t.origin + t.page - clicked };
 }
 
 export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
@@ -174,10 +198,11 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     const openRss = await steadyRss(pid);
     progress(`open in ${(openMs / 1000).toFixed(1)} s; RSS ${mib(openRss)}`);
 
-    const firstPaintMs = await showTimeline(page);
+    const paint = await showTimeline(page);
+    const firstPaintMs = paint.firstPaintMs;
     const timelineRss = await steadyRss(pid);
     const peakRss = memory(pid).peak;
-    progress(`timeline first paint ${firstPaintMs.toFixed(0)} ms; RSS ${mib(timelineRss)}, peak ${mib(peakRss)}`);
+    progress(`timeline first paint ${firstPaintMs.toFixed(0)} ms (${phases(paint)}); RSS ${mib(timelineRss)}, peak ${mib(peakRss)}`);
     // V8 keeps the load's garbage until its memory reducer runs, some 20–30 s after allocation
     // stops; what the capture holds for as long as it is open is the RSS after that.
     progress(`waiting ${IDLE_MS / 1000} s idle for V8's memory reducer`);
@@ -193,8 +218,9 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     await settled(await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 }), 60_000);
     await timelineTab.locator('.codicon-close').click();
     await timelineTab.waitFor({ state: 'detached', timeout: 10_000 });
-    const sampleFirstPaintMs = await showTimeline(page);
-    progress(`the sample's timeline: first paint ${sampleFirstPaintMs.toFixed(0)} ms`);
+    const samplePaint = await showTimeline(page);
+    const sampleFirstPaintMs = samplePaint.firstPaintMs;
+    progress(`the sample's timeline: first paint ${sampleFirstPaintMs.toFixed(0)} ms (${phases(samplePaint)})`);
     return {
       capture: { lines: capture.lines, bytes: capture.bytes },
       pid,
@@ -206,7 +232,9 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       aboveBaseline,
       openMs,
       firstPaintMs,
+      paint,
       sampleFirstPaintMs,
+      samplePaint,
       problems,
       loadAverage: loadavg()[0],
       targets: { aboveBaseline: TARGET_ABOVE_BASELINE, firstPaintMs: FIRST_PAINT_TARGET_MS },
@@ -216,6 +244,10 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     await wb.close();
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+function phases(p: PaintTimes): string {
+  return `document +${p.documentMs.toFixed(0)} · boot +${p.bootMs.toFixed(0)} · session +${p.initMs.toFixed(0)} · page asked +${p.requestMs.toFixed(0)} · page in +${p.pageMs.toFixed(0)} ms`;
 }
 
 /** The report section (Markdown), as `npm run bench` prints it. */
@@ -235,7 +267,8 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         [`… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`, `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
         ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
         ['first paint (click on Show Timeline → first frame with data)', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
-        ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms`, '', ''],
+        ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
+        ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms (${phases(r.samplePaint)})`, '', ''],
       ],
     ),
     '',

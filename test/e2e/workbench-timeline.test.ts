@@ -150,12 +150,18 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
     assert.ok(nonce && nonce.length >= 16, `script nonce in ${csp}`);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
-    // VS Code injects one script of its own (acquireVsCodeApi, #_vscodeApiScript); ours is the
-    // bundle, by nonce.
-    const ours = await frame.locator('script:not(#_vscodeApiScript)').evaluateAll((els) => els.map((e) => ({ nonce: (e as unknown as { nonce: string }).nonce, src: e.getAttribute('src') ?? '' })));
-    assert.equal(ours.length, 1, JSON.stringify(ours));
-    assert.equal(ours[0].nonce, nonce);
-    assert.match(ours[0].src, /\/dist\/webview\/timeline\.js$/);
+    // VS Code injects one script of its own (acquireVsCodeApi, #_vscodeApiScript). Ours: the
+    // bundle, inlined, by nonce; and the first view as an inert JSON data block (never run).
+    const ours = await frame.locator('script:not(#_vscodeApiScript)').evaluateAll((els) =>
+      els.map((e) => ({ id: e.id, type: e.getAttribute('type') ?? '', nonce: (e as unknown as { nonce: string }).nonce, src: e.getAttribute('src') ?? '', length: e.textContent?.length ?? 0 })),
+    );
+    const runnable = ours.filter((x) => x.type !== 'application/json');
+    assert.equal(runnable.length, 1, JSON.stringify(ours));
+    assert.equal(runnable[0].nonce, nonce);
+    assert.equal(runnable[0].src, '', 'the bundle is inlined, not loaded');
+    assert.ok(runnable[0].length > 10_000, 'the inline script is the bundle');
+    assert.deepEqual(ours.filter((x) => x.type === 'application/json').map((x) => x.id), ['seqscope-preview'], 'one data block: the first view');
+    assert.match(csp, /style-src 'nonce-/, 'styles by nonce too');
 
     // Against the sample's injected truth (media/samples/README.md): 3 channels, 2 gaps,
     // 5 redeliveries and 5 republishes.
@@ -272,7 +278,8 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.ok(details.some((d) => d.includes('<svg onload=alert(3)>')), 'the hostile messageId as text');
     assert.ok(details.some((d) => d.includes('</script><img src=x onerror=alert(2)>')), 'the hostile attribute as text');
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(await frame.locator('img, svg, iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript)').count(), 0, 'no element was created from data');
+    // (#seqscope-preview is the first view's inert JSON block; its `<` are \u003c escapes.)
+    assert.equal(await frame.locator('img, svg, iframe, object, embed, script:not([nonce]):not(#_vscodeApiScript):not(#seqscope-preview[type="application/json"])').count(), 0, 'no element was created from data');
     assert.deepEqual(dialogs, [], 'no dialog opened');
     assert.deepEqual(suspicious, [], 'no refused handler, no ignored alert');
     await screenshot(page, join(SHOTS, 'workbench-timeline-xss.png'));

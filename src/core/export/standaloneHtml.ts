@@ -24,11 +24,10 @@ import type { ReceivedMessage } from '../captureRecord';
 import type { CaptureSession } from '../session/captureSession';
 import { Kind } from '../session/eventStore';
 import { Base64, restoreSession, snapshotSession, SessionSnapshot } from '../session/sessionSnapshot';
-import { EventFilter, matches, queryTimeline } from '../session/timelineQuery';
+import { EventFilter, matches } from '../session/timelineQuery';
 import { RecordSource, TimelineService } from '../session/timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../../webview/snapshotPacking';
-import { META_ELEMENT_ID, PREVIEW_BUCKETS, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../../webview/standaloneEmbed';
-import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
+import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../../webview/standaloneEmbed';
 
 export interface StandaloneHtmlOptions {
   title: string;
@@ -174,15 +173,7 @@ export function packSnapshot(snap: SessionSnapshot): PackedSnapshot {
  * webview asks for first (fit-all window, first lane block), at a generous resolution.
  */
 export function buildPreview(session: CaptureSession, meta: StandaloneMeta): StandalonePreview {
-  const service = new TimelineService(session, { ...meta, standalone: true });
-  const info = service.info();
-  const init: StandalonePreview['init'] = { type: 'init', session: info, overview: service.overview(), filter: service.currentFilter, replay: { playing: false, speed: 1, active: false } };
-  // The same arithmetic as the webview's first request (its window does not depend on width).
-  const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
-  const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
-  // What TimelineService.handle answers for a requestPage (no filter, no replay position here).
-  const page = queryTimeline(session, { t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: service.position }, service.eventFilter);
-  return { init, page: { t0: win.t0, t1: win.t1, lanes, page } };
+  return new TimelineService(session, { ...meta, standalone: true }).firstView({ playing: false, speed: 1, active: false });
 }
 
 /**
@@ -195,7 +186,7 @@ export function jsonForHtml(value: unknown): string {
 }
 
 /** The bundle inside <script>: no `</script` may appear in it (it would end the element early). */
-function inlineScript(js: string): string {
+export function inlineScript(js: string): string {
   // Drop the source map reference: there is no file next to the export to load it from.
   const body = js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   if (/<!--/.test(body)) throw new Error('the timeline bundle contains "<!--", which cannot be inlined in HTML safely');
@@ -203,7 +194,7 @@ function inlineScript(js: string): string {
   return body.replace(/<\/(script)/gi, '<\\/$1');
 }
 
-function inlineStyle(css: string): string {
+export function inlineStyle(css: string): string {
   return css.replace(/<\/(style)/gi, '<\\/$1');
 }
 

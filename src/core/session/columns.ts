@@ -29,8 +29,15 @@ class Column<A extends TypedArray> {
     return this.data.slice(0, this.length) as A;
   }
 
+  /** Takes `data` as the whole column (no copy): the other side of `toArray` after a transfer. */
+  adopt(data: A): this {
+    this.data = data;
+    this.length = data.length;
+    return this;
+  }
+
   private grow(): void {
-    const next = this.make(this.data.length * 2);
+    const next = this.make(Math.max(16, this.data.length * 2));
     next.set(this.data);
     this.data = next;
   }
@@ -91,6 +98,19 @@ export class StringColumn {
     const start = i > 0 ? this.ends.get(i - 1) : 0;
     const end = this.ends.get(i);
     return end > start ? decoder.decode(this.bytes.subarray(start, end)) : '';
+  }
+
+  /** Right-sized copies of the packed bytes and end offsets (for a transfer between threads). */
+  pack(): { bytes: Uint8Array; ends: Int32Array } {
+    return { bytes: this.bytes.slice(0, this.used), ends: this.ends.toArray() };
+  }
+
+  /** The other side of `pack`: takes the arrays as the whole column (no copy). */
+  adopt(p: { bytes: Uint8Array; ends: Int32Array }): this {
+    this.bytes = p.bytes;
+    this.used = p.bytes.length;
+    this.ends.adopt(p.ends);
+    return this;
   }
 
   toArray(): string[] {

@@ -9,10 +9,13 @@ import type {
   HostMessage,
   LaneInfo,
   MessageDetail,
+  ReplayInfo,
   SessionInfo,
   TimelineFilter,
   WebviewMessage,
 } from '../../shared/protocol';
+import { PREVIEW_BUCKETS, StandalonePreview } from '../../webview/standaloneEmbed';
+import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
 import { EventFilter, overview, queryTimeline, Overview } from './timelineQuery';
@@ -28,6 +31,7 @@ export class TimelineService {
   private filter: TimelineFilter = {};
   private compiled: EventFilter | undefined;
   private overviewCache: Overview | undefined;
+  private firstPageCache: { position: number | undefined; page: NonNullable<StandalonePreview['page']> } | undefined;
   /** Replay position to show up to, or undefined for everything. */
   position: number | undefined;
 
@@ -67,10 +71,40 @@ export class TimelineService {
   /** The session grew (live): the overview is computed again on the next request. */
   invalidate(): void {
     this.overviewCache = undefined;
+    this.firstPageCache = undefined;
   }
 
   overview(): Overview {
     return (this.overviewCache ??= overview(this.session, OVERVIEW_BINS, this.compiled));
+  }
+
+  /**
+   * The `init` reply and the first page a webview asks for, as this service answers them now
+   * (filter and replay position included): what a standalone export embeds, and what the VS Code
+   * panel embeds so its first paint waits for no round trip. The page is kept until the session,
+   * the filter or the replay position changes.
+   */
+  firstView(replay: ReplayInfo): StandalonePreview {
+    const info = this.info();
+    const init: StandalonePreview['init'] = { type: 'init', session: info, overview: this.overview(), filter: this.filter, replay };
+    const cached = this.firstPageCache;
+    if (cached && cached.position === this.position) return { init, page: cached.page };
+    // The same arithmetic as the webview's first request (its window does not depend on width).
+    const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
+    const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
+    // What a requestPage for it gets, at a resolution that covers wide screens.
+    const page = { t0: win.t0, t1: win.t1, lanes, page: queryTimeline(this.session, { t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }, this.compiled) };
+    this.firstPageCache = { position: this.position, page };
+    return { init, page };
+  }
+
+  /**
+   * Computes the overview and the first view ahead: run when a session has just loaded, so the
+   * first timeline a user opens has them ready (for 1 M events the first query, cold, took
+   * ~200 ms and the overview ~70 ms).
+   */
+  warmUp(replay: ReplayInfo): void {
+    this.firstView(replay);
   }
 
   /** Handles a data request; returns the reply, if the message wants one. */
@@ -118,6 +152,7 @@ export class TimelineService {
     this.filter = filter;
     this.compiled = any ? f : undefined;
     this.overviewCache = undefined;
+    this.firstPageCache = undefined;
   }
 
   async detail(eventId: number): Promise<MessageDetail> {

@@ -1,0 +1,38 @@
+/**
+ * Entry point of the capture-loading worker (bundled as dist/loadWorker.js): loads one session
+ * with `loadSession` and hands its columns back to the thread that asked (loadInWorker.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
+import { loadSession } from './loadSession';
+import { packSession } from './sessionTransfer';
+
+const port = parentPort;
+if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWorker.ts)');
+
+const abort = new AbortController();
+const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+port.on('message', (req: LoadWorkerRequest) => {
+  if (req.type === 'cancel') {
+    abort.abort();
+    return;
+  }
+  loadSession(req.paths, req.options, {
+    signal: abort.signal,
+    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+  }).then(
+    ({ session, cancelled }) => {
+      const { packed, transfer } = packSession(session);
+      reply({ type: 'done', packed, cancelled }, transfer);
+    },
+    (e: unknown) => {
+      const err = e instanceof Error ? e : new Error(String(e));
+      const failure: LoadFailure = { name: err.name, message: err.message };
+      const where = err as { path?: unknown; line?: unknown };
+      if (typeof where.path === 'string') failure.path = where.path;
+      if (typeof where.line === 'number') failure.line = where.line;
+      reply({ type: 'failed', error: failure });
+    },
+  );
+});

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { buildSync } from 'esbuild';
+import { join } from 'node:path';
+import { CaptureError } from '../../src/core/captureReader';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { CaptureSession } from '../../src/core/session/captureSession';
+import { loadSessionInWorker } from '../../src/core/session/loadInWorker';
+import { loadSession } from '../../src/core/session/loadSession';
+import { packSession, unpackSession } from '../../src/core/session/sessionTransfer';
+import { ReplayCursor } from '../../src/core/session/replayCursor';
+
+const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const INVALID = join(__dirname, '..', 'fixtures', 'captures', 'with-invalid.jsonl');
+const CME = resolveOptions({ preset: 'cme' });
+// The worker entry, bundled by the product's own esbuild target for dist/loadWorker.js (a worker
+// thread does not inherit mocha's TypeScript loader).
+const WORKER = join(mkdtempSync(join(tmpdir(), 'seqscope-worker-bundle-')), 'loadWorker.js');
+const viaWorker = (paths: string[], opts = CME, extra: { signal?: AbortSignal; onProgress?: (r: number, t: number) => void } = {}) =>
+  loadSessionInWorker(WORKER, paths, opts, extra);
+
+/** Every column and index of two sessions, compared value by value. */
+function assertSameSession(a: CaptureSession, b: CaptureSession): void {
+  assert.deepEqual(b.summary, a.summary);
+  assert.deepEqual(b.keyNames, a.keyNames);
+  assert.deepEqual([...b.paths], [...a.paths]);
+  assert.equal(b.store.count, a.store.count);
+  assert.equal(b.arrivalCount, a.arrivalCount);
+  for (const c of ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const) {
+    assert.deepEqual(b.store[c].toArray(), a.store[c].toArray(), `event column ${c}`);
+  }
+  for (const c of ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const) {
+    assert.deepEqual(b.log[c].toArray(), a.log[c].toArray(), `arrival column ${c}`);
+  }
+  assert.deepEqual(b.log.messageId.toArray(), a.log.messageId.toArray());
+  assert.equal(b.store.keys.length, a.store.keys.length);
+  a.store.keys.forEach((ke, i) => {
+    for (const l of ['all', 'gap', 'duplicate', 'late'] as const) assert.deepEqual(b.store.keys[i][l].toArray(), ke[l].toArray(), `key ${i} ${l}`);
+    assert.equal(b.store.keys[i].maxSpan, ke.maxSpan);
+  });
+  assert.deepEqual(b.store.invalid.toArray(), a.store.invalid.toArray());
+  assert.deepEqual([...b.store.problems], [...a.store.problems]);
+}
+
+describe('Loading a session on a worker thread', function () {
+  this.timeout(60_000);
+
+  before(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { targets } = require('../../esbuild.js') as { targets: { outfile: string }[] };
+    const target = targets.find((t) => t.outfile === 'dist/loadWorker.js');
+    assert.ok(target, 'esbuild.js builds dist/loadWorker.js');
+    buildSync({ ...target, outfile: WORKER, bundle: true, logLevel: 'silent', absWorkingDir: join(__dirname, '..', '..') });
+  });
+
+  it('packs a session into trimmed arrays and unpacks the same session', async () => {
+    const { session } = await loadSession([SAMPLE, INVALID], CME);
+    const { packed, transfer } = packSession(session);
+    assert.ok(transfer.length > 20, 'every column travels in the transfer list');
+    assert.equal(packed.events.kind.length, session.store.count, 'trimmed to the event count, no growth slack');
+    const copy = unpackSession(structuredClone(packed, { transfer }));
+    assertSameSession(session, copy);
+    assert.equal(copy.event(10).messageId, session.event(10).messageId);
+  });
+
+  it('gives the same session as a load on the calling thread, with progress', async () => {
+    const inThread = (await loadSession([SAMPLE], CME)).session;
+    const progress: number[] = [];
+    const r = await viaWorker([SAMPLE], CME, { onProgress: (read, total) => progress.push(read / total) });
+    assert.equal(r.cancelled, false);
+    assertSameSession(inThread, r.session);
+    assert.ok(progress.length > 0 && progress[progress.length - 1] === 1, `progress reported up to the whole file (${progress})`);
+  });
+
+  it('answers step-through replay from the moved columns exactly as from the originals', async () => {
+    const inThread = (await loadSession([SAMPLE], CME)).session;
+    const moved = (await viaWorker([SAMPLE])).session;
+    const a = new ReplayCursor(inThread, CME);
+    const b = new ReplayCursor(moved, CME);
+    for (const p of [1, 500, 2500, inThread.arrivalCount + 1]) assert.deepEqual(b.stateAt(p), a.stateAt(p), `position ${p}`);
+  });
+
+  it('keeps a pushed session growable (columns adopted from a transfer can still be appended to)', async () => {
+    const moved = (await viaWorker([SAMPLE])).session;
+    const n = moved.log.count;
+    moved.log.add(0, 1, 0, 1, 1, 0, 1, 'extra-id');
+    assert.equal(moved.log.count, n + 1);
+    assert.equal(moved.log.messageId.get(n), 'extra-id');
+    assert.equal(moved.log.messageId.get(n - 1), (await loadSession([SAMPLE], CME)).session.log.messageId.get(n - 1));
+  });
+
+  it('rejects with the same CaptureError (file, line) a calling-thread load gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-worker-'));
+    const bad = join(dir, 'notes.txt');
+    writeFileSync(bad, 'these are not messages\n');
+    const here = await loadSession([bad], CME).then(() => undefined, (e: unknown) => e);
+    const there = await viaWorker([bad]).then(() => undefined, (e: unknown) => e);
+    assert.ok(here instanceof CaptureError, `in-thread load throws a CaptureError (got ${String(here)})`);
+    assert.ok(there instanceof CaptureError, `worker load throws a CaptureError too (got ${String(there)})`);
+    assert.equal(there.message, here.message);
+    assert.equal(there.path, here.path);
+    assert.equal(there.line, here.line);
+    const missing = await viaWorker([join(dir, 'nope.jsonl')]).then(() => undefined, (e: unknown) => e);
+    assert.ok(missing instanceof Error && /nope\.jsonl/.test(missing.message), `a missing file is named (${String(missing)})`);
+  });
+
+  it('stops when aborted and keeps what was read, marked cancelled', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const r = await viaWorker([SAMPLE], CME, { signal: abort.signal });
+    assert.equal(r.cancelled, true);
+    assert.ok(r.session.arrivalCount < (await loadSession([SAMPLE], CME)).session.arrivalCount, 'a partial session');
+  });
+});
