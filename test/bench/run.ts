@@ -61,15 +61,33 @@ interface EngineRow {
   target: number;
   met: boolean;
   problems: string[];
-  baseline?: { bestMs: number; msgPerSec: number; msgPerCpuSec: number; ratio: number; cpuRatio: number; met: boolean; problems: string[] };
+  /** The CME sample's loop as written (a skip list per key, as its ConcurrentSkipListSet): the target's baseline. */
+  baseline?: BaselineRow;
+  /** The same loop on a sorted array: not the sample's data structure, faster in JavaScript. */
+  tunedBaseline?: BaselineRow;
+}
+
+interface BaselineRow {
+  bestMs: number;
+  msgPerSec: number;
+  msgPerCpuSec: number;
+  ratio: number;
+  cpuRatio: number;
+  met: boolean;
+  problems: string[];
 }
 
 function engineCase(kind: StreamKind, keys: number, seqBits: 16 | 64, withBaseline: boolean): EngineRow {
   progress(`engine: generating ${kind} stream, ${count(keys)} keys, ${seqBits}-bit`);
   let input: EngineInput | undefined = engineInput(kind, keys, ENGINE_TOTAL, seqBits);
   const t = input.truth;
-  progress(`engine: timing ${count(input.count)} deliveries${withBaseline ? ', interleaved with the CME sample loop' : ''}`);
-  const runs = bestOfEach(REPS, withBaseline ? [() => runEngine(input as EngineInput), () => runBaseline(input as EngineInput)] : [() => runEngine(input as EngineInput)]);
+  progress(`engine: timing ${count(input.count)} deliveries${withBaseline ? ', interleaved with the CME sample loop (skip list, and sorted array)' : ''}`);
+  const runs = bestOfEach(
+    REPS,
+    withBaseline
+      ? [() => runEngine(input as EngineInput), () => runBaseline(input as EngineInput), () => runBaseline(input as EngineInput, true)]
+      : [() => runEngine(input as EngineInput)],
+  );
   const e = runs[0];
   const target = kind === 'in order' ? TARGETS.inOrder : TARGETS.reordered;
   const msgPerSec = (input.count / e.ms) * 1000;
@@ -89,18 +107,21 @@ function engineCase(kind: StreamKind, keys: number, seqBits: 16 | 64, withBaseli
     problems: checkFound(input, e.result),
   };
   if (withBaseline) {
-    const b = runs[1];
-    const bRate = (input.count / b.ms) * 1000;
-    const bCpuRate = (input.count / b.cpuMs) * 1000;
-    row.baseline = {
-      bestMs: b.ms,
-      msgPerSec: bRate,
-      msgPerCpuSec: bCpuRate,
-      ratio: msgPerSec / bRate,
-      cpuRatio: row.msgPerCpuSec / bCpuRate,
-      met: msgPerSec / bRate >= TARGETS.vsBaseline,
-      problems: checkFound(input, b.result),
+    const against = (b: (typeof runs)[number]): BaselineRow => {
+      const bRate = (input!.count / b.ms) * 1000;
+      const bCpuRate = (input!.count / b.cpuMs) * 1000;
+      return {
+        bestMs: b.ms,
+        msgPerSec: bRate,
+        msgPerCpuSec: bCpuRate,
+        ratio: msgPerSec / bRate,
+        cpuRatio: row.msgPerCpuSec / bCpuRate,
+        met: msgPerSec / bRate >= TARGETS.vsBaseline,
+        problems: checkFound(input!, b.result),
+      };
     };
+    row.baseline = against(runs[1]);
+    row.tunedBaseline = against(runs[2]);
   }
   input = undefined;
   collectGarbage();
@@ -170,16 +191,17 @@ function engineReport(engine: readonly EngineRow[]): string[] {
   );
   report.push('## 2. Against the CME sample consumer loop (same reordered streams, 64-bit)', '');
   report.push(
-    'Baseline: `test/bench/cmeBaseline.ts`, the loop of CME\'s Java `OrderedPubSubListener` per key — a sorted set per key (sorted array, binary-search insert, O(1) tail append, moving head; the Java uses a ConcurrentSkipListSet) that rejects a held number, then polls while first = current + 1, drops first ≤ current, skips to first once it has waited 10 s.',
+    'Baseline: `test/bench/cmeBaseline.ts`, the loop of CME\'s Java `OrderedPubSubListener` per key: its sorted set — a skip list, as the Java\'s ConcurrentSkipListSet (a node per element, index levels with probability 1/4 then 1/2; single-threaded, so no CAS) — rejects a held number; the loop polls while first = current + 1, drops first ≤ current, and skips to first once it has waited 10 s. Judged against that. "Tuned" is the same loop on a sorted array (binary-search insert, O(1) tail append, moving head): not the sample\'s data structure, but what the loop would be in JavaScript, shown so nothing is hidden.',
     '',
   );
   const withBaseline = engine.filter((r) => r.baseline);
   report.push(
     table(
-      ['keys', 'engine msg/s', 'baseline msg/s', 'engine / baseline', 'target', '', 'by CPU time²', 'baseline check'],
+      ['keys', 'engine msg/s', 'baseline msg/s', 'engine / baseline', 'target', '', 'by CPU time²', 'baseline check', 'tuned msg/s', 'engine / tuned'],
       withBaseline.map((r) => {
-        const b = r.baseline as NonNullable<EngineRow['baseline']>;
-        return [count(r.keys), rate(r.msgPerSec), rate(b.msgPerSec), ratio(b.ratio), `≥ ${ratio(TARGETS.vsBaseline)}`, verdict(b.met), ratio(b.cpuRatio), checked(b.problems)];
+        const b = r.baseline as BaselineRow;
+        const tb = r.tunedBaseline as BaselineRow;
+        return [count(r.keys), rate(r.msgPerSec), rate(b.msgPerSec), ratio(b.ratio), `≥ ${ratio(TARGETS.vsBaseline)}`, verdict(b.met), ratio(b.cpuRatio), checked([...b.problems, ...tb.problems]), rate(tb.msgPerSec), ratio(tb.ratio)];
       }),
     ),
     '',
