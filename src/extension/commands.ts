@@ -8,7 +8,7 @@ import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
-import { optionsFromSettings, optionTextFromSettings } from './settings';
+import { optionsFromSettings, optionTextFromSettings, showTimelineOnOpen } from './settings';
 import { TimelinePanel } from './timelinePanel';
 
 export interface CommandContext {
@@ -78,7 +78,19 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       }
       const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
       if (!options) return undefined;
-      const s = await manager.open(uris.map((u) => u.fsPath), options);
+      // Interactive opens show the timeline at once: it starts up while the capture loads.
+      const title = uris.map((u) => u.path.split('/').pop()).join(', ');
+      const loading = !automated && showTimelineOnOpen() ? TimelinePanel.showLoading(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId), title) : undefined;
+      let s: Session | undefined;
+      try {
+        s = await manager.open(
+          uris.map((u) => u.fsPath),
+          options,
+          loading && ((fraction, detail) => loading.loadingProgress(fraction, detail)),
+        );
+      } finally {
+        loading?.finishLoading(s);
+      }
       if (!s) return undefined;
       await revealSession(s);
       return { id: s.id, title: s.title } satisfies OpenResult;

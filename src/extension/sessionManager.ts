@@ -40,7 +40,7 @@ export class SessionManager extends Disposable {
    * Loads captures into a new session, with a cancellable progress notification. A cancelled
    * load keeps what was read (marked partial) unless nothing was.
    */
-  async open(paths: string[], options: SequencingOptions): Promise<Session | undefined> {
+  async open(paths: string[], options: SequencingOptions, onProgress?: (fraction: number, detail: string) => void): Promise<Session | undefined> {
     const started = Date.now();
     const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
     const result = await vscode.window.withProgress(
@@ -55,8 +55,10 @@ export class SessionManager extends Disposable {
             signal: abort.signal,
             onProgress: (read, total) => {
               const pct = total > 0 ? (read / total) * 100 : 100;
-              progress.report({ increment: pct - reported, message: `${Math.floor(pct)}% of ${formatBytes(total)}` });
+              const detail = `${Math.floor(pct)}% of ${formatBytes(total)}`;
+              progress.report({ increment: pct - reported, message: detail });
               reported = pct;
+              onProgress?.(pct / 100, `Read ${formatBytes(read)} of ${formatBytes(total)}`);
             },
           });
         } finally {

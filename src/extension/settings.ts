@@ -38,6 +38,11 @@ export function treePageSize(): number {
   return vscode.workspace.getConfiguration('seqscope').get<number>('tree.pageSize', 200);
 }
 
+/** Whether Open Capture… opens the timeline at once (loading state, then the session). */
+export function showTimelineOnOpen(): boolean {
+  return vscode.workspace.getConfiguration('seqscope').get<boolean>('timeline.showOnOpen', true);
+}
+
 export function maxEmbeddedRecords(): number {
   return vscode.workspace.getConfiguration('seqscope').get<number>('export.maxEmbeddedRecords', 20000);
 }

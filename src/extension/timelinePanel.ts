@@ -27,6 +27,9 @@ export class TimelinePanel extends Disposable {
   private sessionSub: vscode.Disposable | undefined;
   private ready = false;
   private htmlSet = false;
+  /** Set while the panel waits for a capture it was opened for (see showLoading). */
+  private loadingState: Extract<HostMessage, { type: 'loading' }> | undefined;
+  private lastLoadingPost = 0;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
   private liveSub: vscode.Disposable | undefined;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -40,6 +43,27 @@ export class TimelinePanel extends Disposable {
       TimelinePanel.current.attach(manager.active);
       return TimelinePanel.current;
     }
+    const p = TimelinePanel.create(extensionUri, manager, onSelect);
+    p.attach(manager.active);
+    return p;
+  }
+
+  /**
+   * Opens the panel for a capture that is starting to load, when none is open: it shows the
+   * load's progress, then the session as soon as `finishLoading` hands it over. The webview
+   * starts up meanwhile, so the session paints the moment it is sequenced. Undefined when a
+   * panel is open already (it switches to the session when it becomes the active one).
+   */
+  static showLoading(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel | undefined {
+    if (TimelinePanel.instance) return undefined;
+    const p = TimelinePanel.create(extensionUri, manager, onSelect);
+    p.loadingState = { type: 'loading', title, fraction: 0, detail: 'Starting' };
+    p.panel.title = `Timeline: ${title}`;
+    p.setHtml(undefined);
+    return p;
+  }
+
+  private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void): TimelinePanel {
     const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'SeqScope Timeline', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       retainContextWhenHidden: true,
@@ -48,8 +72,33 @@ export class TimelinePanel extends Disposable {
     const p = new TimelinePanel(panel, extensionUri, manager);
     p._register(p.onDidSelect(({ session, eventId }) => onSelect(session, eventId)));
     TimelinePanel.current = p;
-    p.attach(manager.active);
     return p;
+  }
+
+  /** The load's progress (at most a few updates a second reach the webview). */
+  loadingProgress(fraction: number, detail: string): void {
+    if (!this.loadingState || this.isDisposed) return;
+    this.loadingState = { ...this.loadingState, fraction, detail };
+    const now = Date.now();
+    if (this.ready && (now - this.lastLoadingPost >= 250 || fraction >= 1)) {
+      this.lastLoadingPost = now;
+      this.post(this.loadingState);
+    }
+  }
+
+  /**
+   * The load ended: shows its session, or — cancelled with nothing read, or failed — whatever
+   * session is active, closing the panel when there is none.
+   */
+  finishLoading(session: Session | undefined): void {
+    if (!this.loadingState || this.isDisposed) return;
+    this.loadingState = undefined;
+    const next = session ?? this.manager.active;
+    if (!next) {
+      this.dispose();
+      return;
+    }
+    this.attach(next);
   }
 
   static get instance(): TimelinePanel | undefined {
@@ -59,13 +108,15 @@ export class TimelinePanel extends Disposable {
   private constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
-    manager: SessionManager,
+    private readonly manager: SessionManager,
   ) {
     super();
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'seqscope.svg');
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.onMessage(m)));
     this._register(manager.onDidChange(() => {
+      // While loading, the panel waits for its capture (finishLoading), whatever else changes.
+      if (this.loadingState) return;
       if (this.session && !manager.all.includes(this.session)) this.attach(manager.active);
       else if (manager.active !== this.session) this.attach(manager.active);
     }));
@@ -92,11 +143,14 @@ export class TimelinePanel extends Disposable {
     // A live session grows: the webview gets the new extent and lanes once a second (it keeps
     // the user's zoom, which it saves per session, and re-requests its pages).
     this.liveSub = session?.live ? session.onDidChange(() => this.scheduleLivePost()) : undefined;
-    if (!this.htmlSet) {
-      // The page carries the session's first view: it paints without asking.
-      this.htmlSet = true;
-      this.panel.webview.html = this.html(this.panel.webview, session);
-    } else if (this.ready) this.postInit();
+    if (!this.htmlSet) this.setHtml(session);
+    else if (this.ready) this.postInit();
+  }
+
+  /** Once per panel: the page, carrying the session's first view so it paints without asking. */
+  private setHtml(session: Session | undefined): void {
+    this.htmlSet = true;
+    this.panel.webview.html = this.html(this.panel.webview, session);
   }
 
   /** Centers the timeline on an event and opens its detail. */
@@ -112,11 +166,22 @@ export class TimelinePanel extends Disposable {
 
   private postInit(): void {
     const s = this.session;
+    if (this.loadingState) {
+      this.post(this.loadingState);
+      return;
+    }
     if (!s) {
       this.post({ type: 'error', message: 'No session is open. Run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture".' });
       return;
     }
-    this.post({ type: 'init', session: s.timeline.info(), overview: s.timeline.overview(), filter: s.filter, replay: s.replay.info() });
+    if (s.live) {
+      // A live session re-inits every second as it grows: no page ahead, it would be stale.
+      this.post({ type: 'init', session: s.timeline.info(), overview: s.timeline.overview(), filter: s.filter, replay: s.replay.info() });
+      return;
+    }
+    // With the page the webview asks for first, computed ahead after the load: no round trip.
+    const view = s.timeline.firstView(s.replay.info());
+    this.post({ ...view.init, firstPage: view.page });
   }
 
   private scheduleLivePost(): void {

@@ -75,9 +75,20 @@ export interface MessageDetail {
   unavailable?: string;
 }
 
+/** A page the host computed before it was asked: the fit-all window, the first lanes. */
+export interface FirstPage {
+  t0: number;
+  t1: number;
+  lanes: number[];
+  page: TimelinePage;
+}
+
 /** Messages to the webview. */
 export type HostMessage =
-  | { type: 'init'; session: SessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo }
+  /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
+  | { type: 'init'; session: SessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo; firstPage?: FirstPage }
+  /** A capture is being loaded for this panel: `fraction` of it read so far. */
+  | { type: 'loading'; title: string; fraction: number; detail: string }
   | { type: 'page'; requestId: number; page: TimelinePage }
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }

@@ -23,7 +23,7 @@ interface VsCodeApi {
 
 declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 
-const HOST_TYPES = new Set<HostMessage['type']>(['init', 'page', 'detail', 'replay', 'filter', 'reveal', 'error']);
+const HOST_TYPES = new Set<HostMessage['type']>(['init', 'loading', 'page', 'detail', 'replay', 'filter', 'reveal', 'error']);
 
 /** The VS Code API, when running in a VS Code webview (it may be acquired only once). */
 export function vscodeApi(): VsCodeApi | undefined {
@@ -49,7 +49,9 @@ export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): Ho
   window.addEventListener('message', (e: MessageEvent) => {
     const msg = asHostMessage(e.data);
     if (!msg) return;
-    if (msg.type !== 'page') preview = undefined;
+    // An init may bring its first page along: kept to answer the webview's first request.
+    if (msg.type === 'init' && msg.firstPage) preview = { init: msg, page: msg.firstPage };
+    else if (msg.type !== 'page') preview = undefined;
     emit(msg);
   });
   const answerLocally = (msg: WebviewMessage): boolean => {

@@ -6,7 +6,7 @@
  * large session block after it, so the script starts and paints the first view from the preview
  * while the browser is still parsing the session (at ~10 MB/s, Chromium's rate for inline data).
  */
-import type { HostMessage, TimelinePage, WebviewMessage } from '../shared/protocol';
+import type { FirstPage, HostMessage, WebviewMessage } from '../shared/protocol';
 
 export const META_ELEMENT_ID = 'seqscope-meta';
 export const PREVIEW_ELEMENT_ID = 'seqscope-preview';
@@ -26,7 +26,7 @@ export interface StandaloneMeta {
 export interface StandalonePreview {
   init: Extract<HostMessage, { type: 'init' }>;
   /** The fit-all page (window as the webview asks for it), for the first lanes. */
-  page?: { t0: number; t1: number; lanes: number[]; page: TimelinePage };
+  page?: FirstPage;
 }
 
 /** Buckets of the preview page: ≥ 1 per pixel for plot widths up to ~1 600 px. */

@@ -45,6 +45,8 @@ export interface HostMemoryBenchResult {
   /** idleRss − baselineRss: what the target is judged on. */
   aboveBaseline: number;
   openMs: number;
+  /** Opening with the timeline (the default): from the file read to the first paint. */
+  openPaint: OpenPaintTimes;
   firstPaintMs: number;
   /** Where the first paint's time went. */
   paint: PaintTimes;
@@ -54,7 +56,7 @@ export interface HostMemoryBenchResult {
   problems: string[];
   loadAverage: number;
   targets: { aboveBaseline: number; firstPaintMs: number };
-  met: { memory: boolean; firstPaint: boolean };
+  met: { memory: boolean; firstPaint: boolean; showTimeline: boolean };
 }
 
 function progress(text: string): void {
@@ -128,6 +130,16 @@ async function summaryRow(page: Page): Promise<string> {
   return row;
 }
 
+/** Opening a capture with its timeline (seqscope.timeline.showOnOpen), ms. */
+interface OpenPaintTimes {
+  /** The click on Open Capture's last choice → the first frame with data: the load included. */
+  clickToPaintMs: number;
+  /** The file read to its end (the webview's last progress message) → the first frame with data. */
+  readToPaintMs: number;
+  /** The session's init reaching the webview → the first frame with data. */
+  sessionToPaintMs: number;
+}
+
 /** Times from the click on "SeqScope: Show Timeline", ms. */
 interface PaintTimes {
   /** …to the webview's first frame that drew data (the target's figure). */
@@ -195,6 +207,25 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     const problems = Object.keys(want)
       .filter((k) => got[k] !== want[k])
       .map((k) => `${k} ${got[k]} ≠ ${want[k]}`);
+    // Open Capture… opened the timeline as the load began (seqscope.timeline.showOnOpen): what
+    // the user waits for once the file is read is the rest of the load and the first paint.
+    const openFrame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    await settled(openFrame, 120_000);
+    const onOpen = await openFrame.evaluate(() => {
+      const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+      const read = g.performance.getEntriesByName('seqscope:capture-read')[0]?.startTime ?? NaN;
+      const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
+      return { origin: g.performance.timeOrigin, read, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
+    });
+    const openPaint: OpenPaintTimes = {
+      clickToPaintMs: onOpen.origin + onOpen.paint - opening,
+      readToPaintMs: onOpen.paint - onOpen.read,
+      sessionToPaintMs: onOpen.paint - onOpen.init,
+    };
+    progress(`opened with its timeline: file read → first paint ${openPaint.readToPaintMs.toFixed(0)} ms (session in → paint ${openPaint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(openPaint.clickToPaintMs / 1000).toFixed(1)} s)`);
+    const openTab = page.locator('.tab', { hasText: 'Timeline:' });
+    await openTab.locator('.codicon-close').click();
+    await openTab.waitFor({ state: 'detached', timeout: 10_000 });
     const openRss = await steadyRss(pid);
     progress(`open in ${(openMs / 1000).toFixed(1)} s; RSS ${mib(openRss)}`);
 
@@ -231,6 +262,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       peakRss,
       aboveBaseline,
       openMs,
+      openPaint,
       firstPaintMs,
       paint,
       sampleFirstPaintMs,
@@ -238,7 +270,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       problems,
       loadAverage: loadavg()[0],
       targets: { aboveBaseline: TARGET_ABOVE_BASELINE, firstPaintMs: FIRST_PAINT_TARGET_MS },
-      met: { memory: aboveBaseline <= TARGET_ABOVE_BASELINE, firstPaint: firstPaintMs <= FIRST_PAINT_TARGET_MS },
+      met: { memory: aboveBaseline <= TARGET_ABOVE_BASELINE, firstPaint: openPaint.readToPaintMs <= FIRST_PAINT_TARGET_MS, showTimeline: firstPaintMs <= FIRST_PAINT_TARGET_MS },
     };
   } finally {
     await wb.close();
@@ -266,7 +298,10 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         ['RSS with its timeline shown, right away', `${mib(r.timelineRss)} (+${mib(r.timelineRss - r.baselineRss)})`, '', ''],
         [`… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`, `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
         ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
-        ['first paint (click on Show Timeline → first frame with data)', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        ['first paint, opening the capture (the timeline opens with the load): file read → first frame with data', `${r.openPaint.readToPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        ['… of which: the session reaching the webview → first frame', `${r.openPaint.sessionToPaintMs.toFixed(0)} ms`, '', ''],
+        ['… click on Open Capture → first frame (the load included)', `${(r.openPaint.clickToPaintMs / 1000).toFixed(1)} s`, '', ''],
+        ['first paint, Show Timeline later (panel closed): click → first frame with data', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.showTimeline)],
         ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
         ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms (${phases(r.samplePaint)})`, '', ''],
       ],

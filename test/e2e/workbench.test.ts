@@ -49,12 +49,18 @@ describe('workbench (e2e)', () => {
       rows = await treeRows(page, 'seqscope');
       return complete();
     }, 30_000).catch((e) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    // The timeline opened with the load (seqscope.timeline.showOnOpen) and shows the session.
+    await page.locator('.tab', { hasText: 'Timeline: basic.jsonl' }).waitFor({ timeout: 30_000 });
+    const timeline = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    await until(async () => /basic\.jsonl/.test(await timeline.locator('.ss-title').innerText()), 30_000);
     await screenshot(page, join(shots, 'open-capture.png'));
   });
 
   it("finds a webview's document: the built-in Markdown preview", async () => {
     // Proves findWebviewFrame on a webview that ships with VS Code, before ours rely on it.
     const { page } = workbench();
+    // Only the preview's webview: the timeline the previous test opened is closed first.
+    await runCommand(page, 'View: Close All Editors');
     await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'NOTES.md' }).click();
     await page.locator('.editor-instance .view-lines', { hasText: 'Capture notes' }).waitFor({ timeout: 30_000 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CaptureError } from '../../src/core/captureReader';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { CaptureSession } from '../../src/core/session/captureSession';
+import { IntColumn } from '../../src/core/session/columns';
 import { loadSessionInWorker } from '../../src/core/session/loadInWorker';
 import { loadSession } from '../../src/core/session/loadSession';
 import { packSession, unpackSession } from '../../src/core/session/sessionTransfer';
@@ -56,12 +57,28 @@ describe('Loading a session on a worker thread', function () {
 
   it('packs a session into trimmed arrays and unpacks the same session', async () => {
     const { session } = await loadSession([SAMPLE, INVALID], CME);
+    const count = session.store.count;
     const { packed, transfer } = packSession(session);
     assert.ok(transfer.length > 20, 'every column travels in the transfer list');
-    assert.equal(packed.events.kind.length, session.store.count, 'trimmed to the event count, no growth slack');
+    assert.equal(new Set(transfer).size, transfer.length, 'each buffer once');
+    assert.equal(packed.events.kind.length, count, 'each column as long as its values, whatever its capacity');
     const copy = unpackSession(structuredClone(packed, { transfer }));
-    assertSameSession(session, copy);
-    assert.equal(copy.event(10).messageId, session.event(10).messageId);
+    assert.ok(transfer.every((b) => b.byteLength === 0), 'every buffer moved (detached on the sending side)');
+    const fresh = (await loadSession([SAMPLE, INVALID], CME)).session;
+    assertSameSession(fresh, copy);
+    assert.equal(copy.event(10).messageId, fresh.event(10).messageId);
+  });
+
+  it('moves a mostly full column without a copy, and trims one that is mostly slack', () => {
+    const full = new IntColumn(4);
+    [1, 2, 3].forEach((v) => full.push(v));
+    assert.equal(full.toMovable().buffer, full.data.buffer, '3 of 4: a view of the column’s own buffer');
+    const sparse = new IntColumn(4);
+    [1, 2].forEach((v) => sparse.push(v));
+    const moved = sparse.toMovable();
+    assert.notEqual(moved.buffer, sparse.data.buffer, '2 of 4: a copy');
+    assert.deepEqual([...moved], [1, 2]);
+    assert.equal(moved.buffer.byteLength, 8, 'right-sized');
   });
 
   it('gives the same session as a load on the calling thread, with progress', async () => {

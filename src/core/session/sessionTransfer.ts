@@ -1,9 +1,10 @@
 /**
  * A loaded session as plain typed arrays, to move it from the worker thread that loaded it to
- * the extension host's main thread without copying: every column is trimmed to its length and
- * its buffer handed over in the transfer list. What the load allocated besides (parsed records,
- * the sequencer, the columns' growth slack) dies with the worker, so the host keeps only the
- * columns — not a heap that V8 would shrink some minutes later.
+ * the extension host's main thread without copying: every column's buffer is handed over in the
+ * transfer list (trimmed by a copy only when a quarter or more of it is growth slack), which
+ * leaves the sending side's columns detached. What the load allocated besides (parsed records,
+ * the sequencer) dies with the worker, so the host keeps only the columns — not a heap that V8
+ * would shrink some minutes later.
  */
 import type { ReplaySummary } from '../replayEngine';
 import { ArrivalLog } from './arrivalLog';
@@ -12,7 +13,7 @@ import { EventStore, KeyEvents } from './eventStore';
 
 type NumberArray = Uint8Array | Int32Array | Float64Array;
 /** A column as both sides see it: trimmed out on one, adopted whole on the other. */
-type Movable = { toArray(): NumberArray; adopt(a: NumberArray): unknown };
+type Movable = { toMovable(): NumberArray; adopt(a: NumberArray): unknown };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
@@ -30,7 +31,7 @@ export interface PackedSession {
   messageIds: { bytes: Uint8Array; ends: Int32Array };
 }
 
-/** The session's columns, trimmed copies, and the buffers to transfer. */
+/** The session's columns (views of their buffers, or trimmed copies) and the buffers to transfer. */
 export function packSession(s: CaptureSession): { packed: PackedSession; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const take = <A extends NumberArray>(a: A): A => {
@@ -39,12 +40,12 @@ export function packSession(s: CaptureSession): { packed: PackedSession; transfe
   };
   const store = s.store;
   const events = {} as PackedSession['events'];
-  for (const c of EVENT_COLUMNS) events[c] = take((store[c] as Movable).toArray());
+  for (const c of EVENT_COLUMNS) events[c] = take((store[c] as Movable).toMovable());
   const arrivals = {} as PackedSession['arrivals'];
-  for (const c of ARRIVAL_COLUMNS) arrivals[c] = take((s.log[c] as Movable).toArray());
+  for (const c of ARRIVAL_COLUMNS) arrivals[c] = take((s.log[c] as Movable).toMovable());
   const keys = store.keys.map((ke) => {
     const lists = {} as PackedSession['keys'][number]['lists'];
-    for (const l of KEY_LISTS) lists[l] = take(ke[l].toArray());
+    for (const l of KEY_LISTS) lists[l] = take(ke[l].toMovable());
     return { lists, maxSpan: ke.maxSpan };
   });
   const ids = s.log.messageId.pack();
@@ -57,7 +58,7 @@ export function packSession(s: CaptureSession): { packed: PackedSession; transfe
       keyNames: [...s.keyNames],
       events,
       keys,
-      invalid: take(store.invalid.toArray()),
+      invalid: take(store.invalid.toMovable()),
       problems: [...store.problems],
       arrivals,
       messageIds: ids,
