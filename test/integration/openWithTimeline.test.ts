@@ -1,0 +1,117 @@
+/**
+ * Inside the real extension host: Open Capture… run as a user runs it (file dialog and QuickPick
+ * answered by stubs) opens the timeline as the load begins, shows the session in it, closes it
+ * again when the load fails, and leaves it alone when `seqscope.timeline.showOnOpen` is off.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { OpenResult } from '../../src/extension/commands';
+import type { SeqScopeApi } from '../../src/extension/extension';
+
+const EXTENSION_ID = 'seqscope.seqscope';
+
+/** Titles of the open timeline tabs (webview tabs of SeqScope's view type). */
+function timelineTabs(): string[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('seqscope.timeline'))
+    .map((t) => t.label);
+}
+
+async function until(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Open Capture… with the timeline (interactive)', function () {
+  this.timeout(60_000);
+  let api: SeqScopeApi;
+  let sample: string;
+  let notACapture: string;
+  const restore: (() => unknown)[] = [];
+
+  function stub<K extends keyof typeof vscode.window>(name: K, fake: (typeof vscode.window)[K]): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const original = w[name];
+    w[name] = fake;
+    restore.push(() => void (w[name] = original));
+  }
+
+  function answer(file: string): void {
+    stub('showOpenDialog', (async () => [vscode.Uri.file(file)]) as never);
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => (await items).find((i) => i.label === 'Preset: cme')) as never);
+  }
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    sample = join(ext.extensionPath, 'media', 'samples', 'cme-sample.jsonl');
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-it-open-'));
+    notACapture = join(dir, 'notes.txt');
+    writeFileSync(notACapture, 'these are not messages\n');
+    // A failed open reports its error in a notification: answered, so nothing waits on it.
+    stub('showErrorMessage', (async () => undefined) as never);
+  });
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('seqscope.session.closeAll');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  afterEach(async () => {
+    while (restore.length > 1) await restore.pop()!();
+    await vscode.workspace.getConfiguration('seqscope').update('timeline.showOnOpen', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    for (const r of restore.reverse()) await r();
+    await vscode.commands.executeCommand('seqscope.session.closeAll');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens the timeline as the load begins and shows the session in it', async () => {
+    answer(sample);
+    const opening = vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    // The panel is there before the session: it shows the load's progress meanwhile.
+    await until('the timeline tab', () => timelineTabs().length === 1);
+    const result = await opening;
+    assert.ok(result, 'the capture opened');
+    assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl']);
+    assert.equal(api.manager.active?.id, result.id, 'the new session is the active one, the one the timeline shows');
+    // Show Timeline reuses that panel.
+    await vscode.commands.executeCommand('seqscope.showTimeline');
+    assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl']);
+  });
+
+  it('closes the timeline it opened when the load fails and no other session is open', async () => {
+    answer(notACapture);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture')), /is not a capture/);
+    await until('the timeline to close', () => timelineTabs().length === 0);
+    assert.equal(api.manager.all.length, 0);
+  });
+
+  it('shows the other open session when the load fails', async () => {
+    answer(sample);
+    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    answer(notACapture);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture')), /is not a capture/);
+    await until('the timeline to show the open session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl');
+    assert.equal(timelineTabs().length, 1);
+  });
+
+  it('opens no timeline when seqscope.timeline.showOnOpen is off', async () => {
+    await vscode.workspace.getConfiguration('seqscope').update('timeline.showOnOpen', false, vscode.ConfigurationTarget.Global);
+    answer(sample);
+    const result = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    assert.ok(result);
+    assert.deepEqual(timelineTabs(), []);
+  });
+});
