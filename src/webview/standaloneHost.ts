@@ -20,7 +20,7 @@ import { lowerBound } from '../core/session/columns';
 import type { Base64, SessionSnapshot } from '../core/session/sessionSnapshot';
 import { queryTimeline } from '../core/session/timelineQuery';
 import { TimelineService } from '../core/session/timelineService';
-import { LaneIndex } from './fastQuery';
+import { LaneIndex } from '../core/session/laneIndex';
 import type { HostChannel } from './hostChannel';
 import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
@@ -176,7 +176,7 @@ class InPageHost {
 
   /**
    * The same page TimelineService would answer, computed a few lanes at a time with a yield to
-   * the renderer between groups. Without a filter, lanes take the indexed path of fastQuery.ts
+   * the renderer between groups. Without a filter, lanes take the indexed path of LaneIndex (core/session/laneIndex.ts)
    * (bounded work per lane); with one, queryTimeline answers, lanes grouped until they hold
    * about SLICE_EVENTS events in the window.
    */

@@ -18,7 +18,8 @@ import { PREVIEW_BUCKETS, StandalonePreview } from '../../webview/standaloneEmbe
 import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
-import { EventFilter, overview, queryTimeline, Overview } from './timelineQuery';
+import { LaneIndex } from './laneIndex';
+import { EventFilter, overview, queryTimeline, Overview, TimelinePage, TimelineQuery } from './timelineQuery';
 
 /** Reads a record back from where the session found it. */
 export type RecordSource = (arrival: number) => Promise<ReceivedMessage | undefined>;
@@ -31,6 +32,7 @@ export class TimelineService {
   private filter: TimelineFilter = {};
   private compiled: EventFilter | undefined;
   private overviewCache: Overview | undefined;
+  private laneIndex: LaneIndex | undefined;
   private firstPageCache: { position: number | undefined; page: NonNullable<StandalonePreview['page']> } | undefined;
   /** Replay position to show up to, or undefined for everything. */
   position: number | undefined;
@@ -72,6 +74,21 @@ export class TimelineService {
   invalidate(): void {
     this.overviewCache = undefined;
     this.firstPageCache = undefined;
+    this.laneIndex = undefined;
+  }
+
+  /**
+   * A page. Without a filter or a replay position, lanes come from the LaneIndex (built on first
+   * use: a few binary searches per bucket instead of a walk over every event in the window —
+   * zoomed out on 1 M events, ~20 ms a page instead of ~70–130 ms); otherwise from queryTimeline.
+   * Both give the same page (tested).
+   */
+  private query(q: TimelineQuery): TimelinePage {
+    if (this.compiled || q.position !== undefined) return queryTimeline(this.session, q, this.compiled);
+    const index = (this.laneIndex ??= new LaneIndex(this.session));
+    // The page's frame and its invalid records, which are not per lane.
+    const head = queryTimeline(this.session, { ...q, lanes: [] });
+    return { ...head, lanes: q.lanes.map((k) => index.lane(k, q.t0, q.t1, q.buckets)) };
   }
 
   overview(): Overview {
@@ -93,7 +110,7 @@ export class TimelineService {
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
     const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
     // What a requestPage for it gets, at a resolution that covers wide screens.
-    const page = { t0: win.t0, t1: win.t1, lanes, page: queryTimeline(this.session, { t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }, this.compiled) };
+    const page = { t0: win.t0, t1: win.t1, lanes, page: this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }) };
     this.firstPageCache = { position: this.position, page };
     return { init, page };
   }
@@ -111,7 +128,7 @@ export class TimelineService {
   async handle(msg: WebviewMessage): Promise<HostMessage | undefined> {
     switch (msg.type) {
       case 'requestPage': {
-        const page = queryTimeline(this.session, { t0: msg.t0, t1: msg.t1, buckets: msg.buckets, lanes: msg.lanes, position: this.position }, this.compiled);
+        const page = this.query({ t0: msg.t0, t1: msg.t1, buckets: msg.buckets, lanes: msg.lanes, position: this.position });
         return { type: 'page', requestId: msg.requestId, page };
       }
       case 'requestDetail':

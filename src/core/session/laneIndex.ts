@@ -14,12 +14,13 @@
  * Findings come from the lane's own gap / duplicate / late lists. Anything with a filter or a
  * position goes to queryTimeline; a unit test checks the two agree on random windows.
  *
- * DOM-free. If the extension host wants the same speed, this belongs next to queryTimeline.
+ * Browser-safe: TimelineService uses it in the extension host, and the standalone page's host
+ * (src/webview/standaloneHost.ts) in the browser.
  */
-import { lowerBound } from '../core/session/columns';
-import type { CaptureSession } from '../core/session/captureSession';
-import { Kind } from '../core/session/eventStore';
-import type { LanePage, MarkList } from '../core/session/timelineQuery';
+import type { CaptureSession } from './captureSession';
+import { lowerBound } from './columns';
+import { Kind } from './eventStore';
+import type { LanePage, MarkList } from './timelineQuery';
 
 /** queryTimeline's caps (timelineQuery.ts): findings listed per lane, and marks per bucket. */
 export const FINDINGS_MAX = 2000;

@@ -4,7 +4,8 @@ import { resolveOptions } from '../../src/core/sequencingOptions';
 import type { CaptureSession } from '../../src/core/session/captureSession';
 import { loadSession } from '../../src/core/session/loadSession';
 import { queryTimeline } from '../../src/core/session/timelineQuery';
-import { LaneIndex } from '../../src/webview/fastQuery';
+import { LaneIndex } from '../../src/core/session/laneIndex';
+import { TimelineService } from '../../src/core/session/timelineService';
 import { mulberry32 } from '../../scripts/lib/captureGenerator';
 
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
@@ -12,7 +13,7 @@ const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl
 /** Deterministic windows, so a failure can be replayed. */
 const rng = mulberry32;
 
-describe('webview fastQuery (indexed lane pages)', function () {
+describe('LaneIndex (indexed lane pages, as queryTimeline answers them)', function () {
   this.timeout(30_000);
   let session: CaptureSession;
 
@@ -67,5 +68,39 @@ describe('webview fastQuery (indexed lane pages)', function () {
     assert.deepEqual(fast, slow);
     assert.ok(fast.density);
     assert.equal(fast.findings.id.length, session.findingCount(key, 'gap') + session.findingCount(key, 'duplicate') + session.findingCount(key, 'late'));
+  });
+});
+
+describe('TimelineService pages (indexed without a filter, queryTimeline with one)', function () {
+  this.timeout(30_000);
+
+  it('answers every requestPage exactly as queryTimeline does: unfiltered, filtered, at a replay position', async () => {
+    const INVALID = join(__dirname, '..', 'fixtures', 'captures', 'with-invalid.jsonl');
+    const session = (await loadSession([SAMPLE, INVALID], resolveOptions({ preset: 'cme' }))).session;
+    const service = new TimelineService(session, { id: 's', title: 't', options: '' });
+    const { start, end } = session.timeRange;
+    const lanes = session.keyNames.map((_, i) => i);
+    const random = rng(7);
+    const ask = async (requestId: number, t0: number, t1: number, buckets: number) => {
+      const reply = await service.handle({ type: 'requestPage', requestId, t0, t1, buckets, lanes });
+      assert.ok(reply && reply.type === 'page');
+      return reply.page;
+    };
+    const check = async (label: string) => {
+      for (let n = 0; n < 40; n++) {
+        const span = (end - start) * random() ** 3 + 0.05;
+        const t0 = start - span / 2 + random() * (end - start);
+        const buckets = 1 + Math.floor(random() * 3000);
+        const got = await ask(n, t0, t0 + span, buckets);
+        assert.deepEqual(got, queryTimeline(session, { t0, t1: t0 + span, buckets, lanes, position: service.position }, service.eventFilter), `${label}, window ${n}`);
+      }
+    };
+    assert.ok(session.store.invalid.length > 0, 'the page frame carries invalid records too');
+    await check('unfiltered');
+    await service.setFilter({ kinds: ['gap', 'duplicate'] });
+    await check('filtered');
+    await service.setFilter({});
+    service.position = Math.floor(session.arrivalCount / 2);
+    await check('at a replay position');
   });
 });
