@@ -57,7 +57,7 @@ export class TimelinePanel extends Disposable {
   static showLoading(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel | undefined {
     if (TimelinePanel.instance) return undefined;
     const p = TimelinePanel.create(extensionUri, manager, onSelect);
-    p.loadingState = { type: 'loading', title, fraction: 0, detail: 'Starting' };
+    p.loadingState = { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: Date.now() };
     p.panel.title = `Timeline: ${title}`;
     p.setHtml(undefined);
     return p;
@@ -78,8 +78,8 @@ export class TimelinePanel extends Disposable {
   /** The load's progress (at most a few updates a second reach the webview). */
   loadingProgress(fraction: number, detail: string): void {
     if (!this.loadingState || this.isDisposed) return;
-    this.loadingState = { ...this.loadingState, fraction, detail };
     const now = Date.now();
+    this.loadingState = { ...this.loadingState, fraction, detail, sentAt: now };
     if (this.ready && (now - this.lastLoadingPost >= 250 || fraction >= 1)) {
       this.lastLoadingPost = now;
       this.post(this.loadingState);
@@ -167,7 +167,7 @@ export class TimelinePanel extends Disposable {
   private postInit(): void {
     const s = this.session;
     if (this.loadingState) {
-      this.post(this.loadingState);
+      this.post({ ...this.loadingState, sentAt: Date.now() });
       return;
     }
     if (!s) {

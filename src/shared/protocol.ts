@@ -87,8 +87,11 @@ export interface FirstPage {
 export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
   | { type: 'init'; session: SessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo; firstPage?: FirstPage }
-  /** A capture is being loaded for this panel: `fraction` of it read so far. */
-  | { type: 'loading'; title: string; fraction: number; detail: string }
+  /**
+   * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
+   * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
+   */
+  | { type: 'loading'; title: string; fraction: number; detail: string; sentAt: number }
   | { type: 'page'; requestId: number; page: TimelinePage }
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }

@@ -252,7 +252,7 @@ export class TimelineApp {
         this.titleText.textContent = `Loading ${m.title}… ${Math.floor(m.fraction * 100)} %`;
         this.status.textContent = `${m.detail} — the timeline appears as soon as the capture is sequenced.`;
         // From here to the first paint is what the user waits once the file is read (benchmark).
-        if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0) performance.mark('seqscope:capture-read');
+        if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0) performance.mark('seqscope:capture-read', { detail: { sentAt: m.sentAt } });
         break;
     }
   }

@@ -134,8 +134,10 @@ async function summaryRow(page: Page): Promise<string> {
 interface OpenPaintTimes {
   /** The click on Open Capture's last choice → the first frame with data: the load included. */
   clickToPaintMs: number;
-  /** The file read to its end (the webview's last progress message) → the first frame with data. */
+  /** The file read to its end (the host sending its last progress message) → the first frame with data. */
   readToPaintMs: number;
+  /** The webview showing that last progress message (100 %) → the first frame: what the user waits once told the file is read. */
+  shownReadToPaintMs: number;
   /** The session's init reaching the webview → the first frame with data. */
   sessionToPaintMs: number;
 }
@@ -213,16 +215,19 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     await settled(openFrame, 120_000);
     const onOpen = await openFrame.evaluate(() => {
       const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
-      const read = g.performance.getEntriesByName('seqscope:capture-read')[0]?.startTime ?? NaN;
+      const mark = g.performance.getEntriesByName('seqscope:capture-read')[0] as { startTime: number; detail?: { sentAt?: number } } | undefined;
       const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
-      return { origin: g.performance.timeOrigin, read, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
+      return { origin: g.performance.timeOrigin, read: mark?.startTime ?? NaN, readSentAt: mark?.detail?.sentAt ?? NaN, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
     });
+    // Host and browser run on this machine: one clock (epoch ms), so the host's send time of the
+    // last progress message and the webview's paint compare directly.
     const openPaint: OpenPaintTimes = {
       clickToPaintMs: onOpen.origin + onOpen.paint - opening,
-      readToPaintMs: onOpen.paint - onOpen.read,
+      readToPaintMs: onOpen.origin + onOpen.paint - onOpen.readSentAt,
+      shownReadToPaintMs: onOpen.paint - onOpen.read,
       sessionToPaintMs: onOpen.paint - onOpen.init,
     };
-    progress(`opened with its timeline: file read → first paint ${openPaint.readToPaintMs.toFixed(0)} ms (session in → paint ${openPaint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(openPaint.clickToPaintMs / 1000).toFixed(1)} s)`);
+    progress(`opened with its timeline: file read → first paint ${openPaint.readToPaintMs.toFixed(0)} ms (the panel showing 100 % → paint ${openPaint.shownReadToPaintMs.toFixed(0)} ms; session in → paint ${openPaint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(openPaint.clickToPaintMs / 1000).toFixed(1)} s)`);
     const openTab = page.locator('.tab', { hasText: 'Timeline:' });
     await openTab.locator('.codicon-close').click();
     await openTab.waitFor({ state: 'detached', timeout: 10_000 });
@@ -298,8 +303,9 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         ['RSS with its timeline shown, right away', `${mib(r.timelineRss)} (+${mib(r.timelineRss - r.baselineRss)})`, '', ''],
         [`… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`, `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
         ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
-        ['first paint, opening the capture (the timeline opens with the load): file read → first frame with data', `${r.openPaint.readToPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
-        ['… of which: the session reaching the webview → first frame', `${r.openPaint.sessionToPaintMs.toFixed(0)} ms`, '', ''],
+        ['first paint, opening the capture (the timeline opens with the load): the file read (host) → first frame with data', `${r.openPaint.readToPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        ['… the panel showing "100 %" → first frame (messages to the webview take 0.3–0.6 s here)', `${r.openPaint.shownReadToPaintMs.toFixed(0)} ms`, '', ''],
+        ['… the session reaching the webview → first frame', `${r.openPaint.sessionToPaintMs.toFixed(0)} ms`, '', ''],
         ['… click on Open Capture → first frame (the load included)', `${(r.openPaint.clickToPaintMs / 1000).toFixed(1)} s`, '', ''],
         ['first paint, Show Timeline later (panel closed): click → first frame with data', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.showTimeline)],
         ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
