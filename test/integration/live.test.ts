@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { stubber } from './windowStubs';
 import type * as PubsubLayer from '../../src/pubsub';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
@@ -68,12 +69,7 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     await emu?.stop();
   });
 
-  function stub<K extends keyof typeof vscode.window>(name: K, fake: (typeof vscode.window)[K]): void {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fake;
-    restore.push(() => void (w[name] = original));
-  }
+  const stub = stubber(restore);
 
   function treeText(node: TreeNode): string {
     const item = api.tree.getTreeItem(node);

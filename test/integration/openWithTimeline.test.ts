@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { stubber } from './windowStubs';
 import type { OpenResult } from '../../src/extension/commands';
 import type { SeqScopeApi } from '../../src/extension/extension';
 
@@ -36,12 +37,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
   let notACapture: string;
   const restore: (() => unknown)[] = [];
 
-  function stub<K extends keyof typeof vscode.window>(name: K, fake: (typeof vscode.window)[K]): void {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fake;
-    restore.push(() => void (w[name] = original));
-  }
+  const stub = stubber(restore);
 
   function answer(file: string): void {
     stub('showOpenDialog', (async () => [vscode.Uri.file(file)]) as never);
