@@ -49,12 +49,19 @@ export class SessionManager extends Disposable {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         let reported = 0;
+        let reportedAt = 0;
         try {
           // On a worker thread: the host stays responsive and keeps none of the load's garbage.
           return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
             signal: abort.signal,
             onProgress: (read, total) => {
               const pct = total > 0 ? (read / total) * 100 : 100;
+              // The worker reports every MiB (~40 times a second); each report redraws the
+              // notification in the window, which then delays everything else sent to it —
+              // the timeline's messages included. Ten a second are plenty.
+              const now = Date.now();
+              if (pct < 100 && now - reportedAt < 100) return;
+              reportedAt = now;
               const detail = `${Math.floor(pct)}% of ${formatBytes(total)}`;
               progress.report({ increment: pct - reported, message: detail });
               reported = pct;
