@@ -77,10 +77,18 @@ export class SessionManager extends Disposable {
     log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
     const session = this.add((id) => new Session(id, data, options, cancelled));
-    // After the tree has had its turn: the first timeline then paints without a cold query.
-    const warm = setTimeout(() => {
-      if (this.sessions.includes(session)) session.timeline.warmUp(session.replay.info());
-    }, 50);
+    // Work ahead for the timeline, a step per turn of the event loop, once the window has had a
+    // second for the new session (tree, status bar, a timeline opened with the load): a long
+    // synchronous run right after the load held the extension host's messages back by 0.3–0.8 s.
+    const steps = session.timeline.warmUpSteps(session.replay.info());
+    let warm: ReturnType<typeof setTimeout> | undefined;
+    const next = () => {
+      const step = steps.shift();
+      if (!step || !this.sessions.includes(session)) return;
+      step();
+      warm = setTimeout(next, 0);
+    };
+    warm = setTimeout(next, 1000);
     session.onDidDispose(() => clearTimeout(warm));
     return session;
   }

@@ -251,6 +251,8 @@ export class TimelineApp {
         // follows the load's end at once instead of a webview start-up later.
         this.titleText.textContent = `Loading ${m.title}… ${Math.floor(m.fraction * 100)} %`;
         this.status.textContent = `${m.detail} — the timeline appears as soon as the capture is sequenced.`;
+        // How long the host's messages take to arrive during a load (DevTools, the benchmark).
+        performance.mark('seqscope:loading', { detail: { sentAt: m.sentAt } });
         // From here to the first paint is what the user waits once the file is read (benchmark).
         if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0) performance.mark('seqscope:capture-read', { detail: { sentAt: m.sentAt } });
         break;

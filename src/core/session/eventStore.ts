@@ -18,9 +18,19 @@ export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4 } as const;
 /** Groups a key lists in the tree. */
 export type FindingGroup = 'gap' | 'duplicate' | 'late';
 
+/** Events spanning longer than this are listed per key (KeyEvents.long) for the lane index. */
+export const LONG_SPAN_MS = 50;
+
 export class KeyEvents {
   /** Every event of the key, in emission order. */
   readonly all = new IntColumn(16);
+  /**
+   * For the lane index (laneIndex.ts), kept as events arrive so it needs no pass over the store:
+   * the release times of the key's messages (ascending, as events come in t1 order), and the
+   * ids of its events longer than LONG_SPAN_MS.
+   */
+  readonly releases = new FloatColumn(16);
+  readonly long = new IntColumn(4);
   readonly gap = new IntColumn(4);
   readonly duplicate = new IntColumn(4);
   readonly late = new IntColumn(4);
@@ -79,6 +89,8 @@ export class EventStore {
     }
     const ke = this.keyEvents(key);
     ke.all.push(id);
+    if (kind === Kind.message) ke.releases.push(t1);
+    if (t1 - t0 > LONG_SPAN_MS) ke.long.push(id);
     if (kind === Kind.gap) ke.gap.push(id);
     else if (kind === Kind.duplicate) ke.duplicate.push(id);
     else if (kind === Kind.late) ke.late.push(id);

@@ -5,8 +5,8 @@
  * queryTimeline walks the lane's events from the window's start to its end plus the lane's
  * longest span (a message held 10 s behind a gap makes every query scan 10 s more): zoomed out
  * on a million events that is a million steps per page, zoomed in it is still tens of
- * thousands, and the standalone page spends them on its only thread. Here, per lane (built once,
- * on first use):
+ * thousands, and the standalone page spends them on its only thread. Here, per lane (kept by the
+ * EventStore as events arrive, so there is nothing to build):
  *   - the release times of its messages, sorted: a density page costs two binary searches per
  *     bucket, and counting messages in the window costs two;
  *   - its "long" events (span > LONG_SPAN_MS), sorted: the only ones that can reach into the
@@ -19,14 +19,12 @@
  */
 import type { CaptureSession } from './captureSession';
 import { lowerBound } from './columns';
-import { Kind } from './eventStore';
+import { Kind, LONG_SPAN_MS } from './eventStore';
 import type { LanePage, MarkList } from './timelineQuery';
 
 /** queryTimeline's caps (timelineQuery.ts): findings listed per lane, and marks per bucket. */
 export const FINDINGS_MAX = 2000;
 const MARKS_PER_BUCKET = 2;
-/** Spans longer than this are indexed; shorter ones are found by scanning this far past the window. */
-const LONG_SPAN_MS = 50;
 
 interface LaneData {
   /** Release times (t1) of the lane's messages, ascending. */
@@ -43,28 +41,9 @@ export class LaneIndex {
   private data(key: number): LaneData {
     let d = this.lanes[key];
     if (d) return d;
-    const s = this.session.store;
-    const ke = s.keys[key];
-    const kinds = s.kind.data;
-    const t0 = s.t0.data;
-    const t1 = s.t1.data;
-    const list = ke ? ke.all.data : new Int32Array(0);
-    const n = ke ? ke.all.length : 0;
-    let m = 0;
-    let l = 0;
-    for (let i = 0; i < n; i++) {
-      const id = list[i];
-      if (kinds[id] === Kind.message) m++;
-      if (t1[id] - t0[id] > LONG_SPAN_MS) l++;
-    }
-    const releases = new Float64Array(m);
-    const long = new Int32Array(l);
-    for (let i = 0, j = 0, k = 0; i < n; i++) {
-      const id = list[i];
-      if (kinds[id] === Kind.message) releases[j++] = t1[id];
-      if (t1[id] - t0[id] > LONG_SPAN_MS) long[k++] = id;
-    }
-    d = { releases, long };
+    // The store keeps both lists as events arrive (KeyEvents.releases / .long).
+    const ke = this.session.store.keys[key];
+    d = ke ? { releases: ke.releases.data.subarray(0, ke.releases.length), long: ke.long.data.subarray(0, ke.long.length) } : { releases: new Float64Array(0), long: new Int32Array(0) };
     this.lanes[key] = d;
     return d;
   }

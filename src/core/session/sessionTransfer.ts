@@ -17,14 +17,14 @@ type Movable = { toMovable(): NumberArray; adopt(a: NumberArray): unknown };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
-const KEY_LISTS = ['all', 'gap', 'duplicate', 'late'] as const satisfies readonly (keyof KeyEvents)[];
+const KEY_LISTS = ['all', 'gap', 'duplicate', 'late', 'releases', 'long'] as const satisfies readonly (keyof KeyEvents)[];
 
 export interface PackedSession {
   paths: string[];
   summary: ReplaySummary;
   keyNames: string[];
   events: Record<(typeof EVENT_COLUMNS)[number], NumberArray>;
-  keys: { lists: Record<(typeof KEY_LISTS)[number], Int32Array>; maxSpan: number }[];
+  keys: { lists: Record<(typeof KEY_LISTS)[number], NumberArray>; maxSpan: number }[];
   invalid: Int32Array;
   problems: [number, string][];
   arrivals: Record<(typeof ARRIVAL_COLUMNS)[number], NumberArray>;
@@ -45,7 +45,7 @@ export function packSession(s: CaptureSession): { packed: PackedSession; transfe
   for (const c of ARRIVAL_COLUMNS) arrivals[c] = take((s.log[c] as Movable).toMovable());
   const keys = store.keys.map((ke) => {
     const lists = {} as PackedSession['keys'][number]['lists'];
-    for (const l of KEY_LISTS) lists[l] = take(ke[l].toMovable());
+    for (const l of KEY_LISTS) lists[l] = take((ke[l] as Movable).toMovable());
     return { lists, maxSpan: ke.maxSpan };
   });
   const ids = s.log.messageId.pack();
@@ -73,7 +73,7 @@ export function unpackSession(p: PackedSession): CaptureSession {
   for (const c of EVENT_COLUMNS) (store[c] as Movable).adopt(p.events[c]);
   p.keys.forEach((k, i) => {
     const ke: KeyEvents = store.keyEvents(i);
-    for (const l of KEY_LISTS) ke[l].adopt(k.lists[l]);
+    for (const l of KEY_LISTS) (ke[l] as Movable).adopt(k.lists[l]);
     ke.maxSpan = k.maxSpan;
   });
   store.invalid.adopt(p.invalid);

@@ -78,13 +78,14 @@ export class TimelineService {
   }
 
   /**
-   * A page. Without a filter or a replay position, lanes come from the LaneIndex (built on first
-   * use: a few binary searches per bucket instead of a walk over every event in the window —
-   * zoomed out on 1 M events, ~20 ms a page instead of ~70–130 ms); otherwise from queryTimeline.
-   * Both give the same page (tested).
+   * A page. Without a filter or a replay position, lanes come from the LaneIndex (a few binary
+   * searches per bucket in each lane's own release times instead of a walk over every event in
+   * the window — zoomed out on 1 M events, a few ms a page instead of ~120–250 ms, the walk
+   * missing the cache at every event); otherwise from queryTimeline. Both give the same page
+   * (tested).
    */
-  private query(q: TimelineQuery, buildIndex = true): TimelinePage {
-    if (this.compiled || q.position !== undefined || (!buildIndex && !this.laneIndex)) return queryTimeline(this.session, q, this.compiled);
+  private query(q: TimelineQuery): TimelinePage {
+    if (this.compiled || q.position !== undefined) return queryTimeline(this.session, q, this.compiled);
     const index = (this.laneIndex ??= new LaneIndex(this.session));
     // The page's frame and its invalid records, which are not per lane.
     const head = queryTimeline(this.session, { ...q, lanes: [] });
@@ -110,24 +111,18 @@ export class TimelineService {
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
     const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
     // What a requestPage for it gets, at a resolution that covers wide screens.
-    // Right after a load this is on the way to the first paint: no index built for it (building
-    // one costs more than this one walk); warmUp builds it afterwards.
-    const page = { t0: win.t0, t1: win.t1, lanes, page: this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }, false) };
+    const page = { t0: win.t0, t1: win.t1, lanes, page: this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }) };
     this.firstPageCache = { position: this.position, page };
     return { init, page };
   }
 
   /**
-   * Computes the overview, the first view and the lane index ahead: run when a session has just
-   * loaded, so the first timeline a user opens has them ready (for 1 M events the first query,
-   * cold, took ~200 ms, the overview ~70 ms, the index ~100–250 ms).
+   * The work to do ahead once a session has loaded, so the first timeline a user opens has it
+   * ready: the first view (overview and first page). In steps, so the caller can run them between
+   * other work — a long synchronous run would hold up the extension host's messages to the window.
    */
-  warmUp(replay: ReplayInfo): void {
-    const view = this.firstView(replay);
-    // The index builds a lane on its first query: those of the first view's block now.
-    const index = (this.laneIndex ??= new LaneIndex(this.session));
-    const { start, end } = this.session.timeRange;
-    for (const k of view.page?.lanes ?? []) index.lane(k, start, end, 1);
+  warmUpSteps(replay: ReplayInfo): (() => void)[] {
+    return [() => void this.overview(), () => void this.firstView(replay)];
   }
 
   /** Handles a data request; returns the reply, if the message wants one. */
