@@ -29,7 +29,6 @@ export class TimelinePanel extends Disposable {
   private htmlSet = false;
   /** Set while the panel waits for a capture it was opened for (see showLoading). */
   private loadingState: Extract<HostMessage, { type: 'loading' }> | undefined;
-  private lastLoadingPost = 0;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
   private liveSub: vscode.Disposable | undefined;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -75,15 +74,11 @@ export class TimelinePanel extends Disposable {
     return p;
   }
 
-  /** The load's progress (at most a few updates a second reach the webview). */
+  /** The load's progress (the session manager reports it at most ten times a second). */
   loadingProgress(fraction: number, detail: string): void {
     if (!this.loadingState || this.isDisposed) return;
-    const now = Date.now();
-    this.loadingState = { ...this.loadingState, fraction, detail, sentAt: now };
-    if (this.ready && (now - this.lastLoadingPost >= 250 || fraction >= 1)) {
-      this.lastLoadingPost = now;
-      this.post(this.loadingState);
-    }
+    this.loadingState = { ...this.loadingState, fraction, detail, sentAt: Date.now() };
+    if (this.ready) this.post(this.loadingState);
   }
 
   /**
@@ -176,7 +171,7 @@ export class TimelinePanel extends Disposable {
     }
     if (s.live) {
       // A live session re-inits every second as it grows: no page ahead, it would be stale.
-      this.post({ type: 'init', session: s.timeline.info(), overview: s.timeline.overview(), filter: s.filter, replay: s.replay.info() });
+      this.post(s.timeline.initMessage(s.replay.info()));
       return;
     }
     // With the page the webview asks for first, computed ahead after the load: no round trip.

@@ -159,7 +159,7 @@ class InPageHost {
   private async handle(s: TimelineService, msg: WebviewMessage): Promise<HostMessage | undefined> {
     switch (msg.type) {
       case 'ready':
-        return { type: 'init', session: s.info(), overview: s.overview(), filter: s.currentFilter, replay: { playing: false, speed: 1, active: false } };
+        return s.initMessage({ playing: false, speed: 1, active: false });
       case 'requestPage':
         return { type: 'page', requestId: msg.requestId, page: await this.page(s, msg) };
       case 'requestDetail':

@@ -35,7 +35,7 @@ class Column<A extends TypedArray> {
    * ~0.4 s, mostly the garbage collection the new buffers set off), else a right-sized copy.
    */
   toMovable(): A {
-    return this.length * 4 >= this.data.length * 3 ? (this.data.subarray(0, this.length) as A) : this.toArray();
+    return mostlyFull(this.length, this.data.length) ? (this.data.subarray(0, this.length) as A) : this.toArray();
   }
 
   /** Takes `data` as the whole column (no copy): the other side of `toArray` after a transfer. */
@@ -111,7 +111,7 @@ export class StringColumn {
 
   /** The packed bytes and end offsets for a transfer between threads (see Column.toMovable). */
   pack(): { bytes: Uint8Array; ends: Int32Array } {
-    const bytes = this.used * 4 >= this.bytes.length * 3 ? this.bytes.subarray(0, this.used) : this.bytes.slice(0, this.used);
+    const bytes = mostlyFull(this.used, this.bytes.length) ? this.bytes.subarray(0, this.used) : this.bytes.slice(0, this.used);
     return { bytes, ends: this.ends.toMovable() };
   }
 
@@ -128,6 +128,11 @@ export class StringColumn {
     for (let i = 0; i < out.length; i++) out[i] = this.get(i);
     return out;
   }
+}
+
+/** At least three quarters used: moved as it is rather than copied to size (see toMovable). */
+function mostlyFull(used: number, capacity: number): boolean {
+  return used * 4 >= capacity * 3;
 }
 
 /** First index in [lo, hi) whose value is ≥ x, for a column sorted ascending over that range. */

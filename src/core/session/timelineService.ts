@@ -96,6 +96,11 @@ export class TimelineService {
     return (this.overviewCache ??= overview(this.session, OVERVIEW_BINS, this.compiled));
   }
 
+  /** The `init` message for a webview: the session, its overview and filter, and `replay`. */
+  initMessage(replay: ReplayInfo): StandalonePreview['init'] {
+    return { type: 'init', session: this.info(), overview: this.overview(), filter: this.filter, replay };
+  }
+
   /**
    * The `init` reply and the first page a webview asks for, as this service answers them now
    * (filter and replay position included): what a standalone export embeds, and what the VS Code
@@ -103,8 +108,8 @@ export class TimelineService {
    * the filter or the replay position changes.
    */
   firstView(replay: ReplayInfo): StandalonePreview {
-    const info = this.info();
-    const init: StandalonePreview['init'] = { type: 'init', session: info, overview: this.overview(), filter: this.filter, replay };
+    const init = this.initMessage(replay);
+    const info = init.session;
     const cached = this.firstPageCache;
     if (cached && cached.position === this.position) return { init, page: cached.page };
     // The same arithmetic as the webview's first request (its window does not depend on width).
