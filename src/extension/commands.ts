@@ -86,7 +86,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         s = await manager.open(
           uris.map((u) => u.fsPath),
           options,
-          loading && ((fraction, detail) => loading.loadingProgress(fraction, detail)),
+          loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), firstView: (view) => loading.showFirstView(view) },
         );
       } finally {
         loading?.finishLoading(s);

@@ -1,7 +1,6 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
-import { CaptureSession } from '../core/session/captureSession';
+import { CaptureSession, captureTitle } from '../core/session/captureSession';
 import { SessionFiles } from '../core/session/sessionFiles';
 import { lanesOf, TimelineService } from '../core/session/timelineService';
 import type { LaneInfo } from '../shared/protocol';
@@ -87,8 +86,7 @@ export class Session extends Disposable {
 
   get title(): string {
     if (this.live) return this.live.tapOf ? `tap on ${this.live.tapOf.split('/').pop()}` : this.live.subscription.split('/').pop()!;
-    const names = this.data.paths.map((p) => path.basename(p));
-    return (names.length > 2 ? `${names[0]} +${names.length - 1}` : names.join(' + ')) + (this.partial ? ' (partial)' : '');
+    return captureTitle(this.data.paths, this.partial);
   }
 
   /** Per-key counts and hot flags (computed once). */

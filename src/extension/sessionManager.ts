@@ -1,10 +1,24 @@
 import * as vscode from 'vscode';
-import { SequencingOptions } from '../core/sequencingOptions';
+import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
 import * as path from 'node:path';
+import { captureTitle } from '../core/session/captureSession';
 import { loadSessionInWorker } from '../core/session/loadInWorker';
+import type { StandalonePreview } from '../webview/standaloneEmbed';
 import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
+
+/** Who watches a load (a timeline opened with it). */
+export interface LoadWatcher {
+  /** Fraction of the bytes read, and the same in words; at most ten times a second. */
+  progress?(fraction: number, detail: string): void;
+  /**
+   * The timeline's first view of the new session (its id included), before the session exists
+   * on this thread: a panel waiting for the load paints it at once. The session is taken in once
+   * what this returns settles. Not for a cancelled load.
+   */
+  firstView?(view: StandalonePreview): Promise<void> | void;
+}
 
 /** The open sessions, the active one, and loading with progress and cancellation. */
 export class SessionManager extends Disposable {
@@ -40,8 +54,10 @@ export class SessionManager extends Disposable {
    * Loads captures into a new session, with a cancellable progress notification. A cancelled
    * load keeps what was read (marked partial) unless nothing was.
    */
-  async open(paths: string[], options: SequencingOptions, onProgress?: (fraction: number, detail: string) => void): Promise<Session | undefined> {
+  async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}): Promise<Session | undefined> {
     const started = Date.now();
+    // The id is taken now, so a first view computed during the load names the session it will be.
+    const id = this.newId();
     const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `SeqScope: sequencing ${label}`, cancellable: true },
@@ -65,8 +81,9 @@ export class SessionManager extends Disposable {
               const detail = `${Math.floor(pct)}% of ${formatBytes(total)}`;
               progress.report({ increment: pct - reported, message: detail });
               reported = pct;
-              onProgress?.(pct / 100, `Read ${formatBytes(read)} of ${formatBytes(total)}`);
+              watcher.progress?.(pct / 100, `Read ${formatBytes(read)} of ${formatBytes(total)}`);
             },
+            firstView: watcher.firstView && { meta: { id, title: captureTitle(paths, false), options: describeOptions(options) }, onView: watcher.firstView },
           });
         } finally {
           sub.dispose();
@@ -76,7 +93,7 @@ export class SessionManager extends Disposable {
     const { session: data, cancelled } = result;
     log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
-    const session = this.add((id) => new Session(id, data, options, cancelled));
+    const session = this.add(() => new Session(id, data, options, cancelled));
     // Work ahead for the timeline, a step per turn of the event loop, once the window has had a
     // second for the new session (tree, status bar, a timeline opened with the load): a long
     // synchronous run right after the load held the extension host's messages back by 0.3–0.8 s.
@@ -95,12 +112,16 @@ export class SessionManager extends Disposable {
 
   /** Adds a session made elsewhere (a live one) and makes it active. */
   add(make: (id: string) => Session): Session {
-    const s = make(`s${this.nextId++}`);
+    const s = make(this.newId());
     this.sessions.push(s);
     this.subscriptions.set(s, s.onDidChange(() => this.changed.fire()));
     this.activeSession = s;
     this.changed.fire();
     return s;
+  }
+
+  private newId(): string {
+    return `s${this.nextId++}`;
   }
 
   close(s: Session): void {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { inlineScript, inlineStyle, jsonForHtml } from '../core/export/standaloneHtml';
-import { PREVIEW_ELEMENT_ID } from '../webview/standaloneEmbed';
+import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../webview/standaloneEmbed';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { Disposable } from './dispose';
@@ -10,6 +10,9 @@ import { reportError } from './errors';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
+
+/** Longest the session waits for the webview to paint its first view (showFirstView). */
+const PAINT_WAIT_MS = 1000;
 
 /**
  * The timeline webview panel: one per window, showing the active session. It answers the
@@ -29,6 +32,14 @@ export class TimelinePanel extends Disposable {
   private htmlSet = false;
   /** Set while the panel waits for a capture it was opened for (see showLoading). */
   private loadingState: Extract<HostMessage, { type: 'loading' }> | undefined;
+  /**
+   * The first view of the session being loaded, computed by the loading worker (showFirstView):
+   * shown while the session is still being made on this thread; what the webview asks
+   * meanwhile waits in `queued` for it.
+   */
+  private early: { view: StandalonePreview; posted: boolean; queued: WebviewMessage[] } | undefined;
+  /** Waiting for the webview to paint a session (showFirstView). */
+  private paintWait: { session: string; done: () => void } | undefined;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
   private liveSub: vscode.Disposable | undefined;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -76,7 +87,7 @@ export class TimelinePanel extends Disposable {
 
   /** The load's progress (the session manager reports it at most ten times a second). */
   loadingProgress(fraction: number, detail: string): void {
-    if (!this.loadingState || this.isDisposed) return;
+    if (!this.loadingState || this.early || this.isDisposed) return;
     this.loadingState = { ...this.loadingState, fraction, detail, sentAt: Date.now() };
     if (this.ready) this.post(this.loadingState);
   }
@@ -88,12 +99,41 @@ export class TimelinePanel extends Disposable {
   finishLoading(session: Session | undefined): void {
     if (!this.loadingState || this.isDisposed) return;
     this.loadingState = undefined;
+    const early = this.early;
+    this.early = undefined;
     const next = session ?? this.manager.active;
     if (!next) {
       this.dispose();
       return;
     }
-    this.attach(next);
+    // The webview may already show this session (its first view came from the worker): then it
+    // needs no init, only answers to what it asked meanwhile.
+    const shown = !!early?.posted && early.view.init.session.id === next.id;
+    this.attach(next, shown);
+    if (shown) for (const m of early.queued) void this.onMessage(m);
+  }
+
+  /**
+   * The loading worker's first view of the session (see LoadWatcher.firstView), shown at once.
+   * Resolves when the webview has painted it (at most PAINT_WAIT_MS later; at once when the
+   * panel is hidden, which paints nothing): the session is taken in after that.
+   */
+  showFirstView(view: StandalonePreview): Promise<void> {
+    if (!this.loadingState || this.isDisposed) return Promise.resolve();
+    this.early = { view, posted: false, queued: [] };
+    if (this.ready) this.postInit();
+    if (!this.panel.visible) return Promise.resolve();
+    this.paintWait?.done();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.paintWait === wait) this.paintWait = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, PAINT_WAIT_MS);
+      const wait = { session: view.init.session.id, done };
+      this.paintWait = wait;
+    });
   }
 
   static get instance(): TimelinePanel | undefined {
@@ -119,6 +159,7 @@ export class TimelinePanel extends Disposable {
 
   override dispose(): void {
     if (TimelinePanel.current === this) TimelinePanel.current = undefined;
+    this.paintWait?.done();
     this.sessionSub?.dispose();
     this.liveSub?.dispose();
     if (this.replayTimer) clearTimeout(this.replayTimer);
@@ -127,8 +168,8 @@ export class TimelinePanel extends Disposable {
     this.panel.dispose();
   }
 
-  /** Shows a session (or the empty state). */
-  attach(session: Session | undefined): void {
+  /** Shows a session (or the empty state); `shown`: the webview shows it already. */
+  attach(session: Session | undefined, shown = false): void {
     if (session === this.session && this.ready) return;
     this.sessionSub?.dispose();
     this.session = session;
@@ -139,7 +180,7 @@ export class TimelinePanel extends Disposable {
     // the user's zoom, which it saves per session, and re-requests its pages).
     this.liveSub = session?.live ? session.onDidChange(() => this.scheduleLivePost()) : undefined;
     if (!this.htmlSet) this.setHtml(session);
-    else if (this.ready) this.postInit();
+    else if (this.ready && !shown) this.postInit();
   }
 
   /** Once per panel: the page, carrying the session's first view so it paints without asking. */
@@ -161,6 +202,11 @@ export class TimelinePanel extends Disposable {
 
   private postInit(): void {
     const s = this.session;
+    if (this.early) {
+      this.early.posted = true;
+      this.post({ ...this.early.view.init, firstPage: this.early.view.page });
+      return;
+    }
     if (this.loadingState) {
       this.post({ ...this.loadingState, sentAt: Date.now() });
       return;
@@ -176,7 +222,9 @@ export class TimelinePanel extends Disposable {
     }
     // With the page the webview asks for first, computed ahead after the load: no round trip.
     const view = s.timeline.firstView(s.replay.info());
+
     this.post({ ...view.init, firstPage: view.page });
+
   }
 
   private scheduleLivePost(): void {
@@ -197,6 +245,15 @@ export class TimelinePanel extends Disposable {
   }
 
   private async onMessage(m: WebviewMessage): Promise<void> {
+    if (m.type === 'painted') {
+      if (this.paintWait?.session === m.session) this.paintWait.done();
+      return;
+    }
+    if (this.early?.posted && m.type !== 'ready') {
+      // About the session shown from the early view, which this thread is still making.
+      this.early.queued.push(m);
+      return;
+    }
     const s = this.session;
     try {
       switch (m.type) {

@@ -8,13 +8,15 @@
  */
 import type { CursorState } from '../core/session/replayCursor';
 import type { EventView } from '../core/session/eventView';
-import type { Overview, TimelinePage } from '../core/session/timelineQuery';
+import type { Overview } from '../core/session/timelineQuery';
+import type { WirePage } from '../core/session/pageWire';
 import type { TraceFilterSpec } from '../core/traceFilter';
 
 export type { CursorState, KeyStateView } from '../core/session/replayCursor';
 export type { EventView } from '../core/session/eventView';
 export type { LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
 export type { KindName } from '../core/session/eventStore';
+export type { WirePage } from '../core/session/pageWire';
 
 export interface LaneInfo {
   /** Key index (the lane's identity in pages). */
@@ -59,6 +61,9 @@ export interface ReplayInfo {
   state?: CursorState;
 }
 
+/** Replay as a session starts: not stepping, everything shown. */
+export const IDLE_REPLAY: ReplayInfo = Object.freeze({ playing: false, speed: 1, active: false });
+
 /** Decoded record for the detail pane. */
 export interface MessageDetail {
   event: EventView;
@@ -80,7 +85,7 @@ export interface FirstPage {
   t0: number;
   t1: number;
   lanes: number[];
-  page: TimelinePage;
+  page: WirePage;
 }
 
 /** Messages to the webview. */
@@ -92,7 +97,8 @@ export type HostMessage =
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
    */
   | { type: 'loading'; title: string; fraction: number; detail: string; sentAt: number }
-  | { type: 'page'; requestId: number; page: TimelinePage }
+  /** Pages cross packed (core/session/pageWire.ts: marks as differences, ~2.5× smaller); the webview unpacks them. */
+  | { type: 'page'; requestId: number; page: WirePage }
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }
   | { type: 'filter'; filter: TimelineFilter; overview: Overview }
@@ -110,6 +116,8 @@ export type WebviewMessage =
   | { type: 'setSpeed'; speed: ReplaySpeed }
   | { type: 'seek'; position: number }
   | { type: 'select'; eventId: number }
-  | { type: 'setFilter'; filter: TimelineFilter };
+  | { type: 'setFilter'; filter: TimelineFilter }
+  /** The first frame with data of this session was drawn (the host may then do heavier work). */
+  | { type: 'painted'; session: string };
 
 export const TIMELINE_VIEW_TYPE = 'seqscope.timeline';

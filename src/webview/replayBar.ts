@@ -5,6 +5,7 @@
  * cursor; this only sends `replay` / `setSpeed` / `seek` and shows the `replay` replies.
  */
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
+import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { clockTime, count, duration, missingRange } from './format';
 
@@ -21,7 +22,7 @@ export class ReplayBar {
   private dragging = false;
   private seekTimer: number | undefined;
   private lastSeek = 0;
-  private info: ReplayInfo = { playing: false, speed: 1, active: false };
+  private info: ReplayInfo = IDLE_REPLAY;
 
   constructor(private readonly send: (msg: WebviewMessage) => void) {
     const act = (label: string, aria: string, action: ReplayAction) => button(label, aria, () => this.send({ type: 'replay', action }));

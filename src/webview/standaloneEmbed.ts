@@ -39,7 +39,7 @@ export const PREVIEW_BUCKETS = 4096;
  */
 export function answerFromPreview(p: StandalonePreview, msg: WebviewMessage): { reply?: HostMessage } | undefined {
   if (msg.type === 'ready') return { reply: p.init };
-  if (msg.type === 'select') return {};
+  if (msg.type === 'select' || msg.type === 'painted') return {};
   const pp = p.page;
   if (msg.type === 'requestPage' && pp && msg.t0 === pp.t0 && msg.t1 === pp.t1 && msg.lanes.every((l) => pp.lanes.includes(l))) {
     const want = new Set(msg.lanes);

@@ -15,12 +15,14 @@
  * while a page is computed.
  */
 import type { HostMessage, LanePage, TimelinePage, WebviewMessage } from '../shared/protocol';
+import { IDLE_REPLAY } from '../shared/protocol';
 import type { ReceivedMessage } from '../core/captureRecord';
 import { lowerBound } from '../core/session/columns';
 import type { Base64, SessionSnapshot } from '../core/session/sessionSnapshot';
 import { queryTimeline } from '../core/session/timelineQuery';
 import { TimelineService } from '../core/session/timelineService';
 import { LaneIndex } from '../core/session/laneIndex';
+import { packPage } from '../core/session/pageWire';
 import type { HostChannel } from './hostChannel';
 import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
@@ -159,13 +161,14 @@ class InPageHost {
   private async handle(s: TimelineService, msg: WebviewMessage): Promise<HostMessage | undefined> {
     switch (msg.type) {
       case 'ready':
-        return s.initMessage({ playing: false, speed: 1, active: false });
+        return s.initMessage(IDLE_REPLAY);
       case 'requestPage':
-        return { type: 'page', requestId: msg.requestId, page: await this.page(s, msg) };
+        return { type: 'page', requestId: msg.requestId, page: packPage(await this.page(s, msg)) };
       case 'requestDetail':
       case 'setFilter':
         return s.handle(msg);
       case 'select':
+      case 'painted':
         return undefined;
       case 'replay':
       case 'setSpeed':

@@ -19,6 +19,8 @@ import type {
   TimelineFilter,
   TimelinePage,
 } from '../shared/protocol';
+import { IDLE_REPLAY } from '../shared/protocol';
+import { unpackPage } from '../core/session/pageWire';
 import { attachCanvasInput } from './canvasInput';
 import { DetailPane } from './detailPane';
 import { button, el } from './dom';
@@ -85,7 +87,9 @@ export class TimelineApp {
   private session: SessionInfo | undefined;
   private overview: Overview | undefined;
   private filter: TimelineFilter = {};
-  private replay: ReplayInfo = { playing: false, speed: 1, active: false };
+  private replay: ReplayInfo = IDLE_REPLAY;
+  /** The last session whose first frame with data was drawn (reported to the host once). */
+  private paintedSession: string | undefined;
   /** Lanes shown, in display order (the filter's keys only, when it names keys). */
   private lanes: LaneInfo[] = [];
   private vp: Viewport | undefined;
@@ -216,7 +220,7 @@ export class TimelineApp {
         if (!key || key.generation !== this.generation) return;
         // The first page's round trip, for the first-paint breakdown (DevTools, the benchmark).
         if (performance.getEntriesByName('seqscope:first-page').length === 0) performance.mark('seqscope:first-page');
-        this.cache.put(key, m.page);
+        this.cache.put(key, unpackPage(m.page));
         this.requestFrame();
         if (this.pendingNav && this.isFresh()) {
           const nav = this.pendingNav;
@@ -449,9 +453,15 @@ export class TimelineApp {
     this.lastDrawMs = end - start;
     this.drawTimes[this.draws % DRAW_TIMES_KEPT] = this.lastDrawMs;
     this.draws++;
-    if (this.firstPaintMs === undefined && (this.stats.anyData || (this.lanes.length === 0 && pageFor(-1)))) {
+    const painted = this.stats.anyData || (this.lanes.length === 0 && !!pageFor(-1));
+    if (this.firstPaintMs === undefined && painted) {
       this.firstPaintMs = end;
       performance.mark('seqscope:first-paint');
+    }
+    if (painted && this.paintedSession !== session.id) {
+      // The host holds heavy work back until then (the session after a load's first view).
+      this.paintedSession = session.id;
+      this.channel.post({ type: 'painted', session: session.id });
     }
     if (!this.stats.allFresh) this.scheduleRequest();
   }

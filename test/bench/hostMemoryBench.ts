@@ -32,6 +32,8 @@ const FIRST_PAINT_TARGET_MS = 500;
 const CAPTURE_NUMBERS = 990_000;
 /** Loading a million lines in the extension host on two shared cores: allow plenty. */
 const LOAD_TIMEOUT_MS = 10 * 60_000;
+/** Opens of the capture with its timeline; the first paint is the median. */
+const OPEN_RUNS = 3;
 
 export interface HostMemoryBenchResult {
   capture: { lines: number; bytes: number };
@@ -45,8 +47,10 @@ export interface HostMemoryBenchResult {
   /** idleRss − baselineRss: what the target is judged on. */
   aboveBaseline: number;
   openMs: number;
-  /** Opening with the timeline (the default): from the file read to the first paint. */
+  /** Opening with the timeline (the default): from the file read to the first paint; the median run. */
   openPaint: OpenPaintTimes;
+  /** That figure in each run, in run order. */
+  openPaintRuns: number[];
   firstPaintMs: number;
   /** Where the first paint's time went. */
   paint: PaintTimes;
@@ -181,6 +185,50 @@ async function showTimeline(page: Page): Promise<PaintTimes> {
   return { firstPaintMs: t.origin + t.paint - clicked, documentMs: t.origin - clicked, bootMs: t.origin + t.boot - clicked, initMs: t.origin + t.init - clicked, requestMs: t.origin + t.request - clicked, pageMs: t.origin + t.page - clicked };
 }
 
+/**
+ * Opens the capture through the Command Palette as a user does, with its timeline (the default
+ * seqscope.timeline.showOnOpen): what the user waits for once the file is read is the rest of
+ * the load and the first paint.
+ */
+async function closeTimelineTabs(page: Page): Promise<void> {
+  // "Timeline: <session>", or "SeqScope Timeline" once its sessions are closed.
+  const tabs = page.locator('.tab', { hasText: 'Timeline' });
+  for (let n = await tabs.count(); n > 0; n = await tabs.count()) {
+    await tabs.first().locator('.codicon-close').click();
+    await until(async () => (await tabs.count()) < n, 10_000);
+  }
+}
+
+async function openWithTimeline(page: Page, fileName: string): Promise<{ openMs: number; paint: OpenPaintTimes }> {
+  const opening = Date.now();
+  await openCaptureFromPalette(page, fileName, 'Preset: cme', LOAD_TIMEOUT_MS);
+  const openMs = Date.now() - opening;
+  const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+  await settled(frame, 120_000);
+  const onOpen = await frame.evaluate(() => {
+    const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+    const mark = g.performance.getEntriesByName('seqscope:capture-read')[0] as { startTime: number; detail?: { sentAt?: number } } | undefined;
+    const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
+    // Each progress message: when it arrived (webview clock) against when the host sent it.
+    const transits = (g.performance.getEntriesByName('seqscope:loading') as { startTime: number; detail?: { sentAt?: number } }[]).map((e) => g.performance.timeOrigin + e.startTime - (e.detail?.sentAt ?? NaN));
+    return { transits, origin: g.performance.timeOrigin, read: mark?.startTime ?? NaN, readSentAt: mark?.detail?.sentAt ?? NaN, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
+  });
+  const transits = onOpen.transits.filter((x) => x === x).sort((a, b) => a - b);
+  const transit = { messages: transits.length, medianMs: transits[Math.floor(transits.length / 2)] ?? NaN, maxMs: transits[transits.length - 1] ?? NaN };
+  // Host and browser run on this machine: one clock (epoch ms), so the host's send time of the
+  // last progress message and the webview's paint compare directly.
+  const paint: OpenPaintTimes = {
+    clickToPaintMs: onOpen.origin + onOpen.paint - opening,
+    readToPaintMs: onOpen.origin + onOpen.paint - onOpen.readSentAt,
+    shownReadToPaintMs: onOpen.paint - onOpen.read,
+    sessionToPaintMs: onOpen.paint - onOpen.init,
+    transit,
+  };
+  progress(`progress messages during the load: ${transit.messages}, host → webview median ${transit.medianMs.toFixed(0)} ms, max ${transit.maxMs.toFixed(0)} ms`);
+  progress(`opened with its timeline: file read → first paint ${paint.readToPaintMs.toFixed(0)} ms (the panel showing 100 % → paint ${paint.shownReadToPaintMs.toFixed(0)} ms; session in → paint ${paint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(paint.clickToPaintMs / 1000).toFixed(1)} s)`);
+  return { openMs, paint };
+}
+
 export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   if (!installedMarker()) throw new Error('the VS Code test host is not installed: npm run host:install');
   mkdirSync(BENCH_DIR, { recursive: true });
@@ -202,43 +250,16 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     progress(`extension host pid ${pid}: baseline RSS ${mib(baselineRss)}`);
 
     progress(`opening ${capture.path} (${mib(capture.bytes)}) through the Command Palette`);
-    const opening = Date.now();
-    await openCaptureFromPalette(page, basename(capture.path), 'Preset: cme', LOAD_TIMEOUT_MS);
-    const openMs = Date.now() - opening;
+    const first = await openWithTimeline(page, basename(capture.path));
+    const openMs = first.openMs;
     const got = counts(await summaryRow(page));
     const t = capture.truth;
     const want: Record<string, number> = { delivered: t.distinct, gaps: t.gaps, lost: t.lost, dup: t.duplicates, late: t.late, invalid: 0 };
     const problems = Object.keys(want)
       .filter((k) => got[k] !== want[k])
       .map((k) => `${k} ${got[k]} ≠ ${want[k]}`);
-    // Open Capture… opened the timeline as the load began (seqscope.timeline.showOnOpen): what
-    // the user waits for once the file is read is the rest of the load and the first paint.
-    const openFrame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
-    await settled(openFrame, 120_000);
-    const onOpen = await openFrame.evaluate(() => {
-      const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
-      const mark = g.performance.getEntriesByName('seqscope:capture-read')[0] as { startTime: number; detail?: { sentAt?: number } } | undefined;
-      const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
-      // Each progress message: when it arrived (webview clock) against when the host sent it.
-      const transits = (g.performance.getEntriesByName('seqscope:loading') as { startTime: number; detail?: { sentAt?: number } }[]).map((e) => g.performance.timeOrigin + e.startTime - (e.detail?.sentAt ?? NaN));
-      return { transits, origin: g.performance.timeOrigin, read: mark?.startTime ?? NaN, readSentAt: mark?.detail?.sentAt ?? NaN, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
-    });
-    const transits = onOpen.transits.filter((x) => x === x).sort((a, b) => a - b);
-    const transit = { messages: transits.length, medianMs: transits[Math.floor(transits.length / 2)] ?? NaN, maxMs: transits[transits.length - 1] ?? NaN };
-    // Host and browser run on this machine: one clock (epoch ms), so the host's send time of the
-    // last progress message and the webview's paint compare directly.
-    const openPaint: OpenPaintTimes = {
-      clickToPaintMs: onOpen.origin + onOpen.paint - opening,
-      readToPaintMs: onOpen.origin + onOpen.paint - onOpen.readSentAt,
-      shownReadToPaintMs: onOpen.paint - onOpen.read,
-      sessionToPaintMs: onOpen.paint - onOpen.init,
-      transit,
-    };
-    progress(`progress messages during the load: ${transit.messages}, host → webview median ${transit.medianMs.toFixed(0)} ms, max ${transit.maxMs.toFixed(0)} ms`);
-    progress(`opened with its timeline: file read → first paint ${openPaint.readToPaintMs.toFixed(0)} ms (the panel showing 100 % → paint ${openPaint.shownReadToPaintMs.toFixed(0)} ms; session in → paint ${openPaint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(openPaint.clickToPaintMs / 1000).toFixed(1)} s)`);
-    const openTab = page.locator('.tab', { hasText: 'Timeline:' });
-    await openTab.locator('.codicon-close').click();
-    await openTab.waitFor({ state: 'detached', timeout: 10_000 });
+    const openPaints = [first.paint];
+    await closeTimelineTabs(page);
     const openRss = await steadyRss(pid);
     progress(`open in ${(openMs / 1000).toFixed(1)} s; RSS ${mib(openRss)}`);
 
@@ -265,6 +286,16 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     const samplePaint = await showTimeline(page);
     const sampleFirstPaintMs = samplePaint.firstPaintMs;
     progress(`the sample's timeline: first paint ${sampleFirstPaintMs.toFixed(0)} ms (${phases(samplePaint)})`);
+    // The opening first paint again (it varies with what else the two cores do at that moment):
+    // the figure is the median of the runs.
+    for (let run = 2; run <= OPEN_RUNS; run++) {
+      await closeTimelineTabs(page);
+      await runCommand(page, 'SeqScope: Close All Sessions');
+      progress(`opening the capture again (${run} of ${OPEN_RUNS})`);
+      openPaints.push((await openWithTimeline(page, basename(capture.path))).paint);
+    }
+    const byRead = [...openPaints].sort((a, b) => a.readToPaintMs - b.readToPaintMs);
+    const openPaint = byRead[Math.floor((byRead.length - 1) / 2)];
     return {
       capture: { lines: capture.lines, bytes: capture.bytes },
       pid,
@@ -276,6 +307,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       aboveBaseline,
       openMs,
       openPaint,
+      openPaintRuns: openPaints.map((p) => p.readToPaintMs),
       firstPaintMs,
       paint,
       sampleFirstPaintMs,
@@ -311,8 +343,8 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         ['RSS with its timeline shown, right away', `${mib(r.timelineRss)} (+${mib(r.timelineRss - r.baselineRss)})`, '', ''],
         [`… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`, `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
         ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
-        ['first paint, opening the capture (the timeline opens with the load): the file read (host) → first frame with data', `${r.openPaint.readToPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
-        ['… the panel showing "100 %" → first frame', `${r.openPaint.shownReadToPaintMs.toFixed(0)} ms`, '', ''],
+        [`first paint, opening the capture (the timeline opens with the load): the file read (host) → first frame with data; median of ${r.openPaintRuns.length} opens`, `${r.openPaint.readToPaintMs.toFixed(0)} ms (runs: ${r.openPaintRuns.map((x) => x.toFixed(0)).join(', ')})`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        ['… in that run: the panel showing "100 %" → first frame', `${r.openPaint.shownReadToPaintMs.toFixed(0)} ms`, '', ''],
         ['… the session reaching the webview → first frame', `${r.openPaint.sessionToPaintMs.toFixed(0)} ms`, '', ''],
         [`… host → webview message time during the load (${r.openPaint.transit.messages} progress messages): median / max`, `${r.openPaint.transit.medianMs.toFixed(0)} / ${r.openPaint.transit.maxMs.toFixed(0)} ms`, '', ''],
         ['… click on Open Capture → first frame (the load included)', `${(r.openPaint.clickToPaintMs / 1000).toFixed(1)} s`, '', ''],

@@ -416,6 +416,8 @@ describe('timeline webview, standalone export in Chromium', function () {
       await waitForSnapshot(page, () => host.received.some((m) => m.type === 'setSpeed' && m.speed === 10), 'setSpeed 10');
       const types = host.received.map((m) => m.type);
       assert.ok(types.includes('replay') && types.includes('seek') && types.includes('requestPage') && types[0] === 'ready');
+      // The first frame with data is reported once, for the session shown.
+      assert.deepEqual(host.received.filter((m) => m.type === 'painted'), [{ type: 'painted', session: 'fake-host-session' }]);
     });
 
     it('reveals an event the host names: centred, selected, detail open', async () => {

@@ -5,6 +5,7 @@ import type { CaptureSession } from '../../src/core/session/captureSession';
 import { loadSession } from '../../src/core/session/loadSession';
 import { queryTimeline } from '../../src/core/session/timelineQuery';
 import { LaneIndex } from '../../src/core/session/laneIndex';
+import { unpackPage } from '../../src/core/session/pageWire';
 import { TimelineService } from '../../src/core/session/timelineService';
 import { mulberry32 } from '../../scripts/lib/captureGenerator';
 
@@ -84,7 +85,8 @@ describe('TimelineService pages (indexed without a filter, queryTimeline with on
     const ask = async (requestId: number, t0: number, t1: number, buckets: number) => {
       const reply = await service.handle({ type: 'requestPage', requestId, t0, t1, buckets, lanes });
       assert.ok(reply && reply.type === 'page');
-      return reply.page;
+      // Unpacked as the webview does: it must be the very page.
+      return unpackPage(reply.page);
     };
     const check = async (label: string) => {
       for (let n = 0; n < 40; n++) {

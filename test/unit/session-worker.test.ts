@@ -7,7 +7,12 @@ import { CaptureError } from '../../src/core/captureReader';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { CaptureSession } from '../../src/core/session/captureSession';
 import { IntColumn } from '../../src/core/session/columns';
-import { loadSessionInWorker } from '../../src/core/session/loadInWorker';
+import { loadSessionInWorker, WorkerLoadOptions } from '../../src/core/session/loadInWorker';
+import { TimelineService } from '../../src/core/session/timelineService';
+import { describeOptions } from '../../src/core/sequencingOptions';
+import { captureTitle } from '../../src/core/session/captureSession';
+import { IDLE_REPLAY } from '../../src/shared/protocol';
+import type { StandalonePreview } from '../../src/webview/standaloneEmbed';
 import { loadSession } from '../../src/core/session/loadSession';
 import { packSession, unpackSession } from '../../src/core/session/sessionTransfer';
 import { ReplayCursor } from '../../src/core/session/replayCursor';
@@ -18,7 +23,7 @@ const CME = resolveOptions({ preset: 'cme' });
 // The worker entry, bundled by the product's own esbuild target for dist/loadWorker.js (a worker
 // thread does not inherit mocha's TypeScript loader).
 const WORKER = join(mkdtempSync(join(tmpdir(), 'seqscope-worker-bundle-')), 'loadWorker.js');
-const viaWorker = (paths: string[], opts = CME, extra: { signal?: AbortSignal; onProgress?: (r: number, t: number) => void } = {}) =>
+const viaWorker = (paths: string[], opts = CME, extra: WorkerLoadOptions = {}) =>
   loadSessionInWorker(WORKER, paths, opts, extra);
 
 /** Every column and index of two sessions, compared value by value. */
@@ -128,5 +133,60 @@ describe('Loading a session on a worker thread', function () {
     const r = await viaWorker([SAMPLE], CME, { signal: abort.signal });
     assert.equal(r.cancelled, true);
     assert.ok(r.session.arrivalCount < (await loadSession([SAMPLE], CME)).session.arrivalCount, 'a partial session');
+  });
+
+  it('computes the timeline’s first view on the worker, before the session arrives, as the session’s own service does', async () => {
+    const paths = [SAMPLE, INVALID];
+    const meta = { id: 's7', title: captureTitle(paths, false), options: describeOptions(CME) };
+    let resolved = false;
+    const views: StandalonePreview[] = [];
+    const loading = viaWorker(paths, CME, {
+      firstView: {
+        meta,
+        onView: (v) => {
+          assert.equal(resolved, false, 'the view comes before the session');
+          views.push(v);
+        },
+      },
+    });
+    void loading.then(() => (resolved = true));
+    const r = await loading;
+    assert.equal(views.length, 1);
+    assert.equal(views[0].init.session.title, 'cme-sample.jsonl + with-invalid.jsonl');
+    assert.ok(views[0].page && views[0].page.lanes.length === r.session.keyNames.length);
+    assert.deepEqual(views[0], new TimelineService(r.session, meta).firstView(IDLE_REPLAY));
+  });
+
+  it('sends no first view for a cancelled load (its session is partial, titled so)', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    let views = 0;
+    const r = await viaWorker([SAMPLE], CME, { signal: abort.signal, firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => void views++ } });
+    assert.equal(r.cancelled, true);
+    assert.equal(views, 0);
+  });
+
+  it('holds the session back until the caller has done with the first view', async () => {
+    let viewAt = 0;
+    let resolvedAt = 0;
+    const loading = viaWorker([SAMPLE], CME, {
+      firstView: {
+        meta: { id: 's1', title: 't', options: 'o' },
+        onView: async () => {
+          viewAt = Date.now();
+          await new Promise((r) => setTimeout(r, 400));
+        },
+      },
+    });
+    const r = await loading.then((x) => ((resolvedAt = Date.now()), x));
+    assert.ok(viewAt > 0);
+    assert.ok(resolvedAt - viewAt >= 380, `the session came ${resolvedAt - viewAt} ms after the view, before the caller was done`);
+    assert.equal(r.session.arrivalCount, (await loadSession([SAMPLE], CME)).session.arrivalCount);
+  });
+
+  it('sends the session even when the caller’s handling of the view fails', async () => {
+    const r = await viaWorker([SAMPLE], CME, { firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => Promise.reject(new Error('the panel went away')) } });
+    assert.equal(r.cancelled, false);
+    assert.ok(r.session.arrivalCount > 0);
   });
 });

@@ -6,6 +6,7 @@ import { loadSession } from '../../src/core/session/loadSession';
 import { ReplayCursor } from '../../src/core/session/replayCursor';
 import { queryTimeline, overview } from '../../src/core/session/timelineQuery';
 import { restoreSession, snapshotSession } from '../../src/core/session/sessionSnapshot';
+import { unpackPage } from '../../src/core/session/pageWire';
 import { TimelineService } from '../../src/core/session/timelineService';
 import { CaptureSession } from '../../src/core/session/captureSession';
 import { Sequencer } from '../../src/core/sequencer';
@@ -145,7 +146,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
     const reply = await svc.handle({ type: 'requestPage', requestId: 7, t0: start, t1: end, buckets: 100, lanes: [0, 1, 2] });
     assert.ok(reply && reply.type === 'page');
     assert.equal(reply.requestId, 7);
-    const kinds = reply.page.lanes.flatMap((l) => [...(l.marks?.kind ?? []), ...l.findings.kind]);
+    const kinds = unpackPage(reply.page).lanes.flatMap((l) => [...(l.marks?.kind ?? []), ...l.findings.kind]);
     assert.ok(kinds.length > 0 && kinds.every((k) => k === 1));
     const o = svc.overview();
     assert.equal(o.duplicates.reduce((a, b) => a + b, 0), 0, 'the overview marks only findings that pass the filter');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { loadSession } from '../../src/core/session/loadSession';
 import { SessionFiles } from '../../src/core/session/sessionFiles';
+import { unpackPage } from '../../src/core/session/pageWire';
 import { TimelineService } from '../../src/core/session/timelineService';
 import { describeFilter, isFilterActive, traceEventMatcher } from '../../src/core/traceFilter';
 import { TraceEvent } from '../../src/core/traceEvents';
@@ -72,7 +73,7 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
       const { start, end } = session.timeRange;
       const page = await svc.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end, buckets: 100000, lanes: [0, 1, 2] });
       assert.ok(page?.type === 'page');
-      for (const lane of page.page.lanes) {
+      for (const lane of unpackPage(page.page).lanes) {
         const ids = [...(lane.marks?.id ?? []), ...lane.findings.id.filter((_, i) => lane.findings.kind[i] !== 1)];
         for (const id of ids) assert.equal(session.event(id).key, '318');
       }

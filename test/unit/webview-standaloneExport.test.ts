@@ -8,6 +8,7 @@ import type { CaptureSession } from '../../src/core/session/captureSession';
 import { Kind } from '../../src/core/session/eventStore';
 import { loadSession } from '../../src/core/session/loadSession';
 import { restoreSession } from '../../src/core/session/sessionSnapshot';
+import { unpackPage } from '../../src/core/session/pageWire';
 import { queryTimeline } from '../../src/core/session/timelineQuery';
 import { PackedSnapshot, unpackSnapshot } from '../../src/webview/snapshotPacking';
 import type { StandalonePreview } from '../../src/webview/standaloneEmbed';
@@ -66,7 +67,7 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.equal(preview.init.session.standalone, true);
     assert.equal(preview.init.session.lanes.length, 3);
     const p = preview.page!;
-    assert.deepEqual(p.page, queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
+    assert.deepEqual(unpackPage(p.page), queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
   });
 
   it('embeds the records of findings first: gap neighbours, duplicates, then messages', () => {
@@ -97,7 +98,7 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.ok(restored.store.count < session.store.count);
     for (let id = 0; id < restored.store.count; id++) if (restored.store.kind.get(id) !== Kind.invalid) assert.equal(restored.store.key.get(id), 1);
     const p = block<StandalonePreview>(html, 'seqscope-preview').page!;
-    assert.deepEqual(p.page, queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
+    assert.deepEqual(unpackPage(p.page), queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
   });
 
   it('escapes <, > and & (and U+2028/9) in embedded JSON', () => {

@@ -28,6 +28,7 @@ import { EventFilter, matches } from '../session/timelineQuery';
 import { RecordSource, TimelineService } from '../session/timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../../webview/snapshotPacking';
 import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../../webview/standaloneEmbed';
+import { IDLE_REPLAY } from '../../shared/protocol';
 
 export interface StandaloneHtmlOptions {
   title: string;
@@ -173,7 +174,7 @@ export function packSnapshot(snap: SessionSnapshot): PackedSnapshot {
  * webview asks for first (fit-all window, first lane block), at a generous resolution.
  */
 export function buildPreview(session: CaptureSession, meta: StandaloneMeta): StandalonePreview {
-  return new TimelineService(session, { ...meta, standalone: true }).firstView({ playing: false, speed: 1, active: false });
+  return new TimelineService(session, { ...meta, standalone: true }).firstView(IDLE_REPLAY);
 }
 
 /**

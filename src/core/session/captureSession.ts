@@ -19,6 +19,16 @@ export interface EmittedCounts {
   invalid: number;
 }
 
+/**
+ * A capture session's title: its files' names (the first and a count past two), "(partial)" when
+ * loading was cancelled. Shared by the extension and the loading worker, whose first view must
+ * carry the very title the session will have.
+ */
+export function captureTitle(paths: readonly string[], partial: boolean): string {
+  const names = paths.map((p) => p.split(/[\\/]/).pop() as string);
+  return (names.length > 2 ? `${names[0]} +${names.length - 1}` : names.join(' + ')) + (partial ? ' (partial)' : '');
+}
+
 export class CaptureSession {
   constructor(
     readonly paths: readonly string[],

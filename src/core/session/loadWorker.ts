@@ -6,6 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { loadSession } from './loadSession';
 import { packSession } from './sessionTransfer';
+import { TimelineService } from './timelineService';
+import { IDLE_REPLAY } from '../../shared/protocol';
 
 const port = parentPort;
 if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWorker.ts)');
@@ -13,9 +15,22 @@ if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWor
 const abort = new AbortController();
 const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
+/** After a first view: sends the session, when the caller takes it (or cancels). */
+let sendSession: (() => void) | undefined;
+const send = () => {
+  const f = sendSession;
+  sendSession = undefined;
+  f?.();
+};
+
 port.on('message', (req: LoadWorkerRequest) => {
   if (req.type === 'cancel') {
     abort.abort();
+    send();
+    return;
+  }
+  if (req.type === 'take') {
+    send();
     return;
   }
   loadSession(req.paths, req.options, {
@@ -23,8 +38,23 @@ port.on('message', (req: LoadWorkerRequest) => {
     onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
   }).then(
     ({ session, cancelled }) => {
-      const { packed, transfer } = packSession(session);
-      reply({ type: 'done', packed, cancelled }, transfer);
+      const sendNow = () => {
+        const { packed, transfer } = packSession(session);
+        reply({ type: 'done', packed, cancelled }, transfer);
+      };
+      // First, while the columns are still here: the view a timeline waiting for this load
+      // shows. The session follows when the caller takes it (see LoadFirstView.onView).
+      if (req.firstView && !cancelled) {
+        try {
+          const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
+          sendSession = sendNow;
+          reply({ type: 'firstView', view });
+          return;
+        } catch {
+          // Then the timeline asks the session for it, as it does without this.
+        }
+      }
+      sendNow();
     },
     (e: unknown) => {
       const err = e instanceof Error ? e : new Error(String(e));

@@ -19,6 +19,7 @@ import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
 import { LaneIndex } from './laneIndex';
+import { packPage } from './pageWire';
 import { EventFilter, overview, queryTimeline, Overview, TimelinePage, TimelineQuery } from './timelineQuery';
 
 /** Reads a record back from where the session found it. */
@@ -116,7 +117,7 @@ export class TimelineService {
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
     const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
     // What a requestPage for it gets, at a resolution that covers wide screens.
-    const page = { t0: win.t0, t1: win.t1, lanes, page: this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position }) };
+    const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
     this.firstPageCache = { position: this.position, page };
     return { init, page };
   }
@@ -135,7 +136,7 @@ export class TimelineService {
     switch (msg.type) {
       case 'requestPage': {
         const page = this.query({ t0: msg.t0, t1: msg.t1, buckets: msg.buckets, lanes: msg.lanes, position: this.position });
-        return { type: 'page', requestId: msg.requestId, page };
+        return { type: 'page', requestId: msg.requestId, page: packPage(page) };
       }
       case 'requestDetail':
         return { type: 'detail', requestId: msg.requestId, detail: await this.detail(msg.eventId) };
