@@ -271,8 +271,9 @@ async function timelineReport(report: string[]): Promise<TimelineBenchResult | u
         ['measure', 'result', 'target', ''],
         [
           ['first paint (navigation → first frame with data)', `${timeline.firstPaintMs.toFixed(0)} ms`, '≤ 500 ms', verdict(timeline.firstPaintMs <= 500)],
-          ['frame interval p50 / p95 / max while zooming and panning', `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms (${timeline.frames} frames)`, '≤ 16 ms', verdict(timeline.frameMsP95 <= 16.7)],
-          ['draw time per frame p50 / p95 / max', `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`, '', ''],
+          ['frame time (main-thread work per frame) p50 / p95 / max while zooming and panning', `${timeline.workMsP50.toFixed(1)} / ${timeline.workMsP95.toFixed(1)} / ${timeline.workMsMax.toFixed(0)} ms (${timeline.frames} frames)`, '≤ 16 ms (p95)', verdict(timeline.met.frames)],
+          ['frame interval (requestAnimationFrame) p50 / p95 / max', `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms`, '', ''],
+          [`the timeline's draw() per call p50 / p95 / max (${timeline.drawCount} calls)`, `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`, '', ''],
           ['whole session decoded in the page', `${(timeline.sessionLoadedMs / 1000).toFixed(1)} s`, '', ''],
         ],
       ),

@@ -6,9 +6,13 @@
  *     performance.now() at that frame, reported by its test hook), which includes reading and
  *     decoding the embedded session and answering the first page in the page itself;
  *   - frames while panning and zooming for ~3 s, driven inside the page (wheel events on the
- *     canvas every animation frame): requestAnimationFrame intervals (everything on the main
- *     thread, page queries of the in-page host included) and the renderer's own draw time.
- * Targets: first paint ≤ 500 ms, frames ≤ 16 ms. Misses are reported as misses.
+ *     canvas every animation frame): the frame time — each frame's main-thread work, from its
+ *     first animation callback to the end of its rendering steps (the timeline's draw, style,
+ *     layout, paint; page queries of the in-page host that run in between included) — which is
+ *     what the target is judged on; the requestAnimationFrame intervals (smoothness: on a 60 Hz
+ *     display they cannot be shorter than 16.7 ms, so they show dropped frames, not frame time);
+ *     and the renderer's own draw time.
+ * Targets: first paint ≤ 500 ms, frame time ≤ 16 ms (p95). Misses are reported as misses.
  *
  * Standalone: npx tsx test/bench/timelineBench.ts (after npm run build).
  */
@@ -23,12 +27,19 @@ export interface TimelineBenchResult {
   firstPaintMs: number;
   /** Navigation → the whole session decoded in the page (every request answerable). */
   sessionLoadedMs: number;
+  /** Frame time: main-thread work per frame (the target's figure). */
+  workMsP50: number;
+  workMsP95: number;
+  workMsMax: number;
+  /** requestAnimationFrame intervals. */
   frameMsP50: number;
   frameMsP95: number;
   frameMsMax: number;
   drawMsP50: number;
   drawMsP95: number;
   drawMsMax: number;
+  /** Frames that drew (the others only copied the lane layer or had nothing new). */
+  drawCount: number;
   frames: number;
   /** Page requests answered while driving (the in-page host's work shows in frame times). */
   pagesRequested: number;
@@ -83,20 +94,30 @@ export const DRIVER = `new Promise((resolve) => {
   const hook = window.__seqscopeTimeline;
   const draws0 = hook.snapshot().draws;
   const stamps = [];
+  // Frame time: from this frame's first animation callback to the end of the frame's
+  // main-thread work — the other callbacks (the timeline's draw), style, layout and paint, after
+  // which a message posted now is delivered. This callback is the frame's first because it asks
+  // for the next frame before the wheel event makes the timeline ask for it.
+  const works = [];
+  const channel = new MessageChannel();
+  let frameStart = 0;
+  channel.port1.onmessage = () => works.push(performance.now() - frameStart);
   const t0 = performance.now();
   const step = (now) => {
+    frameStart = performance.now();
+    channel.port2.postMessage(0);
     stamps.push(now);
     const e = now - t0;
+    if (e < ${DRIVE_MS}) requestAnimationFrame(step);
     const phase = e < ${DRIVE_MS / 3} ? 0 : e < ${(2 * DRIVE_MS) / 3} ? 1 : 2;
     const init = { clientX: x, clientY: y, bubbles: true, cancelable: true, deltaMode: 0 };
     if (phase === 0) canvas.dispatchEvent(new WheelEvent('wheel', { ...init, deltaY: -40 }));
     else if (phase === 1) canvas.dispatchEvent(new WheelEvent('wheel', { ...init, deltaX: 25 }));
     else canvas.dispatchEvent(new WheelEvent('wheel', { ...init, deltaY: 40 }));
-    if (e < ${DRIVE_MS}) requestAnimationFrame(step);
-    else {
+    if (e >= ${DRIVE_MS}) {
       const s = hook.snapshot();
       const n = s.draws - draws0;
-      resolve({ stamps, draws: s.drawMs.slice(Math.max(0, s.drawMs.length - n)), pagesRequested: s.pagesRequested });
+      resolve({ stamps, works, draws: s.drawMs.slice(Math.max(0, s.drawMs.length - n)), pagesRequested: s.pagesRequested });
     }
   };
   requestAnimationFrame(step);
@@ -137,7 +158,7 @@ export async function benchTimeline(): Promise<TimelineBenchResult> {
         progress(`driving: zoom, pan, zoom out for ${DRIVE_MS / 1000} s`);
         await settled(page, 120_000);
         const before = await snapshot(page);
-        const r = (await page.evaluate(DRIVER)) as { stamps: number[]; draws: number[]; pagesRequested: number };
+        const r = (await page.evaluate(DRIVER)) as { stamps: number[]; works: number[]; draws: number[]; pagesRequested: number };
         const frames = r.stamps.slice(1).map((t, j) => t - r.stamps[j]);
         // The same gestures on the 3 000-message sample, in the same browser: what this machine
         // gives a page with next to nothing to draw (the floor under the figures above).
@@ -152,12 +173,16 @@ export async function benchTimeline(): Promise<TimelineBenchResult> {
         const result: TimelineBenchResult = {
           firstPaintMs,
           sessionLoadedMs: Math.min(...loads),
+          workMsP50: quantile(r.works, 0.5),
+          workMsP95: quantile(r.works, 0.95),
+          workMsMax: Math.max(...r.works),
           frameMsP50: quantile(frames, 0.5),
           frameMsP95: quantile(frames, 0.95),
           frameMsMax: Math.max(...frames),
           drawMsP50: quantile(r.draws, 0.5),
           drawMsP95: quantile(r.draws, 0.95),
           drawMsMax: Math.max(...r.draws),
+          drawCount: r.draws.length,
           frames: frames.length,
           pagesRequested: r.pagesRequested - before.pagesRequested,
           events: session.store.count,
@@ -167,7 +192,7 @@ export async function benchTimeline(): Promise<TimelineBenchResult> {
           baseline: { frameMsP50: quantile(floor, 0.5), frameMsP95: quantile(floor, 0.95), frames: floor.length },
           loadAverage: loadavg()[0],
           targets: TARGETS,
-          met: { firstPaint: firstPaintMs <= TARGETS.firstPaintMs, frames: quantile(frames, 0.95) <= TARGETS.frameMs },
+          met: { firstPaint: firstPaintMs <= TARGETS.firstPaintMs, frames: quantile(r.works, 0.95) <= TARGETS.frameMs },
         };
         print(result, firstPaints, loads);
         return result;
@@ -191,8 +216,9 @@ function print(r: TimelineBenchResult, firstPaints: number[], loads: number[]): 
     '|---|---|---|---|',
     `| first paint (navigation → first frame with data), best of ${firstPaints.length} | ${ms(r.firstPaintMs)} (runs: ${firstPaints.map((x) => x.toFixed(0)).join(', ')}) | ≤ ${r.targets.firstPaintMs} ms | ${ok(r.met.firstPaint)} |`,
     `| session decoded in the page (navigation → every request answerable), best of ${loads.length} | ${ms(r.sessionLoadedMs)} (runs: ${loads.map((x) => x.toFixed(0)).join(', ')}) | | |`,
-    `| frame interval p50 / p95 / max while zooming and panning (${r.frames} frames, ${r.pagesRequested} pages answered) | ${ms(r.frameMsP50)} / ${ms(r.frameMsP95)} / ${ms(r.frameMsMax)} | ≤ ${r.targets.frameMs} ms | ${ok(r.met.frames)} |`,
-    `| draw time per frame p50 / p95 / max | ${ms(r.drawMsP50)} / ${ms(r.drawMsP95)} / ${ms(r.drawMsMax)} | | |`,
+    `| frame time (main-thread work per frame) p50 / p95 / max while zooming and panning (${r.frames} frames, ${r.pagesRequested} pages answered) | ${ms(r.workMsP50)} / ${ms(r.workMsP95)} / ${ms(r.workMsMax)} | ≤ ${r.targets.frameMs} ms (p95) | ${ok(r.met.frames)} |`,
+    `| frame interval (requestAnimationFrame) p50 / p95 / max | ${ms(r.frameMsP50)} / ${ms(r.frameMsP95)} / ${ms(r.frameMsMax)} | | |`,
+    `| the timeline's draw() per call p50 / p95 / max (${r.drawCount} calls; the slow ones render the lane layer again) | ${ms(r.drawMsP50)} / ${ms(r.drawMsP95)} / ${ms(r.drawMsMax)} | | |`,
     `| same gestures on the 3 000-message sample (the machine's floor) p50 / p95 | ${ms(r.baseline.frameMsP50)} / ${ms(r.baseline.frameMsP95)} (${r.baseline.frames} frames) | | |`,
     '',
     `Load average ${r.loadAverage.toFixed(1)} on ${cpus().length} CPUs while measuring. Frames copy an offscreen lane layer while a gesture lasts; the layer is rendered again (the slow frames) when the gesture settles or leaves it, and pages are asked for once it pauses.`,
