@@ -103,6 +103,29 @@ describe('Open Capture… with the timeline (interactive)', function () {
     assert.equal(timelineTabs().length, 1);
   });
 
+  it('leaves no timeline waiting when the load is cancelled: closed if nothing was read, else showing the partial session', async () => {
+    answer(sample);
+    // The user clicks Cancel on the progress notification at once.
+    const withProgress = vscode.window.withProgress;
+    stub('withProgress', ((options: vscode.ProgressOptions, task: (p: vscode.Progress<unknown>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+      withProgress(options, (progress) => {
+        const source = new vscode.CancellationTokenSource();
+        source.cancel();
+        return task(progress, source.token);
+      })) as never);
+    const result = await vscode.commands.executeCommand<OpenResult | undefined>('seqscope.openCapture');
+    const all = api.manager.all;
+    if (!result) {
+      assert.equal(all.length, 0, 'nothing read: no session');
+      await until('the timeline to close', () => timelineTabs().length === 0);
+    } else {
+      assert.equal(all.length, 1);
+      assert.equal(all[0].partial, true, 'a cancelled load that read something keeps it, marked partial');
+      assert.ok(all[0].data.arrivalCount > 0);
+      await until('the timeline to show the partial session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl (partial)');
+    }
+  });
+
   it('opens no timeline when seqscope.timeline.showOnOpen is off', async () => {
     await vscode.workspace.getConfiguration('seqscope').update('timeline.showOnOpen', false, vscode.ConfigurationTarget.Global);
     answer(sample);
