@@ -58,6 +58,7 @@ export class SessionManager extends Disposable {
     const started = Date.now();
     // The id is taken now, so a first view computed during the load names the session it will be.
     const id = this.newId();
+    let firstView: StandalonePreview | undefined;
     const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `SeqScope: sequencing ${label}`, cancellable: true },
@@ -83,7 +84,13 @@ export class SessionManager extends Disposable {
               reported = pct;
               watcher.progress?.(pct / 100, `Read ${formatBytes(read)} of ${formatBytes(total)}`);
             },
-            firstView: watcher.firstView && { meta: { id, title: captureTitle(paths, false), options: describeOptions(options) }, onView: watcher.firstView },
+            firstView: watcher.firstView && {
+              meta: { id, title: captureTitle(paths, false), options: describeOptions(options) },
+              onView: (view) => {
+                firstView = view;
+                return watcher.firstView?.(view);
+              },
+            },
           });
         } finally {
           sub.dispose();
@@ -94,6 +101,8 @@ export class SessionManager extends Disposable {
     log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
     const session = this.add(() => new Session(id, data, options, cancelled));
+    // The worker's first view is this session's: not computed again below.
+    if (firstView) session.timeline.adoptFirstView(firstView);
     // Work ahead for the timeline, a step per turn of the event loop, once the window has had a
     // second for the new session (tree, status bar, a timeline opened with the load): a long
     // synchronous run right after the load held the extension host's messages back by 0.3–0.8 s.

@@ -97,7 +97,7 @@ export type HostMessage =
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
    */
   | { type: 'loading'; title: string; fraction: number; detail: string; sentAt: number }
-  /** Pages cross packed (core/session/pageWire.ts: marks as differences, ~2.5× smaller); the webview unpacks them. */
+  /** Pages cross packed (core/session/pageWire.ts: marks as differences, about half the size); the webview unpacks them. */
   | { type: 'page'; requestId: number; page: WirePage }
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }

@@ -22,7 +22,6 @@ import type { Base64, SessionSnapshot } from '../core/session/sessionSnapshot';
 import { queryTimeline } from '../core/session/timelineQuery';
 import { TimelineService } from '../core/session/timelineService';
 import { LaneIndex } from '../core/session/laneIndex';
-import { packPage } from '../core/session/pageWire';
 import type { HostChannel } from './hostChannel';
 import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
@@ -163,7 +162,9 @@ class InPageHost {
       case 'ready':
         return s.initMessage(IDLE_REPLAY);
       case 'requestPage':
-        return { type: 'page', requestId: msg.requestId, page: packPage(await this.page(s, msg)) };
+        // Not packed: nothing is serialised in the page, and a plain page is a valid WirePage
+        // (its columns go as they are), which the app unpacks at no cost.
+        return { type: 'page', requestId: msg.requestId, page: await this.page(s, msg) };
       case 'requestDetail':
       case 'setFilter':
         return s.handle(msg);

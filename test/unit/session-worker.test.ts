@@ -155,6 +155,17 @@ describe('Loading a session on a worker thread', function () {
     assert.equal(views[0].init.session.title, 'cme-sample.jsonl + with-invalid.jsonl');
     assert.ok(views[0].page && views[0].page.lanes.length === r.session.keyNames.length);
     assert.deepEqual(views[0], new TimelineService(r.session, meta).firstView(IDLE_REPLAY));
+    // The session's own service takes it over rather than computing it again…
+    const own = new TimelineService(r.session, meta);
+    own.adoptFirstView(views[0]);
+    assert.equal(own.firstView(IDLE_REPLAY).page, views[0].page);
+    assert.equal(own.overview(), views[0].init.overview);
+    // …but only for the session it names, and until a filter changes what the view is.
+    const other = new TimelineService(r.session, { ...meta, id: 's8' });
+    other.adoptFirstView(views[0]);
+    assert.notEqual(other.firstView(IDLE_REPLAY).page, views[0].page);
+    await own.setFilter({ kinds: ['gap'] });
+    assert.notDeepEqual(own.firstView(IDLE_REPLAY).page, views[0].page);
   });
 
   it('sends no first view for a cancelled load (its session is partial, titled so)', async () => {
