@@ -11,7 +11,8 @@
  *
  * Exact: a column is written as differences only when all its values are safe integers, whose
  * sums are exact in doubles; anything else (fractional times, NaN numbers) goes as it is.
- * Browser-safe (the webview unpacks; the standalone page packs in-page).
+ * Browser-safe: the webview unpacks. The standalone page serialises nothing and passes plain
+ * pages, which are valid WirePages (every column may go as it is) and unpack at no cost.
  */
 import type { LanePage, MarkList, TimelinePage } from './timelineQuery';
 

@@ -14,6 +14,7 @@ import type { CaptureSession } from '../../../src/core/session/captureSession';
 import { ReplayCursor } from '../../../src/core/session/replayCursor';
 import { RecordSource, TimelineService } from '../../../src/core/session/timelineService';
 import type { HostMessage, ReplayInfo, ReplaySpeed, WebviewMessage } from '../../../src/shared/protocol';
+import { IDLE_REPLAY } from '../../../src/shared/protocol';
 import { OpenedPage, RESULTS_DIR, ROOT, settled } from './browser';
 
 export interface FakeHost {
@@ -42,7 +43,7 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
 
   const service = new TimelineService(session, { id: 'fake-host-session', title, options: 'cme preset' }, records);
   const cursor = new ReplayCursor(session, options);
-  let replay: ReplayInfo = { playing: false, speed: 1, active: false };
+  let replay: ReplayInfo = IDLE_REPLAY;
   let stored: unknown;
   const received: WebviewMessage[] = [];
 
