@@ -27,7 +27,7 @@
  *   time does not count waiting for a core.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, PubsubConnection } from '../../src/pubsub/connection';
@@ -50,12 +50,32 @@ const FLAT_SHARE = 0.1;
  * Messages per round: what the emulator holds at most (twice: one copy per subscription).
  * SEQSCOPE_BENCH_PUBSUB_ROUND overrides it (an emulator with a larger heap takes more).
  */
-const ROUND = positiveEnv('SEQSCOPE_BENCH_PUBSUB_ROUND', 100_000);
+const ROUND = positiveEnv('SEQSCOPE_BENCH_PUBSUB_ROUND', Math.floor(200_000 / subscriptionCount()));
 /**
  * Messages one emulator (512 MiB heap) takes before it is restarted: see the design notes.
  * SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR overrides it.
  */
-const PER_EMULATOR = positiveEnv('SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR', 300_000);
+const PER_EMULATOR = positiveEnv('SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR', Math.floor(600_000 / subscriptionCount()));
+
+/**
+ * SEQSCOPE_BENCH_PUBSUB_PROBES=convert,record,engine,bare,seqscope: more receivers in the same
+ * run, each on its own subscription of the same topic, to split SeqScope's cost into its parts
+ * (see ReceiverMode) and to see the spread between two receivers of the same kind. Reported in a
+ * table of their own; the target is judged on the first bare and seqscope receivers only.
+ */
+function probeModes(): ReceiverMode[] {
+  // Local: the round size (a module constant above) already needs it.
+  const PROBE_MODES: readonly ReceiverMode[] = ['bare', 'seqscope', 'convert', 'record', 'engine', 'idletimer'];
+  const text = process.env.SEQSCOPE_BENCH_PUBSUB_PROBES ?? '';
+  const modes = text.split(',').map((m) => m.trim()).filter(Boolean);
+  for (const m of modes) if (!PROBE_MODES.includes(m as ReceiverMode)) throw new Error(`SEQSCOPE_BENCH_PUBSUB_PROBES: unknown receiver "${m}" (one of ${PROBE_MODES.join(', ')})`);
+  return modes as ReceiverMode[];
+}
+
+/** Subscriptions the emulator holds each message for: bare, seqscope and the probes. */
+function subscriptionCount(): number {
+  return 2 + probeModes().length;
+}
 
 export interface PubsubBenchResult {
   messages: number;
@@ -72,6 +92,8 @@ export interface PubsubBenchResult {
   rounds: number;
   /** Emulator restarts between rounds. */
   restarts: number;
+  /** The probe receivers (SEQSCOPE_BENCH_PUBSUB_PROBES), in the order named. */
+  probes: ReceiverResult[];
   memory: { judged: boolean; flat: boolean; why: string };
   problems: string[];
   /** Wall time of the whole section: emulator start, publishing, both receivers. */
@@ -108,6 +130,8 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
   let conn: PubsubConnection | undefined;
   const receivers: ReceiverProcess[] = [];
   const stream = newCmeStream();
+  const probes = probeModes();
+  const subscriptionIds = ['bench-bare', 'bench-seqscope', ...probes.map((m, i) => `bench-probe${i}-${m}`)];
   /** A fresh emulator's topic and subscriptions, and a publisher that carries the stream on. */
   const prepare = async (): Promise<(count: number) => Promise<void>> => {
     await conn?.close();
@@ -115,16 +139,16 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
     const [topic] = await conn.client.createTopic('bench-cme');
     // A generous ack deadline: on a shared machine a receiver may be starved for a few seconds,
     // and a redelivery it caused would make the two runs receive different streams.
-    for (const id of ['bench-bare', 'bench-seqscope']) await topic.createSubscription(id, { enableMessageOrdering: true, ackDeadlineSeconds: 60 });
+    for (const id of subscriptionIds) await topic.createSubscription(id, { enableMessageOrdering: true, ackDeadlineSeconds: 60 });
     return cmePublisher(conn, 'bench-cme', stream);
   };
   try {
     let publish = await prepare();
-    const args = (mode: ReceiverMode): ReceiverArgs => ({ mode, emulatorHost: emu.host, projectId: PROJECT, subscription: `bench-${mode}`, expected: n, out: join(dir, 'live.jsonl') });
-    const bare = new ReceiverProcess(receiver, args('bare'), progress);
-    receivers.push(bare);
-    const seqscope = new ReceiverProcess(receiver, args('seqscope'), progress);
-    receivers.push(seqscope);
+    const modes: ReceiverMode[] = ['bare', 'seqscope', ...probes];
+    for (let i = 0; i < modes.length; i++) {
+      const args: ReceiverArgs = { mode: modes[i], emulatorHost: emu.host, projectId: PROJECT, subscription: subscriptionIds[i], expected: n, out: join(dir, `${subscriptionIds[i]}.jsonl`) };
+      receivers.push(new ReceiverProcess(receiver, args, progress));
+    }
     let publishMs = 0;
     let restarts = 0;
     const rounds = Math.ceil(n / ROUND);
@@ -144,10 +168,13 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
       done += size;
       const last = r === rounds - 1;
       progress(`pubsub: round ${r + 1}/${rounds}: published ${count(done)}; draining`);
-      for (const rc of r % 2 === 0 ? [bare, seqscope] : [seqscope, bare]) await rc.drain(done, last ? 2000 : 0);
+      // Each round starts with the next receiver, so that none always meets a fresher emulator.
+      for (let i = 0; i < receivers.length; i++) await receivers[(i + r) % receivers.length].drain(done, last ? 2000 : 0);
     }
-    const [b, s] = [await bare.finish(), await seqscope.finish()];
-    return { ...evaluate(n, publishMs, b, s), rounds, restarts, elapsedMs: Date.now() - started };
+    const results: ReceiverResult[] = [];
+    for (const rc of receivers) results.push(await rc.finish());
+    const [b, s, ...p] = results;
+    return { ...evaluate(n, publishMs, b, s), probes: p, rounds, restarts, elapsedMs: Date.now() - started };
   } finally {
     // A profiled receiver writes its profile as it exits: give it the time to.
     if (process.env.SEQSCOPE_BENCH_PUBSUB_CPU_PROF) await new Promise((r) => setTimeout(r, 5000));
@@ -214,8 +241,15 @@ class ReceiverProcess {
     // SEQSCOPE_BENCH_PUBSUB_CPU_PROF=<dir>: a V8 CPU profile of each receiver, to see where the
     // difference goes (a profiled run's figures are not representative).
     const profDir = process.env.SEQSCOPE_BENCH_PUBSUB_CPU_PROF;
-    const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${args.mode}.cpuprofile`] : [];
-    this.child = spawn(process.execPath, [...prof, '--expose-gc', script, JSON.stringify(args)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${args.subscription}.cpuprofile`] : [];
+    // SEQSCOPE_BENCH_PUBSUB_TRACE_GC=<dir>: V8's --trace-gc of each receiver, in <dir>/<subscription>.log
+    // (why each collection ran).
+    const gcDir = process.env.SEQSCOPE_BENCH_PUBSUB_TRACE_GC;
+    const stdout = gcDir ? openSync(join(gcDir, `${args.subscription}.log`), 'w') : 'ignore';
+    // SEQSCOPE_BENCH_PUBSUB_NODE_FLAGS: more node/V8 flags, the same for every receiver.
+    const flags = (process.env.SEQSCOPE_BENCH_PUBSUB_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    this.child = spawn(process.execPath, [...flags, ...prof, ...(gcDir ? ['--trace-gc'] : []), '--expose-gc', script, JSON.stringify(args)], { stdio: ['ignore', stdout, 'pipe', 'ipc'] });
+    if (typeof stdout === 'number') closeSync(stdout);
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-4000)));
     this.child.on('message', (m: ReceiverReply) => {
       if ('progress' in m) {
@@ -267,7 +301,7 @@ class ReceiverProcess {
   }
 }
 
-function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: ReceiverResult): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds' | 'restarts'> {
+function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: ReceiverResult): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds' | 'restarts' | 'probes'> {
   const problems: string[] = [];
   const expect = (what: string, got: number | undefined, want: number) => {
     if (got !== want) problems.push(`${what} ${got} ≠ ${want}`);
@@ -339,6 +373,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const s = r.seqscope;
   const perMsg = (x: ReceiverResult) => `${((x.cpuMs * 1000) / r.messages).toFixed(1)} µs`;
   const split = (x: ReceiverResult) => `${seconds(x.userMs)} + ${seconds(x.systemMs)}`;
+  const gcs = (x: ReceiverResult) => `${x.gc.scavenges} / ${x.gc.majors} (${seconds(x.gc.scavengeMs + x.gc.majorMs)})`;
   const lines = [title, ''];
   lines.push(
     `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with two ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the other idle (order alternating by round). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
@@ -346,10 +381,10 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   );
   lines.push(
     table(
-      ['receiver', 'CPU / msg', 'CPU (user + sys)', 'wall', 'receive rate', 'peak RSS', 'received'],
+      ['receiver', 'CPU / msg', 'CPU (user + sys)', 'GCs: scavenges / majors (pause)', 'msgs / turn', 'wall', 'receive rate', 'peak RSS', 'received'],
       [
-        ['bare `@google-cloud/pubsub` subscriber (ack + count)', perMsg(b), split(b), seconds(b.wallMs), `${rate((r.messages / b.wallMs) * 1000)} msg/s`, mib(b.maxRss), count(b.received)],
-        ['SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', perMsg(s), split(s), seconds(s.wallMs), `${rate((r.messages / s.wallMs) * 1000)} msg/s`, mib(s.maxRss), count(s.received)],
+        ['bare `@google-cloud/pubsub` subscriber (ack + count)', perMsg(b), split(b), gcs(b), (b.received / b.turns).toFixed(1), seconds(b.wallMs), `${rate((r.messages / b.wallMs) * 1000)} msg/s`, mib(b.maxRss), count(b.received)],
+        ['SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', perMsg(s), split(s), gcs(s), (s.received / s.turns).toFixed(1), seconds(s.wallMs), `${rate((r.messages / s.wallMs) * 1000)} msg/s`, mib(s.maxRss), count(s.received)],
       ],
     ),
     '',
@@ -365,6 +400,27 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
     ),
     '',
   );
+  if (r.probes.length) {
+    lines.push(
+      `Probes (SEQSCOPE_BENCH_PUBSUB_PROBES), same run, each on its own subscription; ratio against the bare subscriber above:`,
+      '',
+      table(
+        ['probe', 'CPU / msg', 'CPU (user + sys)', 'ratio', 'GCs: scavenges / majors (pause)', 'msgs / turn', 'receive rate', 'received'],
+        r.probes.map((x) => [x.mode, perMsg(x), split(x), ratio((x.cpuMs * 1000) / r.messages / r.bareUsPerMsg), gcs(x), (x.received / x.turns).toFixed(1), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, count(x.received)]),
+      ),
+      '',
+    );
+  }
+  const all = [b, s, ...r.probes];
+  const names = [...new Set(all.flatMap((x) => Object.keys(x.threads)))].sort();
+  if (names.length) {
+    lines.push(
+      'CPU per message by thread (Linux /proc, 10 ms ticks), inside the same windows:',
+      '',
+      table(['thread', ...all.map((x, i) => (i === 0 ? 'bare' : i === 1 ? 'seqscope' : `probe ${x.mode}`))], names.map((nm) => [nm, ...all.map((x) => `${(((x.threads[nm] ?? 0) * 1000) / r.messages).toFixed(1)} µs`)])),
+      '',
+    );
+  }
   const cp = (x: ReceiverResult) => x.checkpoints.map((c) => `${Math.round(c.fraction * 100)} %: ${mib(c.rss)} / ${mib(c.heapAfterGc)}`).join(', ');
   lines.push(
     `Memory at 10/25/50/75/100 % of the messages, RSS / heap after a forced GC — SeqScope: ${cp(s)}; bare: ${cp(b)}. SeqScope's RSS trend over the second half: ${mib(r.rssSlopePerMillion)} per million messages (least squares over ${s.samples.filter((x) => x.received >= r.messages / 2).length} one-second samples). Recording: ${count(s.recordedLines ?? 0)} lines, ${mib(s.recordedBytes ?? 0)}.`,

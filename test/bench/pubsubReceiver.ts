@@ -21,16 +21,28 @@
  * its last message fully handled, summed over the rounds, and sample memory once a second.
  */
 import type { Message, Subscription } from '@google-cloud/pubsub';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { CaptureEntry, recordTime, ReceivedMessage } from '../../src/core/captureRecord';
 import { ReplayEngine } from '../../src/core/replayEngine';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { connect, loadPubsub } from '../../src/pubsub/connection';
 import { LiveSource } from '../../src/pubsub/liveSource';
+import { toReceivedMessage } from '../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 
-export type ReceiverMode = 'bare' | 'seqscope';
+/**
+ * `bare` and `seqscope` are the benchmark's two sides. The others are probes, run only when
+ * SEQSCOPE_BENCH_PUBSUB_PROBES names them, to split SeqScope's cost in the same run:
+ * - `convert`: bare, plus the capture record and its JSON line (no file, no engine; ack at once);
+ * - `record`: LiveSource + CaptureRecorder (ack after the write), no engine;
+ * - `engine`: LiveSource without a recorder (ack at once) + ReplayEngine;
+ * - `idletimer`: bare, plus a 50 ms interval timer that does nothing. It costs this process about
+ *   as much as everything SeqScope does (README, Performance): event-loop wakeups that are not
+ *   the stream's are expensive here, which is why the recorder writes synchronously.
+ */
+export type ReceiverMode = 'bare' | 'seqscope' | 'convert' | 'record' | 'engine' | 'idletimer';
 
 export interface ReceiverArgs {
   mode: ReceiverMode;
@@ -40,7 +52,7 @@ export interface ReceiverArgs {
   subscription: string;
   /** Messages the whole run publishes (memory checkpoints are fractions of it). */
   expected: number;
-  /** Recording path (seqscope only). */
+  /** Recording path (seqscope and record). */
   out?: string;
 }
 
@@ -77,6 +89,12 @@ export interface ReceiverResult {
   systemMs: number;
   /** Wall time inside the rounds' windows, ms. */
   wallMs: number;
+  /** Garbage collections inside the windows (forced ones excluded): count and main-thread pause, ms. */
+  /** Event-loop turns that delivered messages, inside the windows. */
+  turns: number;
+  /** CPU inside the windows by thread name (Linux /proc; clock ticks turned to ms), else empty. */
+  threads: Record<string, number>;
+  gc: { scavenges: number; majors: number; scavengeMs: number; majorMs: number };
   rounds: number;
   samples: MemorySample[];
   checkpoints: Checkpoint[];
@@ -90,6 +108,35 @@ export interface ReceiverResult {
 }
 
 const CHECKPOINTS = [0.1, 0.25, 0.5, 0.75, 1];
+/** USER_HZ: /proc's CPU times are in these ticks per second (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** utime + stime of each thread of this process, by "name\0tid" (empty where /proc is not there). */
+function threadTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  // Node 20 does not name its threads: they are told apart by creation order (the main thread
+  // first, then V8's platform workers, then libuv's pool as it starts).
+  tids.sort((x, y) => Number(x) - Number(y));
+  for (const [i, tid] of tids.entries()) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+      // "tid (comm) state ..." — comm may hold spaces, so split after the last ')'.
+      const close = stat.lastIndexOf(')');
+      const name = `${i === 0 ? 'main' : `#${i}`} ${stat.slice(stat.indexOf('(') + 1, close)}`;
+      const f = stat.slice(close + 2).split(' ');
+      out.set(`${name}\0${tid}`, Number(f[11]) + Number(f[12]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
 
 /**
  * The measurement shared by both receivers. A round's window opens at its first delivery
@@ -111,13 +158,27 @@ class Meter {
   readonly samples: MemorySample[] = [];
   readonly checkpoints: Checkpoint[] = [];
   private readonly gc = (globalThis as { gc?: () => void }).gc;
+  /** Every GC V8 reports (start, duration, kind), and the windows and forced GCs to sort them by. */
+  private readonly gcs: { start: number; ms: number; kind: number }[] = [];
+  private readonly windows: [number, number][] = [];
+  private readonly forced: [number, number][] = [];
+  /** Event-loop turns with deliveries inside the windows (see arrived()). */
+  turns = 0;
+  private threadsAtOpen: Map<string, number> = new Map();
+  private readonly threadMs: Record<string, number> = {};
+  private inTurn = false;
+  private readonly gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) this.gcs.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
+  });
   // Sampling memory is a cheap read; once a second does not show in the CPU figures.
   private readonly timer = setInterval(() => this.sample(), 1000);
 
   constructor(
     readonly mode: ReceiverMode,
     readonly expected: number,
-  ) {}
+  ) {
+    this.gcObserver.observe({ entryTypes: ['gc'] });
+  }
 
   /** Resolves once `upTo` messages in all are handled. */
   round(upTo: number): Promise<void> {
@@ -128,8 +189,15 @@ class Meter {
 
   arrived(): void {
     this.received++;
+    if (!this.inTurn && this.open) {
+      // Deliveries that arrive in one event-loop turn came in one response (or a few read together).
+      this.turns++;
+      this.inTurn = true;
+      setImmediate(() => (this.inTurn = false));
+    }
     if (this.open || !this.reached) return;
     if (this.firstAt === 0) this.firstAt = performance.now();
+    this.threadsAtOpen = threadTicks();
     this.open = { cpu: process.cpuUsage(), t: performance.now() };
   }
 
@@ -138,6 +206,11 @@ class Meter {
     while (this.next < CHECKPOINTS.length && n >= this.expected * CHECKPOINTS[this.next]) this.checkpoint(n);
     if (n < this.target || !this.open) return;
     const c = process.cpuUsage(this.open.cpu);
+    for (const [tid, ticks] of threadTicks()) {
+      const [name] = tid.split('\0');
+      this.threadMs[name] = (this.threadMs[name] ?? 0) + ((ticks - (this.threadsAtOpen.get(tid) ?? 0)) * 1000) / CLOCK_TICKS;
+    }
+    this.windows.push([this.open.t, performance.now()]);
     this.wall += performance.now() - this.open.t;
     this.user += c.user;
     this.system += c.system;
@@ -147,17 +220,39 @@ class Meter {
     reached();
   }
 
-  stop(): Pick<ReceiverResult, 'cpuMs' | 'userMs' | 'systemMs' | 'wallMs' | 'rounds' | 'samples' | 'checkpoints'> {
+  stop(): Pick<ReceiverResult, 'cpuMs' | 'userMs' | 'systemMs' | 'wallMs' | 'turns' | 'threads' | 'gc' | 'rounds' | 'samples' | 'checkpoints'> {
     clearInterval(this.timer);
     // The checkpoints' forced GCs are the benchmark's, not the receiver's: their CPU is taken
     // out (a few full GCs per run, the same number in both receivers).
-    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
+    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, turns: this.turns, threads: this.threadMs, gc: this.gcInWindows(), rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
+  }
+
+  /**
+   * GC counts and main-thread pauses inside the windows, the forced ones left out: more
+   * scavenges for the same messages mean more allocated, or a young generation collected early.
+   */
+  private gcInWindows(): ReceiverResult['gc'] {
+    const r = { scavenges: 0, majors: 0, scavengeMs: 0, majorMs: 0 };
+    const inside = (t: number, spans: [number, number][]) => spans.some(([a, b]) => t >= a && t <= b);
+    for (const g of this.gcs) {
+      if (!inside(g.start, this.windows) || inside(g.start, this.forced)) continue;
+      if (g.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+        r.scavenges++;
+        r.scavengeMs += g.ms;
+      } else if (g.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        r.majors++;
+        r.majorMs += g.ms;
+      }
+    }
+    return r;
   }
 
   private checkpoint(n: number): void {
     const fraction = CHECKPOINTS[this.next++];
     const c0 = process.cpuUsage();
+    const f0 = performance.now();
     this.gc?.();
+    this.forced.push([f0, performance.now()]);
     const m = process.memoryUsage();
     const c = process.cpuUsage(c0);
     this.gcCpuUs += c.user + c.system;
@@ -182,6 +277,9 @@ interface Receiver {
 
 async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   const { PubSub } = await loadPubsub();
+  const convert = a.mode === 'convert';
+  let idle: NodeJS.Timeout | undefined;
+  let bytes = 0;
   // The same client construction as connect() (emulator mode through apiEndpoint), so both
   // receivers talk to the emulator over the same transport.
   const client = new PubSub({ projectId: a.projectId, apiEndpoint: a.emulatorHost, emulatorMode: true });
@@ -194,8 +292,10 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
         flowControl: { maxMessages: 1000, maxBytes: 64 << 20, allowExcessMessages: false },
         streamingOptions: { maxStreams: 1 },
       });
+      if (a.mode === 'idletimer') idle ??= setInterval(() => undefined, 50);
       sub.on('message', (m: Message) => {
         meter.arrived();
+        if (convert) bytes += (JSON.stringify(toReceivedMessage(m)) + '\n').length;
         m.ack();
         meter.handled(++acked);
       });
@@ -206,16 +306,17 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       sub = undefined;
     },
     async finish() {
+      clearInterval(idle);
       await client.close();
-      return { acked };
+      return { acked, ...(convert ? { recordedBytes: bytes } : {}) };
     },
   };
 }
 
 async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   const connection = await connect({ emulatorHost: a.emulatorHost, projectId: a.projectId, env: {} });
-  const recorder = await CaptureRecorder.open(a.out!);
-  const engine = new ReplayEngine(resolveOptions({ preset: 'cme' }));
+  const recorder = a.mode === 'engine' ? undefined : await CaptureRecorder.open(a.out!);
+  const engine = a.mode === 'record' ? undefined : new ReplayEngine(resolveOptions({ preset: 'cme' }));
   const subscription = parseResourceName('subscriptions', a.subscription, a.projectId);
   const states: string[] = [];
   let line = 0;
@@ -228,6 +329,7 @@ async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
         {
           record(rm: ReceivedMessage, offset: number, length: number) {
             meter.arrived();
+            if (!engine) return;
             // The entry a capture reader would make of this line (parseEntry without the JSON.parse).
             const time = recordTime(rm);
             const entry: CaptureEntry = typeof time === 'number' ? { file: 0, line: ++line, offset, length, time, record: rm } : { file: 0, line: ++line, offset, length, time: NaN, invalid: time };
@@ -246,14 +348,15 @@ async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       source = undefined;
     },
     async finish() {
-      await recorder.close();
+      await recorder?.close();
       await connection.close();
+      if (!engine) return { acked, recordedLines: await countLines(a.out!), recordedBytes: recorder?.bytesWritten };
       engine.finish();
       const s = engine.summary();
       return {
         acked,
-        recordedLines: await countLines(a.out!),
-        recordedBytes: recorder.bytesWritten,
+        recordedLines: recorder ? await countLines(a.out!) : undefined,
+        recordedBytes: recorder?.bytesWritten,
         summary: { received: s.received, delivered: s.delivered, duplicates: s.duplicates, redeliveries: s.redeliveries, gaps: s.gaps, lost: s.lost, late: s.late, invalid: s.invalid, keys: s.keys },
         states,
       };
@@ -281,7 +384,7 @@ async function main(): Promise<void> {
   const a = JSON.parse(process.argv[2]) as ReceiverArgs;
   process.env.METADATA_SERVER_DETECTION = 'none';
   const meter = new Meter(a.mode, a.expected);
-  const receiver = await (a.mode === 'bare' ? bare(a, meter) : seqscope(a, meter));
+  const receiver = await (a.mode === 'bare' || a.mode === 'convert' ? bare(a, meter) : seqscope(a, meter));
   // Commands arrive one at a time (the parent waits for each answer); a chain keeps them in order.
   let chain = Promise.resolve();
   process.on('message', (cmd: ReceiverCommand) => {

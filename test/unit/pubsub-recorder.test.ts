@@ -30,19 +30,36 @@ describe('CaptureRecorder', () => {
 
   it('calls back only after the line is in the file, and gives each line its byte offset', async () => {
     const path = join(dir, 'c.jsonl');
-    const rec = await CaptureRecorder.open(path, { flushIntervalMs: 5 });
+    const rec = await CaptureRecorder.open(path);
     const seen: { i: number; onDisk: string }[] = [];
     const offsets: number[] = [];
     for (let i = 0; i < 50; i++) {
       offsets.push(rec.append(line(i), () => seen.push({ i, onDisk: readFileSync(path, 'utf8') })));
     }
     assert.equal(seen.length, 0, 'nothing is acknowledged before it is written');
+    assert.equal(readFileSync(path, 'utf8'), '', 'the batch is still being gathered');
     await rec.close();
     assert.equal(seen.length, 50);
     for (const s of seen) assert.ok(s.onDisk.includes(line(s.i)), `line ${s.i} was in the file when its callback ran`);
     const text = readFileSync(path, 'utf8');
     offsets.forEach((o, i) => assert.equal(text.slice(o, o + line(i).length), line(i)));
     assert.equal((await readAll(path)).filter((e) => e.record).length, 50);
+  });
+
+  it('writes a batch of appends once, when the batch ends, with no close or timer', async () => {
+    const path = join(dir, 'b.jsonl');
+    const rec = await CaptureRecorder.open(path);
+    const written: number[] = [];
+    // A batch: what one synchronous run (a pull response's deliveries) appends.
+    for (let i = 0; i < 10; i++) rec.append(line(i), () => written.push(i));
+    await Promise.resolve();
+    assert.deepEqual(written, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'every callback ran once the batch ended, in order');
+    assert.equal(readFileSync(path, 'utf8'), Array.from({ length: 10 }, (_, i) => line(i)).join(''));
+    assert.equal(rec.bytesWritten, rec.bytes);
+    rec.append(line(10), () => written.push(10));
+    await Promise.resolve();
+    assert.equal(written.length, 11, 'the next batch is written on its own');
+    await rec.close();
   });
 
   it('keeps byte offsets right for multi-byte UTF-8 and lines longer than the buffer', async () => {
@@ -56,17 +73,17 @@ describe('CaptureRecorder', () => {
     assert.equal(rec.bytes, bytes.length);
   });
 
-  it('writes when the buffer fills, before the flush interval', async () => {
+  it('writes at once when the buffer fills, but calls back only when the batch ends', async () => {
     const path = join(dir, 'c.jsonl');
-    const rec = await CaptureRecorder.open(path, { flushIntervalMs: 60_000, maxBufferBytes: 200 });
+    const rec = await CaptureRecorder.open(path, { maxBufferBytes: 200 });
     let written = 0;
     for (let i = 0; i < 10; i++) rec.append(line(i), () => written++);
-    // The flush interval is a minute: anything written within seconds was written for size.
-    const deadline = Date.now() + 5000;
-    while (written < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(written >= 5, `only ${written} written without a close`);
-    await rec.close();
+    const onDisk = readFileSync(path, 'utf8');
+    assert.ok(onDisk.length >= 200 && onDisk.endsWith('\n'), `whole lines were written for size (${onDisk.length} bytes)`);
+    assert.equal(written, 0, 'callbacks never run inside append()');
+    await Promise.resolve();
     assert.equal(written, 10);
+    await rec.close();
   });
 
   it('appends after a torn last line (a crash mid-write): every complete line still replays', async () => {
@@ -93,7 +110,9 @@ describe('CaptureRecorder', () => {
     assert.equal(results.length, 2);
     assert.ok(results.every((e) => e instanceof Error && /cannot write to/.test(e.message)));
     rec.append(line(3), (e) => results.push(e));
-    assert.ok(results[2] instanceof Error, 'later appends fail at once');
+    assert.equal(results.length, 2, 'not inside append()');
+    await Promise.resolve();
+    assert.ok(results[2] instanceof Error, 'later appends fail as soon as their batch ends');
   });
 
   it('refuses a path it cannot create, with the reason', async () => {
