@@ -412,10 +412,14 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
     );
   }
   const all = [b, s, ...r.probes];
-  const names = [...new Set(all.flatMap((x) => Object.keys(x.threads)))].sort();
+  // Main thread first, then by creation order; threads that did nothing in any receiver left out.
+  const order = (nm: string) => (nm.startsWith('main') ? 0 : Number(nm.slice(1).split(' ')[0]));
+  const names = [...new Set(all.flatMap((x) => Object.keys(x.threads)))]
+    .filter((nm) => all.some((x) => ((x.threads[nm] ?? 0) * 1000) / r.messages >= 0.05))
+    .sort((p, q) => order(p) - order(q));
   if (names.length) {
     lines.push(
-      'CPU per message by thread (Linux /proc, 10 ms ticks), inside the same windows:',
+      'CPU per message by thread (Linux /proc, 10 ms ticks), inside the same windows (by Node\'s start-up order, #2–#5 are V8\'s platform workers: concurrent marking, parallel scavenging, background compiling):',
       '',
       table(['thread', ...all.map((x, i) => (i === 0 ? 'bare' : i === 1 ? 'seqscope' : `probe ${x.mode}`))], names.map((nm) => [nm, ...all.map((x) => `${(((x.threads[nm] ?? 0) * 1000) / r.messages).toFixed(1)} µs`)])),
       '',
