@@ -89,11 +89,11 @@ export interface ReceiverResult {
   systemMs: number;
   /** Wall time inside the rounds' windows, ms. */
   wallMs: number;
-  /** Garbage collections inside the windows (forced ones excluded): count and main-thread pause, ms. */
-  /** Event-loop turns that delivered messages, inside the windows. */
+  /** Pull responses inside the windows, told apart by their receive time (see Meter.arrived). */
   turns: number;
   /** CPU inside the windows by thread name (Linux /proc; clock ticks turned to ms), else empty. */
   threads: Record<string, number>;
+  /** Garbage collections inside the windows (forced ones excluded): count and main-thread pause, ms. */
   gc: { scavenges: number; majors: number; scavengeMs: number; majorMs: number };
   rounds: number;
   samples: MemorySample[];
@@ -162,11 +162,11 @@ class Meter {
   private readonly gcs: { start: number; ms: number; kind: number }[] = [];
   private readonly windows: [number, number][] = [];
   private readonly forced: [number, number][] = [];
-  /** Event-loop turns with deliveries inside the windows (see arrived()). */
+  /** Pull responses inside the windows (see arrived()). */
   turns = 0;
+  private lastReceivedAt: unknown;
   private threadsAtOpen: Map<string, number> = new Map();
   private readonly threadMs: Record<string, number> = {};
-  private inTurn = false;
   private readonly gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) this.gcs.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
   });
@@ -187,14 +187,15 @@ class Meter {
     return new Promise((resolve) => (this.reached = resolve));
   }
 
-  arrived(): void {
+  /**
+   * A delivery. `receivedAt` is the client's receive time, shared by the messages of one pull
+   * response: a new value starts a new response. (Counted without scheduling anything: a
+   * setImmediate or a timer here would be work in the measured window, of the kind that costs.)
+   */
+  arrived(receivedAt: unknown): void {
     this.received++;
-    if (!this.inTurn && this.open) {
-      // Deliveries that arrive in one event-loop turn came in one response (or a few read together).
-      this.turns++;
-      this.inTurn = true;
-      setImmediate(() => (this.inTurn = false));
-    }
+    if (receivedAt !== this.lastReceivedAt && this.open) this.turns++;
+    this.lastReceivedAt = receivedAt;
     if (this.open || !this.reached) return;
     if (this.firstAt === 0) this.firstAt = performance.now();
     this.threadsAtOpen = threadTicks();
@@ -294,7 +295,7 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       });
       if (a.mode === 'idletimer') idle ??= setInterval(() => undefined, 50);
       sub.on('message', (m: Message) => {
-        meter.arrived();
+        meter.arrived(m.received);
         if (convert) bytes += (JSON.stringify(toReceivedMessage(m)) + '\n').length;
         m.ack();
         meter.handled(++acked);
@@ -328,7 +329,8 @@ async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
         { connection, subscription, recorder },
         {
           record(rm: ReceivedMessage, offset: number, length: number) {
-            meter.arrived();
+            // The receive time's text is cached per millisecond: one string per response.
+            meter.arrived(rm.receivedAt);
             if (!engine) return;
             // The entry a capture reader would make of this line (parseEntry without the JSON.parse).
             const time = recordTime(rm);
