@@ -4,14 +4,14 @@
  * ≤ 1.10×), with no message dropped and memory flat over the run.
  *
  * Design, and why:
- * - One topic, two ordered subscriptions created before anything is published, so both hold the
- *   very same messages (same ids, attributes, payloads, order per key).
+ * - One topic, two ordered subscriptions (more with probes) created before anything is
+ *   published, so all hold the very same messages (same ids, attributes, payloads, order per key).
  * - Rounds: a round of messages is published (not timed) while no one receives, then the
- *   receivers drain their subscription one after the other, in alternating order (bare first in
- *   even rounds, SeqScope first in odd ones, so neither always meets a fresher emulator). Draining
- *   a backlog is what "full delivery rate" means here: each receiver gets messages as fast as the
- *   emulator hands them out, and competes neither with the publisher nor with the other receiver
- *   for the two cores (receiving both at once would halve each one's rate and let one receiver's
+ *   receivers drain their subscription one after the other, each round starting with the next
+ *   receiver (bare first in even rounds, SeqScope first in odd ones, when there are no probes), so
+ *   none always meets a fresher emulator. Draining a backlog is what "full delivery rate" means
+ *   here: each receiver gets messages as fast as the emulator hands them out, and competes
+ *   neither with the publisher nor with the other receivers for the two cores (receiving both at once would halve each one's rate and let one receiver's
  *   stalls shape the other's batches). Rounds rather than one backlog of everything: with its
  *   heap capped at 512 MiB the emulator ran out of memory holding ~450 k messages for two
  *   subscriptions. It also keeps acked messages: it ran out of memory again after ~400 k
@@ -376,7 +376,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const gcs = (x: ReceiverResult) => `${x.gc.scavenges} / ${x.gc.majors} (${seconds(x.gc.scavengeMs + x.gc.majorMs)})`;
   const lines = [title, ''];
   lines.push(
-    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with two ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the other idle (order alternating by round). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
+    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with ${2 + r.probes.length} ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the others idle (each round starting with the next receiver). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
     '',
   );
   lines.push(
