@@ -42,8 +42,8 @@ export class CaptureRecorder {
   private bufferBytes = 0;
   /** Callbacks of the lines still in the buffer. */
   private waiting: WrittenCallback[] = [];
-  /** Callbacks of lines already written (or failed), to run when the batch ends. */
-  private settled: { cb: WrittenCallback; err?: Error }[] = [];
+  /** Callbacks of lines already written (or failed), by write, to run when the batch ends. */
+  private settled: { cbs: WrittenCallback[]; err?: Error }[] = [];
   private batchQueued = false;
   /** The background fsyncs, chained. */
   private syncing: Promise<void> = Promise.resolve();
@@ -144,7 +144,7 @@ export class CaptureRecorder {
   }
 
   private settle(cb: WrittenCallback, err?: Error): void {
-    this.settled.push({ cb, err });
+    this.settled.push({ cbs: [cb], err });
     this.queueBatchEnd();
   }
 
@@ -164,7 +164,8 @@ export class CaptureRecorder {
       }
     }
     this.bufferBytes = 0;
-    for (const cb of waiting) this.settled.push({ cb, err });
+    // One entry per write, not per line: this runs for every message at full delivery rate.
+    if (waiting.length) this.settled.push({ cbs: waiting, err });
     if (!err) this.syncSometimes();
   }
 
@@ -172,7 +173,7 @@ export class CaptureRecorder {
     const settled = this.settled;
     if (settled.length === 0) return;
     this.settled = [];
-    for (const s of settled) s.cb(s.err);
+    for (const s of settled) for (const cb of s.cbs) cb(s.err);
   }
 
   /** A background fsync when the last one is older than the interval (the acks do not wait for it). */

@@ -393,8 +393,8 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
     table(
       ['receiver', 'CPU / msg', 'CPU (user + sys)', 'GCs: scavenges / majors (pause)', 'msgs / response', 'wall', 'receive rate', 'peak RSS', 'received'],
       [
-        ['bare `@google-cloud/pubsub` subscriber (ack + count)', perMsg(b), split(b), gcs(b), (b.received / b.turns).toFixed(1), seconds(b.wallMs), `${rate((r.messages / b.wallMs) * 1000)} msg/s`, mib(b.maxRss), count(b.received)],
-        ['SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', perMsg(s), split(s), gcs(s), (s.received / s.turns).toFixed(1), seconds(s.wallMs), `${rate((r.messages / s.wallMs) * 1000)} msg/s`, mib(s.maxRss), count(s.received)],
+        ['bare `@google-cloud/pubsub` subscriber (ack + count)', perMsg(b), split(b), gcs(b), (b.received / b.responses).toFixed(1), seconds(b.wallMs), `${rate((r.messages / b.wallMs) * 1000)} msg/s`, mib(b.maxRss), count(b.received)],
+        ['SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', perMsg(s), split(s), gcs(s), (s.received / s.responses).toFixed(1), seconds(s.wallMs), `${rate((r.messages / s.wallMs) * 1000)} msg/s`, mib(s.maxRss), count(s.received)],
       ],
     ),
     '',
@@ -416,7 +416,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
       '',
       table(
         ['probe', 'CPU / msg', 'CPU (user + sys)', 'ratio', 'GCs: scavenges / majors (pause)', 'msgs / response', 'receive rate', 'received'],
-        r.probes.map((x) => [x.mode, perMsg(x), split(x), ratio((x.cpuMs * 1000) / r.messages / r.bareUsPerMsg), gcs(x), (x.received / x.turns).toFixed(1), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, count(x.received)]),
+        r.probes.map((x) => [x.mode, perMsg(x), split(x), ratio((x.cpuMs * 1000) / r.messages / r.bareUsPerMsg), gcs(x), (x.received / x.responses).toFixed(1), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, count(x.received)]),
       ),
       '',
     );

@@ -90,7 +90,7 @@ export interface ReceiverResult {
   /** Wall time inside the rounds' windows, ms. */
   wallMs: number;
   /** Pull responses inside the windows, told apart by their receive time (see Meter.arrived). */
-  turns: number;
+  responses: number;
   /** CPU inside the windows by thread name (Linux /proc; clock ticks turned to ms), else empty. */
   threads: Record<string, number>;
   /** Garbage collections inside the windows (forced ones excluded): count and main-thread pause, ms. */
@@ -163,7 +163,7 @@ class Meter {
   private readonly windows: [number, number][] = [];
   private readonly forced: [number, number][] = [];
   /** Pull responses inside the windows (see arrived()). */
-  turns = 0;
+  responses = 0;
   private lastReceivedAt: unknown;
   private threadsAtOpen: Map<string, number> = new Map();
   private readonly threadMs: Record<string, number> = {};
@@ -194,7 +194,7 @@ class Meter {
    */
   arrived(receivedAt: unknown): void {
     this.received++;
-    if (receivedAt !== this.lastReceivedAt && this.open) this.turns++;
+    if (receivedAt !== this.lastReceivedAt && this.open) this.responses++;
     this.lastReceivedAt = receivedAt;
     if (this.open || !this.reached) return;
     if (this.firstAt === 0) this.firstAt = performance.now();
@@ -221,11 +221,11 @@ class Meter {
     reached();
   }
 
-  stop(): Pick<ReceiverResult, 'cpuMs' | 'userMs' | 'systemMs' | 'wallMs' | 'turns' | 'threads' | 'gc' | 'rounds' | 'samples' | 'checkpoints'> {
+  stop(): Pick<ReceiverResult, 'cpuMs' | 'userMs' | 'systemMs' | 'wallMs' | 'responses' | 'threads' | 'gc' | 'rounds' | 'samples' | 'checkpoints'> {
     clearInterval(this.timer);
     // The checkpoints' forced GCs are the benchmark's, not the receiver's: their CPU is taken
     // out (a few full GCs per run, the same number in both receivers).
-    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, turns: this.turns, threads: this.threadMs, gc: this.gcInWindows(), rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
+    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, responses: this.responses, threads: this.threadMs, gc: this.gcInWindows(), rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
   }
 
   /**
