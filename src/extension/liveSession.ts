@@ -105,7 +105,7 @@ export class LiveSession extends Disposable {
     this.source = new layer.LiveSource(
       { connection, subscription, recorder: this.recorder },
       {
-        record: (rm, offset, length) => this.feed.push(rm, offset, length),
+        record: (rm, offset, length, receivedAtMs) => this.feed.push(rm, offset, length, receivedAtMs),
         state: (state, detail) => {
           status.state = state;
           status.detail = detail;

@@ -2,10 +2,16 @@
  * A live source: a streaming pull on one subscription, turning each delivery into a capture
  * record (in arrival order), writing it through a recorder, and acking it only once its line is
  * written. It watches its own health, because a streaming pull is silent when the server goes
- * away: a short-deadline metadata call every couple of seconds says whether the server (and the
- * subscription) are still there; when it fails the source is "disconnected", and when it
- * succeeds again the stream is reopened and the source is "live" again. What the server
- * redelivers after that shows up as redelivery duplicates in the sequencer.
+ * away: once a second it looks whether anything arrived since the last look; if nothing did, a
+ * short-deadline metadata call says whether the server (and the subscription) are still there.
+ * When that fails the source is "disconnected", and when it succeeds again the stream is
+ * reopened and the source is "live" again. What the server redelivers after that shows up as
+ * redelivery duplicates in the sequencer.
+ *
+ * Why not a metadata call every time: deliveries already prove the server is there, and each
+ * call costs the client library ~2.5 ms of CPU (measured against a local server), about 1 µs per
+ * message at the emulator's full rate. A dead server is still noticed within two looks plus the
+ * call's deadline, as before.
  */
 import type { Message, Subscription } from '@google-cloud/pubsub';
 import type { ReceivedMessage } from '../core/captureRecord';
@@ -13,7 +19,7 @@ import { describeSubscription, getSubscription, SubscriptionInfo } from './admin
 import { CaptureRecorder } from './captureRecorder';
 import { loadPubsub, PubsubConnection } from './connection';
 import { explainError, PubsubError } from './pubsubErrors';
-import { toReceivedMessage } from './receivedRecord';
+import { captureLine, toReceivedMessage } from './receivedRecord';
 import { ResourceName } from './resourceNames';
 
 export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -21,9 +27,10 @@ export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
 export interface LiveSourceEvents {
   /**
    * Each delivery, in arrival order, with its line's byte offset and length in the recording
-   * (-1 and the line's length without a recorder). Called before the ack.
+   * (-1 and the line's length without a recorder) and its receive time in ms (the value of
+   * `rm.receivedAt`, handed over so the sequencer need not parse it back). Called before the ack.
    */
-  record(rm: ReceivedMessage, offset: number, length: number): void;
+  record(rm: ReceivedMessage, offset: number, length: number, receivedAtMs: number): void;
   /** A delivery was acked (its line is in the recording, when there is one). */
   acked?(rm: ReceivedMessage): void;
   /** State changes; `detail` says why (shown in the status bar and tree). */
@@ -45,7 +52,11 @@ export interface LiveSourceOptions {
    * them for the subscription's other consumers or a later run).
    */
   readonly stopAfter?: number;
-  /** Health probe period and deadline (ms). */
+  /**
+   * Health: how often the source looks whether deliveries arrived (ms, default 1000); a
+   * metadata call, with this deadline (ms, default 1500), is made when none did, at most every
+   * other look.
+   */
   readonly healthIntervalMs?: number;
   readonly healthTimeoutMs?: number;
   /**
@@ -73,6 +84,12 @@ export class LiveSource {
   private sub: Subscription | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
   private probing = false;
+  /** A delivery arrived since the last look (see probe()). */
+  private deliveredSinceLook = false;
+  /** When the last metadata call was made (ms since epoch). */
+  private lastCallAt = 0;
+  /** The Subscription object the metadata calls go through (made once: each costs the library setup). */
+  private probeSub: Subscription | undefined;
   /** Lease extension limit for withheld messages (a library Duration, made in start()). */
   private maxExtension: unknown;
   info: SubscriptionInfo | undefined;
@@ -136,14 +153,17 @@ export class LiveSource {
       this.stats.nacked++;
       return;
     }
-    const rm = toReceivedMessage(m);
+    // Whole ms, as receivedAt writes it: the clock the sequencer gets equals the line's.
+    const at = Math.trunc(m.received);
+    const rm = toReceivedMessage(m, at);
     this.stats.received++;
+    this.deliveredSinceLook = true;
     const withheld = this.options.withholdAck?.(rm) ?? false;
     if (withheld) this.stats.withheld++;
-    const line = JSON.stringify(rm) + '\n';
+    const line = captureLine(rm);
     const recorder = this.options.recorder;
     if (!recorder) {
-      this.events.record(rm, -1, line.length);
+      this.events.record(rm, -1, line.length, at);
       if (!withheld) this.ack(m, rm);
       return;
     }
@@ -157,7 +177,7 @@ export class LiveSource {
         this.ack(m, rm);
       }
     });
-    this.events.record(rm, offset, recorder.bytes - offset);
+    this.events.record(rm, offset, recorder.bytes - offset, at);
   }
 
   private ack(m: Message, rm: ReceivedMessage): void {
@@ -168,16 +188,32 @@ export class LiveSource {
 
   private scheduleProbe(): void {
     if (this.current === 'stopped') return;
-    this.healthTimer = setTimeout(() => void this.probe(), this.options.healthIntervalMs ?? 2000);
+    this.healthTimer = setTimeout(() => void this.probe(), this.interval());
+  }
+
+  private interval(): number {
+    return this.options.healthIntervalMs ?? 1000;
   }
 
   private async probe(): Promise<void> {
     if (this.probing || this.current === 'stopped') return;
+    // Deliveries since the last look: the server is there, no call needed.
+    const delivered = this.deliveredSinceLook;
+    this.deliveredSinceLook = false;
+    const now = Date.now();
+    // A call at most every other look (the pace of the calls before looks were skipped), so an
+    // idle session asks the server no more often than it used to.
+    if ((delivered && this.current === 'live') || now - this.lastCallAt < 1.75 * this.interval()) {
+      this.scheduleProbe();
+      return;
+    }
+    this.lastCallAt = now;
     this.probing = true;
     const { connection, subscription } = this.options;
     try {
       const timeout = this.options.healthTimeoutMs ?? 1500;
-      const [md] = await connection.client.subscription(subscription.path).getMetadata({ timeout, maxRetries: 0 });
+      this.probeSub ??= connection.client.subscription(subscription.path);
+      const [md] = await this.probeSub.getMetadata({ timeout, maxRetries: 0 });
       if (this.stopped()) return;
       this.info = describeSubscription(md as never, subscription);
       if (this.current === 'disconnected') {

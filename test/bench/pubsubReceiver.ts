@@ -23,13 +23,13 @@
 import type { Message, Subscription } from '@google-cloud/pubsub';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { CaptureEntry, recordTime, ReceivedMessage } from '../../src/core/captureRecord';
+import { CaptureEntry, ReceivedMessage } from '../../src/core/captureRecord';
 import { ReplayEngine } from '../../src/core/replayEngine';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { connect, loadPubsub } from '../../src/pubsub/connection';
 import { LiveSource } from '../../src/pubsub/liveSource';
-import { toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { captureLine, toReceivedMessage } from '../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 
 /**
@@ -296,7 +296,7 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       if (a.mode === 'idletimer') idle ??= setInterval(() => undefined, 50);
       sub.on('message', (m: Message) => {
         meter.arrived(m.received);
-        if (convert) bytes += (JSON.stringify(toReceivedMessage(m)) + '\n').length;
+        if (convert) bytes += captureLine(toReceivedMessage(m)).length;
         m.ack();
         meter.handled(++acked);
       });
@@ -328,13 +328,12 @@ async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       source = new LiveSource(
         { connection, subscription, recorder },
         {
-          record(rm: ReceivedMessage, offset: number, length: number) {
+          record(rm: ReceivedMessage, offset: number, length: number, time: number) {
             // The receive time's text is cached per millisecond: one string per response.
             meter.arrived(rm.receivedAt);
             if (!engine) return;
-            // The entry a capture reader would make of this line (parseEntry without the JSON.parse).
-            const time = recordTime(rm);
-            const entry: CaptureEntry = typeof time === 'number' ? { file: 0, line: ++line, offset, length, time, record: rm } : { file: 0, line: ++line, offset, length, time: NaN, invalid: time };
+            // The entry LiveFeed.push makes (the receive time as the clock, as the live source hands it).
+            const entry: CaptureEntry = { file: 0, line: ++line, offset, length, time, record: rm };
             engine.push(entry);
           },
           // Fully handled = written to the recording and acked (the ack waits for the write).

@@ -59,15 +59,19 @@ export class LiveFeed {
     return this.base + this.builder.log.count;
   }
 
-  /** One delivery, in arrival order, with its line's byte range in the recording. */
-  push(rm: ReceivedMessage, offset: number, length: number): void {
+  /**
+   * One delivery, in arrival order, with its line's byte range in the recording. `time` is its
+   * clock value when the caller has it (a live source knows the receive time it wrote into
+   * `receivedAt`); else it is read from the record.
+   */
+  push(rm: ReceivedMessage, offset: number, length: number, time?: number): void {
     if (this.builder.log.count >= this.windowArrivals) {
       this.base += this.builder.log.count;
       this.rollovers++;
       this.startWindow();
       this.onRollover?.(this.session);
     }
-    const t = recordTime(rm);
+    const t = time ?? recordTime(rm);
     const line = this.base + this.builder.log.count + 1;
     const entry = typeof t === 'number' ? { file: 0, line, offset, length, time: t, record: rm } : { file: 0, line, offset, length, time: NaN, invalid: t };
     const b = this.builder;
