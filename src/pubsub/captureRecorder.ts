@@ -117,6 +117,38 @@ export class CaptureRecorder {
     return offset;
   }
 
+  /**
+   * Like append(), but `encode` writes the line (ending with '\n') straight into the buffer:
+   * it gets `value`, the buffer and the position, and returns the position after the line, or
+   * -1 when the line did not fit (it is then given an emptied, and if need be larger, buffer).
+   * Saves making a string per line (see writeCaptureLine).
+   */
+  appendWith<T>(encode: (value: T, buf: Buffer, pos: number) => number, value: T, written?: WrittenCallback): number {
+    const offset = this.bytes;
+    if (this.failure || this.closed) {
+      if (written) this.settle(written, this.failure ?? new Error(`recording to ${this.path} is closed`));
+      return offset;
+    }
+    let end = encode(value, this.buffer, this.bufferBytes);
+    if (end < 0) {
+      this.writeBuffer();
+      end = encode(value, this.buffer, 0);
+      while (end < 0) {
+        if (this.buffer.length >= 1 << 30) throw new RangeError('a capture line does not fit in 1 GiB');
+        this.buffer = Buffer.allocUnsafe(this.buffer.length * 2);
+        end = encode(value, this.buffer, 0);
+      }
+    }
+    const n = end - this.bufferBytes;
+    this.bufferBytes = end;
+    this.bytes += n;
+    this.lines++;
+    if (written) this.waiting.push(written);
+    if (this.bufferBytes >= this.maxBufferBytes) this.writeBuffer();
+    this.queueBatchEnd();
+    return offset;
+  }
+
   /** Writes what is buffered and runs its callbacks; resolves once any fsync under way is done. */
   flush(): Promise<void> {
     this.writeBuffer();

@@ -19,7 +19,7 @@ import { describeSubscription, getSubscription, SubscriptionInfo } from './admin
 import { CaptureRecorder } from './captureRecorder';
 import { loadPubsub, PubsubConnection } from './connection';
 import { explainError, PubsubError } from './pubsubErrors';
-import { captureLine, toReceivedMessage } from './receivedRecord';
+import { captureLine, toReceivedMessage, writeCaptureLine } from './receivedRecord';
 import { ResourceName } from './resourceNames';
 
 export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -160,14 +160,14 @@ export class LiveSource {
     this.deliveredSinceLook = true;
     const withheld = this.options.withholdAck?.(rm) ?? false;
     if (withheld) this.stats.withheld++;
-    const line = captureLine(rm);
     const recorder = this.options.recorder;
     if (!recorder) {
-      this.events.record(rm, -1, line.length, at);
+      this.events.record(rm, -1, captureLine(rm).length, at);
       if (!withheld) this.ack(m, rm);
       return;
     }
-    const offset = recorder.append(line, (err) => {
+    // The line goes straight into the recorder's buffer (no string per delivery).
+    const offset = recorder.appendWith(writeCaptureLine, rm, (err) => {
       if (err) {
         // Not written, so not acked: the server will deliver it again.
         m.nack();

@@ -115,3 +115,101 @@ export function captureLine(rm: ReceivedMessage): string {
   return `${out}}\n`;
 }
 
+// ------------------------------------------------------------------ the same line, as bytes
+
+const JSON_PARTS = {
+  ackId: Buffer.from('{"ackId":'),
+  messageOpen: Buffer.from('"message":{'),
+  data: Buffer.from('"data":'),
+  messageId: Buffer.from('"messageId":'),
+  publishTime: Buffer.from(',"publishTime":'),
+  attributes: Buffer.from(',"attributes":{'),
+  orderingKey: Buffer.from(',"orderingKey":'),
+  deliveryAttempt: Buffer.from(',"deliveryAttempt":'),
+  receivedAt: Buffer.from(',"receivedAt":'),
+};
+
+function putBytes(buf: Buffer, pos: number, bytes: Buffer): number {
+  if (pos < 0 || pos + bytes.length > buf.length) return -1;
+  for (let i = 0; i < bytes.length; i++) buf[pos + i] = bytes[i];
+  return pos + bytes.length;
+}
+
+function putByte(buf: Buffer, pos: number, byte: number): number {
+  if (pos < 0 || pos >= buf.length) return -1;
+  buf[pos] = byte;
+  return pos + 1;
+}
+
+/** A JSON string: printable ASCII byte by byte; anything to escape or encode through JSON.stringify. */
+function putString(buf: Buffer, pos: number, s: string): number {
+  if (pos < 0) return -1;
+  const n = s.length;
+  if (pos + n + 2 > buf.length) return -1;
+  buf[pos] = 0x22;
+  let p = pos + 1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return putText(buf, pos, JSON.stringify(s));
+    buf[p++] = c;
+  }
+  buf[p] = 0x22;
+  return p + 1;
+}
+
+/** Any text, as UTF-8 (at most 3 bytes per UTF-16 unit). */
+function putText(buf: Buffer, pos: number, text: string): number {
+  if (pos < 0) return -1;
+  const room = buf.length - pos;
+  // The exact size only when the worst case does not fit (it costs a pass over the text).
+  if (text.length * 3 > room && Buffer.byteLength(text) > room) return -1;
+  return pos + buf.write(text, pos);
+}
+
+/**
+ * Writes captureLine(rm) as UTF-8 into `buf` at `pos` and returns the position after it, or -1
+ * when it did not fit (what was written past `pos` is then garbage). This is how a live source
+ * records: no line string, no rope of pieces and no flattened copy per delivery — about 1.5 KB
+ * less garbage per message, which at the emulator's full rate meant fewer scavenges and, with
+ * them, fewer of the client library's short-lived objects promoted into full collections.
+ */
+export function writeCaptureLine(rm: ReceivedMessage, buf: Buffer, pos: number): number {
+  const m = rm.message;
+  const P = JSON_PARTS;
+  let p = rm.ackId !== undefined ? putString(buf, putBytes(buf, pos, P.ackId), rm.ackId) : putByte(buf, pos, 0x7b);
+  if (rm.ackId !== undefined) p = putByte(buf, p, 0x2c);
+  p = p < 0 ? -1 : putBytes(buf, p, P.messageOpen);
+  if (m.data !== undefined) {
+    p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.data), m.data);
+    p = putByte(buf, p, 0x2c);
+  }
+  p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.messageId), m.messageId);
+  if (m.publishTime !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.publishTime), m.publishTime);
+  if (m.attributes !== undefined) {
+    p = p < 0 ? -1 : putBytes(buf, p, P.attributes);
+    let first = true;
+    for (const k of Object.keys(m.attributes)) {
+      const v = m.attributes[k];
+      if (typeof v !== 'string') {
+        // What JSON.stringify does with what a client could hand over besides strings.
+        const text = JSON.stringify(v);
+        if (text === undefined) continue;
+        if (!first) p = putByte(buf, p, 0x2c);
+        p = putByte(buf, putString(buf, p, k), 0x3a);
+        p = putText(buf, p, text);
+      } else {
+        if (!first) p = putByte(buf, p, 0x2c);
+        p = putString(buf, putByte(buf, putString(buf, p, k), 0x3a), v);
+      }
+      first = false;
+    }
+    p = putByte(buf, p, 0x7d);
+  }
+  if (m.orderingKey !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.orderingKey), m.orderingKey);
+  p = putByte(buf, p, 0x7d);
+  if (rm.deliveryAttempt !== undefined) p = p < 0 ? -1 : putText(buf, putBytes(buf, p, P.deliveryAttempt), JSON.stringify(rm.deliveryAttempt));
+  if (rm.receivedAt !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.receivedAt), rm.receivedAt);
+  p = putByte(buf, p, 0x7d);
+  return putByte(buf, p, 0x0a);
+}
+

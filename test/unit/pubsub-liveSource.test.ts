@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { recordTime, ReceivedMessage } from '../../src/core/captureRecord';
 import type { PubsubConnection } from '../../src/pubsub/connection';
 import { LiveSource, LiveState } from '../../src/pubsub/liveSource';
-import { captureLine, SubscriberMessage, toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { captureLine, SubscriberMessage, toReceivedMessage, writeCaptureLine } from '../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 
 const subscription = parseResourceName('subscriptions', 'projects/my-proj/subscriptions/live-1');
@@ -126,9 +126,28 @@ describe('captureLine', () => {
     );
   });
 
+  it('writes the same line as bytes into a buffer, and says when it does not fit', () => {
+    fc.assert(
+      fc.property(message, fc.nat(8), (m, at) => {
+        const rm = toReceivedMessage({ ...m, publishTime: new Date(m.publishMs) });
+        const expected = Buffer.from(captureLine(rm));
+        const roomy = Buffer.alloc(at + expected.length * 3 + 8, 0xff);
+        const end = writeCaptureLine(rm, roomy, at);
+        assert.equal(end, at + expected.length);
+        assert.deepEqual(roomy.subarray(at, end), expected);
+        // Exactly enough room fits; one byte less is refused, for every size of line.
+        assert.equal(writeCaptureLine(rm, Buffer.alloc(at + expected.length), at), at + expected.length);
+        assert.equal(writeCaptureLine(rm, Buffer.alloc(at + expected.length - 1), at), -1);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('writes valid JSON with the same content for records of other shapes', () => {
     const rm: ReceivedMessage = { message: { messageId: 'x"\\\u2028\ud800', attributes: { 'a\nb': 'é' } } };
     assert.deepEqual(JSON.parse(captureLine(rm)), rm);
     assert.ok(captureLine(rm).endsWith('}\n'));
+    const buf = Buffer.alloc(200);
+    assert.equal(buf.toString('utf8', 0, writeCaptureLine(rm, buf, 0)), captureLine(rm));
   });
 });

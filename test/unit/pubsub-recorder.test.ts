@@ -73,6 +73,24 @@ describe('CaptureRecorder', () => {
     assert.equal(rec.bytes, bytes.length);
   });
 
+  it('appendWith: lines encoded straight into the buffer, mixed with append(), in order, with room made when one does not fit', async () => {
+    const path = join(dir, 'w.jsonl');
+    // The buffer is maxBufferBytes + 4 KiB: the 9 000-byte line needs it emptied and doubled.
+    const rec = await CaptureRecorder.open(path, { maxBufferBytes: 256 });
+    const encode = (text: string, buf: Buffer, pos: number) => (pos + Buffer.byteLength(text) > buf.length ? -1 : pos + buf.write(text, pos));
+    const lines = ['{"a":1}\n', '{"big":"' + 'x'.repeat(9000) + '"}\n', '{"é":"€"}\n', '{"c":3}\n'];
+    let acked = 0;
+    const offsets = lines.map((l, i) => (i === 2 ? rec.append(l, () => acked++) : rec.appendWith(encode, l, () => acked++)));
+    assert.equal(acked, 0, 'callbacks never run inside appendWith()');
+    await rec.close();
+    assert.equal(acked, 4);
+    const bytes = readFileSync(path);
+    assert.equal(bytes.toString(), lines.join(''));
+    lines.forEach((l, i) => assert.equal(bytes.subarray(offsets[i], offsets[i] + Buffer.byteLength(l)).toString(), l));
+    assert.equal(rec.bytes, bytes.length);
+    assert.equal(rec.lines, 4);
+  });
+
   it('writes at once when the buffer fills, but calls back only when the batch ends', async () => {
     const path = join(dir, 'c.jsonl');
     const rec = await CaptureRecorder.open(path, { maxBufferBytes: 200 });
