@@ -74,49 +74,7 @@ export function toReceivedMessage(m: SubscriberMessage, receivedAtMs: number = m
   return rm;
 }
 
-/**
- * Printable ASCII without `"` and `\`: JSON writes such a string as it is, between quotes.
- * Everything else (controls, non-ASCII, lone surrogates) goes through JSON.stringify.
- */
-const PLAIN = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
-
-function quote(s: string): string {
-  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s);
-}
-
-function attributesJson(a: Record<string, string>): string {
-  let out = '';
-  for (const k of Object.keys(a)) {
-    const v = a[k];
-    // JSON.stringify's rules for what a client could hand over besides strings.
-    const text = typeof v === 'string' ? quote(v) : JSON.stringify(v);
-    if (text !== undefined) out += `${out ? ',' : ''}${quote(k)}:${text}`;
-  }
-  return `{${out}}`;
-}
-
-/**
- * The capture line of a record: the same text as `JSON.stringify(rm) + '\n'` for a record made
- * by toReceivedMessage (same fields in the same order), written without the generic serializer.
- * It runs for every live delivery, and at the emulator's full rate JSON.stringify was the
- * largest single part of SeqScope's own per-message work (~40 % slower than this).
- */
-export function captureLine(rm: ReceivedMessage): string {
-  const m = rm.message;
-  let msg = m.data !== undefined ? `"data":${quote(m.data)},` : '';
-  msg += `"messageId":${quote(m.messageId)}`;
-  if (m.publishTime !== undefined) msg += `,"publishTime":${quote(m.publishTime)}`;
-  if (m.attributes !== undefined) msg += `,"attributes":${attributesJson(m.attributes)}`;
-  if (m.orderingKey !== undefined) msg += `,"orderingKey":${quote(m.orderingKey)}`;
-  let out = rm.ackId !== undefined ? `{"ackId":${quote(rm.ackId)},` : '{';
-  out += `"message":{${msg}}`;
-  if (rm.deliveryAttempt !== undefined) out += `,"deliveryAttempt":${JSON.stringify(rm.deliveryAttempt)}`;
-  if (rm.receivedAt !== undefined) out += `,"receivedAt":${quote(rm.receivedAt)}`;
-  return `${out}}\n`;
-}
-
-// ------------------------------------------------------------------ the same line, as bytes
-
+/** The fixed parts of a capture line, as bytes. */
 const JSON_PARTS = {
   ackId: Buffer.from('{"ackId":'),
   messageOpen: Buffer.from('"message":{'),
@@ -167,49 +125,51 @@ function putText(buf: Buffer, pos: number, text: string): number {
 }
 
 /**
- * Writes captureLine(rm) as UTF-8 into `buf` at `pos` and returns the position after it, or -1
- * when it did not fit (what was written past `pos` is then garbage). This is how a live source
- * records: no line string, no rope of pieces and no flattened copy per delivery — about 1.5 KB
- * less garbage per message, which at the emulator's full rate meant fewer scavenges and, with
- * them, fewer of the client library's short-lived objects promoted into full collections.
+ * Writes the capture line of a record — for a record made by toReceivedMessage the same text as
+ * `JSON.stringify(rm) + '\n'` (same fields, same order) — as UTF-8 into `buf` at `pos`, and
+ * returns the position after it, or -1 when it did not fit (what was written past `pos` is then
+ * garbage). This is how a live source records: no line string, no rope of pieces and no
+ * flattened copy per delivery, about 1.5 KB less garbage per message; at the emulator's full
+ * rate that garbage meant more scavenges and, with them, more of the client library's
+ * short-lived objects promoted into full collections.
  */
 export function writeCaptureLine(rm: ReceivedMessage, buf: Buffer, pos: number): number {
+  // Every put* passes -1 on, so a line that does not fit needs no check until the end.
   const m = rm.message;
   const P = JSON_PARTS;
-  let p = rm.ackId !== undefined ? putString(buf, putBytes(buf, pos, P.ackId), rm.ackId) : putByte(buf, pos, 0x7b);
-  if (rm.ackId !== undefined) p = putByte(buf, p, 0x2c);
-  p = p < 0 ? -1 : putBytes(buf, p, P.messageOpen);
-  if (m.data !== undefined) {
-    p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.data), m.data);
-    p = putByte(buf, p, 0x2c);
-  }
-  p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.messageId), m.messageId);
-  if (m.publishTime !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.publishTime), m.publishTime);
+  let p = rm.ackId !== undefined ? putByte(buf, putString(buf, putBytes(buf, pos, P.ackId), rm.ackId), 0x2c) : putByte(buf, pos, 0x7b);
+  p = putBytes(buf, p, P.messageOpen);
+  if (m.data !== undefined) p = putByte(buf, putString(buf, putBytes(buf, p, P.data), m.data), 0x2c);
+  p = putString(buf, putBytes(buf, p, P.messageId), m.messageId);
+  if (m.publishTime !== undefined) p = putString(buf, putBytes(buf, p, P.publishTime), m.publishTime);
   if (m.attributes !== undefined) {
-    p = p < 0 ? -1 : putBytes(buf, p, P.attributes);
+    p = putBytes(buf, p, P.attributes);
     let first = true;
     for (const k of Object.keys(m.attributes)) {
       const v = m.attributes[k];
-      if (typeof v !== 'string') {
-        // What JSON.stringify does with what a client could hand over besides strings.
-        const text = JSON.stringify(v);
-        if (text === undefined) continue;
-        if (!first) p = putByte(buf, p, 0x2c);
-        p = putByte(buf, putString(buf, p, k), 0x3a);
-        p = putText(buf, p, text);
-      } else {
-        if (!first) p = putByte(buf, p, 0x2c);
-        p = putString(buf, putByte(buf, putString(buf, p, k), 0x3a), v);
-      }
+      // What JSON.stringify does with what a client could hand over besides strings.
+      const other = typeof v === 'string' ? undefined : JSON.stringify(v);
+      if (typeof v !== 'string' && other === undefined) continue;
+      if (!first) p = putByte(buf, p, 0x2c);
+      p = putByte(buf, putString(buf, p, k), 0x3a);
+      p = other === undefined ? putString(buf, p, v) : putText(buf, p, other);
       first = false;
     }
     p = putByte(buf, p, 0x7d);
   }
-  if (m.orderingKey !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.orderingKey), m.orderingKey);
+  if (m.orderingKey !== undefined) p = putString(buf, putBytes(buf, p, P.orderingKey), m.orderingKey);
   p = putByte(buf, p, 0x7d);
-  if (rm.deliveryAttempt !== undefined) p = p < 0 ? -1 : putText(buf, putBytes(buf, p, P.deliveryAttempt), JSON.stringify(rm.deliveryAttempt));
-  if (rm.receivedAt !== undefined) p = p < 0 ? -1 : putString(buf, putBytes(buf, p, P.receivedAt), rm.receivedAt);
-  p = putByte(buf, p, 0x7d);
-  return putByte(buf, p, 0x0a);
+  if (rm.deliveryAttempt !== undefined) p = putText(buf, putBytes(buf, p, P.deliveryAttempt), JSON.stringify(rm.deliveryAttempt));
+  if (rm.receivedAt !== undefined) p = putString(buf, putBytes(buf, p, P.receivedAt), rm.receivedAt);
+  return putByte(buf, putByte(buf, p, 0x7d), 0x0a);
 }
 
+/** Reused by captureLine: grows to the longest line seen. */
+let lineScratch = Buffer.allocUnsafe(4096);
+
+/** The capture line of a record as a string (writeCaptureLine's bytes; for callers without a recorder). */
+export function captureLine(rm: ReceivedMessage): string {
+  let end: number;
+  while ((end = writeCaptureLine(rm, lineScratch, 0)) < 0) lineScratch = Buffer.allocUnsafe(lineScratch.length * 2);
+  return lineScratch.toString('utf8', 0, end);
+}
