@@ -96,25 +96,7 @@ export class CaptureRecorder {
    * before append() returns.
    */
   append(line: string, written?: WrittenCallback): number {
-    const offset = this.bytes;
-    if (this.failure || this.closed) {
-      if (written) this.settle(written, this.failure ?? new Error(`recording to ${this.path} is closed`));
-      return offset;
-    }
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: make room before encoding.
-    const worst = line.length * 3;
-    if (this.bufferBytes + worst > this.buffer.length) {
-      this.writeBuffer();
-      if (worst > this.buffer.length) this.buffer = Buffer.allocUnsafe(worst);
-    }
-    const n = this.buffer.write(line, this.bufferBytes);
-    this.bufferBytes += n;
-    this.bytes += n;
-    this.lines++;
-    if (written) this.waiting.push(written);
-    if (this.bufferBytes >= this.maxBufferBytes) this.writeBuffer();
-    this.queueBatchEnd();
-    return offset;
+    return this.appendWith(encodeText, line, written);
   }
 
   /**
@@ -222,6 +204,13 @@ export class CaptureRecorder {
         () => undefined,
       );
   }
+}
+
+/** A line as UTF-8, or -1 when it does not fit (the exact size is counted only when the worst case, 3 bytes per UTF-16 unit, does not fit). */
+function encodeText(line: string, buf: Buffer, pos: number): number {
+  const room = buf.length - pos;
+  if (line.length * 3 > room && Buffer.byteLength(line) > room) return -1;
+  return pos + buf.write(line, pos);
 }
 
 async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
