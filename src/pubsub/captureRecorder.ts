@@ -206,8 +206,12 @@ export class CaptureRecorder {
   }
 }
 
-/** A line as UTF-8, or -1 when it does not fit (the exact size is counted only when the worst case, 3 bytes per UTF-16 unit, does not fit). */
-function encodeText(line: string, buf: Buffer, pos: number): number {
+/**
+ * Text as UTF-8 at `pos`: the position after it, or -1 when it does not fit (the exact size is
+ * counted only when the worst case, 3 bytes per UTF-16 unit, does not fit). append()'s encoder,
+ * and the fallback of writeCaptureLine for text that needs escaping.
+ */
+export function encodeText(line: string, buf: Buffer, pos: number): number {
   const room = buf.length - pos;
   if (line.length * 3 > room && Buffer.byteLength(line) > room) return -1;
   return pos + buf.write(line, pos);

@@ -4,6 +4,7 @@
  * exactly what `seqscope replay` and the extension open.
  */
 import type { ReceivedMessage } from '../core/captureRecord';
+import { encodeText } from './captureRecorder';
 
 /** The fields of @google-cloud/pubsub's Message that a capture keeps (a structural subset). */
 export interface SubscriberMessage {
@@ -115,13 +116,9 @@ function putString(buf: Buffer, pos: number, s: string): number {
   return p + 1;
 }
 
-/** Any text, as UTF-8 (at most 3 bytes per UTF-16 unit). */
+/** Any text, as UTF-8 (passing -1 on). */
 function putText(buf: Buffer, pos: number, text: string): number {
-  if (pos < 0) return -1;
-  const room = buf.length - pos;
-  // The exact size only when the worst case does not fit (it costs a pass over the text).
-  if (text.length * 3 > room && Buffer.byteLength(text) > room) return -1;
-  return pos + buf.write(text, pos);
+  return pos < 0 ? -1 : encodeText(text, buf, pos);
 }
 
 /**

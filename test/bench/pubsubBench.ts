@@ -384,6 +384,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const perMsg = (x: ReceiverResult) => `${((x.cpuMs * 1000) / r.messages).toFixed(1)} µs`;
   const split = (x: ReceiverResult) => `${seconds(x.userMs)} + ${seconds(x.systemMs)}`;
   const gcs = (x: ReceiverResult) => `${x.gc.scavenges} / ${x.gc.majors} (${seconds(x.gc.scavengeMs + x.gc.majorMs)})`;
+  const row = (label: string, x: ReceiverResult) => [label, perMsg(x), split(x), gcs(x), (x.received / x.responses).toFixed(1), seconds(x.wallMs), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, mib(x.maxRss), count(x.received)];
   const lines = [title, ''];
   lines.push(
     `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with ${2 + r.probes.length} ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the others idle (each round starting with the next receiver). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
@@ -393,8 +394,8 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
     table(
       ['receiver', 'CPU / msg', 'CPU (user + sys)', 'GCs: scavenges / majors (pause)', 'msgs / response', 'wall', 'receive rate', 'peak RSS', 'received'],
       [
-        ['bare `@google-cloud/pubsub` subscriber (ack + count)', perMsg(b), split(b), gcs(b), (b.received / b.responses).toFixed(1), seconds(b.wallMs), `${rate((r.messages / b.wallMs) * 1000)} msg/s`, mib(b.maxRss), count(b.received)],
-        ['SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', perMsg(s), split(s), gcs(s), (s.received / s.responses).toFixed(1), seconds(s.wallMs), `${rate((r.messages / s.wallMs) * 1000)} msg/s`, mib(s.maxRss), count(s.received)],
+        row('bare `@google-cloud/pubsub` subscriber (ack + count)', b),
+        row('SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', s),
       ],
     ),
     '',
