@@ -13,13 +13,14 @@
  * message at the emulator's full rate. A dead server is still noticed within two looks plus the
  * call's deadline, as before.
  */
-import type { Message, Subscription } from '@google-cloud/pubsub';
+import type { Subscription } from '@google-cloud/pubsub';
 import type { ReceivedMessage } from '../core/captureRecord';
 import { describeSubscription, getSubscription, SubscriptionInfo } from './admin';
 import { CaptureRecorder } from './captureRecorder';
-import { loadPubsub, PubsubConnection } from './connection';
+import { PubsubConnection } from './connection';
+import { PulledMessage, PullStream, subscriberCalls, SubscriberCalls } from './pullStream';
 import { explainError, PubsubError } from './pubsubErrors';
-import { captureLine, toReceivedMessage, writeCaptureLine } from './receivedRecord';
+import { captureLine, fromPulled, writeCaptureLine } from './receivedRecord';
 import { ResourceName } from './resourceNames';
 
 export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -44,7 +45,9 @@ export interface LiveSourceOptions {
   readonly subscription: ResourceName;
   /** Where deliveries are recorded; a message is acked only after its line is written. */
   readonly recorder?: CaptureRecorder;
-  /** Flow control: at most this many unacked messages in the client (memory stays bounded). */
+  /** The subscriber calls (tests pass a fake); default: the client library's generated client on the connection. */
+  readonly calls?: SubscriberCalls;
+  /** Flow control: at most this many unacked messages sent by the server (memory stays bounded). */
   readonly maxMessages?: number;
   readonly maxBytes?: number;
   /**
@@ -61,8 +64,8 @@ export interface LiveSourceOptions {
   readonly healthTimeoutMs?: number;
   /**
    * Fault injection (tests, demos): a message for which this returns true is neither acked nor
-   * nacked and not lease-extended, so its ack deadline expires as if the consumer had crashed
-   * holding it. On an ordered subscription the server then re-sends it and every later message
+   * nacked (the source never extends leases), so its ack deadline expires as if the consumer had
+   * crashed holding it. On an ordered subscription the server then re-sends it and every later message
    * of its key.
    */
   readonly withholdAck?: (rm: ReceivedMessage) => boolean;
@@ -81,7 +84,10 @@ export interface LiveStats {
 export class LiveSource {
   readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
   private current: LiveState = 'connecting';
-  private sub: Subscription | undefined;
+  private calls: SubscriberCalls | undefined;
+  private pull: PullStream | undefined;
+  /** Acks of lines just written, sent together once the recorder's callbacks have run. */
+  private pendingAcks: string[] = [];
   private healthTimer: NodeJS.Timeout | undefined;
   private probing = false;
   /** A delivery arrived since the last look (see probe()). */
@@ -90,8 +96,6 @@ export class LiveSource {
   private lastCallAt = 0;
   /** The Subscription object the metadata calls go through (made once: each costs the library setup). */
   private probeSub: Subscription | undefined;
-  /** Lease extension limit for withheld messages (a library Duration, made in start()). */
-  private maxExtension: unknown;
   info: SubscriptionInfo | undefined;
 
   constructor(
@@ -109,7 +113,7 @@ export class LiveSource {
    */
   async start(): Promise<SubscriptionInfo> {
     this.info = await getSubscription(this.options.connection, this.options.subscription);
-    if (this.options.withholdAck) this.maxExtension = (await loadPubsub()).Duration.from({ seconds: 1 });
+    this.calls = this.options.calls ?? (await subscriberCalls(this.options.connection));
     this.open();
     this.setState('live', `receiving from ${this.options.subscription.path}`);
     this.scheduleProbe();
@@ -124,66 +128,92 @@ export class LiveSource {
     this.healthTimer = undefined;
     // Lines still buffered are written now, so their acks go out before the stream closes.
     await this.options.recorder?.flush();
-    await this.closeStream();
+    this.flushAcks();
+    await this.pull?.close();
+    this.pull = undefined;
+    if (!this.options.calls) await this.calls?.close().catch(() => undefined);
   }
 
   private open(): void {
     const { connection, subscription } = this.options;
-    const withhold = this.options.withholdAck;
-    const sub = connection.client.subscription(subscription.path, {
-      flowControl: { maxMessages: this.options.maxMessages ?? 1000, maxBytes: this.options.maxBytes ?? 64 << 20, allowExcessMessages: false },
-      // One stream: deliveries reach the recorder in one arrival order.
-      streamingOptions: { maxStreams: 1 },
-      // Withheld messages must expire: stop extending their lease almost at once.
-      ...(withhold ? { maxExtensionTime: this.maxExtension as never } : {}),
-    });
-    sub.on('message', (m: Message) => this.onMessage(m));
-    sub.on('error', (e: Error) => {
-      if (this.sub !== sub || this.current === 'stopped') return;
-      // The stream gave up (not-found, permission, …): the probe decides when to reopen.
-      this.setState('disconnected', explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost }).message);
-    });
-    this.sub = sub;
+    this.pull = new PullStream(
+      this.calls!,
+      {
+        subscription: subscription.path,
+        // The subscription's deadline (what the library starts with too): a withheld message expires after it.
+        ackDeadlineSeconds: Math.min(600, Math.max(10, this.info?.ackDeadlineSeconds || 10)),
+        maxMessages: this.options.maxMessages ?? 1000,
+        maxBytes: this.options.maxBytes ?? 64 << 20,
+      },
+      {
+        messages: (batch, at) => this.onBatch(batch, at),
+        failed: (e) => {
+          if (this.current === 'stopped') return;
+          // The stream gave up (not-found, permission, …): the probe decides when to reopen.
+          this.setState('disconnected', explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost }).message);
+        },
+      },
+    );
   }
 
-  private onMessage(m: Message): void {
-    const limit = this.options.stopAfter;
-    if (this.current === 'stopped' || (limit !== undefined && this.stats.received >= limit)) {
-      m.nack();
-      this.stats.nacked++;
-      return;
-    }
+  /** One response of the stream: its deliveries in order, received at `receivedAtMs`. */
+  private onBatch(batch: readonly PulledMessage[], receivedAtMs: number): void {
     // Whole ms, as receivedAt writes it: the clock the sequencer gets equals the line's.
-    const at = Math.trunc(m.received);
-    const rm = toReceivedMessage(m, at);
-    this.stats.received++;
-    this.deliveredSinceLook = true;
-    const withheld = this.options.withholdAck?.(rm) ?? false;
-    if (withheld) this.stats.withheld++;
+    const at = Math.trunc(receivedAtMs);
     const recorder = this.options.recorder;
-    if (!recorder) {
-      this.events.record(rm, -1, captureLine(rm).length, at);
-      if (!withheld) this.ack(m, rm);
-      return;
-    }
-    // The line goes straight into the recorder's buffer (no string per delivery).
-    const offset = recorder.appendWith(writeCaptureLine, rm, (err) => {
-      if (err) {
-        // Not written, so not acked: the server will deliver it again.
-        m.nack();
-        this.stats.nacked++;
-        this.events.problem?.(err);
-      } else if (!withheld) {
-        this.ack(m, rm);
+    const limit = this.options.stopAfter;
+    const refused: string[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const pm = batch[i];
+      if (this.current === 'stopped' || (limit !== undefined && this.stats.received >= limit)) {
+        refused.push(pm.ackId ?? '');
+        continue;
       }
-    });
-    this.events.record(rm, offset, recorder.bytes - offset, at);
+      const rm = fromPulled(pm, at);
+      this.stats.received++;
+      this.deliveredSinceLook = true;
+      const withheld = this.options.withholdAck?.(rm) ?? false;
+      if (withheld) this.stats.withheld++;
+      if (!recorder) {
+        this.events.record(rm, -1, captureLine(rm).length, at);
+        if (!withheld) this.acked(rm);
+        continue;
+      }
+      // The line goes straight into the recorder's buffer (no string per delivery).
+      const offset = recorder.appendWith(writeCaptureLine, rm, (err) => {
+        if (err) {
+          // Not written, so not acked: the server will deliver it again.
+          this.pull?.nack([rm.ackId ?? '']);
+          this.stats.nacked++;
+          this.events.problem?.(err);
+        } else if (!withheld) {
+          this.acked(rm);
+        }
+      });
+      this.events.record(rm, offset, recorder.bytes - offset, at);
+    }
+    if (refused.length) {
+      this.pull?.nack(refused);
+      this.stats.nacked += refused.length;
+    }
+    if (!recorder) this.flushAcks();
   }
 
-  private ack(m: Message, rm: ReceivedMessage): void {
-    m.ack();
+  /** Queues the ack of a delivery (its line is written); they go out together, see flushAcks. */
+  private acked(rm: ReceivedMessage): void {
+    if (this.pendingAcks.length === 0) queueMicrotask(() => this.flushAcks());
+    this.pendingAcks.push(rm.ackId ?? '');
     this.stats.acked++;
     this.events.acked?.(rm);
+  }
+
+  /** One ack request for the lines written together (a pull response's worth). */
+  private flushAcks(): void {
+    if (this.pendingAcks.length === 0) return;
+    const ids = this.pendingAcks;
+    this.pendingAcks = [];
+    if (this.pull) this.pull.ack(ids);
+    else void this.calls?.acknowledge(this.options.subscription.path, ids).catch(() => undefined);
   }
 
   private scheduleProbe(): void {
@@ -219,9 +249,7 @@ export class LiveSource {
       if (this.current === 'disconnected') {
         // The old stream may be retrying against a dead connection or have given up: a fresh
         // one is the only way to be sure deliveries flow again.
-        await this.closeStream();
-        if (this.current !== 'disconnected') return;
-        this.open();
+        this.pull?.restart();
         this.stats.reconnects++;
         this.stats.lastReconnectAt = Date.now();
         this.setState('live', `reconnected to ${subscription.path}`);
@@ -234,17 +262,6 @@ export class LiveSource {
       this.probing = false;
       this.scheduleProbe();
     }
-  }
-
-  private async closeStream(): Promise<void> {
-    const sub = this.sub;
-    this.sub = undefined;
-    if (!sub) return;
-    sub.removeAllListeners('message');
-    // Keep an error listener: an unhandled 'error' on a closing stream would crash the host.
-    sub.on('error', () => undefined);
-    // Closing flushes pending acks; against a dead server that can wait for a long time.
-    await Promise.race([sub.close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
   }
 
   /** A method, not a field read, so TypeScript does not narrow it across awaits. */

@@ -5,29 +5,7 @@
  */
 import type { ReceivedMessage } from '../core/captureRecord';
 import { encodeText } from './captureRecorder';
-
-/** The fields of @google-cloud/pubsub's Message that a capture keeps (a structural subset). */
-export interface SubscriberMessage {
-  readonly id: string;
-  readonly ackId: string;
-  readonly data: Buffer;
-  readonly attributes: Record<string, string>;
-  /** PreciseDate: a Date with the microseconds and nanoseconds Pub/Sub gives. */
-  readonly publishTime: PreciseTime;
-  readonly orderingKey?: string;
-  /** 0 when the subscription has no dead-letter policy (the REST API then omits it). */
-  readonly deliveryAttempt?: number;
-  /** When the client received it (ms since epoch). */
-  readonly received: number;
-}
-
-/** What SeqScope reads of a PreciseDate (a plain Date-like with toISOString works too). */
-export interface PreciseTime {
-  toISOString(): string;
-  getTime?(): number;
-  getMicroseconds?(): number;
-  getNanoseconds?(): number;
-}
+import type { PulledMessage } from './pullStream';
 
 /**
  * Date#toISOString of one millisecond, remembered: messages arrive in batches that share their
@@ -48,29 +26,43 @@ class IsoCache {
 const publishIso = new IsoCache();
 const receiveIso = new IsoCache();
 
-function pad3(n: number): string {
-  return n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n);
+function pad6(n: number): string {
+  const t = String(n);
+  return t.length >= 6 ? t : '000000'.slice(t.length) + t;
 }
 
-/** RFC 3339 with nanoseconds, as PreciseDate#toISOString writes it (without its regex). */
-export function preciseIso(t: PreciseTime): string {
-  if (t.getTime && t.getMicroseconds && t.getNanoseconds) {
-    const base = publishIso.get(t.getTime());
-    return `${base.slice(0, -1)}${pad3(t.getMicroseconds())}${pad3(t.getNanoseconds())}Z`;
-  }
-  return t.toISOString();
+/**
+ * A protobuf Timestamp as RFC 3339 with nanoseconds (what PreciseDate#toISOString writes, and
+ * what the REST API's publishTime carries when the server has the precision).
+ */
+export function timestampIso(seconds: number | string | { toString(): string }, nanos: number): string {
+  const s = typeof seconds === 'number' ? seconds : Number(String(seconds));
+  const ns = nanos > 0 ? nanos : 0;
+  const ms = s * 1000 + Math.floor(ns / 1e6);
+  const base = publishIso.get(ms);
+  return `${base.slice(0, -1)}${pad6(ns % 1e6)}Z`;
 }
 
-export function toReceivedMessage(m: SubscriberMessage, receivedAtMs: number = m.received): ReceivedMessage {
-  const message: ReceivedMessage['message'] = {
-    data: m.data.toString('base64'),
-    messageId: m.id,
-    publishTime: preciseIso(m.publishTime),
-  };
-  if (m.attributes && Object.keys(m.attributes).length) message.attributes = m.attributes;
+function base64(data: Uint8Array | string | null | undefined): string {
+  if (data === null || data === undefined) return '';
+  if (typeof data === 'string') return data; // a decoder set to bytes-as-base64 gave it already
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)).toString('base64');
+}
+
+/**
+ * A delivery as the stream gives it, turned into the capture record (the REST shape: fields the
+ * REST API leaves out when empty are left out here too), received at `receivedAtMs` (whole ms).
+ */
+export function fromPulled(pm: PulledMessage, receivedAtMs: number): ReceivedMessage {
+  const m = pm.message ?? {};
+  const message: ReceivedMessage['message'] = { data: base64(m.data), messageId: m.messageId ?? '' };
+  const t = m.publishTime;
+  if (t) message.publishTime = timestampIso(t.seconds ?? 0, t.nanos ?? 0);
+  const attributes = m.attributes;
+  if (attributes && Object.keys(attributes).length) message.attributes = attributes;
   if (m.orderingKey) message.orderingKey = m.orderingKey;
-  const rm: ReceivedMessage = { ackId: m.ackId, message };
-  if (m.deliveryAttempt) rm.deliveryAttempt = m.deliveryAttempt;
+  const rm: ReceivedMessage = { ackId: pm.ackId ?? '', message };
+  if (pm.deliveryAttempt) rm.deliveryAttempt = pm.deliveryAttempt;
   rm.receivedAt = receiveIso.get(receivedAtMs);
   return rm;
 }
@@ -122,7 +114,7 @@ function putText(buf: Buffer, pos: number, text: string): number {
 }
 
 /**
- * Writes the capture line of a record — for a record made by toReceivedMessage the same text as
+ * Writes the capture line of a record — for a record made by fromPulled the same text as
  * `JSON.stringify(rm) + '\n'` (same fields, same order) — as UTF-8 into `buf` at `pos`, and
  * returns the position after it, or -1 when it did not fit (what was written past `pos` is then
  * garbage). This is how a live source records: no line string, no rope of pieces and no

@@ -58,14 +58,14 @@ const ROUND = positiveEnv('SEQSCOPE_BENCH_PUBSUB_ROUND', Math.floor(200_000 / su
 const PER_EMULATOR = positiveEnv('SEQSCOPE_BENCH_PUBSUB_PER_EMULATOR', Math.floor(600_000 / subscriptionCount()));
 
 /**
- * SEQSCOPE_BENCH_PUBSUB_PROBES=convert,record,engine,bare,seqscope: more receivers in the same
+ * SEQSCOPE_BENCH_PUBSUB_PROBES=stream,record,engine,bare,seqscope: more receivers in the same
  * run, each on its own subscription of the same topic, to split SeqScope's cost into its parts
  * (see ReceiverMode) and to see the spread between two receivers of the same kind. Reported in a
  * table of their own; the target is judged on the first bare and seqscope receivers only.
  */
 function probeModes(): ReceiverMode[] {
   // Local: the round size (a module constant above) already needs it.
-  const PROBE_MODES: readonly ReceiverMode[] = ['bare', 'seqscope', 'convert', 'record', 'engine', 'idletimer'];
+  const PROBE_MODES: readonly ReceiverMode[] = ['bare', 'seqscope', 'stream', 'record', 'engine', 'idletimer'];
   const text = process.env.SEQSCOPE_BENCH_PUBSUB_PROBES ?? '';
   const modes = text.split(',').map((m) => m.trim()).filter(Boolean);
   for (const m of modes) if (!PROBE_MODES.includes(m as ReceiverMode)) throw new Error(`SEQSCOPE_BENCH_PUBSUB_PROBES: unknown receiver "${m}" (one of ${PROBE_MODES.join(', ')})`);

@@ -29,20 +29,21 @@ import { resolveOptions } from '../../src/core/sequencingOptions';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { connect, loadPubsub } from '../../src/pubsub/connection';
 import { LiveSource } from '../../src/pubsub/liveSource';
-import { captureLine, toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { PullStream, subscriberCalls } from '../../src/pubsub/pullStream';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 
 /**
  * `bare` and `seqscope` are the benchmark's two sides. The others are probes, run only when
  * SEQSCOPE_BENCH_PUBSUB_PROBES names them, to split SeqScope's cost in the same run:
- * - `convert`: bare, plus the capture record and its JSON line (no file, no engine; ack at once);
+ * - `stream`: SeqScope's stream alone (PullStream on the generated client, as LiveSource drives
+ *   it): acks each response at once, makes no record — the transport under SeqScope's own work;
  * - `record`: LiveSource + CaptureRecorder (ack after the write), no engine;
  * - `engine`: LiveSource without a recorder (ack at once) + ReplayEngine;
  * - `idletimer`: bare, plus a 50 ms interval timer that does nothing. It costs this process about
  *   as much as everything SeqScope does (README, Performance): event-loop wakeups that are not
  *   the stream's are expensive here, which is why the recorder writes synchronously.
  */
-export type ReceiverMode = 'bare' | 'seqscope' | 'convert' | 'record' | 'engine' | 'idletimer';
+export type ReceiverMode = 'bare' | 'seqscope' | 'stream' | 'record' | 'engine' | 'idletimer';
 
 export interface ReceiverArgs {
   mode: ReceiverMode;
@@ -278,9 +279,7 @@ interface Receiver {
 
 async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   const { PubSub } = await loadPubsub();
-  const convert = a.mode === 'convert';
   let idle: NodeJS.Timeout | undefined;
-  let bytes = 0;
   // The same client construction as connect() (emulator mode through apiEndpoint), so both
   // receivers talk to the emulator over the same transport.
   const client = new PubSub({ projectId: a.projectId, apiEndpoint: a.emulatorHost, emulatorMode: true });
@@ -296,7 +295,6 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
       if (a.mode === 'idletimer') idle ??= setInterval(() => undefined, 50);
       sub.on('message', (m: Message) => {
         meter.arrived(m.received);
-        if (convert) bytes += captureLine(toReceivedMessage(m)).length;
         m.ack();
         meter.handled(++acked);
       });
@@ -309,7 +307,45 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
     async finish() {
       clearInterval(idle);
       await client.close();
-      return { acked, ...(convert ? { recordedBytes: bytes } : {}) };
+      return { acked };
+    },
+  };
+}
+
+async function stream(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
+  const connection = await connect({ emulatorHost: a.emulatorHost, projectId: a.projectId, env: {} });
+  const calls = await subscriberCalls(connection);
+  const subscription = parseResourceName('subscriptions', a.subscription, a.projectId);
+  let acked = 0;
+  let pull: PullStream | undefined;
+  return {
+    async open() {
+      // LiveSource's settings: 1000 messages in flight, the subscription's deadline (10 s here).
+      pull = new PullStream(
+        calls,
+        { subscription: subscription.path, ackDeadlineSeconds: 10, maxMessages: 1000, maxBytes: 64 << 20 },
+        {
+          messages(batch, at) {
+            const ids = new Array<string>(batch.length);
+            for (let i = 0; i < batch.length; i++) {
+              meter.arrived(at);
+              ids[i] = batch[i].ackId ?? '';
+            }
+            pull!.ack(ids);
+            for (let i = 0; i < batch.length; i++) meter.handled(++acked);
+          },
+          failed: (e) => process.stderr.write(`[bench] stream receiver error: ${e.message}\n`),
+        },
+      );
+    },
+    async close() {
+      await pull?.close();
+      pull = undefined;
+    },
+    async finish() {
+      await calls.close();
+      await connection.close();
+      return { acked };
     },
   };
 }
@@ -385,7 +421,7 @@ async function main(): Promise<void> {
   const a = JSON.parse(process.argv[2]) as ReceiverArgs;
   process.env.METADATA_SERVER_DETECTION = 'none';
   const meter = new Meter(a.mode, a.expected);
-  const receiver = await (a.mode === 'bare' || a.mode === 'convert' ? bare(a, meter) : seqscope(a, meter));
+  const receiver = await (a.mode === 'bare' || a.mode === 'idletimer' ? bare(a, meter) : a.mode === 'stream' ? stream(a, meter) : seqscope(a, meter));
   // Commands arrive one at a time (the parent waits for each answer); a chain keeps them in order.
   let chain = Promise.resolve();
   process.on('message', (cmd: ReceiverCommand) => {

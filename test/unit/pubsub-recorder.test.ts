@@ -11,7 +11,7 @@ import { CaptureReader } from '../../src/core/captureReader';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { explainError, GRPC, PubsubError } from '../../src/pubsub/pubsubErrors';
 import { PreciseDate } from '@google-cloud/precise-date';
-import { preciseIso, toReceivedMessage } from '../../src/pubsub/receivedRecord';
+import { fromPulled, timestampIso } from '../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
 import { isTap, tapId, TAP_PREFIX } from '../../src/pubsub/tap';
 
@@ -147,23 +147,28 @@ describe('CaptureRecorder', () => {
 });
 
 describe('Pub/Sub records, names and errors', () => {
-  it('turns a client Message into the capture record replay reads (nanosecond publishTime kept)', () => {
-    const rm = toReceivedMessage({
-      id: '42',
-      ackId: 'ack-42',
-      data: Buffer.from('<img src=x onerror=alert(1)>'),
-      attributes: { Channel: '310', MsgSeqNum: '7' },
-      publishTime: { toISOString: () => '2026-11-30T09:30:00.123456789Z' },
-      orderingKey: '310',
-      deliveryAttempt: 0,
-      received: Date.parse('2026-11-30T09:30:00.130Z'),
-    });
+  it('turns a delivery as the stream decodes it into the capture record replay reads (nanosecond publishTime kept)', () => {
+    const rm = fromPulled(
+      {
+        ackId: 'ack-42',
+        message: {
+          data: Buffer.from('<img src=x onerror=alert(1)>'),
+          attributes: { Channel: '310', MsgSeqNum: '7' },
+          messageId: '42',
+          // int64 as the generated client decodes it: a decimal string.
+          publishTime: { seconds: '1796031000', nanos: 123456789 },
+          orderingKey: '310',
+        },
+        deliveryAttempt: 0,
+      },
+      Date.parse('2026-11-30T09:30:00.130Z'),
+    );
     assert.deepEqual(rm, {
       ackId: 'ack-42',
       message: {
         data: Buffer.from('<img src=x onerror=alert(1)>').toString('base64'),
         messageId: '42',
-        publishTime: '2026-11-30T09:30:00.123456789Z',
+        publishTime: new PreciseDate({ seconds: 1796031000, nanos: 123456789 }).toISOString(),
         attributes: { Channel: '310', MsgSeqNum: '7' },
         orderingKey: '310',
       },
@@ -171,12 +176,19 @@ describe('Pub/Sub records, names and errors', () => {
     });
   });
 
+  it('leaves out what the REST API leaves out: empty attributes and ordering key, attempt 0, no publish time', () => {
+    const rm = fromPulled({ ackId: 'a', message: { data: new Uint8Array([1, 2, 3]), attributes: {}, messageId: '1', orderingKey: '' }, deliveryAttempt: 0 }, 0);
+    assert.deepEqual(rm, { ackId: 'a', message: { data: 'AQID', messageId: '1' }, receivedAt: '1970-01-01T00:00:00.000Z' });
+    assert.equal(fromPulled({ ackId: 'b', message: { messageId: '2' }, deliveryAttempt: 3 }, 0).deliveryAttempt, 3, 'a dead-letter policy counts attempts');
+  });
+
   it('formats publish times exactly as PreciseDate does, nanoseconds included', () => {
     for (const [seconds, nanos] of [[1796031000, 123456789], [1796031000, 5000], [1796031001, 0], [1796031001, 999999999], [0, 1]]) {
-      const d = new PreciseDate({ seconds, nanos });
-      assert.equal(preciseIso(d), d.toISOString());
+      const expected = new PreciseDate({ seconds, nanos }).toISOString();
+      assert.equal(timestampIso(seconds, nanos), expected);
+      assert.equal(timestampIso(String(seconds), nanos), expected, 'int64 as a string');
+      assert.equal(timestampIso({ toString: () => String(seconds) }, nanos), expected, 'int64 as a Long');
     }
-    assert.equal(preciseIso({ toISOString: () => 'plain' }), 'plain', 'a Date-like without the precise parts');
   });
 
   it('parses full and bare resource names, and says what is wrong with bad ones', () => {
