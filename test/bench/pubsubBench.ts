@@ -25,6 +25,10 @@
  *   opening and closing the stream between rounds is outside it.
  * - CPU is judged rather than wall time: the emulator sets the pace, and on a shared machine CPU
  *   time does not count waiting for a core.
+ * - The bare subscriber is what a user would otherwise run: the library's high-level
+ *   `Subscription` with LiveSource's flow control. SeqScope receives through its own stream on
+ *   the library's generated client (src/pubsub/pullStream.ts says why); the `stream` probe is that
+ *   stream with nothing on top, so SeqScope's own work per message is seqscope − stream.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -387,7 +391,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const row = (label: string, x: ReceiverResult) => [label, perMsg(x), split(x), gcs(x), (x.received / x.responses).toFixed(1), seconds(x.wallMs), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, mib(x.maxRss), count(x.received)];
   const lines = [title, ''];
   lines.push(
-    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with ${2 + r.probes.length} ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the others idle (each round starting with the next receiver). Both: flowControl maxMessages 1000, one stream. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
+    `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with ${2 + r.probes.length} ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the others idle (each round starting with the next receiver). Both: 1000 messages in flight, one stream; the bare subscriber through the library's `Subscription`, SeqScope through its own StreamingPull stream on the library's generated client (PullStream), the `stream` probe being that stream alone. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
     '',
   );
   lines.push(
