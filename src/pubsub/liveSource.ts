@@ -1,8 +1,9 @@
 /**
- * A live source: a streaming pull on one subscription, turning each delivery into a capture
- * record (in arrival order), writing it through a recorder, and acking it only once its line is
- * written. It watches its own health, because a streaming pull is silent when the server goes
- * away: once a second it looks whether anything arrived since the last look; if nothing did, a
+ * A live source: a streaming pull on one subscription (SeqScope's own stream, see PullStream),
+ * turning each delivery into a capture record (in arrival order), writing it through a
+ * recorder, and acking it only once its line is written — the acks of one pull response go back
+ * together, on the stream, right after its lines are written. It watches its own health,
+ * because a streaming pull is silent when the server goes away: once a second it looks whether anything arrived since the last look; if nothing did, a
  * short-deadline metadata call says whether the server (and the subscription) are still there.
  * When that fails the source is "disconnected", and when it succeeds again the stream is
  * reopened and the source is "live" again. What the server redelivers after that shows up as
