@@ -3,8 +3,9 @@
  * turning each delivery into a capture record (in arrival order), writing it through a
  * recorder, and acking it only once its line is written — the acks of one pull response go back
  * together, on the stream, right after its lines are written. It watches its own health,
- * because a streaming pull is silent when the server goes away: once a second it looks whether anything arrived since the last look; if nothing did, a
- * short-deadline metadata call says whether the server (and the subscription) are still there.
+ * because a streaming pull is silent when the server goes away: once a second it looks whether
+ * anything arrived since the last look; if nothing did, a short-deadline metadata call says
+ * whether the server (and the subscription) are still there.
  * When that fails the source is "disconnected", and when it succeeds again the stream is
  * reopened and the source is "live" again. What the server redelivers after that shows up as
  * redelivery duplicates in the sequencer.
@@ -65,9 +66,9 @@ export interface LiveSourceOptions {
   readonly healthTimeoutMs?: number;
   /**
    * Fault injection (tests, demos): a message for which this returns true is neither acked nor
-   * nacked (the source never extends leases), so its ack deadline expires as if the consumer had
-   * crashed holding it. On an ordered subscription the server then re-sends it and every later message
-   * of its key.
+   * nacked (the source never extends leases), so its ack deadline expires as if the consumer
+   * had crashed holding it. On an ordered subscription the server then re-sends it and every
+   * later message of its key.
    */
   readonly withholdAck?: (rm: ReceivedMessage) => boolean;
 }

@@ -98,7 +98,6 @@ export class PullStream {
     this.open();
   }
 
-
   /** Acks messages (their lines are written). On the stream; by a unary call when none is open. */
   ack(ackIds: string[]): void {
     if (ackIds.length === 0) return;
