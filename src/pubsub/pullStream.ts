@@ -61,6 +61,8 @@ export interface PullStreamOptions {
   /** Server-side flow control: unacked messages and bytes the server sends at most. */
   readonly maxMessages: number;
   readonly maxBytes: number;
+  /** An empty request is written when nothing else was for this long (ms; default 30 s, as the library). */
+  readonly keepaliveMs?: number;
 }
 
 export interface PullStreamEvents {
@@ -93,7 +95,7 @@ export class PullStream {
     private readonly options: PullStreamOptions,
     private readonly events: PullStreamEvents,
   ) {
-    this.keepalive = setInterval(() => this.tick(), KEEPALIVE_MS);
+    this.keepalive = setInterval(() => this.tick(), options.keepaliveMs ?? KEEPALIVE_MS);
     this.keepalive.unref();
     this.open();
   }

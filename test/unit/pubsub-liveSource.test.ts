@@ -264,6 +264,24 @@ describe('PullStream', () => {
     await p.close();
   });
 
+  it('keeps an idle stream alive with empty requests, and a busy one by its acks alone', async () => {
+    const calls = new FakeCalls();
+    const p = new PullStream(calls, { ...opts, keepaliveMs: 60 }, { messages() {}, failed() {} });
+    const empties = () => calls.last.writes.filter((w) => Object.keys(w).length === 0).length;
+    // Acks every ~5 ms: something is written in every keepalive period.
+    for (let i = 0; i < 40; i++) {
+      p.ack([`a${i}`]);
+      await sleep(5);
+    }
+    assert.equal(empties(), 0, 'acks keep it alive');
+    await sleep(400);
+    const idle = empties();
+    assert.ok(idle >= 2 && idle <= 7, `${idle} keepalives in 400 ms idle with a 60 ms period`);
+    await p.close();
+    await sleep(100);
+    assert.equal(empties(), idle, 'none after close');
+  });
+
   it('acks by a unary call while no stream is open, and writes nothing after close', async () => {
     const calls = new FakeCalls();
     const p = new PullStream(calls, opts, { messages() {}, failed() {} });
