@@ -1,8 +1,8 @@
 /**
  * Appends capture lines to a file so that a live source can ack a message only once its line is
- * in the file. The lines of one batch of deliveries (the client library hands a pull response's
- * messages over in one run of ticks) are encoded into one buffer and written with a single
- * synchronous write when that run ends, in a microtask; their callbacks run right after. The
+ * in the file. The lines of one batch of deliveries (a pull response's messages, which the
+ * live source appends in one go) are encoded into one buffer and written with a single
+ * synchronous write when that batch ends, in a microtask; their callbacks run right after. The
  * file is fsynced about once a second, in the background, and on close. A crash can therefore
  * leave at most a torn last line — every complete line replays — and a message is acked only
  * after the write that holds its line returned, so nothing acked is missing from the recording
@@ -11,9 +11,10 @@
  *
  * Why synchronous writes, in the extension host: a batch is tens of KB into the page cache, a
  * few tens of µs. Asynchronous writes, flushed on a timer or in setImmediate, cost more CPU per
- * message than the whole record and sequencer path: measured on the Pub/Sub benchmark, 8–9 µs
- * per message more (about 10 % of the client library's own cost), from the extra event-loop
- * wakeups and thread-pool round trips rather than from the writes themselves.
+ * message than the whole record and sequencer path: measured on the Pub/Sub benchmark (same-run
+ * comparisons of the two recorders, when SeqScope still received through the library's
+ * Subscription), 8–9 µs per message more, from the extra event-loop wakeups and thread-pool
+ * round trips rather than from the writes themselves.
  */
 import { writeSync } from 'node:fs';
 import { open, FileHandle } from 'node:fs/promises';

@@ -41,7 +41,7 @@ export interface PullCall {
   cancel(): void;
   on(event: 'data', listener: (response: { receivedMessages?: PulledMessage[] | null }) => void): this;
   on(event: 'error', listener: (e: Error & { code?: number }) => void): this;
-  on(event: 'status' | 'end', listener: (s?: { code: number }) => void): this;
+  on(event: 'status', listener: (s?: { code: number }) => void): this;
   removeAllListeners(event?: string): this;
 }
 
@@ -137,12 +137,8 @@ export class PullStream {
     clearInterval(this.keepalive);
     clearTimeout(this.reopenTimer);
     this.reopenTimer = undefined;
-    const call = this.call;
-    this.call = undefined;
+    const call = this.detach();
     if (!call) return;
-    call.removeAllListeners();
-    // Keep an error listener: an unhandled 'error' on a closing call would crash the host.
-    call.on('error', () => undefined);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         call.cancel();
@@ -192,14 +188,20 @@ export class PullStream {
     }, delay);
   }
 
-  /** Forgets the current call (cancelled, its listeners gone but an error sink). */
+  /** Forgets the current call (cancelled). */
   private drop(): void {
+    this.detach()?.cancel();
+  }
+
+  /** Takes the current call away from this stream: its listeners go, but for an error sink. */
+  private detach(): PullCall | undefined {
     const call = this.call;
     this.call = undefined;
-    if (!call) return;
+    if (!call) return undefined;
     call.removeAllListeners();
+    // Keep an error listener: an unhandled 'error' on a call being closed would crash the host.
     call.on('error', () => undefined);
-    call.cancel();
+    return call;
   }
 
   private tick(): void {

@@ -1,7 +1,7 @@
 /**
  * A delivery as the pull stream decodes it (the generated client's ReceivedMessage), turned
- * into the capture record the engine reads (the REST `ReceivedMessage` shape plus `receivedAt`): what SeqScope records is
- * exactly what `seqscope replay` and the extension open.
+ * into the capture record the engine reads (the REST `ReceivedMessage` shape plus
+ * `receivedAt`): what SeqScope records is exactly what `seqscope replay` and the extension open.
  */
 import type { ReceivedMessage } from '../core/captureRecord';
 import { encodeText } from './captureRecorder';

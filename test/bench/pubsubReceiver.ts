@@ -39,9 +39,9 @@ import { parseResourceName } from '../../src/pubsub/resourceNames';
  *   it): acks each response at once, makes no record — the transport under SeqScope's own work;
  * - `record`: LiveSource + CaptureRecorder (ack after the write), no engine;
  * - `engine`: LiveSource without a recorder (ack at once) + ReplayEngine;
- * - `idletimer`: bare, plus a 50 ms interval timer that does nothing. It costs this process about
- *   as much as everything SeqScope does (README, Performance): event-loop wakeups that are not
- *   the stream's are expensive here, which is why the recorder writes synchronously.
+ * - `idletimer`: bare, plus a 50 ms interval timer that does nothing: what event-loop wakeups
+ *   that are not the stream's cost. (Until this was fixed it ran a whole SeqScope receiver, and
+ *   the README's earlier finding that such a timer costs as much as SeqScope came from that.)
  */
 export type ReceiverMode = 'bare' | 'seqscope' | 'stream' | 'record' | 'engine' | 'idletimer';
 
