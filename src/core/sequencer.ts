@@ -113,23 +113,67 @@ export function hashId(id: string): number {
 }
 const DEFAULT_HISTORY = 65_536;
 
-export class KeyState<T> implements SequenceCounts, HistoryRing {
-  // Field order is memory order: what an in-order delivery touches comes first, so that with
-  // many keys (each first touch a cache miss) it spans as few cache lines as possible. Numbers
-  // that can be NaN or fractional are stored boxed by V8 (one more miss each), so the hot fields
-  // hold small integers and booleans.
+/**
+ * What a key needs only once it has findings: their counters, the lost ranges behind "late", the
+ * open redelivery cascade. Apart from KeyState so that a key with none (most keys of a healthy
+ * feed) carries none of it: with 100 000 keys every byte of per-key state is cache footprint.
+ */
+class KeyFindings {
+  duplicates = 0;
+  redeliveries = 0;
+  cascades = 0;
+  gaps = 0;
+  lost = 0;
+  late = 0;
+  /** Last redelivered position of the open cascade, and the cascade's number. */
+  cascadeLast = 0;
+  cascadeId = 0;
+  /** Created at the key's first gap. */
+  lostRanges: LostRange[] | undefined;
 
-  /** False during the start window, while the first expected number is not known yet. */
+  copy(): KeyFindings {
+    const c = Object.assign(new KeyFindings(), this);
+    c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    return c;
+  }
+}
+
+/** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
+interface SeenIds {
+  readonly ids: Set<string>;
+  readonly order: string[];
+}
+
+/**
+ * The queue of every key that holds nothing, shared: a queue is an object and four arrays, and
+ * kept per key it was most of the per-key state. Never inserted into: `Sequencer.hold` gives the
+ * key a queue of its own first, and `recycleQueues` takes it back once it is empty.
+ */
+const NOTHING_HELD = new HeldQueue<never>();
+/** Spare queues kept at most: enough for the keys that hold at once, not a burst's worth. */
+const SPARE_QUEUES = 1024;
+
+export class KeyState<T> implements SequenceCounts, HistoryRing {
+  // With many keys the cost of sequencing is cache misses on this state (each key's first touch
+  // in a burst misses), so it is kept small — what is rarely needed lives in KeyFindings and in
+  // the queues, created on demand — and field order is memory order: what an in-order delivery
+  // touches comes first. Numbers that can be NaN or fractional are stored boxed by V8 (one more
+  // miss each), so the hot fields hold small integers and booleans.
+
+  /**
+   * False during the start window, while the first expected number is not known yet. The next
+   * position to deliver, and the position of history slot 0, are in the sequencer (see
+   * Sequencer.positions).
+   */
   started = false;
-  /** Absolute position of the next number to deliver (valid once started). */
-  expected = 0;
-  held = new HeldQueue<T>();
+  /** What the key holds back; the shared empty queue while it holds nothing. */
+  held: HeldQueue<T> = NOTHING_HELD;
   received = 0;
   delivered = 0;
-  /** Whether a redelivery cascade is open (its last redelivered position is `cascadeLast`). */
+  /** Whether a redelivery cascade is open (see KeyFindings.cascadeLast). */
   cascadeOpen = false;
   /**
-   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − histBase) mod size,
+   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − history base) mod size,
    * in the sequencer's HistoryArena. Hashes, not the strings: millions of string references
    * would cost the garbage collector more than sequencing itself.
    */
@@ -137,31 +181,17 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   histOff = 0;
   histCap = 0;
   histLen = 0;
-  /** Position of history slot 0 (valid once histLen > 0). */
-  histBase = 0;
-
-  duplicates = 0;
-  redeliveries = 0;
-  cascades = 0;
-  gaps = 0;
-  lost = 0;
-  late = 0;
   maxHoldMs = 0;
   maxHeld = 0;
-
+  /** Deadline this key has in the timer heap, or Infinity. */
+  queued = Infinity;
   startDeadline: number;
   /** Unwrapping reference before the key starts: the first message's position. */
   ref = 0;
-  arrivals = new ArrivalQueue();
-  /** Deadline this key has in the timer heap, or Infinity. */
-  queued = Infinity;
-  /** Created at the key's first gap. */
-  lostRanges: LostRange[] | undefined;
-  /** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
-  seenIds: Set<string> | undefined;
-  seenOrder: string[] | undefined;
-  cascadeLast = 0;
-  cascadeId = 0;
+  /** Arrival order of what is held after the start; present only while the key holds then. */
+  arrivals: ArrivalQueue | undefined;
+  findings: KeyFindings | undefined;
+  seen: SeenIds | undefined;
 
   constructor(
     readonly name: string,
@@ -173,16 +203,34 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     this.startDeadline = firstArrival + gapTimeoutMs;
   }
 
+  get duplicates(): number {
+    return this.findings?.duplicates ?? 0;
+  }
+  get redeliveries(): number {
+    return this.findings?.redeliveries ?? 0;
+  }
+  get cascades(): number {
+    return this.findings?.cascades ?? 0;
+  }
+  get gaps(): number {
+    return this.findings?.gaps ?? 0;
+  }
+  get lost(): number {
+    return this.findings?.lost ?? 0;
+  }
+  get late(): number {
+    return this.findings?.late ?? 0;
+  }
+
   /** A deep copy of the state (see Sequencer.clone), its history in `history`. */
-  copy(history: HistoryArena): KeyState<T> {
+  copy(history: HistoryArena, expected: number): KeyState<T> {
     const c = Object.assign(Object.create(KeyState.prototype) as KeyState<T>, this);
-    c.held = this.held.clone();
+    if (this.held !== NOTHING_HELD) c.held = this.held.clone();
     // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
-    c.arrivals = this.arrivals.clone(this.started ? this.expected : -Infinity);
+    c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
     history.copy(this, c);
-    c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
-    c.seenIds = this.seenIds && new Set(this.seenIds);
-    c.seenOrder = this.seenOrder && [...this.seenOrder];
+    c.findings = this.findings?.copy();
+    c.seen = this.seen && { ids: new Set(this.seen.ids), order: [...this.seen.order] };
     return c;
   }
 }
@@ -190,6 +238,13 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
 export class Sequencer<T> {
   readonly space: SerialSpace;
   private keys = new Map<string, KeyState<T>>();
+  /**
+   * Per key, at 2 × its creation order: the absolute position of the next number to deliver
+   * (valid once started), then the position of its history slot 0 (valid once it has history).
+   * Positions go up to 2^53, and V8 keeps such numbers in a field as a separate boxed object —
+   * one more cache miss per key on every delivery. Here they are unboxed, 16 bytes a key.
+   */
+  private positions = new Float64Array(128);
   private keyList: KeyState<T>[] = [];
   /** The key of the latest arrival. */
   private lastKey: KeyState<T> | undefined;
@@ -199,6 +254,9 @@ export class Sequencer<T> {
   private readonly histMask: number;
   private nowMs = -Infinity;
   private cascadeCount = 0;
+  /** Empty queues for keys that start holding (see recycleQueues). */
+  private readonly spareHeld: HeldQueue<T>[] = [];
+  private readonly spareArrivals: ArrivalQueue[] = [];
   private totalsState: SequenceCounts = zeroCounts();
 
   constructor(
@@ -226,7 +284,8 @@ export class Sequencer<T> {
   clone(sink: SequencerSink<T>): Sequencer<T> {
     const c = new Sequencer<T>(this.config, sink);
     const map = new Map<KeyState<T>, KeyState<T>>();
-    for (const k of this.keyList) map.set(k, k.copy(c.history));
+    for (const k of this.keyList) map.set(k, k.copy(c.history, this.expected(k)));
+    c.positions = this.positions.slice();
     c.keyList = this.keyList.map((k) => map.get(k) as KeyState<T>);
     c.keys = new Map(c.keyList.map((k) => [k.name, k]));
     c.timers = this.timers.clone((k) => map.get(k) as KeyState<T>);
@@ -290,14 +349,15 @@ export class Sequencer<T> {
     }
 
     if (k.started) {
-      const abs = this.space.wraps ? this.space.unwrap(seq, k.expected) : seq;
-      if (abs === k.expected) {
+      const expected = this.positions[k.order << 1];
+      const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
+      if (abs === expected) {
         k.cascadeOpen = false;
         this.deliver(k, abs, messageId, item, now, now);
         if (k.held.size > 0) this.releaseRun(k, now);
         return;
       }
-      if (abs < k.expected) {
+      if (abs < expected) {
         this.behind(k, abs, messageId, item, now);
         return;
       }
@@ -329,39 +389,65 @@ export class Sequencer<T> {
 
   /** The next number a key expects (raw), or undefined during its start window. */
   expectedNumber(k: KeyState<T>): number | undefined {
-    return k.started ? this.space.wrap(k.expected) : undefined;
+    return k.started ? this.space.wrap(this.expected(k)) : undefined;
   }
 
   /** When a key's lowest open gap (or start window) times out, or Infinity. */
   deadlineOf(k: KeyState<T>): number {
     if (!k.started) return k.held.size > 0 ? k.startDeadline : Infinity;
     if (k.held.size === 0) return Infinity;
-    return (k.arrivals.oldest(k.expected) as number) + this.config.gapTimeoutMs;
+    return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
   }
 
   // ---------------------------------------------------------------------------------------
 
+  /**
+   * Takes the queues of a key that holds nothing any more, for the next key that holds. With
+   * many keys few hold at once, so a handful of queues, warm in the caches, serve them all.
+   */
+  private recycleQueues(k: KeyState<T>): void {
+    if (k.held !== NOTHING_HELD) {
+      if (this.spareHeld.length < SPARE_QUEUES) this.spareHeld.push(k.held);
+      k.held = NOTHING_HELD;
+    }
+    const arrivals = k.arrivals;
+    if (arrivals !== undefined) {
+      arrivals.clear();
+      if (this.spareArrivals.length < SPARE_QUEUES) this.spareArrivals.push(arrivals);
+      k.arrivals = undefined;
+    }
+  }
+
+  private findingsOf(k: KeyState<T>): KeyFindings {
+    return (k.findings ??= new KeyFindings());
+  }
+
+  private expected(k: KeyState<T>): number {
+    return this.positions[k.order << 1];
+  }
+
   private createKey(name: string): KeyState<T> {
-    const k = new KeyState<T>(name, this.keyList.length, this.nowMs, this.config.gapTimeoutMs);
+    const order = this.keyList.length;
+    if (2 * order + 2 > this.positions.length) {
+      const grown = new Float64Array(this.positions.length * 2);
+      grown.set(this.positions);
+      this.positions = grown;
+    }
+    const k = new KeyState<T>(name, order, this.nowMs, this.config.gapTimeoutMs);
     this.keys.set(name, k);
     this.keyList.push(k);
     return k;
   }
 
   private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
-    let seen = k.seenIds;
-    if (seen === undefined) {
-      seen = k.seenIds = new Set();
-      k.seenOrder = [];
-    }
-    if (seen.has(messageId)) {
+    const seen = (k.seen ??= { ids: new Set(), order: [] });
+    if (seen.ids.has(messageId)) {
       this.duplicate(k, NaN, messageId, messageId, true, item, now);
       return;
     }
-    seen.add(messageId);
-    const order = k.seenOrder as string[];
-    order.push(messageId);
-    if (order.length > this.historySize) seen.delete(order.shift() as string);
+    seen.ids.add(messageId);
+    seen.order.push(messageId);
+    if (seen.order.length > this.historySize) seen.ids.delete(seen.order.shift() as string);
     k.cascadeOpen = false;
     k.delivered++;
     this.totalsState.delivered++;
@@ -370,7 +456,7 @@ export class Sequencer<T> {
 
   private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
     this.remember(k, abs, hashId(messageId));
-    k.expected = abs + 1;
+    this.positions[k.order << 1] = abs + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
@@ -382,23 +468,24 @@ export class Sequencer<T> {
   /** Delivers the held run that starts at the expected number. */
   private releaseRun(k: KeyState<T>, now: number): void {
     const held = k.held;
-    while (held.size > 0 && held.lowest() === k.expected) {
+    while (held.size > 0 && held.lowest() === this.expected(k)) {
       const messageId = held.lowestId();
       const item = held.lowestItem();
       const arrivedAt = held.lowestArrivedAt();
       held.dropLowest();
-      this.deliver(k, k.expected, messageId, item, arrivedAt, now);
+      this.deliver(k, this.expected(k), messageId, item, arrivedAt, now);
     }
-    if (held.size === 0) k.arrivals.clear();
+    if (held.size === 0) this.recycleQueues(k);
   }
 
   private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    if (k.held === NOTHING_HELD) k.held = this.spareHeld.pop() ?? new HeldQueue<T>();
     const heldId = k.held.insert(abs, messageId, now, item);
     if (heldId !== undefined) {
       this.duplicate(k, abs, messageId, heldId, false, item, now);
       return;
     }
-    if (k.started) k.arrivals.push(abs, now);
+    if (k.started) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).push(abs, now);
     k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
@@ -408,7 +495,7 @@ export class Sequencer<T> {
 
   /** A number below the expected one: late if it was declared lost, else a duplicate. */
   private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
-    const ranges = k.lostRanges ?? NO_LOST_RANGES;
+    const ranges = k.findings?.lostRanges ?? NO_LOST_RANGES;
     for (let i = ranges.length - 1; i >= 0; i--) {
       const r = ranges[i];
       if (abs < r.from || abs > r.to) continue;
@@ -419,13 +506,13 @@ export class Sequencer<T> {
       }
       (r.arrived ??= new Map()).set(abs, messageId);
       k.cascadeOpen = false;
-      k.late++;
+      this.findingsOf(k).late++;
       this.totalsState.late++;
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
     }
     let redelivery = false;
-    if (k.histLen > 0 && abs >= k.histBase && k.expected - abs <= this.historySize) {
+    if (k.histLen > 0 && abs >= this.positions[(k.order << 1) + 1] && this.expected(k) - abs <= this.historySize) {
       const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -444,23 +531,24 @@ export class Sequencer<T> {
     now: number,
     redelivery = firstMessageId === messageId,
   ): void {
-    k.duplicates++;
+    const f = this.findingsOf(k);
+    f.duplicates++;
     this.totalsState.duplicates++;
     let cascade: number | undefined;
     if (redelivery) {
-      k.redeliveries++;
+      f.redeliveries++;
       this.totalsState.redeliveries++;
       // One cascade = a run of redeliveries of this key in increasing order with no fresh
       // message between them: Pub/Sub re-sending N and everything after it.
-      const continues = k.cascadeOpen && (abs !== abs || abs > k.cascadeLast);
+      const continues = k.cascadeOpen && (abs !== abs || abs > f.cascadeLast);
       if (!continues) {
-        k.cascades++;
+        f.cascades++;
         this.totalsState.cascades++;
-        k.cascadeId = ++this.cascadeCount;
+        f.cascadeId = ++this.cascadeCount;
       }
       k.cascadeOpen = true;
-      k.cascadeLast = abs !== abs ? 0 : abs;
-      cascade = k.cascadeId;
+      f.cascadeLast = abs !== abs ? 0 : abs;
+      cascade = f.cascadeId;
     }
     this.sink.duplicate(k, {
       seq: abs !== abs ? undefined : this.space.wrap(abs),
@@ -495,12 +583,12 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    k.expected = k.held.lowest();
+    this.positions[k.order << 1] = k.held.lowest();
     this.releaseRun(k, now);
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
-    if (k.held.size > 0) k.arrivals.refill(k.held);
-    else k.held.freeStorage();
+    if (k.held.size > 0) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).refill(k.held);
+    else this.recycleQueues(k);
   }
 
   private overflow(k: KeyState<T>, now: number): void {
@@ -509,14 +597,14 @@ export class Sequencer<T> {
   }
 
   private histSlot(k: KeyState<T>, abs: number): number {
-    const d = abs - k.histBase;
+    const d = abs - this.positions[(k.order << 1) + 1];
     // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
     return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
   }
 
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
-    if (k.histLen === 0) k.histBase = abs; // the key's first delivery
+    if (k.histLen === 0) this.positions[(k.order << 1) + 1] = abs; // the key's first delivery
     // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
     this.history.set(k, this.histSlot(k, abs), hash);
@@ -530,15 +618,16 @@ export class Sequencer<T> {
 
   private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {
     const lowest = k.held.lowest();
-    const from = k.expected;
+    const from = this.expected(k);
     const to = lowest - 1;
     const count = to - from + 1;
-    const openedAt = k.arrivals.oldest(from) as number;
-    k.gaps++;
-    k.lost += count;
+    const openedAt = (k.arrivals as ArrivalQueue).oldest(from) as number;
+    const f = this.findingsOf(k);
+    f.gaps++;
+    f.lost += count;
     this.totalsState.gaps++;
     this.totalsState.lost += count;
-    const ranges = (k.lostRanges ??= []);
+    const ranges = (f.lostRanges ??= []);
     ranges.push({ from, to, declaredAt: now });
     if (ranges.length > LOST_RANGES_KEPT) ranges.shift();
     this.forgetHistory(k, from, to);
@@ -550,7 +639,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    k.expected = lowest;
+    this.positions[k.order << 1] = lowest;
     this.releaseRun(k, now);
   }
 }
