@@ -113,6 +113,16 @@ export function hashId(id: string): number {
 }
 const DEFAULT_HISTORY = 65_536;
 
+// Slots of a key's numbers in Sequencer.keyNumbers.
+/** Absolute position of the next number to deliver (valid once the key started). */
+const EXPECTED = 0;
+/** Position of history slot 0 (valid once the key has history). */
+const HISTORY_BASE = 1;
+/** Deadline the key has in the timer heap, or Infinity. */
+const QUEUED = 2;
+/** End of the key's start window: its first arrival plus the gap timeout. */
+const START_DEADLINE = 3;
+
 /**
  * What a key needs only once it has findings: their counters, the lost ranges behind "late", the
  * open redelivery cascade. Apart from KeyState so that a key with none (most keys of a healthy
@@ -162,8 +172,8 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
 
   /**
    * False during the start window, while the first expected number is not known yet. The next
-   * position to deliver, and the position of history slot 0, are in the sequencer (see
-   * Sequencer.positions).
+   * position to deliver and the key's other large or fractional numbers are in the sequencer
+   * (see Sequencer.keyNumbers).
    */
   started = false;
   /** What the key holds back; the shared empty queue while it holds nothing. */
@@ -183,9 +193,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   histLen = 0;
   maxHoldMs = 0;
   maxHeld = 0;
-  /** Deadline this key has in the timer heap, or Infinity. */
-  queued = Infinity;
-  startDeadline: number;
   /** Unwrapping reference before the key starts: the first message's position. */
   ref = 0;
   /** Arrival order of what is held after the start; present only while the key holds then. */
@@ -197,11 +204,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     readonly name: string,
     /** Creation order, for deterministic tie-breaks. */
     readonly order: number,
-    firstArrival: number,
-    gapTimeoutMs: number,
-  ) {
-    this.startDeadline = firstArrival + gapTimeoutMs;
-  }
+  ) {}
 
   get duplicates(): number {
     return this.findings?.duplicates ?? 0;
@@ -239,12 +242,12 @@ export class Sequencer<T> {
   readonly space: SerialSpace;
   private keys = new Map<string, KeyState<T>>();
   /**
-   * Per key, at 2 × its creation order: the absolute position of the next number to deliver
-   * (valid once started), then the position of its history slot 0 (valid once it has history).
-   * Positions go up to 2^53, and V8 keeps such numbers in a field as a separate boxed object —
-   * one more cache miss per key on every delivery. Here they are unboxed, 16 bytes a key.
+   * Per key, at 4 × its creation order, the numbers that are not small integers (see the slot
+   * constants). Positions go up to 2^53 and times are fractional milliseconds, and V8 keeps such
+   * a number in an object field as a separate boxed object: one more cache miss per key on every
+   * delivery. Here they are unboxed, 32 bytes a key, half a cache line.
    */
-  private positions = new Float64Array(128);
+  private keyNumbers = new Float64Array(256);
   private keyList: KeyState<T>[] = [];
   /** The key of the latest arrival. */
   private lastKey: KeyState<T> | undefined;
@@ -285,7 +288,7 @@ export class Sequencer<T> {
     const c = new Sequencer<T>(this.config, sink);
     const map = new Map<KeyState<T>, KeyState<T>>();
     for (const k of this.keyList) map.set(k, k.copy(c.history, this.expected(k)));
-    c.positions = this.positions.slice();
+    c.keyNumbers = this.keyNumbers.slice();
     c.keyList = this.keyList.map((k) => map.get(k) as KeyState<T>);
     c.keys = new Map(c.keyList.map((k) => [k.name, k]));
     c.timers = this.timers.clone((k) => map.get(k) as KeyState<T>);
@@ -323,7 +326,7 @@ export class Sequencer<T> {
     const timers = this.timers;
     while (timers.size > 0 && timers.peekDeadline() <= this.nowMs) {
       const k = timers.pop();
-      k.queued = Infinity;
+      this.keyNumbers[(k.order << 2) + QUEUED] = Infinity;
       this.fire(k);
     }
   }
@@ -349,7 +352,7 @@ export class Sequencer<T> {
     }
 
     if (k.started) {
-      const expected = this.positions[k.order << 1];
+      const expected = this.keyNumbers[(k.order << 2) + EXPECTED];
       const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
       if (abs === expected) {
         k.cascadeOpen = false;
@@ -394,7 +397,7 @@ export class Sequencer<T> {
 
   /** When a key's lowest open gap (or start window) times out, or Infinity. */
   deadlineOf(k: KeyState<T>): number {
-    if (!k.started) return k.held.size > 0 ? k.startDeadline : Infinity;
+    if (!k.started) return k.held.size > 0 ? this.keyNumbers[(k.order << 2) + START_DEADLINE] : Infinity;
     if (k.held.size === 0) return Infinity;
     return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
   }
@@ -423,17 +426,20 @@ export class Sequencer<T> {
   }
 
   private expected(k: KeyState<T>): number {
-    return this.positions[k.order << 1];
+    return this.keyNumbers[(k.order << 2) + EXPECTED];
   }
 
   private createKey(name: string): KeyState<T> {
     const order = this.keyList.length;
-    if (2 * order + 2 > this.positions.length) {
-      const grown = new Float64Array(this.positions.length * 2);
-      grown.set(this.positions);
-      this.positions = grown;
+    if ((order + 1) << 2 > this.keyNumbers.length) {
+      const grown = new Float64Array(this.keyNumbers.length * 2);
+      grown.set(this.keyNumbers);
+      this.keyNumbers = grown;
     }
-    const k = new KeyState<T>(name, order, this.nowMs, this.config.gapTimeoutMs);
+    const at = order << 2;
+    this.keyNumbers[at + QUEUED] = Infinity;
+    this.keyNumbers[at + START_DEADLINE] = this.nowMs + this.config.gapTimeoutMs;
+    const k = new KeyState<T>(name, order);
     this.keys.set(name, k);
     this.keyList.push(k);
     return k;
@@ -456,7 +462,7 @@ export class Sequencer<T> {
 
   private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
     this.remember(k, abs, hashId(messageId));
-    this.positions[k.order << 1] = abs + 1;
+    this.keyNumbers[(k.order << 2) + EXPECTED] = abs + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
@@ -489,7 +495,7 @@ export class Sequencer<T> {
     k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
-    if (k.queued === Infinity) this.schedule(k, this.deadlineOf(k));
+    if (this.keyNumbers[(k.order << 2) + QUEUED] === Infinity) this.schedule(k, this.deadlineOf(k));
     if (size > this.config.capacity) this.overflow(k, now);
   }
 
@@ -512,7 +518,7 @@ export class Sequencer<T> {
       return;
     }
     let redelivery = false;
-    if (k.histLen > 0 && abs >= this.positions[(k.order << 1) + 1] && this.expected(k) - abs <= this.historySize) {
+    if (k.histLen > 0 && abs >= this.keyNumbers[(k.order << 2) + HISTORY_BASE] && this.expected(k) - abs <= this.historySize) {
       const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -563,8 +569,9 @@ export class Sequencer<T> {
   }
 
   private schedule(k: KeyState<T>, deadline: number): void {
-    if (deadline === Infinity || deadline >= k.queued) return;
-    k.queued = deadline;
+    const at = (k.order << 2) + QUEUED;
+    if (deadline === Infinity || deadline >= this.keyNumbers[at]) return;
+    this.keyNumbers[at] = deadline;
     this.timers.push(deadline, k);
   }
 
@@ -583,7 +590,7 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    this.positions[k.order << 1] = k.held.lowest();
+    this.keyNumbers[(k.order << 2) + EXPECTED] = k.held.lowest();
     this.releaseRun(k, now);
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
@@ -597,14 +604,14 @@ export class Sequencer<T> {
   }
 
   private histSlot(k: KeyState<T>, abs: number): number {
-    const d = abs - this.positions[(k.order << 1) + 1];
+    const d = abs - this.keyNumbers[(k.order << 2) + HISTORY_BASE];
     // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
     return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
   }
 
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
-    if (k.histLen === 0) this.positions[(k.order << 1) + 1] = abs; // the key's first delivery
+    if (k.histLen === 0) this.keyNumbers[(k.order << 2) + HISTORY_BASE] = abs; // the key's first delivery
     // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
     this.history.set(k, this.histSlot(k, abs), hash);
@@ -639,7 +646,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    this.positions[k.order << 1] = lowest;
+    this.keyNumbers[(k.order << 2) + EXPECTED] = lowest;
     this.releaseRun(k, now);
   }
 }

@@ -169,7 +169,7 @@ export class ReplayCursor {
     if (expected !== undefined) v.expected = expected;
     const deadline = seq.deadlineOf(k);
     if (!k.started) {
-      if (held.length) v.startsAt = k.startDeadline;
+      if (held.length) v.startsAt = deadline;
     } else if (held.length && expected !== undefined) {
       const oldest = deadline - this.options.gapTimeoutMs;
       v.gap = { from: expected, to: seq.space.wrap(k.held.lowest() - 1), waitedMs: seq.now - oldest, deadline };
