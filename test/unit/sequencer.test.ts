@@ -298,6 +298,53 @@ describe('Sequencer', () => {
       assert.equal(h2.seq.key('k')!.maxHoldMs, 0);
     });
 
+    it('gives a key that holds again clean queues, and never shares one between keys holding at once', () => {
+      // Queues are pooled: once a holds nothing its queues serve the next key that holds.
+      const h = new Harness().feed([
+        { t: 0, seq: 1, key: 'a' },
+        { t: 0, seq: 1, key: 'b' },
+      ]).at(T);
+      h.feed([
+        { t: T + 1, seq: 3, key: 'a' },
+        { t: T + 2, seq: 2, key: 'a' },
+      ]);
+      const a = h.seq.key('a')!;
+      const b = h.seq.key('b')!;
+      assert.equal(a.held.size, 0);
+      h.feed([{ t: T + 50, seq: 5, key: 'b' }]);
+      assert.deepEqual(h.seq.heldNumbers(b), [5]);
+      assert.equal(h.seq.deadlineOf(b), T + 50 + T, "b's wait starts at its own arrival, not at a's");
+      h.feed([{ t: T + 60, seq: 6, key: 'a' }]);
+      assert.deepEqual(h.seq.heldNumbers(a), [6]);
+      assert.deepEqual(h.seq.heldNumbers(b), [5], 'both hold at once, each its own');
+      h.feed([{ t: T + 70, seq: 4, key: 'a' }, { t: T + 71, seq: 5, key: 'a' }]);
+      assert.deepEqual(h.seq.heldNumbers(a), []);
+      assert.deepEqual(h.seq.heldNumbers(b), [5]);
+      h.at(T + 50 + T);
+      assert.deepEqual(
+        h.of('gap').map((g) => [g.key, g.from, g.to, g.openedAt]),
+        [['b', 2, 4, T + 50]],
+      );
+      assert.deepEqual(h.delivered('a'), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(h.delivered('b'), [1, 5]);
+    });
+
+    it('counts findings per key, zero for a key without any', () => {
+      const h = new Harness().feed([
+        { t: 0, seq: 1, key: 'quiet' },
+        { t: 0, seq: 1, key: 'noisy' },
+        { t: 1, seq: 1, key: 'noisy' },
+        { t: 2, seq: 1, key: 'noisy', id: 'second publish' },
+        { t: 3, seq: 4, key: 'noisy' },
+      ]).end();
+      const quiet = h.seq.key('quiet')!;
+      const noisy = h.seq.key('noisy')!;
+      assert.deepEqual([quiet.duplicates, quiet.redeliveries, quiet.cascades, quiet.gaps, quiet.lost, quiet.late], [0, 0, 0, 0, 0, 0]);
+      assert.deepEqual([noisy.duplicates, noisy.redeliveries, noisy.cascades, noisy.gaps, noisy.lost, noisy.late], [2, 1, 1, 1, 2, 0]);
+      const t = h.seq.totals;
+      assert.deepEqual([t.duplicates, t.redeliveries, t.cascades, t.gaps, t.lost], [2, 1, 1, 1, 2]);
+    });
+
     it('rejects impossible configurations', () => {
       assert.throws(() => new Harness({ capacity: 0 }), /capacity/);
       assert.throws(() => new Harness({ gapTimeoutMs: -1 }), /gapTimeoutMs/);
