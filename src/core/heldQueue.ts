@@ -12,9 +12,10 @@
  * the arrival times unboxed.
  */
 /**
- * Arrays up to this length are kept and refilled when a queue empties, rather than replaced:
- * a key that holds now and then (a reordered feed) would otherwise allocate fresh arrays for
- * every few messages it holds. Larger ones are dropped, so a burst does not pin its memory.
+ * Arrays up to this length are kept and refilled when a queue empties, rather than replaced: an
+ * empty queue goes back to the sequencer's pool and serves the next key that holds, and in a
+ * reordered feed keys hold every few messages. Larger ones are dropped, so a burst does not pin
+ * its memory.
  */
 const KEPT_LENGTH = 64;
 
@@ -111,9 +112,9 @@ export class HeldQueue<T> {
   }
 
   /**
-   * Gives the arrays back when nothing is held. For the end of a key's start window: every key
-   * holds then, most never again, and with 100 000 keys arrays kept for reuse would pin tens of
-   * megabytes.
+   * Gives the arrays' storage back when nothing is held (does nothing otherwise): for a queue
+   * that grew past what is worth keeping for reuse. Empty queues themselves go back to the
+   * sequencer's pool (Sequencer.recycleQueues).
    */
   freeStorage(): void {
     if (this.end !== this.head) return;
