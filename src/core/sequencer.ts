@@ -124,17 +124,11 @@ const QUEUED = 2;
 const START_DEADLINE = 3;
 
 /**
- * What a key needs only once it has findings: their counters, the lost ranges behind "late", the
- * open redelivery cascade. Apart from KeyState so that a key with none (most keys of a healthy
- * feed) carries none of it: with 100 000 keys every byte of per-key state is cache footprint.
+ * What a key needs only once it has findings: the lost ranges behind "late", the open redelivery
+ * cascade. Apart from KeyState so that a key with none (most keys of a healthy feed) carries
+ * none of it: with 100 000 keys every byte of per-key state is cache footprint.
  */
 class KeyFindings {
-  duplicates = 0;
-  redeliveries = 0;
-  cascades = 0;
-  gaps = 0;
-  lost = 0;
-  late = 0;
   /** Last redelivered position of the open cascade, and the cascade's number. */
   cascadeLast = 0;
   cascadeId = 0;
@@ -193,6 +187,12 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   histLen = 0;
   maxHoldMs = 0;
   maxHeld = 0;
+  duplicates = 0;
+  redeliveries = 0;
+  cascades = 0;
+  gaps = 0;
+  lost = 0;
+  late = 0;
   /** Unwrapping reference before the key starts: the first message's position. */
   ref = 0;
   /** Arrival order of what is held after the start; present only while the key holds then. */
@@ -205,25 +205,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     /** Creation order, for deterministic tie-breaks. */
     readonly order: number,
   ) {}
-
-  get duplicates(): number {
-    return this.findings?.duplicates ?? 0;
-  }
-  get redeliveries(): number {
-    return this.findings?.redeliveries ?? 0;
-  }
-  get cascades(): number {
-    return this.findings?.cascades ?? 0;
-  }
-  get gaps(): number {
-    return this.findings?.gaps ?? 0;
-  }
-  get lost(): number {
-    return this.findings?.lost ?? 0;
-  }
-  get late(): number {
-    return this.findings?.late ?? 0;
-  }
 
   /** A deep copy of the state (see Sequencer.clone), its history in `history`. */
   copy(history: HistoryArena, expected: number): KeyState<T> {
@@ -512,7 +493,7 @@ export class Sequencer<T> {
       }
       (r.arrived ??= new Map()).set(abs, messageId);
       k.cascadeOpen = false;
-      this.findingsOf(k).late++;
+      k.late++;
       this.totalsState.late++;
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
@@ -537,18 +518,18 @@ export class Sequencer<T> {
     now: number,
     redelivery = firstMessageId === messageId,
   ): void {
-    const f = this.findingsOf(k);
-    f.duplicates++;
+    k.duplicates++;
     this.totalsState.duplicates++;
     let cascade: number | undefined;
     if (redelivery) {
-      f.redeliveries++;
+      const f = this.findingsOf(k);
+      k.redeliveries++;
       this.totalsState.redeliveries++;
       // One cascade = a run of redeliveries of this key in increasing order with no fresh
       // message between them: Pub/Sub re-sending N and everything after it.
       const continues = k.cascadeOpen && (abs !== abs || abs > f.cascadeLast);
       if (!continues) {
-        f.cascades++;
+        k.cascades++;
         this.totalsState.cascades++;
         f.cascadeId = ++this.cascadeCount;
       }
@@ -629,12 +610,11 @@ export class Sequencer<T> {
     const to = lowest - 1;
     const count = to - from + 1;
     const openedAt = (k.arrivals as ArrivalQueue).oldest(from) as number;
-    const f = this.findingsOf(k);
-    f.gaps++;
-    f.lost += count;
+    k.gaps++;
+    k.lost += count;
     this.totalsState.gaps++;
     this.totalsState.lost += count;
-    const ranges = (f.lostRanges ??= []);
+    const ranges = (this.findingsOf(k).lostRanges ??= []);
     ranges.push({ from, to, declaredAt: now });
     if (ranges.length > LOST_RANGES_KEPT) ranges.shift();
     this.forgetHistory(k, from, to);
