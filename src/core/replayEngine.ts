@@ -137,7 +137,7 @@ export class ReplayEngine {
         gaps: k.gaps,
         lost: k.lost,
         late: k.late,
-        maxHoldMs: k.maxHoldMs,
+        maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
       };
       const l = this.latency.get(k.name);

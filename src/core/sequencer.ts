@@ -122,6 +122,12 @@ const HISTORY_BASE = 1;
 const QUEUED = 2;
 /** End of the key's start window: its first arrival plus the gap timeout. */
 const START_DEADLINE = 3;
+/** Unwrapping reference before the key starts: the previous arrival's position. */
+const START_REF = 4;
+/** Longest time a message of the key was held, ms. */
+const MAX_HOLD = 5;
+/** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
+const KEY_NUMBERS_SHIFT = 3;
 
 /**
  * What a key needs only once it has findings: the lost ranges behind "late", the open redelivery
@@ -161,8 +167,9 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   // With many keys the cost of sequencing is cache misses on this state (each key's first touch
   // in a burst misses), so it is kept small — what is rarely needed lives in KeyFindings and in
   // the queues, created on demand — and field order is memory order: what an in-order delivery
-  // touches comes first. Numbers that can be NaN or fractional are stored boxed by V8 (one more
-  // miss each), so the hot fields hold small integers and booleans.
+  // touches comes first. V8 would keep a large or fractional number in a field as a boxed object
+  // (one more miss each), so those live in Sequencer.keyNumbers and the fields here hold small
+  // integers, booleans and references.
 
   /**
    * False during the start window, while the first expected number is not known yet. The next
@@ -185,7 +192,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   histOff = 0;
   histCap = 0;
   histLen = 0;
-  maxHoldMs = 0;
   maxHeld = 0;
   duplicates = 0;
   redeliveries = 0;
@@ -193,8 +199,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   gaps = 0;
   lost = 0;
   late = 0;
-  /** Unwrapping reference before the key starts: the first message's position. */
-  ref = 0;
   /** Arrival order of what is held after the start; present only while the key holds then. */
   arrivals: ArrivalQueue | undefined;
   findings: KeyFindings | undefined;
@@ -223,12 +227,12 @@ export class Sequencer<T> {
   readonly space: SerialSpace;
   private keys = new Map<string, KeyState<T>>();
   /**
-   * Per key, at 4 × its creation order, the numbers that are not small integers (see the slot
+   * Per key, at 8 × its creation order, the numbers that are not small integers (see the slot
    * constants). Positions go up to 2^53 and times are fractional milliseconds, and V8 keeps such
    * a number in an object field as a separate boxed object: one more cache miss per key on every
-   * delivery. Here they are unboxed, 32 bytes a key, half a cache line.
+   * delivery. Here they are unboxed, 64 bytes a key, one cache line.
    */
-  private keyNumbers = new Float64Array(256);
+  private keyNumbers = new Float64Array(64 << KEY_NUMBERS_SHIFT);
   private keyList: KeyState<T>[] = [];
   /** The key of the latest arrival. */
   private lastKey: KeyState<T> | undefined;
@@ -307,7 +311,7 @@ export class Sequencer<T> {
     const timers = this.timers;
     while (timers.size > 0 && timers.peekDeadline() <= this.nowMs) {
       const k = timers.pop();
-      this.keyNumbers[(k.order << 2) + QUEUED] = Infinity;
+      this.keyNumbers[this.slot(k, QUEUED)] = Infinity;
       this.fire(k);
     }
   }
@@ -333,7 +337,7 @@ export class Sequencer<T> {
     }
 
     if (k.started) {
-      const expected = this.keyNumbers[(k.order << 2) + EXPECTED];
+      const expected = this.keyNumbers[this.slot(k, EXPECTED)];
       const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
       if (abs === expected) {
         k.cascadeOpen = false;
@@ -352,8 +356,9 @@ export class Sequencer<T> {
     // Start window: hold everything; the lowest held number becomes the first expected one.
     // Unwrap against the previous arrival, not the first: a fast 16-bit feed can move more than
     // half its number space during one start window.
-    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? k.ref : seq) : seq;
-    k.ref = abs;
+    const ref = this.slot(k, START_REF);
+    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? this.keyNumbers[ref] : seq) : seq;
+    this.keyNumbers[ref] = abs;
     this.hold(k, abs, messageId, item, now);
   }
 
@@ -376,9 +381,14 @@ export class Sequencer<T> {
     return k.started ? this.space.wrap(this.expected(k)) : undefined;
   }
 
+  /** The longest time a message of the key was held before its release, ms. */
+  maxHoldMsOf(k: KeyState<T>): number {
+    return this.keyNumbers[this.slot(k, MAX_HOLD)];
+  }
+
   /** When a key's lowest open gap (or start window) times out, or Infinity. */
   deadlineOf(k: KeyState<T>): number {
-    if (!k.started) return k.held.size > 0 ? this.keyNumbers[(k.order << 2) + START_DEADLINE] : Infinity;
+    if (!k.started) return k.held.size > 0 ? this.keyNumbers[this.slot(k, START_DEADLINE)] : Infinity;
     if (k.held.size === 0) return Infinity;
     return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
   }
@@ -406,18 +416,23 @@ export class Sequencer<T> {
     return (k.findings ??= new KeyFindings());
   }
 
+  /** Index of one of a key's numbers in keyNumbers. */
+  private slot(k: KeyState<T>, which: number): number {
+    return (k.order << KEY_NUMBERS_SHIFT) + which;
+  }
+
   private expected(k: KeyState<T>): number {
-    return this.keyNumbers[(k.order << 2) + EXPECTED];
+    return this.keyNumbers[this.slot(k, EXPECTED)];
   }
 
   private createKey(name: string): KeyState<T> {
     const order = this.keyList.length;
-    if ((order + 1) << 2 > this.keyNumbers.length) {
+    if ((order + 1) << KEY_NUMBERS_SHIFT > this.keyNumbers.length) {
       const grown = new Float64Array(this.keyNumbers.length * 2);
       grown.set(this.keyNumbers);
       this.keyNumbers = grown;
     }
-    const at = order << 2;
+    const at = order << KEY_NUMBERS_SHIFT;
     this.keyNumbers[at + QUEUED] = Infinity;
     this.keyNumbers[at + START_DEADLINE] = this.nowMs + this.config.gapTimeoutMs;
     const k = new KeyState<T>(name, order);
@@ -443,12 +458,15 @@ export class Sequencer<T> {
 
   private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
     this.remember(k, abs, hashId(messageId));
-    this.keyNumbers[(k.order << 2) + EXPECTED] = abs + 1;
+    this.keyNumbers[this.slot(k, EXPECTED)] = abs + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
-    // Most deliveries were not held: skip reading the (boxed) maximum for them.
-    if (held > 0 && held > k.maxHoldMs) k.maxHoldMs = held;
+    // Most deliveries were not held: skip the maximum for them.
+    if (held > 0) {
+      const max = this.slot(k, MAX_HOLD);
+      if (held > this.keyNumbers[max]) this.keyNumbers[max] = held;
+    }
     this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
   }
 
@@ -476,7 +494,7 @@ export class Sequencer<T> {
     k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
-    if (this.keyNumbers[(k.order << 2) + QUEUED] === Infinity) this.schedule(k, this.deadlineOf(k));
+    if (this.keyNumbers[this.slot(k, QUEUED)] === Infinity) this.schedule(k, this.deadlineOf(k));
     if (size > this.config.capacity) this.overflow(k, now);
   }
 
@@ -499,7 +517,7 @@ export class Sequencer<T> {
       return;
     }
     let redelivery = false;
-    if (k.histLen > 0 && abs >= this.keyNumbers[(k.order << 2) + HISTORY_BASE] && this.expected(k) - abs <= this.historySize) {
+    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, HISTORY_BASE)] && this.expected(k) - abs <= this.historySize) {
       const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -550,7 +568,7 @@ export class Sequencer<T> {
   }
 
   private schedule(k: KeyState<T>, deadline: number): void {
-    const at = (k.order << 2) + QUEUED;
+    const at = this.slot(k, QUEUED);
     if (deadline === Infinity || deadline >= this.keyNumbers[at]) return;
     this.keyNumbers[at] = deadline;
     this.timers.push(deadline, k);
@@ -571,7 +589,7 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    this.keyNumbers[(k.order << 2) + EXPECTED] = k.held.lowest();
+    this.keyNumbers[this.slot(k, EXPECTED)] = k.held.lowest();
     this.releaseRun(k, now);
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
@@ -585,14 +603,14 @@ export class Sequencer<T> {
   }
 
   private histSlot(k: KeyState<T>, abs: number): number {
-    const d = abs - this.keyNumbers[(k.order << 2) + HISTORY_BASE];
+    const d = abs - this.keyNumbers[this.slot(k, HISTORY_BASE)];
     // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
     return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
   }
 
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
-    if (k.histLen === 0) this.keyNumbers[(k.order << 2) + HISTORY_BASE] = abs; // the key's first delivery
+    if (k.histLen === 0) this.keyNumbers[this.slot(k, HISTORY_BASE)] = abs; // the key's first delivery
     // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
     this.history.set(k, this.histSlot(k, abs), hash);
@@ -626,7 +644,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    this.keyNumbers[(k.order << 2) + EXPECTED] = lowest;
+    this.keyNumbers[this.slot(k, EXPECTED)] = lowest;
     this.releaseRun(k, now);
   }
 }
