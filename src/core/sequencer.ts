@@ -113,19 +113,21 @@ export function hashId(id: string): number {
 }
 const DEFAULT_HISTORY = 65_536;
 
-// Slots of a key's numbers in Sequencer.keyNumbers.
-/** Absolute position of the next number to deliver (valid once the key started). */
-const EXPECTED = 0;
-/** Position of history slot 0 (valid once the key has history). */
-const HISTORY_BASE = 1;
-/** Deadline the key has in the timer heap, or Infinity. */
-const QUEUED = 2;
-/** End of the key's start window: its first arrival plus the gap timeout. */
-const START_DEADLINE = 3;
-/** Unwrapping reference before the key starts: the previous arrival's position. */
-const START_REF = 4;
-/** Longest time a message of the key was held, ms. */
-const MAX_HOLD = 5;
+/** Which of a key's numbers, in Sequencer.keyNumbers. */
+const enum KeySlot {
+  /** Absolute position of the next number to deliver (valid once the key started). */
+  Expected = 0,
+  /** Position of history slot 0 (valid once the key has history). */
+  HistoryBase = 1,
+  /** Deadline the key has in the timer heap, or Infinity. */
+  Queued = 2,
+  /** End of the key's start window: its first arrival plus the gap timeout. */
+  StartDeadline = 3,
+  /** Unwrapping reference before the key starts: the previous arrival's position. */
+  StartRef = 4,
+  /** Longest time a message of the key was held, ms. */
+  MaxHold = 5,
+}
 /** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
 const KEY_NUMBERS_SHIFT = 3;
 
@@ -311,7 +313,7 @@ export class Sequencer<T> {
     const timers = this.timers;
     while (timers.size > 0 && timers.peekDeadline() <= this.nowMs) {
       const k = timers.pop();
-      this.keyNumbers[this.slot(k, QUEUED)] = Infinity;
+      this.keyNumbers[this.slot(k, KeySlot.Queued)] = Infinity;
       this.fire(k);
     }
   }
@@ -337,7 +339,7 @@ export class Sequencer<T> {
     }
 
     if (k.started) {
-      const expected = this.keyNumbers[this.slot(k, EXPECTED)];
+      const expected = this.keyNumbers[this.slot(k, KeySlot.Expected)];
       const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
       if (abs === expected) {
         k.cascadeOpen = false;
@@ -356,7 +358,7 @@ export class Sequencer<T> {
     // Start window: hold everything; the lowest held number becomes the first expected one.
     // Unwrap against the previous arrival, not the first: a fast 16-bit feed can move more than
     // half its number space during one start window.
-    const ref = this.slot(k, START_REF);
+    const ref = this.slot(k, KeySlot.StartRef);
     const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? this.keyNumbers[ref] : seq) : seq;
     this.keyNumbers[ref] = abs;
     this.hold(k, abs, messageId, item, now);
@@ -383,12 +385,12 @@ export class Sequencer<T> {
 
   /** The longest time a message of the key was held before its release, ms. */
   maxHoldMsOf(k: KeyState<T>): number {
-    return this.keyNumbers[this.slot(k, MAX_HOLD)];
+    return this.keyNumbers[this.slot(k, KeySlot.MaxHold)];
   }
 
   /** When a key's lowest open gap (or start window) times out, or Infinity. */
   deadlineOf(k: KeyState<T>): number {
-    if (!k.started) return k.held.size > 0 ? this.keyNumbers[this.slot(k, START_DEADLINE)] : Infinity;
+    if (!k.started) return k.held.size > 0 ? this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] : Infinity;
     if (k.held.size === 0) return Infinity;
     return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
   }
@@ -417,12 +419,12 @@ export class Sequencer<T> {
   }
 
   /** Index of one of a key's numbers in keyNumbers. */
-  private slot(k: KeyState<T>, which: number): number {
+  private slot(k: KeyState<T>, which: KeySlot): number {
     return (k.order << KEY_NUMBERS_SHIFT) + which;
   }
 
   private expected(k: KeyState<T>): number {
-    return this.keyNumbers[this.slot(k, EXPECTED)];
+    return this.keyNumbers[this.slot(k, KeySlot.Expected)];
   }
 
   private createKey(name: string): KeyState<T> {
@@ -433,8 +435,8 @@ export class Sequencer<T> {
       this.keyNumbers = grown;
     }
     const at = order << KEY_NUMBERS_SHIFT;
-    this.keyNumbers[at + QUEUED] = Infinity;
-    this.keyNumbers[at + START_DEADLINE] = this.nowMs + this.config.gapTimeoutMs;
+    this.keyNumbers[at + KeySlot.Queued] = Infinity;
+    this.keyNumbers[at + KeySlot.StartDeadline] = this.nowMs + this.config.gapTimeoutMs;
     const k = new KeyState<T>(name, order);
     this.keys.set(name, k);
     this.keyList.push(k);
@@ -458,13 +460,13 @@ export class Sequencer<T> {
 
   private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
     this.remember(k, abs, hashId(messageId));
-    this.keyNumbers[this.slot(k, EXPECTED)] = abs + 1;
+    this.keyNumbers[this.slot(k, KeySlot.Expected)] = abs + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
     // Most deliveries were not held: skip the maximum for them.
     if (held > 0) {
-      const max = this.slot(k, MAX_HOLD);
+      const max = this.slot(k, KeySlot.MaxHold);
       if (held > this.keyNumbers[max]) this.keyNumbers[max] = held;
     }
     this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
@@ -494,7 +496,7 @@ export class Sequencer<T> {
     k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
-    if (this.keyNumbers[this.slot(k, QUEUED)] === Infinity) this.schedule(k, this.deadlineOf(k));
+    if (this.keyNumbers[this.slot(k, KeySlot.Queued)] === Infinity) this.schedule(k, this.deadlineOf(k));
     if (size > this.config.capacity) this.overflow(k, now);
   }
 
@@ -517,7 +519,7 @@ export class Sequencer<T> {
       return;
     }
     let redelivery = false;
-    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, HISTORY_BASE)] && this.expected(k) - abs <= this.historySize) {
+    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= this.historySize) {
       const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -568,7 +570,7 @@ export class Sequencer<T> {
   }
 
   private schedule(k: KeyState<T>, deadline: number): void {
-    const at = this.slot(k, QUEUED);
+    const at = this.slot(k, KeySlot.Queued);
     if (deadline === Infinity || deadline >= this.keyNumbers[at]) return;
     this.keyNumbers[at] = deadline;
     this.timers.push(deadline, k);
@@ -589,7 +591,7 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    this.keyNumbers[this.slot(k, EXPECTED)] = k.held.lowest();
+    this.keyNumbers[this.slot(k, KeySlot.Expected)] = k.held.lowest();
     this.releaseRun(k, now);
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
@@ -603,14 +605,14 @@ export class Sequencer<T> {
   }
 
   private histSlot(k: KeyState<T>, abs: number): number {
-    const d = abs - this.keyNumbers[this.slot(k, HISTORY_BASE)];
+    const d = abs - this.keyNumbers[this.slot(k, KeySlot.HistoryBase)];
     // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
     return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
   }
 
   /** Records the messageId hash of a delivered position. */
   private remember(k: KeyState<T>, abs: number, hash: number): void {
-    if (k.histLen === 0) this.keyNumbers[this.slot(k, HISTORY_BASE)] = abs; // the key's first delivery
+    if (k.histLen === 0) this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] = abs; // the key's first delivery
     // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
     this.history.set(k, this.histSlot(k, abs), hash);
@@ -644,7 +646,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    this.keyNumbers[this.slot(k, EXPECTED)] = lowest;
+    this.keyNumbers[this.slot(k, KeySlot.Expected)] = lowest;
     this.releaseRun(k, now);
   }
 }
