@@ -329,6 +329,32 @@ describe('Sequencer', () => {
       assert.deepEqual(h.delivered('b'), [1, 5]);
     });
 
+    it('keeps 64-bit numbers up to 2^53 − 1 exact: order, gaps, redeliveries, longest hold', () => {
+      const top = Number.MAX_SAFE_INTEGER;
+      const h = new Harness().feed([
+        { t: 0, seq: top - 9 },
+        { t: 1, seq: top - 10 },
+      ]).at(T).feed([
+        { t: T + 1, seq: top - 8 },
+        { t: T + 2, seq: top - 6 },
+        { t: T + 3, seq: top - 9 },
+        { t: T + 4, seq: top - 9, id: 'another publish' },
+      ]).at(2 * T + 2);
+      h.feed([{ t: 2 * T + 3, seq: top }]).end();
+      assert.deepEqual(h.delivered(), [top - 10, top - 9, top - 8, top - 6, top]);
+      assert.deepEqual(h.of('gap').map((g) => [g.from, g.to, g.count, g.reason]), [
+        [top - 7, top - 7, 1, 'timeout'],
+        [top - 5, top - 1, 5, 'end'],
+      ]);
+      assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [
+        [top - 9, true],
+        [top - 9, false],
+      ]);
+      const k = h.seq.key('k')!;
+      assert.equal(h.seq.maxHoldMsOf(k), T);
+      assert.equal(h.seq.expectedNumber(k), top + 1);
+    });
+
     it('counts findings per key, zero for a key without any', () => {
       const h = new Harness().feed([
         { t: 0, seq: 1, key: 'quiet' },
