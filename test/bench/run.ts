@@ -20,7 +20,6 @@ import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
-import { spawnSync } from 'node:child_process';
 import { BENCH_DIR, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, ensureCapture, runNode } from './cliBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
@@ -80,11 +79,9 @@ interface BaselineRow {
   problems: string[];
 }
 
-/** Runs one engine-section contender in a fresh node process (see engineContender.ts). */
+/** Runs one engine-section contender in a fresh node process (see engineContender.ts); it times itself. */
 function timeContender(script: string, args: ContenderArgs): ContenderResult {
-  const r = spawnSync(process.execPath, ['--expose-gc', script, JSON.stringify(args)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (r.status !== 0) throw new Error(`engine contender ${args.contender} (${args.kind}, ${args.keys} keys) failed: ${r.stderr || r.error?.message || `exit ${r.status}`}`);
-  return JSON.parse(r.stdout) as ContenderResult;
+  return JSON.parse(runNode(['--expose-gc', script, JSON.stringify(args)]).stdout) as ContenderResult;
 }
 
 function engineCase(script: string, kind: StreamKind, keys: number, seqBits: 16 | 64, withBaseline: boolean): EngineRow {
