@@ -15,7 +15,7 @@
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
 import { SeqBits, SerialSpace } from './serial';
-import { TimerHeap } from './timerHeap';
+import { TimerQueue } from './timerQueue';
 
 export interface SequencerConfig {
   /** How long a gap (and the start of a key) waits, in clock milliseconds. */
@@ -238,7 +238,7 @@ export class Sequencer<T> {
   private keyList: KeyState<T>[] = [];
   /** The key of the latest arrival. */
   private lastKey: KeyState<T> | undefined;
-  private timers = new TimerHeap<KeyState<T>>();
+  private timers = new TimerQueue<KeyState<T>>();
   private readonly history: HistoryArena;
   private readonly historySize: number;
   private readonly histMask: number;
