@@ -127,6 +127,11 @@ const enum KeySlot {
   StartRef = 4,
   /** Longest time a message of the key was held, ms. */
   MaxHold = 5,
+  /**
+   * The raw (wire) value of Expected. An in-order arrival is recognised by its raw number alone,
+   * and delivered with it: unwrapping and wrapping a 16- or 32-bit number each cost a division.
+   */
+  ExpectedRaw = 6,
 }
 /** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
 const KEY_NUMBERS_SHIFT = 3;
@@ -339,14 +344,14 @@ export class Sequencer<T> {
     }
 
     if (k.started) {
-      const expected = this.keyNumbers[this.slot(k, KeySlot.Expected)];
-      const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
-      if (abs === expected) {
+      if (seq === this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)]) {
         k.cascadeOpen = false;
-        this.deliver(k, abs, messageId, item, now, now);
+        this.deliver(k, messageId, item, now, now);
         if (k.held.size > 0) this.releaseRun(k, now);
         return;
       }
+      const expected = this.expected(k);
+      const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
       if (abs < expected) {
         this.behind(k, abs, messageId, item, now);
         return;
@@ -427,6 +432,12 @@ export class Sequencer<T> {
     return this.keyNumbers[this.slot(k, KeySlot.Expected)];
   }
 
+  /** Moves a key's expected number other than by a delivery (which steps it itself). */
+  private setExpected(k: KeyState<T>, abs: number): void {
+    this.keyNumbers[this.slot(k, KeySlot.Expected)] = abs;
+    this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)] = this.space.wrap(abs);
+  }
+
   private createKey(name: string): KeyState<T> {
     const order = this.keyList.length;
     if ((order + 1) << KEY_NUMBERS_SHIFT > this.keyNumbers.length) {
@@ -458,9 +469,15 @@ export class Sequencer<T> {
     this.sink.message(k, undefined, item, now, now);
   }
 
-  private deliver(k: KeyState<T>, abs: number, messageId: string, item: T, arrivedAt: number, now: number): void {
+  /** Delivers the key's expected number. */
+  private deliver(k: KeyState<T>, messageId: string, item: T, arrivedAt: number, now: number): void {
+    const at = this.slot(k, KeySlot.Expected);
+    const abs = this.keyNumbers[at];
+    const raw = this.keyNumbers[at + (KeySlot.ExpectedRaw - KeySlot.Expected)];
     this.remember(k, abs, hashId(messageId));
-    this.keyNumbers[this.slot(k, KeySlot.Expected)] = abs + 1;
+    this.keyNumbers[at] = abs + 1;
+    // The space's modulus is Infinity for 64-bit numbers: they never wrap to 0.
+    this.keyNumbers[at + (KeySlot.ExpectedRaw - KeySlot.Expected)] = raw + 1 === this.space.modulus ? 0 : raw + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;
@@ -469,7 +486,7 @@ export class Sequencer<T> {
       const max = this.slot(k, KeySlot.MaxHold);
       if (held > this.keyNumbers[max]) this.keyNumbers[max] = held;
     }
-    this.sink.message(k, this.space.wrap(abs), item, arrivedAt, now);
+    this.sink.message(k, raw, item, arrivedAt, now);
   }
 
   /** Delivers the held run that starts at the expected number. */
@@ -480,7 +497,7 @@ export class Sequencer<T> {
       const item = held.lowestItem();
       const arrivedAt = held.lowestArrivedAt();
       held.dropLowest();
-      this.deliver(k, this.expected(k), messageId, item, arrivedAt, now);
+      this.deliver(k, messageId, item, arrivedAt, now);
     }
     if (held.size === 0) this.recycleQueues(k);
   }
@@ -591,7 +608,7 @@ export class Sequencer<T> {
 
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
-    this.keyNumbers[this.slot(k, KeySlot.Expected)] = k.held.lowest();
+    this.setExpected(k, k.held.lowest());
     this.releaseRun(k, now);
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
@@ -646,7 +663,7 @@ export class Sequencer<T> {
       declaredAt: now,
       reason,
     });
-    this.keyNumbers[this.slot(k, KeySlot.Expected)] = lowest;
+    this.setExpected(k, lowest);
     this.releaseRun(k, now);
   }
 }
