@@ -91,7 +91,7 @@ export class HistoryArena {
 
   /** Points `r` at a fresh chunk of `cap` slots (a power of two). */
   private place(r: HistoryRing, cap: number): void {
-    const cls = Math.log2(cap);
+    const cls = log2(cap);
     const pages = this.freePages[cls];
     if (pages !== undefined && pages.length > 0) {
       r.histPage = pages.pop() as Int32Array;
@@ -121,10 +121,15 @@ export class HistoryArena {
   }
 
   private release(page: Int32Array, off: number, cap: number): void {
-    const cls = Math.log2(cap);
+    const cls = log2(cap);
     (this.freePages[cls] ??= []).push(page);
     (this.freeOffs[cls] ??= []).push(off);
   }
+}
+
+/** log2 of a power of two: an instruction, where Math.log2 is a call into the C library. */
+function log2(powerOfTwo: number): number {
+  return 31 - Math.clz32(powerOfTwo);
 }
 
 /** A plain loop: `set(subarray(…))` would allocate a view per move, and most rings are small. */
