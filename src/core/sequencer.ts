@@ -472,12 +472,13 @@ export class Sequencer<T> {
   /** Delivers the key's expected number. */
   private deliver(k: KeyState<T>, messageId: string, item: T, arrivedAt: number, now: number): void {
     const at = this.slot(k, KeySlot.Expected);
+    const rawAt = this.slot(k, KeySlot.ExpectedRaw);
     const abs = this.keyNumbers[at];
-    const raw = this.keyNumbers[at + (KeySlot.ExpectedRaw - KeySlot.Expected)];
+    const raw = this.keyNumbers[rawAt];
     this.remember(k, abs, hashId(messageId));
     this.keyNumbers[at] = abs + 1;
     // The space's modulus is Infinity for 64-bit numbers: they never wrap to 0.
-    this.keyNumbers[at + (KeySlot.ExpectedRaw - KeySlot.Expected)] = raw + 1 === this.space.modulus ? 0 : raw + 1;
+    this.keyNumbers[rawAt] = raw + 1 === this.space.modulus ? 0 : raw + 1;
     k.delivered++;
     this.totalsState.delivered++;
     const held = now - arrivedAt;

@@ -70,7 +70,7 @@ export class TimerQueue<K extends Timed> {
     const keys = this.runKeys;
     const key = keys[h];
     if (h + 1 === keys.length) {
-      // Empty: start again at the front, keeping the arrays' storage.
+      // Empty: start again at the front (length 0 also gives the arrays' storage back).
       keys.length = 0;
       this.runDeadlines.length = 0;
       this.runHead = 0;
