@@ -10,7 +10,7 @@
  * then on. The sequencer runs on across windows, so its verdict and the summary's counts cover
  * everything since attach; the recording keeps every line, and reopening it shows them all.
  */
-import { ReceivedMessage, recordTime } from '../captureRecord';
+import { CaptureEntry, ReceivedMessage, RecordEntry, recordTime } from '../captureRecord';
 import { ReplayEngine, ReplaySummary } from '../replayEngine';
 import { SequencingOptions } from '../sequencingOptions';
 import { CaptureSession } from './captureSession';
@@ -73,7 +73,8 @@ export class LiveFeed {
     }
     const t = time ?? recordTime(rm);
     const line = this.base + this.builder.log.count + 1;
-    const entry = typeof t === 'number' ? { file: 0, line, offset, length, time: t, record: rm } : { file: 0, line, offset, length, time: NaN, invalid: t };
+    // A RecordEntry, not a literal: see there why.
+    const entry: CaptureEntry = typeof t === 'number' ? new RecordEntry(0, line, offset, length, t, rm) : { file: 0, line, offset, length, time: NaN, invalid: t };
     const b = this.builder;
     b.beforePush(entry);
     const valid = this.engine.push(entry);
