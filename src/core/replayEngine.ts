@@ -200,6 +200,7 @@ export class ReplayEngine {
         if (!listener) return;
         listener(
           new MessageRelease(
+            'message',
             k.name,
             seq,
             m.messageId,
@@ -211,6 +212,7 @@ export class ReplayEngine {
             rm.deliveryAttempt,
             arrivedAt,
             releasedAt,
+            releasedAt - arrivedAt,
             latencyMs,
             this.fileName(e),
             e.line,
@@ -274,56 +276,26 @@ export class ReplayEngine {
  * A message event, made by a class rather than an object literal: an exporter holds a batch's
  * events until it writes them, so most survive a young-generation collection, and V8 then may
  * allocate an object literal's site in the old generation (see RecordEntry in captureRecord.ts
- * for what that costs). Fields in the order of the JSONL export.
+ * for what that costs). Parameters in the order of the JSONL export's fields, `type` first: a
+ * class field would be defined after them.
  */
 class MessageRelease implements MessageEvent {
-  readonly type = 'message';
-  readonly key: string;
-  readonly seq: number | undefined;
-  readonly messageId: string;
-  readonly publishTime: string | undefined;
-  readonly receivedAt: string | undefined;
-  readonly orderingKey: string | undefined;
-  readonly attributes: Record<string, string> | undefined;
-  readonly data: string | undefined;
-  readonly deliveryAttempt: number | undefined;
-  readonly arrivedAt: number;
-  readonly releasedAt: number;
-  readonly heldMs: number;
-  readonly latencyMs: number | undefined;
-  readonly file: string | undefined;
-  readonly line: number;
-
   constructor(
-    key: string,
-    seq: number | undefined,
-    messageId: string,
-    publishTime: string | undefined,
-    receivedAt: string | undefined,
-    orderingKey: string | undefined,
-    attributes: Record<string, string> | undefined,
-    data: string | undefined,
-    deliveryAttempt: number | undefined,
-    arrivedAt: number,
-    releasedAt: number,
-    latencyMs: number | undefined,
-    file: string | undefined,
-    line: number,
-  ) {
-    this.key = key;
-    this.seq = seq;
-    this.messageId = messageId;
-    this.publishTime = publishTime;
-    this.receivedAt = receivedAt;
-    this.orderingKey = orderingKey;
-    this.attributes = attributes;
-    this.data = data;
-    this.deliveryAttempt = deliveryAttempt;
-    this.arrivedAt = arrivedAt;
-    this.releasedAt = releasedAt;
-    this.heldMs = releasedAt - arrivedAt;
-    this.latencyMs = latencyMs;
-    this.file = file;
-    this.line = line;
-  }
+    readonly type: 'message',
+    readonly key: string,
+    readonly seq: number | undefined,
+    readonly messageId: string,
+    readonly publishTime: string | undefined,
+    readonly receivedAt: string | undefined,
+    readonly orderingKey: string | undefined,
+    readonly attributes: Record<string, string> | undefined,
+    readonly data: string | undefined,
+    readonly deliveryAttempt: number | undefined,
+    readonly arrivedAt: number,
+    readonly releasedAt: number,
+    readonly heldMs: number,
+    readonly latencyMs: number | undefined,
+    readonly file: string | undefined,
+    readonly line: number,
+  ) {}
 }

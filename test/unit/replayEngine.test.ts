@@ -39,6 +39,20 @@ describe('ReplayEngine', () => {
     assert.equal(first.messageId, '310-65535');
   });
 
+  it('gives message events their fields in the order of the README\'s JSONL trace, type first', () => {
+    // JSONL export is JSON.stringify of the event: its key order is what users read and diff.
+    const order = [
+      'type', 'key', 'seq', 'messageId', 'publishTime', 'receivedAt', 'orderingKey', 'attributes', 'data',
+      'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs', 'latencyMs', 'file', 'line',
+    ];
+    const { events } = replay([{ t: 0, channel: '310', seq: 1, sendingTime: -1 }]);
+    const keys = Object.keys(JSON.parse(JSON.stringify(events.find((e) => e.type === 'message'))));
+    assert.equal(keys[0], 'type');
+    assert.ok(keys.length >= 12, `most fields present: ${keys.join(', ')}`);
+    // Fields the record lacks are absent; those present keep the order.
+    assert.deepEqual(keys, order.filter((k) => keys.includes(k)));
+  });
+
   it('orders by orderingKey by default and keeps arrival order without a sequence', () => {
     const { events, summary } = replay(
       [
