@@ -35,6 +35,8 @@ interface ReplayFlags extends SequencingFlags {
 export interface Io {
   stdout: Writable;
   stderr: Writable;
+  /** Where `replay -` reads a capture from. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 export async function main(argv: string[], io: Io = process): Promise<number> {
@@ -56,8 +58,8 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   addSequencingOptions(program
     .command('replay')
     .description('Replay capture files through the sequencer and summarise what it found.')
-    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response; several are merged by their clock'))
-    .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout)')
+    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response, plain or gzip-compressed; "-" reads standard input; several are merged by their clock'))
+    .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout; a name ending in .gz is gzip-compressed)')
     .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]))
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
@@ -79,6 +81,8 @@ Exit codes: 0 ok · 2 usage or input error · 3 a --fail-on finding occurred · 
 Examples:
   seqscope replay capture.jsonl
   seqscope replay --preset cme feed.jsonl --export ordered.jsonl
+  seqscope replay --preset cme feed.jsonl.gz --export ordered.jsonl.gz
+  gcloud storage cat gs://captures/feed.jsonl | seqscope replay - --json
   seqscope replay a.jsonl b.jsonl --key attribute:customer --seq attribute:n --json
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late`,
     )
@@ -131,6 +135,11 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     capacity: flags.capacity,
   });
   const failOn = parseFailOn(flags.failOn);
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('"-" (standard input) can be named once');
+  // Waiting on a terminal would look like a hang: nothing is piped in.
+  if (paths.includes('-') && (io.stdin === undefined || io.stdin.isTTY)) {
+    throw new UsageError('"-" reads a capture from standard input, but nothing is piped in: pipe one (gzip -dc feed.jsonl.gz | seqscope replay -) or name the file');
+  }
   let format: TraceFormat | undefined;
   if (flags.format !== undefined) {
     if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);
@@ -152,7 +161,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   process.once('SIGINT', onSigint);
   let result;
   try {
-    result = await runReplay({ paths, options, writer, signal: abort.signal });
+    result = await runReplay({ paths, options, writer, signal: abort.signal, stdin: io.stdin });
   } finally {
     process.off('SIGINT', onSigint);
   }

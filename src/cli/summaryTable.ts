@@ -6,7 +6,7 @@ const MAX_ROWS = 40;
 
 export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string } = {}): string {
   const lines: string[] = [];
-  lines.push(`SeqScope replay of ${s.files.join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
+  lines.push(`SeqScope replay of ${s.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
   lines.push(`  ${s.options}`);
   if (s.firstTime !== null && s.lastTime !== null) {
     lines.push(`  clock ${iso(s.firstTime)} → ${iso(s.lastTime)} (${formatDuration(s.lastTime - s.firstTime)})`);

@@ -4,9 +4,13 @@
  *   - JSON Lines, one ReceivedMessage per line (what SeqScope records);
  *   - a JSON array of them (`gcloud pubsub subscriptions pull --format=json`);
  *   - a REST pull response `{"receivedMessages": […]}`.
+ * Any of them may be gzip-compressed (told by its first bytes too) and is then decompressed as
+ * it is read; and the bytes may come from standard input rather than a file.
  */
 import { open, FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { CaptureEntry, parseEntry } from './captureRecord';
+import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip, streamChunks } from './captureSource';
 import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from './captureSplitters';
 
 export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'empty';
@@ -23,7 +27,6 @@ export class CaptureError extends Error {
   }
 }
 
-const CHUNK = 1 << 20;
 /** How far detection looks for the end of the first line. */
 const DETECT_LIMIT = 16 << 20;
 
@@ -34,41 +37,83 @@ export interface ReadOptions {
 
 export class CaptureReader {
   format: CaptureFormat = 'empty';
+  /** Whether the bytes are gzip-compressed (decompressed as they are read). */
+  compressed = false;
+  /** Size of the file (compressed, if it is), 0 for a stream: what `bytesRead` goes up to. */
   size = 0;
+  /** Bytes read from the file or stream so far (compressed bytes, if it is). */
   bytesRead = 0;
+  /** How messages name the input: its path, or "standard input". */
+  readonly label: string;
   private fh: FileHandle | undefined;
+  private opened = false;
+  private raw: ChunkReader | undefined;
+  private gunzip: GunzipChunks | undefined;
+  /** The first raw chunk, when it turned out not to be compressed. */
+  private first: Buffer | undefined;
   private head: Buffer = Buffer.alloc(0);
 
   constructor(
     readonly path: string,
     /** Index of this file in the replay's list (stamped on every entry). */
     readonly index = 0,
-  ) {}
+    /** Read this stream (standard input) instead of the file at `path`. */
+    private readonly stream?: NodeJS.ReadableStream,
+  ) {
+    this.label = stream ? 'standard input' : path;
+  }
 
   /** Opens the file and detects its format; throws CaptureError with a user-facing message. */
   async open(): Promise<void> {
-    if (this.fh) return;
+    if (this.opened) return;
+    this.opened = true;
     this.bytesRead = 0;
-    try {
-      this.fh = await open(this.path, 'r');
-      const st = await this.fh.stat();
-      if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      this.size = st.size;
-    } catch (e) {
-      await this.close();
-      throw new CaptureError(`cannot read ${this.path}: ${describeFsError(e)}`, this.path);
+    const counted = (n: number): void => {
+      this.bytesRead += n;
+    };
+    if (this.stream) {
+      this.raw = streamChunks(this.stream, counted);
+    } else {
+      try {
+        this.fh = await open(this.path, 'r');
+        const st = await this.fh.stat();
+        if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+        this.size = st.size;
+      } catch (e) {
+        await this.close();
+        throw new CaptureError(`cannot read ${this.path}: ${describeFsError(e)}`, this.path);
+      }
+      this.raw = fileChunks(this.fh, counted);
     }
     try {
+      let first = await this.readRaw();
+      // A stream may hand over a single byte first; gzip is told by two.
+      while (first !== undefined && first.length < 2) {
+        const more = await this.readRaw();
+        if (more === undefined) break;
+        first = Buffer.concat([first, more]);
+      }
+      if (first !== undefined && isGzip(first)) {
+        this.compressed = true;
+        this.gunzip = new GunzipChunks(first, () => this.readRaw());
+      } else {
+        this.first = first;
+      }
       this.head = await this.readUntilFirstLine();
-      this.format = detectFormat(this.head, this.path);
+      this.format = detectFormat(this.head, this.label);
     } catch (e) {
       // Not a capture (or unreadable): do not leave the file open.
       await this.close();
+      if (e instanceof DamagedCompressionError) throw new CaptureError(`${this.label}: ${e.message}`, this.path, 1);
       throw e;
     }
   }
 
   async close(): Promise<void> {
+    this.gunzip?.close();
+    this.gunzip = undefined;
+    // A stream stopped early (Ctrl-C) would otherwise keep the process waiting on more input.
+    (this.stream as Partial<Readable> | undefined)?.destroy?.();
     const fh = this.fh;
     this.fh = undefined;
     await fh?.close();
@@ -76,7 +121,7 @@ export class CaptureReader {
 
   /** Entries in file order, a batch per chunk read. Closes the file when done. */
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
-    if (!this.fh) await this.open();
+    if (!this.opened) await this.open();
     const splitter: Splitter = this.format === 'jsonl' ? new LineSplitter() : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array');
     try {
       if (this.format === 'empty') return;
@@ -87,15 +132,31 @@ export class CaptureReader {
         chunk = chunk.subarray(3);
         splitter.skip(3);
       }
+      let damage: string | undefined;
       while (chunk !== undefined) {
         if (options.signal?.aborted) return;
         const batch = this.toEntries(splitter.push(chunk));
         if (batch.length) yield batch;
-        chunk = await this.readChunk();
+        try {
+          chunk = await this.readChunk();
+        } catch (e) {
+          if (!(e instanceof DamagedCompressionError)) throw e;
+          // What was decompressed before the damage is good: sequence it, and report the
+          // damage where it is, like a plain file's truncated last record.
+          damage = e.message;
+          chunk = undefined;
+        }
       }
       const { records, problem } = splitter.end();
       const batch = this.toEntries(records);
-      if (problem) batch.push({ file: this.index, line: problem.line, time: NaN, invalid: problem.reason });
+      if (damage !== undefined) {
+        // One report for the damage: on the record it cut off, if it cut one off.
+        const last = records.length > 0 ? batch[batch.length - 1] : undefined;
+        if (last !== undefined && last.invalid !== undefined) batch[batch.length - 1] = { ...last, invalid: `${damage} (this record is cut off)` };
+        else batch.push({ file: this.index, line: problem?.line ?? splitter.currentLine(), time: NaN, invalid: damage });
+      } else if (problem) {
+        batch.push({ file: this.index, line: problem.line, time: NaN, invalid: problem.reason });
+      }
       if (batch.length) yield batch;
     } finally {
       await this.close();
@@ -111,18 +172,23 @@ export class CaptureReader {
     return out;
   }
 
+  /** The next chunk of the capture's (decompressed) bytes, or undefined at the end. */
   private async readChunk(): Promise<Buffer | undefined> {
-    const fh = this.fh as FileHandle;
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let bytesRead: number;
-    try {
-      ({ bytesRead } = await fh.read(buf, 0, CHUNK, null));
-    } catch (e) {
-      throw new CaptureError(`cannot read ${this.path}: ${describeFsError(e)}`, this.path);
+    if (this.gunzip) return this.gunzip.next();
+    const first = this.first;
+    if (first !== undefined) {
+      this.first = undefined;
+      return first;
     }
-    if (bytesRead === 0) return undefined;
-    this.bytesRead += bytesRead;
-    return bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead);
+    return this.readRaw();
+  }
+
+  private async readRaw(): Promise<Buffer | undefined> {
+    try {
+      return await (this.raw as ChunkReader)();
+    } catch (e) {
+      throw new CaptureError(`cannot read ${this.label}: ${describeFsError(e)}`, this.path);
+    }
   }
 
   /** Reads at least one chunk, and on until the first newline, so detection sees a whole line. */

@@ -21,6 +21,8 @@ export interface Splitter {
   push(chunk: Buffer): RawRecord[];
   /** Counts `n` bytes that were consumed before the first chunk (a BOM), for offsets. */
   skip(n: number): void;
+  /** The line the bytes fed so far end on (where a damaged compressed stream broke off). */
+  currentLine(): number;
   /** End of input: the remaining record, and a problem with the file's structure if any. */
   end(): { records: RawRecord[]; problem?: { line: number; reason: string } };
 }
@@ -36,6 +38,10 @@ export class LineSplitter implements Splitter {
 
   skip(n: number): void {
     this.base += n;
+  }
+
+  currentLine(): number {
+    return this.line;
   }
 
   push(chunk: Buffer): RawRecord[] {
@@ -112,6 +118,10 @@ export class JsonArraySplitter implements Splitter {
 
   skip(n: number): void {
     this.base += n;
+  }
+
+  currentLine(): number {
+    return this.line;
   }
 
   push(chunk: Buffer): RawRecord[] {

@@ -11,7 +11,9 @@ import { TraceWriter } from './traceWriter';
 import { TraceEvent } from './traceEvents';
 
 export interface ReplayRunOptions {
+  /** Capture files; "-" reads `stdin`. */
   readonly paths: readonly string[];
+  readonly stdin?: NodeJS.ReadableStream;
   readonly options: SequencingOptions;
   /** Where the ordered trace goes, if anywhere. */
   readonly writer?: TraceWriter;
@@ -36,7 +38,7 @@ export interface ReplayRunResult {
 }
 
 export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
-  const readers = o.paths.map((p, i) => new CaptureReader(p, i));
+  const readers = o.paths.map((p, i) => new CaptureReader(p, i, p === '-' ? o.stdin : undefined));
   try {
     for (const r of readers) await r.open();
   } catch (e) {

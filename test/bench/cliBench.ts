@@ -88,6 +88,20 @@ export function ensureCapture(name: string, options: StreamOptions): Capture {
 }
 
 /**
+ * A gzip copy of a capture beside it (`<name>.jsonl.gz`, zlib's default level, as `gzip` makes
+ * them), made again when the capture is newer.
+ */
+export function ensureGzipCopy(c: Capture): { path: string; bytes: number } {
+  const path = `${c.path}.gz`;
+  if (!existsSync(path) || statSync(path).mtimeMs < statSync(c.path).mtimeMs) {
+    const script = "const [a, b] = process.argv.slice(1); require('node:stream').pipeline(require('node:fs').createReadStream(a), require('node:zlib').createGzip(), require('node:fs').createWriteStream(b), (e) => process.exit(e ? 1 : 0));";
+    const r = spawnSync(process.execPath, ['-e', script, c.path, path], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`could not gzip ${c.path}`);
+  }
+  return { path, bytes: statSync(path).size };
+}
+
+/**
  * Bundles test/bench/<name>.ts to .bench/<name>.js, the way dist/cli.js and dist/pubsub.js are
  * built (dependencies included), so it runs on plain node like the shipped code.
  */

@@ -13,14 +13,14 @@
  * quick before/after comparisons; the figures then go to .bench/results-<sections>.json so a
  * partial run never overwrites the full one.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { benchTimeline, TimelineBenchResult } from './timelineBench';
 import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './hostMemoryBench';
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
-import { BENCH_DIR, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, ensureCapture, runNode } from './cliBench';
+import { BENCH_DIR, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, ensureCapture, ensureGzipCopy, runNode } from './cliBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
@@ -134,13 +134,23 @@ function cliCases() {
   const big = ensureCapture('capture-1m', captureOptions(CAPTURE_NUMBERS));
   progress(`cli: ${big.generated ? 'generated' : 'reused'} ${big.path} (${mib(big.bytes)}, ${count(big.lines)} lines)`);
   const small = ensureCapture('capture-100k', captureOptions(SMALL_CAPTURE_NUMBERS));
+  const gz = ensureGzipCopy(big);
+  const gzExport = join(BENCH_DIR, 'export.jsonl.gz');
   const bare = buildBareParse();
   const replayArgs = (file: string) => [cli, 'replay', file, '--preset', 'cme', '--json'];
 
   progress('cli: warming the page cache');
   runNode([bare, big.path]);
-  progress('cli: bare parse loop, seqscope replay --json, replay --export /dev/null --format jsonl (interleaved)');
-  const [bareRun, replay, exported] = bestRuns(REPS, [[bare, big.path], replayArgs(big.path), [...replayArgs(big.path), '--export', '/dev/null', '--format', 'jsonl']]);
+  progress('cli: bare parse loop, seqscope replay --json, replay --export /dev/null --format jsonl, replay of the .gz copy, --export .jsonl.gz (interleaved)');
+  const [bareRun, replay, exported, gzReplay, gzExported] = bestRuns(REPS, [
+    [bare, big.path],
+    replayArgs(big.path),
+    [...replayArgs(big.path), '--export', '/dev/null', '--format', 'jsonl'],
+    replayArgs(gz.path),
+    [...replayArgs(big.path), '--export', gzExport],
+  ]);
+  const gzExportBytes = statSync(gzExport).size;
+  rmSync(gzExport);
   const bareLines = (JSON.parse(bareRun.stdout) as { lines: number }).lines;
   progress('cli: the 100 000-line capture (peak RSS)');
   const [smallBare, smallReplay] = bestRuns(1, [[bare, small.path], replayArgs(small.path)]);
@@ -149,6 +159,8 @@ function cliCases() {
     bare: { wallMs: bareRun.wallMs, cpuMs: bareRun.cpuMs, maxRss: bareRun.maxRssAll, problems: bareLines === big.lines ? [] : [`lines ${bareLines} ≠ ${big.lines}`] },
     replay: { wallMs: replay.wallMs, cpuMs: replay.cpuMs, maxRss: replay.maxRssAll, problems: checkSummary(replay.stdout, big.truth) },
     export: { wallMs: exported.wallMs, cpuMs: exported.cpuMs, maxRss: exported.maxRssAll, problems: checkSummary(exported.stdout, big.truth) },
+    gzip: { bytes: gz.bytes, wallMs: gzReplay.wallMs, cpuMs: gzReplay.cpuMs, maxRss: gzReplay.maxRssAll, problems: checkSummary(gzReplay.stdout, big.truth) },
+    gzipExport: { bytes: gzExportBytes, wallMs: gzExported.wallMs, cpuMs: gzExported.cpuMs, maxRss: gzExported.maxRssAll, problems: checkSummary(gzExported.stdout, big.truth) },
     small: { bytes: small.bytes, lines: small.lines, replayRss: smallReplay.maxRssAll, bareRss: smallBare.maxRssAll, problems: checkSummary(smallReplay.stdout, small.truth) },
   };
 }
@@ -263,6 +275,32 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
           seconds(c.export.cpuMs),
           ratio(c.export.cpuMs / c.bare.cpuMs),
           checked(c.export.problems),
+        ],
+        [
+          `\`seqscope replay\` of the capture gzip-compressed (${mib(c.gzip.bytes)})`,
+          seconds(c.gzip.wallMs),
+          lps(c.gzip.wallMs),
+          mbps(c.gzip.wallMs),
+          mib(c.gzip.maxRss),
+          ratio(c.gzip.wallMs / c.bare.wallMs),
+          '',
+          '',
+          seconds(c.gzip.cpuMs),
+          ratio(c.gzip.cpuMs / c.bare.cpuMs),
+          checked(c.gzip.problems),
+        ],
+        [
+          `… \`--export trace.jsonl.gz\` (wrote ${mib(c.gzipExport.bytes)})`,
+          seconds(c.gzipExport.wallMs),
+          lps(c.gzipExport.wallMs),
+          mbps(c.gzipExport.wallMs),
+          mib(c.gzipExport.maxRss),
+          ratio(c.gzipExport.wallMs / c.bare.wallMs),
+          '',
+          '',
+          seconds(c.gzipExport.cpuMs),
+          ratio(c.gzipExport.cpuMs / c.bare.cpuMs),
+          checked(c.gzipExport.problems),
         ],
       ],
     ),

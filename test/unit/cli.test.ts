@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildCli } from '../support/builtCli';
 import { captureText, LineSpec } from '../support/captureLines';
 
@@ -13,7 +14,12 @@ const root = join(__dirname, '..', '..');
 let cli = '';
 
 function seqscope(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root });
+  return seqscopeWithInput(undefined, ...args);
+}
+
+/** The CLI with `input` piped to its standard input. */
+function seqscopeWithInput(input: Buffer | undefined, ...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root, input });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -189,5 +195,48 @@ describe('seqscope CLI', function () {
     assert.equal(s.gaps, 2, 'the sample has two real gaps');
     assert.ok(s.redeliveries > 0 && s.duplicates > s.redeliveries, 'both kinds of duplicate');
     assert.equal(s.invalid, 0);
+  });
+
+  it('reads gzip captures and standard input ("-") as the plain file, and writes .gz exports compressed', () => {
+    const counts = (stdout: string) => ({ ...JSON.parse(stdout), files: undefined });
+    const want = seqscope('replay', feed, '--preset', 'cme', '--json');
+    const gz = join(dir, 'feed.jsonl.gz');
+    writeFileSync(gz, gzipSync(readFileSync(feed)));
+    const fromGz = seqscope('replay', gz, '--preset', 'cme', '--json');
+    assert.equal(fromGz.code, 0, fromGz.stderr);
+    assert.deepEqual(counts(fromGz.stdout), counts(want.stdout));
+    const fromStdin = seqscopeWithInput(readFileSync(gz), 'replay', '-', '--preset', 'cme', '--json');
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    assert.deepEqual(counts(fromStdin.stdout), counts(want.stdout));
+    assert.match(seqscopeWithInput(readFileSync(feed), 'replay', '-', '--preset', 'cme').stdout, /^SeqScope replay of standard input/);
+
+    const plainOut = join(dir, 'gz-trace.jsonl');
+    const gzOut = join(dir, 'gz-trace.jsonl.gz');
+    assert.equal(seqscope('replay', gz, '--preset', 'cme', '--export', plainOut).code, 0);
+    assert.equal(seqscope('replay', gz, '--preset', 'cme', '--export', gzOut).code, 0);
+    assert.equal(gunzipSync(readFileSync(gzOut)).toString('utf8'), readFileSync(plainOut, 'utf8'));
+
+    const twice = seqscopeWithInput(Buffer.alloc(0), 'replay', '-', '-');
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /^seqscope: "-" \(standard input\) can be named once\n$/);
+  });
+
+  it('a truncated gzip capture: what was read is replayed, the cut is one invalid record (exit 3 with --fail-on invalid)', () => {
+    const big = join(dir, 'big.jsonl');
+    const specs: LineSpec[] = [];
+    for (let i = 0; i < 3000; i++) specs.push({ t: i * 3, channel: '310', seq: i + 1 });
+    writeFileSync(big, captureText(specs));
+    const z = gzipSync(readFileSync(big));
+    const cut = join(dir, 'cut.jsonl.gz');
+    writeFileSync(cut, z.subarray(0, Math.floor(z.length / 2)));
+    const r = seqscope('replay', cut, '--preset', 'cme', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.invalid, 1);
+    assert.ok(s.delivered > 500 && s.delivered < 3000, String(s.delivered));
+    assert.equal(s.gaps, 0, 'a cut is not a gap');
+    assert.equal(s.invalidSamples[0].line, s.received + 1);
+    assert.match(s.invalidSamples[0].reason, /gzip data ends early/);
+    assert.equal(seqscope('replay', cut, '--preset', 'cme', '--fail-on', 'invalid').code, 3);
   });
 });

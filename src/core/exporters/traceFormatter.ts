@@ -17,7 +17,8 @@ export interface TraceFormatter {
 
 /** The format a file name implies: .csv → csv, .json / .trace → chrome-trace, else jsonl. */
 export function formatForPath(path: string): TraceFormat {
-  const lower = path.toLowerCase();
+  // trace.jsonl.gz is JSON Lines, compressed (see TraceWriter.open).
+  const lower = path.toLowerCase().replace(/\.gz$/, '');
   if (lower.endsWith('.csv')) return 'csv';
   if (lower.endsWith('.json') || lower.endsWith('.trace') || lower.endsWith('.perfetto-trace.json')) return 'chrome-trace';
   return 'jsonl';
