@@ -53,6 +53,34 @@ describe('ReplayEngine', () => {
     assert.deepEqual(keys, order.filter((k) => keys.includes(k)));
   });
 
+  it('gives gap, duplicate, late and invalid events their fields in the order of the README\'s JSONL trace, type first', () => {
+    const order: Record<string, string[]> = {
+      gap: ['type', 'key', 'from', 'to', 'count', 'openedAt', 'declaredAt', 'waitedMs', 'reason'],
+      duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      late: ['type', 'key', 'seq', 'messageId', 'lostAt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      invalid: ['type', 'line', 'reason', 'at', 'file'],
+    };
+    // 2 is redelivered, 3 goes missing (a gap) and then arrives late, and one line is invalid.
+    const { events } = replay([
+      { t: 0, channel: '310', seq: 1 },
+      { t: 1, channel: '310', seq: 2 },
+      { t: 2, channel: '310', seq: 2, deliveryAttempt: 2 },
+      { t: 3, channel: '310', seq: 4 },
+      { t: 3, channel: '310', seq: 'x' },
+      { t: 30_000, channel: '310', seq: 3 },
+    ]);
+    const seen = new Set<string>();
+    for (const e of events) {
+      if (e.type === 'message') continue;
+      seen.add(e.type);
+      const keys = Object.keys(JSON.parse(JSON.stringify(e)));
+      // Fields an event lacks (file: one capture; cascade: not a redelivery) are absent.
+      assert.deepEqual(keys, order[e.type].filter((k) => keys.includes(k)), e.type);
+      assert.ok(keys.length >= order[e.type].length - 2, `${e.type}: most fields present: ${keys.join(', ')}`);
+    }
+    assert.deepEqual([...seen].sort(), ['duplicate', 'gap', 'invalid', 'late']);
+  });
+
   it('orders by orderingKey by default and keeps arrival order without a sequence', () => {
     const { events, summary } = replay(
       [
