@@ -66,7 +66,6 @@ export class CaptureReader {
   /** Opens the file and detects its format; throws CaptureError with a user-facing message. */
   async open(): Promise<void> {
     if (this.opened) return;
-    this.opened = true;
     this.bytesRead = 0;
     const counted = (n: number): void => {
       this.bytesRead += n;
@@ -101,6 +100,7 @@ export class CaptureReader {
       }
       this.head = await this.readUntilFirstLine();
       this.format = detectFormat(this.head, this.label);
+      this.opened = true;
     } catch (e) {
       // Not a capture (or unreadable): do not leave the file open.
       await this.close();
