@@ -122,18 +122,24 @@ export interface DecompressOptions {
   readonly signal?: AbortSignal;
   /** Compressed bytes read so far and the compressed file's size, after each chunk. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * On damaged or truncated data, keep what was decompressed before it and resolve with the
+   * damage, rather than reject: what a capture still being written holds is worth opening.
+   */
+  readonly keepPartial?: boolean;
 }
 
 /**
  * Writes the decompressed contents of the gzip file `from` to `to` (for viewers that read
  * records back by their byte offset, which compressed data cannot give). Stops and removes `to`
  * when the signal aborts (the promise then rejects with the signal's reason) or when the data
- * is damaged (DamagedCompressionError).
+ * is damaged (DamagedCompressionError) — unless `keepPartial`, which resolves with the damage.
  */
-export async function decompressCapture(from: string, to: string, o: DecompressOptions = {}): Promise<void> {
+export async function decompressCapture(from: string, to: string, o: DecompressOptions = {}): Promise<{ damage?: string }> {
   const fh = await open(from, 'r');
   const out = createWriteStream(to);
   let gz: GunzipChunks | undefined;
+  let damage: string | undefined;
   try {
     const size = (await fh.stat()).size;
     let read = 0;
@@ -143,7 +149,15 @@ export async function decompressCapture(from: string, to: string, o: DecompressO
     });
     const first = (await raw()) ?? Buffer.alloc(0);
     gz = new GunzipChunks(first, raw);
-    for (let c = await gz.next(); c !== undefined; c = await gz.next()) {
+    for (;;) {
+      let c: Buffer | undefined;
+      try {
+        c = await gz.next();
+      } catch (e) {
+        if (!(o.keepPartial && e instanceof DamagedCompressionError)) throw e;
+        damage = e.message;
+      }
+      if (c === undefined) break;
       o.signal?.throwIfAborted();
       if (!out.write(c)) await once(out, 'drain');
     }
@@ -157,4 +171,5 @@ export async function decompressCapture(from: string, to: string, o: DecompressO
     gz?.close();
     await fh.close();
   }
+  return damage === undefined ? {} : { damage };
 }

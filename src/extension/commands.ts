@@ -24,7 +24,8 @@ export interface OpenResult {
   title: string;
 }
 
-const CAPTURE_FILTERS = { 'Captures (JSON Lines, JSON)': ['jsonl', 'json', 'ndjson'], 'All files': ['*'] };
+/** Gzip-compressed captures end in `.gz` (`feed.jsonl.gz`): a filter matches the last extension only. */
+export const CAPTURE_FILTERS = { 'Captures (JSON Lines, JSON, gzip)': ['jsonl', 'json', 'ndjson', 'gz'], 'All files': ['*'] };
 const REPLAY_ACTIONS: [string, ReplayAction][] = [
   ['seqscope.replay.play', 'play'],
   ['seqscope.replay.pause', 'pause'],
@@ -188,8 +189,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     }
     const sum = s.data.summary;
     const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} gaps (${sum.lost} lost), ${sum.duplicates} duplicates, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
-    if (sum.invalid) {
-      void vscode.window.showWarningMessage(`SeqScope: ${msg}. Invalid records were skipped: see the Invalid group.`, 'Show Timeline').then((a) => a && showTimeline(s));
+    // One notification: a damaged gzip capture's cut-off record is also an invalid one.
+    const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
+    if (sum.invalid || damage) {
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, 'Show Timeline').then((a) => a && showTimeline(s));
     } else {
       vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
     }

@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
 import { CaptureError } from '../core/captureReader';
+import { sniffGzip } from '../core/captureSource';
 import { ExportError } from '../core/traceWriter';
+import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 
 /**
  * Wraps a command so that a failure becomes a message with a next step instead of a silent
  * rejection (after vscode-kafka's handleErrors): a capture problem offers to open the file at
- * the line, a bad setting offers the settings, anything else offers the log.
+ * the line (a damaged gzip capture, the command that decompresses what can be read), a bad
+ * setting offers the settings, anything else offers the log.
  */
 export function withErrorHandling<A extends unknown[]>(name: string, fn: (...args: A) => unknown): (...args: A) => Promise<unknown> {
   return async (...args: A) => {
@@ -27,9 +30,19 @@ export async function reportError(context: string, e: unknown): Promise<void> {
   log().error(`${context}: ${err.message}`);
   if (err.stack) log().debug(err.stack);
   if (err instanceof CaptureError) {
-    const actions = ['Open File'];
+    // The editor cannot show a gzip capture's lines (the core reads them decompressed).
+    const actions = (await sniffGzip(err.path).catch(() => false)) ? [] : ['Open File'];
     const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, ...actions);
     if (pick === 'Open File') await openAt(err.path, err.line);
+    return;
+  }
+  if (err instanceof CompressedCaptureError) {
+    // Not "Open File": the editor cannot show gzip data. The command gets what can be read.
+    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}. ${err.nextStep}.`, ...(err.command ? ['Copy Command'] : []), 'Show Log');
+    if (pick === 'Copy Command' && err.command) {
+      await vscode.env.clipboard.writeText(err.command);
+      vscode.window.setStatusBarMessage(`SeqScope: copied ${err.command}`, 5000);
+    } else if (pick === 'Show Log') log().show();
     return;
   }
   if (err instanceof ExportError) {

@@ -64,8 +64,9 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
   if (!spec) throw new RangeError(`export format "${format}" is unknown: use ${FORMATS.map((f) => f.format).join(', ')}`);
   let target = req.path;
   if (!target) {
-    const first = session.data.paths[0];
-    const base = path.basename(first).replace(/\.(jsonl|json)$/i, '');
+    // Beside the file the user opened (not a gzip capture's decompressed copy), named after it.
+    const first = session.sourcePaths[0];
+    const base = path.basename(first).replace(/\.gz$/i, '').replace(/\.(jsonl|json)$/i, '');
     const uri = await vscode.window.showSaveDialog({
       defaultUri: vscode.Uri.file(path.join(path.dirname(first), `${base}.ordered.${spec.ext}`)),
       filters: spec.filter,
@@ -74,7 +75,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     if (!uri) return undefined;
     target = uri.fsPath;
   }
-  if (session.data.paths.includes(target)) throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
+  if (session.data.paths.includes(target) || session.sourcePaths.includes(target)) throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
   const out = target;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `SeqScope: exporting ${path.basename(out)}`, cancellable: true },

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { DecompressedCaptures } from './compressedCaptures';
 import { registerPubsubCommands } from './pubsubRegistration';
 import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
@@ -21,9 +22,14 @@ export interface SeqScopeApi {
 }
 
 let pubsubRef: PubsubCommands | undefined;
+let decompressedRef: DecompressedCaptures | undefined;
 
 export function activate(context: vscode.ExtensionContext): SeqScopeApi {
-  const manager = new SessionManager();
+  const decompressed = new DecompressedCaptures(context.globalStorageUri);
+  decompressedRef = decompressed;
+  // Copies of gzip captures a crashed window left behind; not awaited (activation stays quick).
+  void decompressed.removeLeftovers();
+  const manager = new SessionManager(decompressed);
   const tree = new SessionsTreeProvider(manager);
   const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
   const statusBar = new SessionStatusBar(manager);
@@ -40,6 +46,8 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
 
   context.subscriptions.push(
     manager,
+    // After the manager: its sessions close first, then what copies remain are deleted.
+    decompressed,
     tree,
     treeView,
     statusBar,
@@ -59,8 +67,12 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   return { manager, tree, pubsub };
 }
 
-/** Live sessions stop and their taps are deleted before the window goes (VS Code waits for this). */
+/**
+ * Live sessions stop and their taps are deleted, and decompressed copies of gzip captures are
+ * deleted, before the window goes (VS Code waits for this).
+ */
 export async function deactivate(): Promise<void> {
-  await pubsubRef?.shutdown();
+  await Promise.all([pubsubRef?.shutdown(), decompressedRef?.removeAll()]);
   pubsubRef = undefined;
+  decompressedRef = undefined;
 }

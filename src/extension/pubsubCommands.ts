@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CaptureReader } from '../core/captureReader';
 import { parseWhen } from '../core/duration';
 import type * as PubsubLayer from '../pubsub';
+import { CAPTURE_FILTERS } from './commands';
 import { Disposable } from './dispose';
 import { LiveSession } from './liveSession';
 import { log } from './log';
@@ -282,8 +283,8 @@ export class PubsubCommands extends Disposable {
     if (!file) {
       const active = this.manager.active;
       const uris = await vscode.window.showOpenDialog({
-        defaultUri: active && !active.live ? vscode.Uri.file(active.data.paths[0]) : undefined,
-        filters: { 'Captures (JSON Lines, JSON)': ['jsonl', 'json', 'ndjson'] },
+        defaultUri: active && !active.live ? vscode.Uri.file(active.sourcePaths[0]) : undefined,
+        filters: CAPTURE_FILTERS,
         title: 'Capture to publish into a topic',
         openLabel: 'Publish This Capture',
       });

@@ -40,9 +40,20 @@ export class Session extends Disposable {
   private lanesCache: LaneInfo[] | undefined;
   /** Set for a live session, undefined for a capture. */
   live: LiveStatus | undefined;
+  /**
+   * The files the user opened, when the session reads others (a gzip capture is read from a
+   * decompressed copy: `data.paths`). Shown with the session and used to name exports.
+   */
+  sources: readonly string[] | undefined;
+  /** Damage found decompressing a gzip capture: the session holds what came before it. */
+  damage: readonly string[] | undefined;
   private readonly disposed = new vscode.EventEmitter<void>();
   /** Fired once, when the session is closed. */
   readonly onDidDispose = this.disposed.event;
+  private readonly afterClose: (() => Promise<void>)[] = [];
+  private settleClosed!: () => void;
+  /** Settles once the session is closed, its files too, and what `whenFilesClosed` asked done. */
+  readonly closed = new Promise<void>((resolve) => (this.settleClosed = resolve));
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Counts, filter or replay position changed: views refresh. */
   readonly onDidChange = this.changed.event;
@@ -67,7 +78,25 @@ export class Session extends Disposable {
       this.timeline.position = this.replay.active ? this.replay.position : undefined;
       this.changed.fire();
     }));
-    this._register({ dispose: () => void this.files.close() });
+    this._register({
+      dispose: () =>
+        void this.files
+          .close()
+          .catch(() => undefined)
+          .then(() => Promise.all(this.afterClose.splice(0).map((task) => task().catch(() => undefined))))
+          .then(() => this.settleClosed()),
+    });
+  }
+
+  /** Runs `task` once the session is closed and its files are (deleting a decompressed copy). */
+  whenFilesClosed(task: () => Promise<void>): void {
+    if (this.isDisposed) void this.closed.then(task);
+    else this.afterClose.push(task);
+  }
+
+  /** The files the user opened (see `sources`). */
+  get sourcePaths(): readonly string[] {
+    return this.sources ?? this.data.paths;
   }
 
   override dispose(): void {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { captureTitle } from '../core/session/captureSession';
 import { loadSessionInWorker } from '../core/session/loadInWorker';
 import type { StandalonePreview } from '../webview/standaloneEmbed';
+import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
 import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
@@ -32,6 +33,11 @@ export class SessionManager extends Disposable {
   private readonly revealRequested = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
   readonly onDidRequestReveal = this.revealRequested.event;
 
+  /** @param decompressed Where gzip captures are decompressed to before they load. */
+  constructor(private readonly decompressed: DecompressedCaptures) {
+    super();
+  }
+
   get all(): readonly Session[] {
     return this.sessions;
   }
@@ -52,9 +58,27 @@ export class SessionManager extends Disposable {
 
   /**
    * Loads captures into a new session, with a cancellable progress notification. A cancelled
-   * load keeps what was read (marked partial) unless nothing was.
+   * load keeps what was read (marked partial) unless nothing was. Gzip captures are decompressed
+   * first, to a copy the session reads and deletes when it closes (see compressedCaptures.ts);
+   * cancelling that opens nothing.
    */
   async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}): Promise<Session | undefined> {
+    const prepared = await this.decompressed.prepare(paths, watcher);
+    if (!prepared) return undefined;
+    let session: Session | undefined;
+    try {
+      session = await this.load(prepared, options, watcher);
+    } catch (e) {
+      await prepared.release();
+      throw prepared.explain(e);
+    }
+    if (!session) await prepared.release();
+    else if (prepared.decompressed) session.whenFilesClosed(prepared.release);
+    return session;
+  }
+
+  private async load(prepared: PreparedCaptures, options: SequencingOptions, watcher: LoadWatcher): Promise<Session | undefined> {
+    const paths = prepared.paths;
     const started = Date.now();
     // The id is taken now, so a first view computed during the load names the session it will be.
     const id = this.newId();
@@ -98,9 +122,14 @@ export class SessionManager extends Disposable {
       },
     );
     const { session: data, cancelled } = result;
-    log().info(`opened ${paths.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
+    log().info(`opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
     if (cancelled && data.arrivalCount === 0) return undefined;
-    const session = this.add(() => new Session(id, data, options, cancelled));
+    const session = this.add(() => {
+      const s = new Session(id, data, options, cancelled);
+      if (prepared.decompressed) s.sources = prepared.sources;
+      if (prepared.damage.length) s.damage = prepared.damage;
+      return s;
+    });
     // The worker's first view is this session's: not computed again below.
     if (firstView) session.timeline.adoptFirstView(firstView);
     // Work ahead for the timeline, a step per turn of the event loop, once the window has had a

@@ -255,7 +255,8 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
       item.description = `${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${sum.received + sum.invalid} records${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${s.data.paths.map((p) => `- \`${p}\``).join('\n')}\n\n${escapeMd(sum.options)}`);
+      const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
     }
     if (node instanceof SummaryNode) {

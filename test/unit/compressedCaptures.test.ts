@@ -188,6 +188,12 @@ describe('compressed captures and standard input', () => {
     const out2 = join(dir, 'cut2.jsonl');
     await assert.rejects(decompressCapture(cut, out2), DamagedCompressionError);
     assert.equal(existsSync(out2), false);
+    // keepPartial: what came before the cut is kept, and the damage is said.
+    const kept = await decompressCapture(cut, out2, { keepPartial: true });
+    assert.match(kept.damage ?? '', /gzip data ends early/);
+    const partial = readFileSync(out2, 'utf8');
+    assert.ok(partial.length > text.length / 2 && text.startsWith(partial), `a prefix of the text: ${partial.length} of ${text.length}`);
+    assert.deepEqual(await decompressCapture(p, out, { keepPartial: true }), {}, 'no damage, nothing said');
 
     const big = gz('big.jsonl.gz', text.repeat(40));
     const out3 = join(dir, 'big.jsonl');
