@@ -11,7 +11,7 @@ import { pipeline, Readable } from 'node:stream';
 import { createGunzip, Gunzip } from 'node:zlib';
 
 /** Bytes per read from a file. */
-export const CHUNK = 1 << 20;
+const CHUNK = 1 << 20;
 /**
  * Bytes per decompressed chunk. zlib hands on its output each time this fills, and an error
  * loses what it decompressed since: smaller chunks keep more of a damaged file's good records.
@@ -74,8 +74,8 @@ export function streamChunks(stream: NodeJS.ReadableStream, onRead: (n: number) 
 
 /**
  * Decompresses gzip data (every member, as `gunzip` does) arriving as `first` and then from
- * `raw`, as chunks of up to INFLATED_CHUNK bytes. A read error of `raw` comes out unchanged; damaged or
- * truncated gzip data comes out as a DamagedCompressionError after the last good chunk.
+ * `raw`, as chunks of up to INFLATED_CHUNK bytes. A read error of `raw` comes out unchanged;
+ * damaged or truncated gzip data comes out as a DamagedCompressionError after the last good chunk.
  */
 export class GunzipChunks {
   private readonly gz: Gunzip;
