@@ -3,11 +3,12 @@
  * reported where it is without losing what came before it, and compressed exports.
  */
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { CaptureError, CaptureReader } from '../../src/core/captureReader';
 import { CaptureEntry } from '../../src/core/captureRecord';
 import { DamagedCompressionError, decompressCapture, isGzip, sniffGzip } from '../../src/core/captureSource';
@@ -121,6 +122,36 @@ describe('compressed captures and standard input', () => {
     assert.match(invalid[0].invalid as string, /gzip data ends early \(the file is truncated/);
     assert.equal(invalid[0].line, valid.length + 1, 'reported on the line the data broke off in');
     assert.equal(openFds(), before, 'file closed');
+  });
+
+  it('a gzip capture cut anywhere: every line zlib can decode before the cut is read, then the cut as one invalid record (property)', async () => {
+    const whole = gzipSync(text);
+    const want = (await readAll(new CaptureReader(plain))).map(essence);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: whole.length - 1 }), async (cutAt) => {
+        const cut = whole.subarray(0, cutAt);
+        // What can be decoded from the cut file at all (zlib without the end check).
+        const decodable = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+        const complete = decodable.split('\n').length - 1;
+        const reader = new CaptureReader('-', 0, Readable.from([cut]));
+        if (complete === 0) {
+          // Not one line: nothing to sequence, an input error naming what broke.
+          await assert.rejects(readAll(reader), (e: unknown) => e instanceof CaptureError && /gzip data ends early/.test(e.message));
+          return;
+        }
+        const got = await readAll(reader);
+        const valid = got.filter((e) => e.record).map(essence);
+        const invalid = got.filter((e) => e.invalid !== undefined);
+        // Every complete line (and a last one cut exactly before its newline), nothing changed.
+        assert.ok(valid.length === complete || valid.length === complete + 1, `${valid.length} records of ${complete} decodable lines`);
+        assert.deepEqual(valid, want.slice(0, valid.length));
+        assert.equal(invalid.length, 1, JSON.stringify(invalid));
+        assert.match(invalid[0].invalid as string, /^the gzip data ends early/);
+        assert.equal(got[got.length - 1], invalid[0], 'the cut comes last');
+        assert.equal(invalid[0].line, complete + 1);
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('damaged gzip data: reported with zlib’s reason after the good records; damage in the header is a CaptureError naming the file', async () => {
