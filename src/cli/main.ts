@@ -10,6 +10,10 @@ import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../cor
 import { runReplay } from '../core/replayRun';
 import { PRESETS, resolveOptions } from '../core/sequencingOptions';
 import { ExportError, TraceWriter } from '../core/traceWriter';
+import { describeFilter, traceEventMatcher } from '../core/traceFilter';
+import { TraceEvent } from '../core/traceEvents';
+import { CaptureEntry } from '../core/captureRecord';
+import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
 import { ReplaySummary } from '../core/replayEngine';
 import { formatSummary } from './summaryTable';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
@@ -25,7 +29,7 @@ class UsageError extends Error {}
 const FINDINGS = ['gap', 'duplicate', 'late', 'invalid'] as const;
 type Finding = (typeof FINDINGS)[number];
 
-interface ReplayFlags extends SequencingFlags {
+interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   export?: string;
   format?: string;
   json?: boolean;
@@ -55,12 +59,13 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   const run = async (p: Promise<number>) => {
     exitCode = await p;
   };
-  addSequencingOptions(program
+  const replayCommand = addSequencingOptions(program
     .command('replay')
     .description('Replay capture files through the sequencer and summarise what it found.')
     .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response, plain or gzip-compressed; "-" reads standard input; several are merged by their clock'))
     .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout; a name ending in .gz is gzip-compressed)')
-    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]))
+    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]));
+  addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
     .addHelpText(
@@ -84,7 +89,8 @@ Examples:
   seqscope replay --preset cme feed.jsonl.gz --export ordered.jsonl.gz
   gcloud storage cat gs://captures/feed.jsonl | seqscope replay - --json
   seqscope replay a.jsonl b.jsonl --key attribute:customer --seq attribute:n --json
-  seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late`,
+  seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late
+  seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310`,
     )
     .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
 
@@ -98,7 +104,7 @@ Examples:
       // Commander has printed its one-line message already.
       return EXIT.usage;
     }
-    if (e instanceof UsageError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
+    if (e instanceof UsageError || e instanceof FilterFlagError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
       io.stderr.write(`seqscope: ${e.message}\n`);
       return EXIT.usage;
     }
@@ -134,7 +140,9 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     gapTimeout: flags.gapTimeout,
     capacity: flags.capacity,
   });
-  const failOn = parseFailOn(flags.failOn);
+  const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
+  const filter = exportFilterFromFlags(flags);
+  if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('"-" (standard input) can be named once');
   // Waiting on a terminal would look like a hang: nothing is piped in.
   if (paths.includes('-') && (io.stdin === undefined || io.stdin.isTTY)) {
@@ -151,6 +159,10 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     throw new UsageError(`--export ${flags.export} would overwrite a capture being read`);
   }
 
+  // Counts what the filter lets through, for the summary.
+  let exportedEvents = 0;
+  const matches = filter && traceEventMatcher(filter);
+  const exportMatcher = matches && ((ev: TraceEvent, e?: CaptureEntry) => matches(ev, e) && ++exportedEvents > 0);
   const writer = flags.export === undefined
     ? undefined
     : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export));
@@ -161,14 +173,15 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   process.once('SIGINT', onSigint);
   let result;
   try {
-    result = await runReplay({ paths, options, writer, signal: abort.signal, stdin: io.stdin });
+    result = await runReplay({ paths, options, writer, signal: abort.signal, stdin: io.stdin, exportFilter: exportMatcher });
   } finally {
     process.off('SIGINT', onSigint);
   }
   const { summary, cancelled } = result;
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
-  if (flags.json) summaryOut.write(JSON.stringify(cancelled ? { ...summary, cancelled } : summary) + '\n');
-  else summaryOut.write(formatSummary(summary, { cancelled, exported: flags.export === '-' ? undefined : flags.export }));
+  const exportNote = filter && { filter: describeFilter(filter), events: exportedEvents };
+  if (flags.json) summaryOut.write(JSON.stringify({ ...summary, ...(cancelled ? { cancelled } : {}), ...(exportNote ? { exported: exportNote } : {}) }) + '\n');
+  else summaryOut.write(formatSummary(summary, { cancelled, exported: flags.export, exportNote }));
   if (cancelled) return EXIT.interrupted;
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
@@ -176,18 +189,6 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.findings;
   }
   return EXIT.ok;
-}
-
-function parseFailOn(text: string | undefined): Finding[] {
-  if (text === undefined) return [];
-  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const p of parts) {
-    const singular = p.replace(/s$/, '');
-    if (!(FINDINGS as readonly string[]).includes(singular)) {
-      throw new UsageError(`--fail-on "${p}" is not a finding: use ${FINDINGS.join(',')}`);
-    }
-  }
-  return parts.map((p) => p.replace(/s$/, '') as Finding);
 }
 
 function count(s: ReplaySummary, f: Finding): number {

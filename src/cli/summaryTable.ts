@@ -4,7 +4,7 @@ import { KeySummary, ReplaySummary } from '../core/replayEngine';
 
 const MAX_ROWS = 40;
 
-export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string } = {}): string {
+export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string; exportNote?: { filter: string; events: number } } = {}): string {
   const lines: string[] = [];
   lines.push(`SeqScope replay of ${s.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
   lines.push(`  ${s.options}`);
@@ -35,7 +35,9 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   } else {
     lines.push('invalid records: 0');
   }
-  if (opts.exported) lines.push(`ordered trace written to ${opts.exported}`);
+  const filtered = opts.exportNote ? ` (filter ${opts.exportNote.filter}: ${opts.exportNote.events} event${opts.exportNote.events === 1 ? '' : 's'})` : '';
+  if (opts.exported && opts.exported !== '-') lines.push(`ordered trace written to ${opts.exported}${filtered}`);
+  else if (opts.exported === '-' && filtered) lines.push(`ordered trace written to stdout${filtered}`);
   return lines.join('\n') + '\n';
 }
 

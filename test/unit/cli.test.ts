@@ -239,4 +239,44 @@ describe('seqscope CLI', function () {
     assert.match(s.invalidSamples[0].reason, /gzip data ends early/);
     assert.equal(seqscope('replay', cut, '--preset', 'cme', '--fail-on', 'invalid').code, 3);
   });
+
+  it('--only, --only-key, --numbers and --where choose what --export writes; the summary still counts everything', () => {
+    const all = seqscope('replay', feed, '--preset', 'cme', '--export', '-');
+    const events = all.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const findings = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--only', 'gaps,duplicate');
+    assert.equal(findings.code, 0, findings.stderr);
+    assert.deepEqual(
+      findings.stdout.trim().split('\n').map((l) => JSON.parse(l)),
+      events.filter((e) => e.type === 'gap' || e.type === 'duplicate'),
+    );
+    assert.match(findings.stderr, /ordered trace written to stdout \(filter gap, duplicate: 3 events\)/);
+    assert.match(findings.stderr, /^\s+310\s+7\s+5\s+1\s+1\s+2/m, 'the summary counts every event');
+
+    const out = join(dir, 'filtered.jsonl');
+    const ranged = seqscope('replay', feed, '--preset', 'cme', '--export', out, '--numbers', '2-4', '--only-key', '310', '--json');
+    assert.equal(ranged.code, 0, ranged.stderr);
+    const s = JSON.parse(ranged.stdout);
+    assert.equal(s.received, 7);
+    assert.deepEqual(s.exported, { filter: 'key 310 · #2–4', events: 4 });
+    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]), [
+      ['duplicate', 2],
+      ['message', 2],
+      ['message', 3],
+      ['gap', '4-4'],
+    ]);
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--only-key', 'nope').stdout, '');
+    const where = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--where', 'MsgSeqNum=5');
+    // Gaps have no record to match: they are kept, as in the extension's filter.
+    assert.deepEqual(where.stdout.trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.type, e.messageId ?? `${e.from}-${e.to}`]), [
+      ['duplicate', 'second-publish'],
+      ['gap', '4-4'],
+      ['message', '310-5'],
+    ]);
+
+    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-3'], ['--export', '-', '--where', 'x']]) {
+      const r = seqscope('replay', feed, '--preset', 'cme', ...args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
 });

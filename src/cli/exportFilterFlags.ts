@@ -1,0 +1,65 @@
+/**
+ * `replay`'s flags that choose which events `--export` writes — the extension's filter (key,
+ * kind, number range, attribute), for the terminal: `--export - --only gap,late` prints just the
+ * findings. The summary still counts everything.
+ */
+import { Command } from 'commander';
+import { TraceFilterSpec } from '../core/traceFilter';
+import { TRACE_EVENT_TYPES, TraceEventType } from '../core/traceEvents';
+
+export interface ExportFilterFlags {
+  only?: string;
+  onlyKey?: string[];
+  numbers?: string;
+  where?: string;
+}
+
+/** A mistake in one of these flags (exit 2, one line). */
+export class FilterFlagError extends Error {}
+
+export function addExportFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--only <kinds>', `export only these kinds of event: comma-separated ${TRACE_EVENT_TYPES.join(',')}`)
+    .option('--only-key <key>', 'export only the events of this key; repeat it for several', (v: string, all: string[] = []) => [...all, v])
+    .option('--numbers <range>', 'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts)')
+    .option('--where <name=value>', 'export only the events whose record has this attribute value (gaps, which have no record, are kept, as in the extension)');
+}
+
+/**
+ * Comma-separated names from `allowed`, singular or plural (`gaps`), for `flag`. Used for
+ * `--only` and `--fail-on`.
+ */
+export function parseNameList<T extends string>(text: string, allowed: readonly T[], flag: string, what: string): T[] {
+  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!parts.length) throw new FilterFlagError(`${flag} needs at least one of ${allowed.join(',')}`);
+  return parts.map((p) => {
+    const singular = p.replace(/s$/, '');
+    if (!(allowed as readonly string[]).includes(singular)) throw new FilterFlagError(`${flag} "${p}" is not ${what}: use ${allowed.join(',')}`);
+    return singular as T;
+  });
+}
+
+/** The filter the flags describe, or undefined when none was given. */
+export function exportFilterFromFlags(f: ExportFilterFlags): TraceFilterSpec | undefined {
+  const spec: TraceFilterSpec = {};
+  if (f.only !== undefined) spec.kinds = [...new Set(parseNameList<TraceEventType>(f.only, TRACE_EVENT_TYPES, '--only', 'a kind of event'))];
+  if (f.onlyKey?.length) spec.keys = f.onlyKey;
+  if (f.numbers !== undefined) {
+    const m = /^\s*(\d+)?\s*(-)?\s*(\d+)?\s*$/.exec(f.numbers);
+    if (!m || (m[1] === undefined && m[3] === undefined) || (m[2] === undefined && m[3] !== undefined)) {
+      throw new FilterFlagError(`--numbers "${f.numbers}" is not a range: use FROM-TO, FROM-, -TO or one number`);
+    }
+    const from = m[1] === undefined ? undefined : Number(m[1]);
+    // One number alone is a range of one.
+    const to = m[3] !== undefined ? Number(m[3]) : m[2] === undefined ? from : undefined;
+    if (from !== undefined && to !== undefined && from > to) throw new FilterFlagError(`--numbers ${f.numbers}: FROM is above TO`);
+    spec.seqFrom = from;
+    spec.seqTo = to;
+  }
+  if (f.where !== undefined) {
+    const eq = f.where.indexOf('=');
+    if (eq <= 0) throw new FilterFlagError(`--where "${f.where}" is not name=value`);
+    spec.attribute = { name: f.where.slice(0, eq), value: f.where.slice(eq + 1) };
+  }
+  return Object.keys(spec).length ? spec : undefined;
+}
