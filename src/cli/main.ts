@@ -162,7 +162,13 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   // Counts what the filter lets through, for the summary.
   let exportedEvents = 0;
   const matches = filter && traceEventMatcher(filter);
-  const exportMatcher = matches && ((ev: TraceEvent, e?: CaptureEntry) => matches(ev, e) && ++exportedEvents > 0);
+  const exportMatcher =
+    matches &&
+    ((ev: TraceEvent, e?: CaptureEntry): boolean => {
+      if (!matches(ev, e)) return false;
+      exportedEvents++;
+      return true;
+    });
   const writer = flags.export === undefined
     ? undefined
     : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export));
