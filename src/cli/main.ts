@@ -16,6 +16,7 @@ import { CaptureEntry } from '../core/captureRecord';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
 import { ReplaySummary } from '../core/replayEngine';
 import { formatSummary } from './summaryTable';
+import { ProgressLine } from './progressLine';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
 import { SequencingFlags } from './sequencingFlags';
 
@@ -34,6 +35,8 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   format?: string;
   json?: boolean;
   failOn?: string;
+  /** False with --no-progress. */
+  progress?: boolean;
 }
 
 export interface Io {
@@ -67,6 +70,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]));
   addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
     .addHelpText(
       'after',
@@ -177,11 +181,23 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
+  // A terminal watching a gigabyte capture should see it move; logs and pipes get nothing.
+  const what = paths.map((p) => (p === '-' ? 'standard input' : p)).join(', ');
+  const progress = flags.progress !== false && (io.stderr as { isTTY?: boolean }).isTTY ? new ProgressLine(io.stderr, what) : undefined;
   let result;
   try {
-    result = await runReplay({ paths, options, writer, signal: abort.signal, stdin: io.stdin, exportFilter: exportMatcher });
+    result = await runReplay({
+      paths,
+      options,
+      writer,
+      signal: abort.signal,
+      stdin: io.stdin,
+      exportFilter: exportMatcher,
+      onProgress: progress && ((read, total) => progress.update(read, total)),
+    });
   } finally {
     process.off('SIGINT', onSigint);
+    progress?.clear();
   }
   const { summary, cancelled } = result;
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
