@@ -15,7 +15,7 @@ import { TraceEvent } from '../core/traceEvents';
 import { CaptureEntry } from '../core/captureRecord';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
 import { ReplaySummary } from '../core/replayEngine';
-import { formatSummary } from './summaryTable';
+import { formatSummary, inputName } from './summaryTable';
 import { ProgressLine } from './progressLine';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
 import { SequencingFlags } from './sequencingFlags';
@@ -182,8 +182,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   // A terminal watching a gigabyte capture should see it move; logs and pipes get nothing.
-  const what = paths.map((p) => (p === '-' ? 'standard input' : p)).join(', ');
-  const progress = flags.progress !== false && (io.stderr as { isTTY?: boolean }).isTTY ? new ProgressLine(io.stderr, what) : undefined;
+  const progress = flags.progress !== false && (io.stderr as { isTTY?: boolean }).isTTY ? new ProgressLine(io.stderr, paths.map(inputName).join(', ')) : undefined;
   let result;
   try {
     result = await runReplay({

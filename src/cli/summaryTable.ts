@@ -6,7 +6,7 @@ const MAX_ROWS = 40;
 
 export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string; exportNote?: { filter: string; events: number } } = {}): string {
   const lines: string[] = [];
-  lines.push(`SeqScope replay of ${s.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
+  lines.push(`SeqScope replay of ${s.files.map(inputName).join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
   lines.push(`  ${s.options}`);
   if (s.firstTime !== null && s.lastTime !== null) {
     lines.push(`  clock ${iso(s.firstTime)} → ${iso(s.lastTime)} (${formatDuration(s.lastTime - s.firstTime)})`);
@@ -39,6 +39,11 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   if (opts.exported && opts.exported !== '-') lines.push(`ordered trace written to ${opts.exported}${filtered}`);
   else if (opts.exported === '-' && filtered) lines.push(`ordered trace written to stdout${filtered}`);
   return lines.join('\n') + '\n';
+}
+
+/** How the CLI names an input: its path, or "standard input" for "-". */
+export function inputName(path: string): string {
+  return path === '-' ? 'standard input' : path;
 }
 
 function findings(k: KeySummary): number {
