@@ -18,12 +18,7 @@ import { basename, dirname, join } from 'node:path';
 import { decompressCapture, DamagedCompressionError, sniffGzip } from '../core/captureSource';
 import { CaptureError } from '../core/captureReader';
 import { log } from './log';
-import { formatBytes } from './sessionManager';
-
-/** Who watches the decompression besides the notification (a timeline opened with the load). */
-export interface DecompressWatcher {
-  progress?(fraction: number, detail: string): void;
-}
+import { byteProgress, formatBytes, ProgressWatcher } from './byteProgress';
 
 /** The captures of one open, as the loader is to read them. */
 export interface PreparedCaptures {
@@ -72,9 +67,6 @@ export function decompressedName(path: string): string {
 function shellQuote(p: string): string {
   return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
-
-/** At most ten progress reports a second (each redraws the notification). */
-const REPORT_INTERVAL_MS = 100;
 
 export class DecompressedCaptures implements vscode.Disposable {
   /** Folders of this extension host's opens that have not been deleted yet. */
@@ -146,7 +138,7 @@ export class DecompressedCaptures implements vscode.Disposable {
    * further on keeps what came before it (see PreparedCaptures.damage). Files that are not gzip (or cannot be read:
    * the loader then says why) pass through unchanged, with no notification.
    */
-  async prepare(paths: readonly string[], watcher: DecompressWatcher = {}): Promise<PreparedCaptures | undefined> {
+  async prepare(paths: readonly string[], watcher: ProgressWatcher = {}): Promise<PreparedCaptures | undefined> {
     const gz: number[] = [];
     for (const [i, p] of paths.entries()) if (await sniffGzip(p).catch(() => false)) gz.push(i);
     if (!gz.length) return passThrough(paths);
@@ -168,8 +160,8 @@ export class DecompressedCaptures implements vscode.Disposable {
           const abort = new AbortController();
           const sub = token.onCancellationRequested(() => abort.abort());
           let done = 0; // compressed bytes of the files finished
-          let reported = 0;
-          let reportedAt = 0;
+          let current = '';
+          const report = byteProgress(progress, watcher, (done) => `Decompressing ${current}: ${formatBytes(done)} of ${formatBytes(total)}`);
           try {
             for (const [k, i] of gz.entries()) {
               if (abort.signal.aborted) return true;
@@ -177,22 +169,14 @@ export class DecompressedCaptures implements vscode.Disposable {
               const dir = await this.newFolder();
               dirs.push(dir);
               const to = join(dir, decompressedName(from));
+              current = basename(from);
               try {
                 const result = await decompressCapture(from, to, {
                   signal: abort.signal,
                   // Like the CLI: a file cut off (still being written, a copy that stopped) opens
                   // with what it holds, and the damage is said.
                   keepPartial: true,
-                  onProgress: (read) => {
-                    const pct = total > 0 ? ((done + read) / total) * 100 : 100;
-                    const now = Date.now();
-                    // As for the load (SessionManager.open): ten redraws a second are plenty.
-                    if (pct < 100 && now - reportedAt < REPORT_INTERVAL_MS) return;
-                    reportedAt = now;
-                    progress.report({ increment: pct - reported, message: `${Math.floor(pct)}% of ${formatBytes(total)}` });
-                    reported = pct;
-                    watcher.progress?.(pct / 100, `Decompressing ${basename(from)}: ${formatBytes(done + read)} of ${formatBytes(total)}`);
-                  },
+                  onProgress: (read) => report(done + read, total),
                 });
                 if (result.damage !== undefined) {
                   // Nothing before the damage: there is nothing to open.

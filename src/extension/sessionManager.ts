@@ -5,6 +5,7 @@ import { captureTitle } from '../core/session/captureSession';
 import { loadSessionInWorker } from '../core/session/loadInWorker';
 import type { StandalonePreview } from '../webview/standaloneEmbed';
 import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
+import { byteProgress, formatBytes } from './byteProgress';
 import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
@@ -89,25 +90,11 @@ export class SessionManager extends Disposable {
       async (progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
-        let reported = 0;
-        let reportedAt = 0;
         try {
           // On a worker thread: the host stays responsive and keeps none of the load's garbage.
           return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
             signal: abort.signal,
-            onProgress: (read, total) => {
-              const pct = total > 0 ? (read / total) * 100 : 100;
-              // The worker reports every MiB (~40 times a second); each report redraws the
-              // notification in the window, which then delays everything else sent to it —
-              // the timeline's messages included. Ten a second are plenty.
-              const now = Date.now();
-              if (pct < 100 && now - reportedAt < 100) return;
-              reportedAt = now;
-              const detail = `${Math.floor(pct)}% of ${formatBytes(total)}`;
-              progress.report({ increment: pct - reported, message: detail });
-              reported = pct;
-              watcher.progress?.(pct / 100, `Read ${formatBytes(read)} of ${formatBytes(total)}`);
-            },
+            onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
               meta: { id, title: captureTitle(paths, false), options: describeOptions(options) },
               onView: (view) => {
@@ -186,11 +173,4 @@ export class SessionManager extends Disposable {
     this.closeAll();
     super.dispose();
   }
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }

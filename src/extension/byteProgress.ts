@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+
+/** Also told of the progress (a timeline opened with the load shows it). */
+export interface ProgressWatcher {
+  progress?(fraction: number, detail: string): void;
+}
+
+/**
+ * Reports bytes done of `total` to a progress notification ("45% of 473 MB") and to `watcher`
+ * (`detail` words it), at most ten times a second: readers report every MiB (~40 times a second),
+ * and each report redraws the notification in the window, which then delays everything else sent
+ * to it — the timeline's messages included. The last report (100 %) always goes through.
+ */
+export function byteProgress(
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+  watcher: ProgressWatcher,
+  detail: (done: number, total: number) => string,
+): (done: number, total: number) => void {
+  let reported = 0;
+  let reportedAt = 0;
+  return (done, total) => {
+    const pct = total > 0 ? (done / total) * 100 : 100;
+    const now = Date.now();
+    if (pct < 100 && now - reportedAt < 100) return;
+    reportedAt = now;
+    progress.report({ increment: pct - reported, message: `${Math.floor(pct)}% of ${formatBytes(total)}` });
+    reported = pct;
+    watcher.progress?.(pct / 100, detail(done, total));
+  };
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
