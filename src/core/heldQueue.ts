@@ -8,9 +8,11 @@
  *
  * Stored as parallel arrays (position, messageId, arrival time, item) rather than an object per
  * message: every key holds its first messages for the start window, so with 100 000 keys an
- * object per held message was most of the engine's allocation. An array of numbers also keeps
- * the arrival times unboxed.
+ * object per held message was most of the engine's allocation. The number arrays keep positions
+ * and arrival times unboxed, as long as each stays a number array (see arrayKinds.ts).
  */
+import { numberArray, refArray } from './arrayKinds';
+
 /**
  * Arrays up to this length are kept and refilled when a queue empties, rather than replaced: an
  * empty queue goes back to the sequencer's pool and serves the next key that holds, and in a
@@ -20,10 +22,10 @@
 const KEPT_LENGTH = 64;
 
 export class HeldQueue<T> {
-  private abs: number[] = [];
-  private ids: string[] = [];
-  private arrivedAt: number[] = [];
-  private items: T[] = [];
+  private abs = numberArray();
+  private ids = refArray<string>();
+  private arrivedAt = numberArray();
+  private items = refArray<T>();
   /** Held messages are at [head, end) of each array. */
   private head = 0;
   private end = 0;
@@ -83,10 +85,10 @@ export class HeldQueue<T> {
         this.items[end] = item;
       }
     } else {
-      insertAt(a, lo, end, abs);
-      insertAt(this.ids, lo, end, messageId);
-      insertAt(this.arrivedAt, lo, end, arrivedAt);
-      insertAt(this.items, lo, end, item);
+      insertNumberAt(a, lo, end, abs);
+      insertRefAt(this.ids, lo, end, messageId);
+      insertNumberAt(this.arrivedAt, lo, end, arrivedAt);
+      insertRefAt(this.items, lo, end, item);
     }
     this.end = end + 1;
     return undefined;
@@ -155,12 +157,9 @@ export class HeldQueue<T> {
  * messages are skipped lazily: once a key has started, a held message is released exactly when
  * the key's expected position passes it, so the entries below `expected` are the released ones.
  */
-/** Shared by arrival queues that never held anything after their key's start (most, in order). */
-const NO_ENTRIES: readonly number[] = Object.freeze([]);
-
 export class ArrivalQueue {
-  private abs = NO_ENTRIES as number[];
-  private times = NO_ENTRIES as number[];
+  private abs = numberArray();
+  private times = numberArray();
   /** Entries are at [head, end). */
   private head = 0;
   private end = 0;
@@ -168,10 +167,6 @@ export class ArrivalQueue {
   push(abs: number, arrivedAt: number): void {
     const end = this.end++;
     if (end === this.abs.length) {
-      if (this.abs === NO_ENTRIES) {
-        this.abs = [];
-        this.times = [];
-      }
       this.abs.push(abs);
       this.times.push(arrivedAt);
     } else {
@@ -232,8 +227,18 @@ export class ArrivalQueue {
 /**
  * Inserts `v` at `i` into the first `end` elements of `a`, moving the rest up by one (`a` may be
  * longer: slots from `end` on are free). No `splice`: it allocates its result array.
+ *
+ * Two copies, one per storage kind, on purpose: V8 caches a store site's array classes, and a
+ * site that has stored into both number and reference arrays converts the number arrays into
+ * reference arrays to keep its cache small — every held position and arrival time then boxed.
  */
-function insertAt<V>(a: V[], i: number, end: number, v: V): void {
+function insertNumberAt(a: number[], i: number, end: number, v: number): void {
+  if (end === a.length) a.push(v);
+  for (let j = end; j > i; j--) a[j] = a[j - 1];
+  a[i] = v;
+}
+
+function insertRefAt<V>(a: V[], i: number, end: number, v: V): void {
   if (end === a.length) a.push(v);
   for (let j = end; j > i; j--) a[j] = a[j - 1];
   a[i] = v;

@@ -12,6 +12,7 @@
  * latency (each key's first touch misses the caches) and the garbage collector, so per-key state
  * is laid out and allocated with both in mind (see KeyState, HeldQueue, HistoryArena).
  */
+import { refArray } from './arrayKinds';
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
 import { SeqBits, SerialSpace } from './serial';
@@ -240,7 +241,7 @@ export class Sequencer<T> {
    * delivery. Here they are unboxed, 64 bytes a key, one cache line.
    */
   private keyNumbers = new Float64Array(64 << KEY_NUMBERS_SHIFT);
-  private keyList: KeyState<T>[] = [];
+  private keyList = refArray<KeyState<T>>();
   /** The key of the latest arrival. */
   private lastKey: KeyState<T> | undefined;
   private timers = new TimerQueue<KeyState<T>>();
@@ -250,8 +251,8 @@ export class Sequencer<T> {
   private nowMs = -Infinity;
   private cascadeCount = 0;
   /** Empty queues for keys that start holding (see recycleQueues). */
-  private readonly spareHeld: HeldQueue<T>[] = [];
-  private readonly spareArrivals: ArrivalQueue[] = [];
+  private readonly spareHeld = refArray<HeldQueue<T>>();
+  private readonly spareArrivals = refArray<ArrivalQueue>();
   private totalsState: SequenceCounts = zeroCounts();
 
   constructor(

@@ -10,6 +10,8 @@
  * older arrival's) go to a binary heap. With 100 000 keys every key's start window passes
  * through here, and each heap pop was a dozen levels of sifting.
  */
+import { numberArray, refArray } from './arrayKinds';
+
 export interface Timed {
   readonly order: number;
 }
@@ -19,12 +21,12 @@ const COMPACT_AFTER = 1024;
 
 export class TimerQueue<K extends Timed> {
   /** The sorted run: entries at [runHead, length), in (deadline, order) order. */
-  private runDeadlines: number[] = [];
-  private runKeys: K[] = [];
+  private runDeadlines = numberArray();
+  private runKeys = refArray<K>();
   private runHead = 0;
   /** A binary min-heap of the entries that came out of order. */
-  private heapDeadlines: number[] = [];
-  private heapKeys: K[] = [];
+  private heapDeadlines = numberArray();
+  private heapKeys = refArray<K>();
 
   get size(): number {
     return this.runKeys.length - this.runHead + this.heapKeys.length;
@@ -60,7 +62,7 @@ export class TimerQueue<K extends Timed> {
     const q = new TimerQueue<K>();
     q.runDeadlines = this.runDeadlines.slice(this.runHead);
     q.runKeys = this.runKeys.slice(this.runHead).map(map);
-    q.heapDeadlines = [...this.heapDeadlines];
+    q.heapDeadlines = this.heapDeadlines.slice();
     q.heapKeys = this.heapKeys.map(map);
     return q;
   }
