@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { TraceFilterSpec } from '../core/traceFilter';
 import { TRACE_EVENT_TYPES, TraceEventType } from '../core/traceEvents';
+import type { SeqBits } from '../core/serial';
 
 export interface ExportFilterFlags {
   only?: string;
@@ -21,7 +22,7 @@ export function addExportFilterOptions(cmd: Command): Command {
   return cmd
     .option('--only <kinds>', `export only these kinds of event: comma-separated ${TRACE_EVENT_TYPES.join(',')}`)
     .option('--only-key <key>', 'export only the events of this key; repeat it for several', (v: string, all: string[] = []) => [...all, v])
-    .option('--numbers <range>', 'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts)')
+    .option('--numbers <range>', 'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts; with 16- or 32-bit numbers FROM above TO runs through the wrap, e.g. 65530-5)')
     .option('--where <name=value>', 'export only the events whose record has this attribute value (gaps, which have no record, are kept, as in the extension)');
 }
 
@@ -39,8 +40,11 @@ export function parseNameList<T extends string>(text: string, allowed: readonly 
   });
 }
 
-/** The filter the flags describe, or undefined when none was given. */
-export function exportFilterFromFlags(f: ExportFilterFlags): TraceFilterSpec | undefined {
+/**
+ * The filter the flags describe, or undefined when none was given. `seqBits` is the sequence
+ * width: where numbers wrap, a range may run through the wrap.
+ */
+export function exportFilterFromFlags(f: ExportFilterFlags, seqBits: SeqBits): TraceFilterSpec | undefined {
   const spec: TraceFilterSpec = {};
   if (f.only !== undefined) spec.kinds = [...new Set(parseNameList<TraceEventType>(f.only, TRACE_EVENT_TYPES, '--only', 'a kind of event'))];
   if (f.onlyKey?.length) spec.keys = f.onlyKey;
@@ -52,7 +56,13 @@ export function exportFilterFromFlags(f: ExportFilterFlags): TraceFilterSpec | u
     const from = m[1] === undefined ? undefined : Number(m[1]);
     // One number alone is a range of one.
     const to = m[3] !== undefined ? Number(m[3]) : m[2] === undefined ? from : undefined;
-    if (from !== undefined && to !== undefined && from > to) throw new FilterFlagError(`--numbers ${f.numbers}: FROM is above TO`);
+    if (from !== undefined && to !== undefined) {
+      if (from > to && seqBits === 64) {
+        throw new FilterFlagError(`--numbers ${f.numbers}: FROM is above TO, and 64-bit numbers do not wrap: write the lower number first`);
+      }
+      const top = 2 ** seqBits - 1;
+      if (seqBits !== 64 && Math.max(from, to) > top) throw new FilterFlagError(`--numbers ${f.numbers}: ${seqBits}-bit numbers end at ${top}`);
+    }
     spec.seqFrom = from;
     spec.seqTo = to;
   }

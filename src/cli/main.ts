@@ -145,7 +145,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     capacity: flags.capacity,
   });
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
-  const filter = exportFilterFromFlags(flags);
+  const filter = exportFilterFromFlags(flags, options.seqBits);
   if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('"-" (standard input) can be named once');
   // Waiting on a terminal would look like a hang: nothing is piped in.

@@ -10,7 +10,10 @@ export interface TraceFilterSpec {
   /** Key names to keep (all when absent or empty). */
   keys?: string[];
   kinds?: TraceEventType[];
-  /** Inclusive number range; a gap matches when it overlaps it. */
+  /**
+   * Inclusive number range; a gap matches when it overlaps it. With both ends and `seqFrom`
+   * above `seqTo`, the range runs through the wrap: seqFrom…(largest number), 0…seqTo.
+   */
   seqFrom?: number;
   seqTo?: number;
   /** Attribute equality on the record. */
@@ -30,14 +33,30 @@ export function describeFilter(f: TraceFilterSpec): string {
   return parts.join(' · ') || 'none';
 }
 
+/**
+ * Whether an event's numbers `from`…`to` (one number: from = to; a gap's range, which runs
+ * through the wrap when to < from) meet a filter's range `lo`…`hi` (either end may be open:
+ * undefined; through the wrap when hi < lo). Shared by exports and the timeline, so both keep
+ * the same events.
+ */
+export function overlapsNumberRange(from: number, to: number, lo: number | undefined, hi: number | undefined): boolean {
+  // A range through the wrap is two plain ones: its start to the top, and the bottom to its end.
+  const start = lo ?? -Infinity;
+  const end = hi ?? Infinity;
+  const filterWraps = end < start;
+  const eventWraps = to < from;
+  const overlaps = (aLo: number, aHi: number, bLo: number, bHi: number) => aLo <= bHi && bLo <= aHi;
+  const againstFilter = (aLo: number, aHi: number) =>
+    filterWraps ? overlaps(aLo, aHi, start, Infinity) || overlaps(aLo, aHi, -Infinity, end) : overlaps(aLo, aHi, start, end);
+  return eventWraps ? againstFilter(from, Infinity) || againstFilter(-Infinity, to) : againstFilter(from, to);
+}
+
 /** A predicate for trace events (with the entry they are about, when they have one). */
 export function traceEventMatcher(f: TraceFilterSpec | undefined): (ev: TraceEvent, entry?: CaptureEntry) => boolean {
   if (!isFilterActive(f)) return () => true;
   const spec = f as TraceFilterSpec;
   const keys = spec.keys?.length ? new Set(spec.keys) : undefined;
   const kinds = spec.kinds?.length ? new Set(spec.kinds) : undefined;
-  const lo = spec.seqFrom ?? -Infinity;
-  const hi = spec.seqTo ?? Infinity;
   const ranged = spec.seqFrom !== undefined || spec.seqTo !== undefined;
   const attr = spec.attribute?.name ? spec.attribute : undefined;
   return (ev, entry) => {
@@ -46,9 +65,8 @@ export function traceEventMatcher(f: TraceFilterSpec | undefined): (ev: TraceEve
     if (ranged) {
       if (ev.type === 'invalid') return false;
       if (ev.type === 'gap') {
-        // A gap across the wrap (to < from) matches by either end.
-        if (ev.to >= ev.from ? ev.to < lo || ev.from > hi : ev.from > hi && ev.to < lo) return false;
-      } else if (ev.seq === undefined || ev.seq < lo || ev.seq > hi) return false;
+        if (!overlapsNumberRange(ev.from, ev.to, spec.seqFrom, spec.seqTo)) return false;
+      } else if (ev.seq === undefined || !overlapsNumberRange(ev.seq, ev.seq, spec.seqFrom, spec.seqTo)) return false;
     }
     if (attr && ev.type !== 'gap') {
       if (entry?.record?.message.attributes?.[attr.name] !== attr.value) return false;

@@ -265,11 +265,23 @@ async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {
       return picked ? { ...current, kinds: picked.map((p) => p.label as (typeof kinds)[number]) } : undefined;
     }
     case 'seq': {
+      const bits = s.options.seqBits;
+      const top = 2 ** bits - 1;
       const text = await vscode.window.showInputBox({
         title: 'Sequence range',
-        prompt: 'from-to, inclusive (either side may be empty)',
+        prompt:
+          bits === 64
+            ? 'from-to, inclusive (either side may be empty)'
+            : `from-to, inclusive (either side may be empty); ${bits}-bit numbers wrap, so from above to runs through the wrap, e.g. ${top - 5}-5`,
         placeHolder: '100-200',
-        validateInput: (v) => (/^\s*\d*\s*-\s*\d*\s*$/.test(v) ? undefined : 'Write it as from-to, e.g. 100-200'),
+        validateInput: (v) => {
+          const m = /^\s*(\d*)\s*-\s*(\d*)\s*$/.exec(v);
+          if (!m) return 'Write it as from-to, e.g. 100-200';
+          const [from, to] = [m[1], m[2]].map((x) => (x ? Number(x) : undefined));
+          if (bits !== 64 && [from, to].some((n) => n !== undefined && n > top)) return `${bits}-bit numbers end at ${top}`;
+          if (bits === 64 && from !== undefined && to !== undefined && from > to) return '64-bit numbers do not wrap: write the lower number first';
+          return undefined;
+        },
       });
       if (text === undefined) return undefined;
       const [a, b] = text.split('-').map((x) => x.trim());

@@ -39,7 +39,12 @@ export class FilterBar {
     this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true } }, [
       this.keysBox,
       kindBox,
-      el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Sequence' }), this.seqFrom, '–', this.seqTo]),
+      el('div', { class: 'ss-field', title: 'Inclusive. With 16- or 32-bit numbers, a "from" above "to" runs through the wrap (e.g. 65530–5).' }, [
+        el('span', { class: 'ss-label', text: 'Sequence' }),
+        this.seqFrom,
+        '–',
+        this.seqTo,
+      ]),
       this.attrBox,
       el('div', { class: 'ss-field ss-actions' }, [
         el('button', { class: 'ss-button ss-primary', text: 'Apply', attrs: { type: 'submit', 'aria-label': 'Apply the filter' } }),

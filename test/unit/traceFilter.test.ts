@@ -5,7 +5,8 @@ import { loadSession } from '../../src/core/session/loadSession';
 import { SessionFiles } from '../../src/core/session/sessionFiles';
 import { unpackPage } from '../../src/core/session/pageWire';
 import { TimelineService } from '../../src/core/session/timelineService';
-import { describeFilter, isFilterActive, traceEventMatcher } from '../../src/core/traceFilter';
+import fc from 'fast-check';
+import { describeFilter, isFilterActive, overlapsNumberRange, traceEventMatcher } from '../../src/core/traceFilter';
 import { TraceEvent } from '../../src/core/traceEvents';
 
 const msg = (key: string, seq: number): TraceEvent => ({ type: 'message', key, seq, messageId: `${key}-${seq}`, arrivedAt: 0, releasedAt: 0, heldMs: 0, line: 1 });
@@ -27,6 +28,40 @@ describe('traceFilter', () => {
     const wrap = traceEventMatcher({ seqFrom: 0, seqTo: 5 });
     assert.equal(wrap(gap('a', 65530, 2)), true, 'a gap 65530–2 covers 0–2');
     assert.equal(traceEventMatcher({ seqFrom: 100, seqTo: 200 })(gap('a', 65530, 2)), false);
+  });
+
+  it('takes a range through the wrap (from above to): its start to the top, then 0 to its end', () => {
+    const m = traceEventMatcher({ seqFrom: 65530, seqTo: 5 });
+    assert.deepEqual(
+      [65529, 65530, 65535, 0, 5, 6, 100].map((n) => m(msg('a', n))),
+      [false, true, true, true, true, false, false],
+    );
+    assert.equal(m(gap('a', 65520, 65525)), false);
+    assert.equal(m(gap('a', 65528, 65531)), true);
+    assert.equal(m(gap('a', 65534, 1)), true, 'a gap through the wrap meets a range through it');
+    assert.equal(m(gap('a', 6, 65529)), false, 'a gap of everything outside the range');
+  });
+
+  it('matches a range exactly when the numbers share one, whatever wraps (against enumeration)', () => {
+    // A 16-number space stands in for 2^16: what matters is which ranges wrap.
+    const M = 16;
+    const walk = (from: number, to: number) => {
+      const out = new Set<number>();
+      for (let n = from; ; n = (n + 1) % M) {
+        out.add(n);
+        if (n === to) return out;
+      }
+    };
+    const end = fc.option(fc.nat(M - 1), { nil: undefined });
+    fc.assert(
+      fc.property(fc.nat(M - 1), fc.nat(M - 1), end, end, (from, to, lo, hi) => {
+        const event = walk(from, to);
+        const filter = walk(lo ?? 0, hi ?? M - 1);
+        const want = [...event].some((n) => filter.has(n));
+        assert.equal(overlapsNumberRange(from, to, lo, hi), want);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('filters by attribute value on the record', () => {

@@ -8,6 +8,7 @@
 import { lowerBound } from './columns';
 import { CaptureSession } from './captureSession';
 import { Kind, KindCode } from './eventStore';
+import { overlapsNumberRange } from '../traceFilter';
 
 export interface EventFilter {
   /** Key indexes to keep (all when absent). */
@@ -88,11 +89,7 @@ export function matches(session: CaptureSession, id: number, f: EventFilter | un
   if (f.seqFrom !== undefined || f.seqTo !== undefined) {
     const from = s.seq.data[id];
     const to = kind === Kind.gap ? s.seqTo.data[id] : from;
-    if (from !== from) return false;
-    // Gaps across the wrap (to < from) are matched by either end.
-    const lo = f.seqFrom ?? -Infinity;
-    const hi = f.seqTo ?? Infinity;
-    if (to >= from ? to < lo || from > hi : (from > hi && to < lo)) return false;
+    if (from !== from || !overlapsNumberRange(from, to, f.seqFrom, f.seqTo)) return false;
   }
   if (f.arrivals && kind !== Kind.gap) {
     const a = s.arrival.data[id];
