@@ -15,7 +15,8 @@ import { TraceEvent } from '../core/traceEvents';
 import { CaptureEntry } from '../core/captureRecord';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
 import { ReplaySummary } from '../core/replayEngine';
-import { formatSummary, inputName } from './summaryTable';
+import { inputName, StandardInput, standardInputProblem } from './standardInput';
+import { formatSummary } from './summaryTable';
 import { ProgressLine } from './progressLine';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
 import { SequencingFlags } from './sequencingFlags';
@@ -42,8 +43,8 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
 export interface Io {
   stdout: Writable;
   stderr: Writable;
-  /** Where `replay -` reads a capture from. */
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where `replay -` and `publish -` read a capture from. */
+  stdin?: StandardInput;
 }
 
 export async function main(argv: string[], io: Io = process): Promise<number> {
@@ -147,11 +148,8 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
   if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');
-  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('"-" (standard input) can be named once');
-  // Waiting on a terminal would look like a hang: nothing is piped in.
-  if (paths.includes('-') && (io.stdin === undefined || io.stdin.isTTY)) {
-    throw new UsageError('"-" reads a capture from standard input, but nothing is piped in: pipe one (gzip -dc feed.jsonl.gz | seqscope replay -) or name the file');
-  }
+  const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
+  if (stdinProblem) throw new UsageError(stdinProblem);
   let format: TraceFormat | undefined;
   if (flags.format !== undefined) {
     if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);

@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { CaptureReader } from '../core/captureReader';
+import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration } from '../core/duration';
 import { runReplay } from '../core/replayRun';
 import { resolveOptions } from '../core/sequencingOptions';
@@ -14,6 +15,8 @@ import { formatSummary } from './summaryTable';
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Where `publish -` reads a capture from. */
+  stdin?: StandardInput;
 }
 
 export interface ConnectionFlags {
@@ -180,11 +183,13 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 16;
   const retries = flags.retries === undefined ? 3 : Number(flags.retries);
   if (!Number.isInteger(retries) || retries < 0) throw new CliUsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`);
+  const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope publish - --topic T');
+  if (stdinProblem) throw new CliUsageError(stdinProblem);
   const layer = await loadLayer();
   layer.paceSpeed(flags.pace); // a bad --pace is a usage error before anything connects
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
-  const reader = new CaptureReader(paths[0]);
+  const reader = new CaptureReader(paths[0], 0, paths[0] === '-' ? io.stdin : undefined);
   try {
     const topicName = layer.parseResourceName('topics', flags.topic, conn.projectId);
     await layer.checkTopic(conn, topicName);
@@ -225,7 +230,7 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
     if (flags.json) io.stdout.write(JSON.stringify(out) + '\n');
     else {
       io.stdout.write(
-        `Published ${result.published} of ${result.read} message${result.read === 1 ? '' : 's'} (${result.keys} key${result.keys === 1 ? '' : 's'}) from ${paths[0]} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
+        `Published ${result.published} of ${result.read} message${result.read === 1 ? '' : 's'} (${result.keys} key${result.keys === 1 ? '' : 's'}) from ${inputName(paths[0])} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
           `${result.skipped ? `; ${result.skipped} skipped` : ''}${result.cancelled ? `; stopped with ${result.unpublished} not published` : ''}.\n`,
       );
     }
@@ -319,7 +324,7 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
     program
       .command('publish')
       .description('Publish a capture into a topic: one key strictly in order, different keys concurrently, ordering keys and attributes kept.')
-      .argument('<capture>', 'capture file to publish (any format `replay` reads)')
+      .argument('<capture>', 'capture file to publish (any format `replay` reads, gzip too; - reads standard input)')
       .requiredOption('--topic <name>', 'topic to publish to (projects/P/topics/T or T)')
       .addOption(new Option('--pace <pace>', 'original: the capture\'s own timing; xN: N times faster (x10); max: as fast as possible').default('max'))
       .option('--concurrency <n>', 'keys published at once (default 16)')

@@ -1,6 +1,7 @@
 /** The human-readable replay summary the CLI prints without `--json`. */
 import { formatDuration } from '../core/duration';
 import { KeySummary, ReplaySummary } from '../core/replayEngine';
+import { inputName } from './standardInput';
 
 const MAX_ROWS = 40;
 
@@ -39,11 +40,6 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   if (opts.exported && opts.exported !== '-') lines.push(`ordered trace written to ${opts.exported}${filtered}`);
   else if (opts.exported === '-' && filtered) lines.push(`ordered trace written to stdout${filtered}`);
   return lines.join('\n') + '\n';
-}
-
-/** How the CLI names an input: its path, or "standard input" for "-". */
-export function inputName(path: string): string {
-  return path === '-' ? 'standard input' : path;
 }
 
 function findings(k: KeySummary): number {

@@ -65,12 +65,13 @@ export interface CliRun {
   exited: Promise<number>;
 }
 
-/** Starts `seqscope args…` against the emulator; collects its output. */
-export async function startCli(emu: PubsubEmulator, args: string[]): Promise<CliRun> {
+/** Starts `seqscope args…` against the emulator, with `input` piped to its standard input; collects its output. */
+export async function startCli(emu: PubsubEmulator, args: string[], input?: Buffer): Promise<CliRun> {
   const child = spawn(process.execPath, [await cli(), ...args], {
     env: { ...process.env, PUBSUB_EMULATOR_HOST: emu.host, PUBSUB_PROJECT_ID: PROJECT },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  if (input) child.stdin!.end(input);
   const run: CliRun = {
     child,
     stdout: '',
@@ -82,8 +83,8 @@ export async function startCli(emu: PubsubEmulator, args: string[]): Promise<Cli
   return run;
 }
 
-export async function runCli(emu: PubsubEmulator, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await startCli(emu, args);
+export async function runCli(emu: PubsubEmulator, args: string[], input?: Buffer): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await startCli(emu, args, input);
   const code = await r.exited;
   return { code, stdout: r.stdout, stderr: r.stderr };
 }
