@@ -40,15 +40,18 @@ export function describeFilter(f: TraceFilterSpec): string {
  * the same events.
  */
 export function overlapsNumberRange(from: number, to: number, lo: number | undefined, hi: number | undefined): boolean {
-  // A range through the wrap is two plain ones: its start to the top, and the bottom to its end.
   const start = lo ?? -Infinity;
   const end = hi ?? Infinity;
-  const filterWraps = end < start;
-  const eventWraps = to < from;
-  const overlaps = (aLo: number, aHi: number, bLo: number, bHi: number) => aLo <= bHi && bLo <= aHi;
-  const againstFilter = (aLo: number, aHi: number) =>
-    filterWraps ? overlaps(aLo, aHi, start, Infinity) || overlaps(aLo, aHi, -Infinity, end) : overlaps(aLo, aHi, start, end);
-  return eventWraps ? againstFilter(from, Infinity) || againstFilter(-Infinity, to) : againstFilter(from, to);
+  // An event range through the wrap is two plain ones: its start to the top, the bottom to its end.
+  return to < from ? meetsFilter(from, Infinity, start, end) || meetsFilter(-Infinity, to, start, end) : meetsFilter(from, to, start, end);
+}
+
+/**
+ * Whether the plain range a…b meets the filter range start…end — which, when end < start, runs
+ * through the wrap: start…top and bottom…end. No closures: the timeline runs this per event.
+ */
+function meetsFilter(a: number, b: number, start: number, end: number): boolean {
+  return end < start ? start <= b || a <= end : a <= end && start <= b;
 }
 
 /** A predicate for trace events (with the entry they are about, when they have one). */
