@@ -23,7 +23,8 @@ import { SequencingFlags } from './sequencingFlags';
 
 declare const SEQSCOPE_VERSION: string;
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130 } as const;
+/** 130 and 141 are what a shell reports for a process ended by SIGINT and SIGPIPE (128 + signal). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130, brokenPipe: 141 } as const;
 
 /** A user mistake: printed as one line, exit 2. */
 class UsageError extends Error {}
@@ -86,7 +87,8 @@ Sequencing rules (full text in README.md):
   reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
   publishTime).
 
-Exit codes: 0 ok · 2 usage or input error · 3 a --fail-on finding occurred · 130 interrupted.
+Exit codes: 0 ok · 2 usage or input error · 3 a --fail-on finding occurred · 130 interrupted ·
+141 standard output closed early (| head): the replay stops there, quietly.
 
 Examples:
   seqscope replay capture.jsonl
@@ -223,7 +225,25 @@ function count(s: ReplaySummary, f: Finding): number {
   }
 }
 
+/**
+ * What is reading our standard output went away (`seqscope replay x --export - | head`): stop at
+ * once, quietly, as a Unix tool killed by SIGPIPE does (141). Node instead emits an 'error' that,
+ * unhandled, printed a stack trace (`seqscope --help | head -1`) or, for an export, a "cannot
+ * write" error with exit 2 — and kept reading a capture nobody would see the rest of.
+ */
+function exitQuietlyOnBrokenPipe(stdout: NodeJS.WritableStream, exit: (code: number) => void): void {
+  stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') exit(EXIT.brokenPipe);
+    else {
+      // Like an export file that cannot be written (a full disk): an input/output error, 2.
+      process.stderr.write(`seqscope: cannot write standard output: ${e.message}\n`);
+      exit(EXIT.usage);
+    }
+  });
+}
+
 if (require.main === module) {
+  exitQuietlyOnBrokenPipe(process.stdout, (code) => process.exit(code));
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,6 +1,6 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,6 +195,24 @@ describe('seqscope CLI', function () {
     assert.equal(s.gaps, 2, 'the sample has two real gaps');
     assert.ok(s.redeliveries > 0 && s.duplicates > s.redeliveries, 'both kinds of duplicate');
     assert.equal(s.invalid, 0);
+  });
+
+  it('stops quietly with 141 when standard output closes early (| head), help included', async () => {
+    const sample = join(root, 'media', 'samples', 'cme-sample.jsonl');
+    // The trace of the sample is far more than a pipe holds: writes go on after the reader left.
+    for (const [args, closeAt] of [
+      [['replay', sample, '--preset', 'cme', '--export', '-'], 'first output'],
+      [['replay', '--help'], 'start'],
+    ] as const) {
+      const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      if (closeAt === 'start') child.stdout.destroy();
+      else child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.equal(code, 141, `${args.join(' ')}: ${stderr}`);
+      assert.equal(stderr, '', 'no stack trace, no "cannot write"');
+    }
   });
 
   it('reads gzip captures and standard input ("-") as the plain file, and writes .gz exports compressed', () => {
