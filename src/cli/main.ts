@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
 import { runReplay } from '../core/replayRun';
-import { PRESETS, resolveOptions } from '../core/sequencingOptions';
+import { PRESETS } from '../core/sequencingOptions';
 import { ExportError, TraceWriter } from '../core/traceWriter';
 import { describeFilter, traceEventMatcher } from '../core/traceFilter';
 import { TraceEvent } from '../core/traceEvents';
@@ -19,7 +19,7 @@ import { inputName, StandardInput, standardInputProblem } from './standardInput'
 import { formatSummary } from './summaryTable';
 import { ProgressLine } from './progressLine';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
-import { SequencingFlags } from './sequencingFlags';
+import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 
 declare const SEQSCOPE_VERSION: string;
 
@@ -139,14 +139,7 @@ function addSequencingOptions(cmd: Command): Command {
 }
 
 async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<number> {
-  const options = resolveOptions({
-    preset: flags.preset,
-    key: flags.key,
-    seq: flags.seq,
-    seqBits: flags.seqBits,
-    gapTimeout: flags.gapTimeout,
-    capacity: flags.capacity,
-  });
+  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
   if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');

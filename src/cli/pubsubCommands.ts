@@ -7,9 +7,8 @@ import { CaptureReader } from '../core/captureReader';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration } from '../core/duration';
 import { runReplay } from '../core/replayRun';
-import { resolveOptions } from '../core/sequencingOptions';
 import type * as PubsubLayer from '../pubsub';
-import { SequencingFlags } from './sequencingFlags';
+import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { formatSummary } from './summaryTable';
 
 export interface CliIo {
@@ -79,7 +78,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
   const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
   // Checked before connecting, so a typo costs nothing.
-  const options = resolveOptions({ preset: flags.preset, key: flags.key, seq: flags.seq, seqBits: flags.seqBits, gapTimeout: flags.gapTimeout, capacity: flags.capacity });
+  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();

@@ -197,6 +197,14 @@ describe('seqscope CLI', function () {
     assert.equal(s.invalid, 0);
   });
 
+  it('says on stderr that a --gap-timeout without a unit is milliseconds, and still runs with it', () => {
+    const bare = seqscope('replay', feed, '--preset', 'cme', '--gap-timeout', '10', '--json');
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.equal(bare.stderr, 'seqscope: --gap-timeout 10 has no unit, so it is 10ms; write 10s for seconds (or 10ms to say so)\n');
+    assert.match(JSON.parse(bare.stdout).options, /gap timeout 10ms/);
+    for (const quiet of ['10s', '10ms', '0']) assert.equal(seqscope('replay', feed, '--preset', 'cme', '--gap-timeout', quiet, '--json').stderr, '', quiet);
+  });
+
   it('stops quietly with 141 when standard output closes early (| head), help included', async () => {
     const sample = join(root, 'media', 'samples', 'cme-sample.jsonl');
     // The trace of the sample is far more than a pipe holds: writes go on after the reader left.
