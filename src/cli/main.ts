@@ -111,6 +111,8 @@ Examples:
       // Commander has printed its one-line message already.
       return EXIT.usage;
     }
+    // What read an exported trace on stdout went away (| head): not an error, see the exit code.
+    if (e instanceof ExportError && e.code === 'EPIPE') return EXIT.brokenPipe;
     if (e instanceof UsageError || e instanceof FilterFlagError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
       io.stderr.write(`seqscope: ${e.message}\n`);
       return EXIT.usage;
@@ -219,31 +221,46 @@ function count(s: ReplaySummary, f: Finding): number {
 }
 
 /**
- * What is reading our standard output went away (`seqscope replay x --export - | head`): stop at
- * once, quietly, as a Unix tool killed by SIGPIPE does (141). Node instead emits an 'error' that,
- * unhandled, printed a stack trace (`seqscope --help | head -1`) or, for an export, a "cannot
- * write" error with exit 2 — and kept reading a capture nobody would see the rest of.
+ * The exit code once standard output has failed: a closed pipe (`seqscope replay x --export - |
+ * head`) is 141, with no message, as for a tool ended by SIGPIPE; another failure (a full disk)
+ * is said once and is 2, unless the command already failed and said why.
  */
-function exitQuietlyOnBrokenPipe(stdout: NodeJS.WritableStream, exit: (code: number) => void): void {
-  stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') exit(EXIT.brokenPipe);
-    else {
-      // Like an export file that cannot be written (a full disk): an input/output error, 2.
-      process.stderr.write(`seqscope: cannot write standard output: ${e.message}\n`);
-      exit(EXIT.usage);
-    }
-  });
+function exitCodeAfterOutputFailure(code: number, failure: NodeJS.ErrnoException, say: (line: string) => void): number {
+  if (failure.code === 'EPIPE') return EXIT.brokenPipe;
+  if (code !== EXIT.ok && code !== EXIT.findings) return code;
+  say(`seqscope: cannot write stdout: ${failure.message}\n`);
+  return EXIT.usage;
 }
 
 if (require.main === module) {
-  exitQuietlyOnBrokenPipe(process.stdout, (code) => process.exit(code));
+  // Node reports a failed write to stdout as an 'error' event, which unhandled printed a stack
+  // trace (`seqscope --help | head -1`). Handled here, the command still finishes its cleanup
+  // (a tap is deleted) and the exit code tells what happened, whichever of the two comes first.
+  let mainCode: number | undefined;
+  let failure: NodeJS.ErrnoException | undefined;
+  let said = false;
+  const settle = () => {
+    if (mainCode === undefined) return;
+    process.exitCode = failure
+      ? exitCodeAfterOutputFailure(mainCode, failure, (line) => {
+          if (!said) process.stderr.write(line);
+          said = true;
+        })
+      : mainCode;
+  };
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    failure ??= e;
+    settle();
+  });
   main(process.argv.slice(2)).then(
     (code) => {
-      process.exitCode = code;
+      mainCode = code;
+      settle();
     },
     (e) => {
       process.stderr.write(`seqscope: internal error: ${(e as Error).message}\n`);
-      process.exitCode = EXIT.failure;
+      mainCode = EXIT.failure;
+      settle();
     },
   );
 }

@@ -10,7 +10,12 @@ import { createFormatter, TraceFormat, TraceFormatter } from './exporters';
 import { TraceEvent } from './traceEvents';
 
 export class ExportError extends Error {
-  constructor(message: string, readonly path: string) {
+  constructor(
+    message: string,
+    readonly path: string,
+    /** The system's error code when there is one ("EPIPE": what read the output went away). */
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'ExportError';
   }
@@ -110,7 +115,7 @@ export class TraceWriter {
   }
 
   private check(): void {
-    if (this.error) throw new ExportError(`cannot write ${this.label}: ${this.error.message}`, this.label);
+    if (this.error) throw new ExportError(`cannot write ${this.label}: ${this.error.message}`, this.label, (this.error as NodeJS.ErrnoException).code);
   }
 }
 

@@ -72,6 +72,23 @@ describe('emulator: seqscope publish and record', function () {
     );
   });
 
+  it('record with its stdout closed early (| head) still deletes its tap, and exits 141 quietly', async () => {
+    const { emu, conn } = env;
+    const topic = uniqueId('pipe');
+    const [t] = await conn.client.createTopic(topic);
+    const out = join(tempDir(), 'pipe.jsonl');
+    const rec = await startCli(emu, ['record', '--topic', topic, '--out', out, '--max-messages', '1', '--duration', '30s']);
+    // What would read the summary is gone before it is written.
+    rec.child.stdout!.destroy();
+    await waitFor('the tap', () => /tapping/.test(rec.stderr) || rec.child.exitCode !== null);
+    await t.publishMessage({ data: Buffer.from('m1') });
+    assert.equal(await rec.exited, 141, rec.stderr);
+    assert.doesNotMatch(rec.stderr, /cannot write|Error|could not delete/);
+    const [subs] = await t.getSubscriptions();
+    assert.deepEqual(subs.map((s) => s.name), [], 'the tap is deleted');
+    assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 1, 'the message is in the capture');
+  });
+
   it('two recorders on one subscription give captures that replay merges into one complete, ordered session', async () => {
     const { emu, conn } = env;
     const topic = uniqueId('scale');

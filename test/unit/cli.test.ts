@@ -1,7 +1,7 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -220,6 +220,20 @@ describe('seqscope CLI', function () {
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       assert.equal(code, 141, `${args.join(' ')}: ${stderr}`);
       assert.equal(stderr, '', 'no stack trace, no "cannot write"');
+    }
+  });
+
+  it('says once that stdout cannot be written (a full disk) and exits 2', function () {
+    if (!existsSync('/dev/full')) this.skip();
+    for (const args of [['replay', feed, '--preset', 'cme'], ['replay', feed, '--preset', 'cme', '--export', '-']]) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+        assert.equal(r.status, 2, args.join(' '));
+        assert.equal(r.stderr, 'seqscope: cannot write stdout: ENOSPC: no space left on device, write\n', args.join(' '));
+      } finally {
+        closeSync(full);
+      }
     }
   });
 
