@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { main } from '../../src/cli/main';
 import { ProgressLine } from '../../src/cli/progressLine';
+import { textSink } from '../support/textSink';
 
-/** A stream that keeps what is written, and says it is (or is not) a terminal. */
-function sink(isTTY: boolean): Writable & { text: string; isTTY: boolean } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string; isTTY: boolean };
-  w.text = '';
-  w.isTTY = isTTY;
-  return w;
-}
 
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 const ERASE = '\r\x1b[K';
 
 describe('CLI progress line', () => {
   it('redraws at most every 250 ms, in place, and erases itself', () => {
-    const out = sink(true);
+    const out = textSink(true);
     let t = 1000;
     const p = new ProgressLine(out, 'feed.jsonl', () => t);
     p.clear();
@@ -34,14 +22,14 @@ describe('CLI progress line', () => {
     p.update(473 << 20, 473 << 20);
     p.clear();
     assert.equal(out.text, `${ERASE}seqscope: reading feed.jsonl 21% (100 of 473 MiB)${ERASE}seqscope: reading feed.jsonl 99% (473 of 473 MiB)${ERASE}`);
-    const stream = sink(true);
+    const stream = textSink(true);
     new ProgressLine(stream, 'standard input', () => 0).update(3 << 19, 0);
     assert.equal(stream.text, `${ERASE}seqscope: reading standard input 1.5 MiB`, 'no total: no percentage');
   });
 
   it('replay shows it on a terminal only, erased before the summary, and not with --no-progress', async () => {
     const run = async (isTTY: boolean, ...extra: string[]) => {
-      const io = { stdout: sink(false), stderr: sink(isTTY) };
+      const io = { stdout: textSink(false), stderr: textSink(isTTY) };
       const code = await main(['replay', SAMPLE, '--preset', 'cme', ...extra], io);
       assert.equal(code, 0, io.stderr.text);
       assert.match(io.stdout.text, /^SeqScope replay of /);

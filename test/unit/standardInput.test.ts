@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 import { inputName, standardInputProblem } from '../../src/cli/standardInput';
+import { textSink } from '../support/textSink';
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      w.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  w.text = '';
-  return w;
-}
 
 /** Standard input as a terminal gives it: nothing piped in. */
 function terminal(): PassThrough & { isTTY: boolean } {
@@ -36,7 +27,7 @@ describe('"-" (standard input) for replay and publish', () => {
     ['publish', ['publish', '-', '--topic', 'feed']],
   ] as const) {
     it(`${command} - on a terminal is a usage error (exit 2, one line), not a wait that looks like a hang`, async () => {
-      const io = { stdout: sink(), stderr: sink(), stdin: terminal() };
+      const io = { stdout: textSink(), stderr: textSink(), stdin: terminal() };
       const code = await main([...args], io);
       assert.equal(code, 2, io.stderr.text);
       assert.match(io.stderr.text, new RegExp(`^seqscope: "-" reads a capture from standard input, but nothing is piped in: pipe one \\(gzip -dc feed\\.jsonl\\.gz \\| seqscope ${command} -[^)]*\\) or name the file\\n$`));
