@@ -4,7 +4,6 @@ import { main } from '../../src/cli/main';
 import { ProgressLine } from '../../src/cli/progressLine';
 import { textSink } from '../support/textSink';
 
-
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 const ERASE = '\r\x1b[K';
 
