@@ -4,7 +4,7 @@
  * findings. The summary still counts everything.
  */
 import { Command } from 'commander';
-import { TraceFilterSpec } from '../core/traceFilter';
+import { numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
 import { TRACE_EVENT_TYPES, TraceEventType } from '../core/traceEvents';
 import type { SeqBits } from '../core/serial';
 
@@ -56,13 +56,9 @@ export function exportFilterFromFlags(f: ExportFilterFlags, seqBits: SeqBits): T
     const from = m[1] === undefined ? undefined : Number(m[1]);
     // One number alone is a range of one.
     const to = m[3] !== undefined ? Number(m[3]) : m[2] === undefined ? from : undefined;
-    if (from !== undefined && to !== undefined) {
-      if (from > to && seqBits === 64) {
-        throw new FilterFlagError(`--numbers ${f.numbers}: FROM is above TO, and 64-bit numbers do not wrap: write the lower number first`);
-      }
-      const top = 2 ** seqBits - 1;
-      if (seqBits !== 64 && Math.max(from, to) > top) throw new FilterFlagError(`--numbers ${f.numbers}: ${seqBits}-bit numbers end at ${top}`);
-    }
+    const problem = numberRangeProblem(from, to, seqBits);
+    // With 64 bits the one problem is a start above the end.
+    if (problem) throw new FilterFlagError(`--numbers ${f.numbers}: ${seqBits === 64 ? 'FROM is above TO, and ' : ''}${problem}`);
     spec.seqFrom = from;
     spec.seqTo = to;
   }

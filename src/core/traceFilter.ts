@@ -4,6 +4,7 @@
  * memory; the timeline applies the same fields through its compiled EventFilter.
  */
 import type { CaptureEntry } from './captureRecord';
+import type { SeqBits } from './serial';
 import type { TraceEvent, TraceEventType } from './traceEvents';
 
 export interface TraceFilterSpec {
@@ -52,6 +53,17 @@ export function overlapsNumberRange(from: number, to: number, lo: number | undef
  */
 function meetsFilter(a: number, b: number, start: number, end: number): boolean {
   return end < start ? start <= b || a <= end : a <= end && start <= b;
+}
+
+/**
+ * Why `from`…`to` (either end may be open) is not a range of `bits`-bit numbers, or undefined
+ * when it is: a number above the width's top, or — where numbers do not wrap — a start above
+ * the end. The CLI's `--numbers` and the extension's Sequence range ask the same.
+ */
+export function numberRangeProblem(from: number | undefined, to: number | undefined, bits: SeqBits): string | undefined {
+  if (bits === 64) return from !== undefined && to !== undefined && from > to ? '64-bit numbers do not wrap: write the lower number first' : undefined;
+  const top = 2 ** bits - 1;
+  return (from ?? 0) > top || (to ?? 0) > top ? `${bits}-bit numbers end at ${top}` : undefined;
 }
 
 /** A predicate for trace events (with the entry they are about, when they have one). */

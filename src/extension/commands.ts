@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
-import { describeFilter, TraceFilterSpec } from '../core/traceFilter';
+import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
 import { withErrorHandling } from './errors';
 import { exportTrace, ExportRequest } from './exportTrace';
@@ -278,9 +278,7 @@ async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {
           const m = /^\s*(\d*)\s*-\s*(\d*)\s*$/.exec(v);
           if (!m) return 'Write it as from-to, e.g. 100-200';
           const [from, to] = [m[1], m[2]].map((x) => (x ? Number(x) : undefined));
-          if (bits !== 64 && [from, to].some((n) => n !== undefined && n > top)) return `${bits}-bit numbers end at ${top}`;
-          if (bits === 64 && from !== undefined && to !== undefined && from > to) return '64-bit numbers do not wrap: write the lower number first';
-          return undefined;
+          return numberRangeProblem(from, to, bits);
         },
       });
       if (text === undefined) return undefined;

@@ -20,6 +20,7 @@ describe('replay export filter flags', () => {
     assert.throws(() => exportFilterFromFlags({ numbers: '9-3' }, 64), /FROM is above TO, and 64-bit numbers do not wrap: write the lower number first/);
     assert.throws(() => exportFilterFromFlags({ numbers: '65530-65536' }, 16), /16-bit numbers end at 65535/);
     assert.throws(() => exportFilterFromFlags({ numbers: '70000-5' }, 16), /16-bit numbers end at 65535/);
+    assert.throws(() => exportFilterFromFlags({ numbers: '70000-' }, 16), /16-bit numbers end at 65535/, 'an open end too');
   });
 
   it('says what is wrong with a bad flag', () => {
