@@ -80,6 +80,10 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   // Checked before connecting, so a typo costs nothing.
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
+  // A name ending in .gz records gzip-compressed (as --export does); --append keeps the file's own format.
+  const recorderOptions = { append: flags.append, gzip: /\.gz$/i.test(flags.out) };
+  const outProblem = await layer.CaptureRecorder.problemWith(flags.out, recorderOptions);
+  if (outProblem) throw new CliUsageError(`--out: ${outProblem}`);
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
   let tap: PubsubLayer.Tap | undefined;
@@ -96,7 +100,10 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     } else {
       subscription = layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId);
     }
-    recorder = await layer.CaptureRecorder.open(flags.out, { append: flags.append });
+    recorder = await layer.CaptureRecorder.open(flags.out, recorderOptions).catch((e: Error) => {
+      // Checked above, but the disk can change while the tap is made.
+      throw new CliUsageError(`--out: ${e.message}`);
+    });
     const rec = recorder;
     const done = new Promise<string>((resolve) => {
       interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
@@ -122,6 +129,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     const why = await done;
     ticker.stop();
     await source!.stop();
+    const gzip = recorder.gzip;
     await recorder.close();
     recorder = undefined;
     const stats = source!.stats;
@@ -129,9 +137,9 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     // The summary is a replay of the file just written: the same verdict `seqscope replay` gives.
     const { summary } = await runReplay({ paths: [flags.out], options });
     if (flags.json) {
-      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary }) + '\n');
+      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary }) + '\n');
     } else {
-      io.stdout.write(`Recorded ${stats.received} message${stats.received === 1 ? '' : 's'} from ${subscription.path} to ${flags.out} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} reconnect${stats.reconnects === 1 ? '' : 's'}` : ''}).\n\n`);
+      io.stdout.write(`Recorded ${stats.received} message${stats.received === 1 ? '' : 's'} from ${subscription.path} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} reconnect${stats.reconnects === 1 ? '' : 's'}` : ''}).\n\n`);
       io.stdout.write(formatSummary(summary));
     }
     return 0;
@@ -311,8 +319,8 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .description('Record live messages to a capture file (acks each message only after its line is written).')
         .option('--subscription <name>', 'consume this subscription (projects/P/subscriptions/S or S): takes messages from its other consumers')
         .option('--topic <name>', 'record through a temporary tap subscription on this topic (recommended: other consumers are untouched)')
-        .requiredOption('--out <file>', 'capture file to write (JSON Lines of ReceivedMessage + receivedAt)')
-        .option('--append', 'append to the file instead of replacing it')
+        .requiredOption('--out <file>', 'capture file to write (JSON Lines of ReceivedMessage + receivedAt; a name ending in .gz is written gzip-compressed)')
+        .option('--append', 'append to the file instead of replacing it (in its own format, plain or gzip)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
         .option('--json', 'print what was recorded and the sequencer summary as one JSON object'),

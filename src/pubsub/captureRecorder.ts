@@ -9,6 +9,11 @@
  * when SeqScope or its host dies (the OS holds the written bytes; a power cut can cost the last
  * second, the fsync interval).
  *
+ * A gzip recording writes each batch as one gzip member (concatenated members are one gzip
+ * file to gunzip and to replay), so the same holds: at most a torn last member. The price is
+ * that each batch is compressed without the previous one's dictionary: a slow feed, a message
+ * or two a batch, compresses less than a fast one.
+ *
  * Why synchronous writes, in the extension host: a batch is tens of KB into the page cache, a
  * few tens of µs. Asynchronous writes, flushed on a timer or in setImmediate, cost more CPU per
  * message than the whole record and sequencer path: measured on the Pub/Sub benchmark (same-run
@@ -16,12 +21,19 @@
  * Subscription), 8–9 µs per message more, from the extra event-loop wakeups and thread-pool
  * round trips rather than from the writes themselves.
  */
-import { writeSync } from 'node:fs';
-import { open, FileHandle } from 'node:fs/promises';
+import { createReadStream, writeSync } from 'node:fs';
+import { access, constants, open, stat, FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createGunzip, gzipSync } from 'node:zlib';
 
 export interface RecorderOptions {
-  /** Append to an existing file instead of truncating it. */
+  /** Append to an existing file instead of truncating it (in the file's own format: plain or gzip). */
   readonly append?: boolean;
+  /**
+   * Write a new (or empty) file gzip-compressed: each write is one gzip member, so the file on
+   * disk is always whole members plus at most a torn last one, and every acked line decompresses.
+   */
+  readonly gzip?: boolean;
   /** Write at once when this much is buffered (bytes), not waiting for the batch to end. */
   readonly maxBufferBytes?: number;
   /** fsync at most this often while lines arrive (ms); always on close. */
@@ -31,12 +43,19 @@ export interface RecorderOptions {
 /** Called once the line is written (err undefined) or could not be (do not ack then). */
 export type WrittenCallback = (err?: Error) => void;
 
+/**
+ * gzip level 1: a batch is compressed on the receiving thread before its messages are acked.
+ * On capture lines level 1 runs about twice as fast as zlib's default (6) for 13 % more bytes
+ * (about 7× smaller than the text in 64 KiB batches, against 8×).
+ */
+const GZIP_LEVEL = 1;
+
 export class CaptureRecorder {
   /** Lines handed to append(). */
   lines = 0;
-  /** Bytes handed to append() (the next line's offset). */
+  /** Bytes of text handed to append() (the next line's offset in the text, decompressed if gzip). */
   bytes = 0;
-  /** Bytes the OS has taken. */
+  /** Bytes the OS has taken (compressed, for a gzip file). */
   bytesWritten = 0;
   /** Lines are encoded straight into this buffer: one write() call per line, no joined strings. */
   private buffer: Buffer;
@@ -63,27 +82,63 @@ export class CaptureRecorder {
   private constructor(
     readonly path: string,
     private readonly fh: FileHandle,
-    startBytes: number,
+    start: { text: number; file: number },
+    /** Whether the file is gzip-compressed (a new file as asked; an appended one as it was). */
+    readonly gzip: boolean,
     options: RecorderOptions,
   ) {
-    this.bytes = this.bytesWritten = this.syncedBytes = startBytes;
+    this.bytes = start.text;
+    this.bytesWritten = this.syncedBytes = start.file;
     this.maxBufferBytes = options.maxBufferBytes ?? 1 << 20;
     this.syncIntervalMs = options.syncIntervalMs ?? 1000;
     this.buffer = Buffer.allocUnsafe(this.maxBufferBytes + 4096);
   }
 
+  /**
+   * What stops recording to `path`, as one sentence with a next step, or undefined: for the CLI
+   * to check before it connects, so a typo costs nothing. open() throws the same sentences.
+   */
+  static async problemWith(path: string, options: RecorderOptions = {}): Promise<string | undefined> {
+    const problem = await pathProblem(path);
+    if (problem || !options.append || !(await startsWithGzip(path))) return problem;
+    const text = await gzipText(path);
+    return text.problem && appendProblem(path, text.problem);
+  }
+
   static async open(path: string, options: RecorderOptions = {}): Promise<CaptureRecorder> {
+    const problem = await pathProblem(path);
+    if (problem) throw new Error(problem);
     const fh = await open(path, options.append ? 'a+' : 'w');
-    let size = 0;
-    if (options.append) {
-      size = (await fh.stat()).size;
-      // A file torn by a crash ends mid-line: start on a fresh line so the new records parse.
-      if (size > 0 && !(await endsWithNewline(fh, size))) {
-        await fh.write('\n');
-        size++;
+    try {
+      let file = 0;
+      let text = 0;
+      let gzip = !!options.gzip;
+      if (options.append) {
+        file = text = (await fh.stat()).size;
+        if (file > 0) {
+          gzip = await startsWithGzip(path);
+          if (gzip) {
+            const t = await gzipText(path);
+            if (t.problem) throw new Error(appendProblem(path, t.problem));
+            text = t.length;
+            // A file gzipped by other means may end mid-line: start the next member on a fresh one.
+            if (!t.endsWithNewline) {
+              await fh.write(gzipSync('\n', { level: GZIP_LEVEL }));
+              file = (await fh.stat()).size;
+              text++;
+            }
+          } else if (!(await endsWithNewline(fh, file))) {
+            // A file torn by a crash ends mid-line: start on a fresh line so the new records parse.
+            await fh.write('\n');
+            file = ++text;
+          }
+        }
       }
+      return new CaptureRecorder(path, fh, { text, file }, gzip, options);
+    } catch (e) {
+      await fh.close();
+      throw e;
     }
-    return new CaptureRecorder(path, fh, size, options);
   }
 
   /** The error that stopped recording, if any (every later append fails with it). */
@@ -92,7 +147,8 @@ export class CaptureRecorder {
   }
 
   /**
-   * Queues one line (it must end with '\n') and returns its byte offset in the file. `written`
+   * Queues one line (it must end with '\n') and returns its byte offset in the file's text
+   * (decompressed, for a gzip file). `written`
    * runs after the write that holds it, or with an error if it could not be written — never
    * before append() returns.
    */
@@ -171,9 +227,11 @@ export class CaptureRecorder {
     let err = this.failure;
     if (!err) {
       try {
+        const data = this.gzip ? gzipSync(this.buffer.subarray(0, this.bufferBytes), { level: GZIP_LEVEL }) : this.buffer;
+        const size = this.gzip ? data.length : this.bufferBytes;
         let done = 0;
-        while (done < this.bufferBytes) done += writeSync(this.fh.fd, this.buffer, done, this.bufferBytes - done);
-        this.bytesWritten += this.bufferBytes;
+        while (done < size) done += writeSync(this.fh.fd, data, done, size - done);
+        this.bytesWritten += size;
       } catch (e) {
         err = this.failure = new Error(`cannot write to ${this.path}: ${(e as Error).message}`);
       }
@@ -222,4 +280,65 @@ async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
   const b = Buffer.alloc(1);
   await fh.read(b, 0, 1, size - 1);
   return b[0] === 0x0a;
+}
+
+/** Whether the file starts with gzip's magic bytes (compression is told from the content, as replay does). */
+async function startsWithGzip(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(b, 0, 2, 0);
+    return bytesRead === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Decompresses a gzip file (every member) to learn its text's length and last byte, or what is
+ * wrong with it. Appending needs both: a cut-off member (a crash mid-write) would swallow every
+ * member written after it, for gunzip and for replay alike.
+ */
+function gzipText(path: string): Promise<{ length: number; endsWithNewline: boolean; problem?: string }> {
+  return new Promise((resolve) => {
+    let length = 0;
+    let last = 0x0a;
+    const gz = createGunzip();
+    const input = createReadStream(path);
+    const fail = (problem: string) => {
+      input.destroy();
+      gz.destroy();
+      resolve({ length, endsWithNewline: false, problem });
+    };
+    input.on('error', (e) => fail(`cannot be read (${e.message})`));
+    gz.on('error', (e: NodeJS.ErrnoException) =>
+      fail(e.code === 'Z_BUF_ERROR' ? 'ends in the middle of its gzip data (a recording that was cut off)' : `has damaged gzip data (${e.message})`),
+    );
+    gz.on('data', (b: Buffer) => {
+      length += b.length;
+      last = b[b.length - 1];
+    });
+    gz.on('end', () => resolve({ length, endsWithNewline: last === 0x0a }));
+    input.pipe(gz);
+  });
+}
+
+/** What stops writing a file at `path` at all, or undefined. */
+async function pathProblem(path: string): Promise<string | undefined> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) return `${path} is a folder: name a file in it`;
+  const folder = dirname(path);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent) return `the folder ${folder} does not exist: create it first, or name a file elsewhere`;
+  if (!parent.isDirectory()) return `${folder} is not a folder: name a file in a folder`;
+  const target = existing ? path : folder;
+  const writable = await access(target, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  return writable ? undefined : `cannot write ${existing ? path : `in ${folder}`} (permission denied): name a file somewhere you may write`;
+}
+
+function appendProblem(path: string, problem: string): string {
+  return `${path} ${problem}, so nothing appended to it could be read back: record to a new file (\`seqscope replay\` merges the two)`;
 }

@@ -4,9 +4,9 @@
  * findings; and every bad input fails fast with a clear message.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { runReplay } from '../../src/core/replayRun';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { GapEvent, TraceEvent } from '../../src/core/traceEvents';
@@ -51,7 +51,7 @@ describe('emulator: seqscope publish and record', function () {
     assert.deepEqual(gaps, ['310:41517-41519', '318:7777-7777']);
   });
 
-  it('publish - takes a gzip capture from standard input: recorded back, it has the sample\'s findings', async () => {
+  it('publish - takes a gzip capture from standard input; recorded back to a .gz file, gzip-compressed, it has the sample\'s findings', async () => {
     const { emu, conn } = env;
     const topic = uniqueId('stdin');
     const sub = uniqueId('stdin-sub');
@@ -61,10 +61,14 @@ describe('emulator: seqscope publish and record', function () {
     const pub = await runCli(emu, ['publish', '-', '--topic', topic], gzipSync(readFileSync(SAMPLE)));
     assert.equal(pub.code, 0, pub.stderr);
     assert.match(pub.stdout, new RegExp(`^Published ${lines} of ${lines} messages \\(3 keys\\) from standard input to projects/${PROJECT}/topics/${topic} in `));
-    const out = join(tempDir(), 'stdin.jsonl');
+    const out = join(tempDir(), 'stdin.jsonl.gz');
     const rec = await runCli(emu, ['record', '--subscription', sub, '--out', out, '--max-messages', String(lines), '--duration', '60s', '--preset', 'cme', '--json']);
     assert.equal(rec.code, 0, rec.stderr);
-    const { summary } = JSON.parse(rec.stdout);
+    const { summary, recorded } = JSON.parse(rec.stdout);
+    assert.equal(recorded.gzip, true);
+    const file = readFileSync(out);
+    assert.equal(gunzipSync(file).toString().trim().split('\n').length, lines, 'gunzip reads every recorded line');
+    assert.ok(file.length < statSync(SAMPLE).size / 2, `compressed: ${file.length} bytes`);
     // As in the first test: every number, gap and second publish made it through the pipe.
     assert.deepEqual(
       [summary.received, summary.delivered, summary.gaps, summary.lost, summary.duplicates, summary.invalid],
@@ -146,7 +150,13 @@ describe('emulator: seqscope publish and record', function () {
     it('the CLI prints each as one line and exits 2', async () => {
       const { emu } = env;
       const dir = tempDir();
+      const torn = join(dir, 'torn.jsonl.gz');
+      writeFileSync(torn, gzipSync(readFileSync(SAMPLE)).subarray(0, 5000));
       const cases: [string[], RegExp][] = [
+        // --out is checked before connecting: these name a topic that does not exist either.
+        [['record', '--topic', 'no-such-topic', '--out', join(dir, 'no-folder', 'x.jsonl')], /--out: the folder .*no-folder does not exist: create it first/],
+        [['record', '--topic', 'no-such-topic', '--out', dir], /--out: .* is a folder: name a file in it/],
+        [['record', '--topic', 'no-such-topic', '--out', torn, '--append'], /--out: .*torn\.jsonl\.gz ends in the middle of its gzip data .*record to a new file/],
         [['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')], /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/],
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'b.jsonl')], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         [['publish', SAMPLE, '--topic', 'no-such-topic'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],

@@ -4,9 +4,10 @@
  * error explanations, tap ids.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { CaptureReader } from '../../src/core/captureReader';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { explainError, GRPC, PubsubError } from '../../src/pubsub/pubsubErrors';
@@ -133,16 +134,107 @@ describe('CaptureRecorder', () => {
     assert.ok(results[2] instanceof Error, 'later appends fail as soon as their batch ends');
   });
 
-  it('refuses a path it cannot create, with the reason', async () => {
-    const ro = join(dir, 'ro');
-    writeFileSync(ro, '');
+  it('refuses a path it cannot write, with the reason and a next step, before creating anything', async () => {
+    writeFileSync(join(dir, 'plain'), '');
+    const cases: [string, RegExp][] = [
+      [join(dir, 'missing', 'x.jsonl'), /the folder .*missing does not exist: create it first/],
+      [dir, /is a folder: name a file in it/],
+      [join(dir, 'plain', 'x.jsonl'), /plain is not a folder/],
+    ];
+    for (const [path, re] of cases) {
+      assert.match((await CaptureRecorder.problemWith(path)) ?? 'no problem', re, path);
+      await assert.rejects(CaptureRecorder.open(path), re);
+    }
+    assert.equal(await CaptureRecorder.problemWith(join(dir, 'fine.jsonl')), undefined);
+    assert.deepEqual(readdirSync(dir), ['plain'], 'nothing was created');
+    if (process.getuid?.() === 0) return; // root may write in a read-only folder: the cases above hold for root too
     chmodSync(dir, 0o500);
     try {
-      if (process.getuid?.() === 0) return; // root writes anyway
-      await assert.rejects(CaptureRecorder.open(join(dir, 'x.jsonl')), /EACCES/);
+      await assert.rejects(CaptureRecorder.open(join(dir, 'x.jsonl')), /permission denied/);
     } finally {
       chmodSync(dir, 0o700);
     }
+  });
+
+  describe('gzip', () => {
+    it('writes each batch as a gzip member: the file is one gzip stream of exactly the lines, offsets index its text', async () => {
+      const path = join(dir, 'c.jsonl.gz');
+      const rec = await CaptureRecorder.open(path, { gzip: true });
+      assert.equal(rec.gzip, true);
+      const offsets: number[] = [];
+      const acked: number[] = [];
+      for (let batch = 0; batch < 3; batch++) {
+        for (let i = batch * 100; i < batch * 100 + 100; i++) offsets.push(rec.append(line(i), () => acked.push(i)));
+        await Promise.resolve();
+        assert.equal(acked.length, (batch + 1) * 100, 'a batch is acked once its member is written');
+        // Every acked line can be read back from what is on disk now, before close.
+        assert.equal(gunzipSync(readFileSync(path)).toString().split('\n').length - 1, (batch + 1) * 100);
+      }
+      await rec.close();
+      const file = readFileSync(path);
+      const text = gunzipSync(file).toString();
+      assert.equal(text, Array.from({ length: 300 }, (_, i) => line(i)).join(''));
+      offsets.forEach((o, i) => assert.equal(text.slice(o, o + line(i).length), line(i)));
+      assert.equal(rec.bytes, text.length);
+      assert.equal(rec.bytesWritten, file.length);
+      assert.ok(file.length < text.length / 3, `compressed: ${file.length} of ${text.length} bytes`);
+      assert.deepEqual((await readAll(path)).map((e) => e.record?.message.messageId), Array.from({ length: 300 }, (_, i) => `m${i}`));
+    });
+
+    it('a crash mid-write leaves every acked line readable; appending then is refused, with a next step', async () => {
+      const path = join(dir, 'torn.jsonl.gz');
+      const rec = await CaptureRecorder.open(path, { gzip: true });
+      rec.append(line(1));
+      rec.append(line(2));
+      await rec.flush();
+      const whole = readFileSync(path).length;
+      rec.append(line(3));
+      await rec.close();
+      truncateSync(path, whole + 10); // the third member cut off part way
+      const entries = await readAll(path);
+      assert.deepEqual(entries.filter((e) => e.record).map((e) => e.record!.message.messageId), ['m1', 'm2']);
+      assert.match(entries.find((e) => e.invalid)?.invalid ?? '', /gzip data ends early/);
+      const re = /ends in the middle of its gzip data .* record to a new file \(`seqscope replay` merges the two\)/;
+      assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', re);
+      await assert.rejects(CaptureRecorder.open(path, { append: true }), re);
+      assert.equal(readFileSync(path).length, whole + 10, 'the file is left as it was');
+      assert.equal(await CaptureRecorder.problemWith(path), undefined, 'replacing it is fine');
+    });
+
+    it('--append continues a file in its own format: gzip stays gzip, plain stays plain, whatever the name', async () => {
+      const gz = join(dir, 'a.jsonl.gz');
+      // Compressed by other means, without a final newline: the next line must not join it.
+      writeFileSync(gz, Buffer.concat([gzipSync(line(1)), gzipSync(line(2).trimEnd())]));
+      const rec = await CaptureRecorder.open(gz, { append: true });
+      assert.equal(rec.gzip, true);
+      const at = rec.append(line(3));
+      await rec.close();
+      const text = gunzipSync(readFileSync(gz)).toString();
+      assert.equal(text, line(1) + line(2) + line(3));
+      assert.equal(text.slice(at, at + line(3).length), line(3));
+
+      const plain = join(dir, 'b.jsonl.gz');
+      writeFileSync(plain, line(1));
+      const rec2 = await CaptureRecorder.open(plain, { append: true, gzip: true });
+      assert.equal(rec2.gzip, false, 'a plain file named .gz stays plain: one file, one format');
+      rec2.append(line(2));
+      await rec2.close();
+      assert.equal(readFileSync(plain, 'utf8'), line(1) + line(2));
+
+      const empty = join(dir, 'c.jsonl.gz');
+      writeFileSync(empty, '');
+      const rec3 = await CaptureRecorder.open(empty, { append: true, gzip: true });
+      assert.equal(rec3.gzip, true, 'an empty file takes the asked format');
+      await rec3.close();
+    });
+
+    it('damaged gzip data is named as such, not as a cut-off file', async () => {
+      const path = join(dir, 'bad.jsonl.gz');
+      const data = gzipSync(Array.from({ length: 50 }, (_, i) => line(i)).join(''));
+      data.fill(0x55, 20, 60);
+      writeFileSync(path, data);
+      assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', /has damaged gzip data \(.+\)/);
+    });
   });
 });
 
