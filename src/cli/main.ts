@@ -199,6 +199,8 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   if (flags.json) summaryOut.write(JSON.stringify({ ...summary, ...(cancelled ? { cancelled } : {}), ...(exportNote ? { exported: exportNote } : {}) }) + '\n');
   else summaryOut.write(formatSummary(summary, { cancelled, exported: flags.export, exportNote }));
   if (cancelled) return EXIT.interrupted;
+  // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
+  if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
     io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${f}${count(summary, f) === 1 ? '' : 's'}`).join(', ')}\n`);

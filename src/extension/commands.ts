@@ -191,7 +191,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} gaps (${sum.lost} lost), ${sum.duplicates} duplicates, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.
     const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
-    if (sum.invalid || damage) {
+    if (sum.received + sum.invalid === 0 && !damage) {
+      void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
+    } else if (sum.invalid || damage) {
       void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, 'Show Timeline').then((a) => a && showTimeline(s));
     } else {
       vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);

@@ -3,7 +3,7 @@
  * tree against the engine's own results, exports every format, steps the replay, closes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -15,6 +15,7 @@ import { TraceEvent } from '../../src/core/traceEvents';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
 import type { EventNode, GroupNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
+import { stubber } from './windowStubs';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 
@@ -169,6 +170,24 @@ describe('SeqScope in VS Code', function () {
     assert.ok(group);
     const first = children(group)[0] as EventNode;
     assert.equal(first.event.line, s.data.summary.invalidSamples[0].line);
+  });
+
+  it('opens a capture that holds no records as an empty session, and says so', async () => {
+    const restore: (() => unknown)[] = [];
+    const warnings: string[] = [];
+    stubber(restore)('showWarningMessage', (async (message: string) => void warnings.push(message)) as never);
+    try {
+      const empty = join(out, 'quiet.jsonl');
+      writeFileSync(empty, '\n');
+      const { id } = await open(empty);
+      assert.equal(api.manager.get(id)!.data.summary.received, 0);
+      assert.deepEqual(warnings, ['SeqScope: quiet.jsonl holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)']);
+      warnings.length = 0;
+      await open();
+      assert.deepEqual(warnings, [], 'a capture with records gets no warning');
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
   });
 
   it('gives a clear error for a file that is not a capture', async () => {

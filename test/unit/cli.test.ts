@@ -197,6 +197,21 @@ describe('seqscope CLI', function () {
     assert.equal(s.invalid, 0);
   });
 
+  it('says on stderr when a capture holds no records (exit 0: a quiet recording is empty too); not when it holds some', () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const blank = join(dir, 'blank.jsonl');
+    writeFileSync(blank, '\n\n');
+    const one = seqscope('replay', empty, '--json');
+    assert.equal(one.code, 0, one.stderr);
+    assert.equal(JSON.parse(one.stdout).received, 0);
+    assert.equal(one.stderr, `seqscope: note: ${empty} holds no records: nothing was sequenced\n`);
+    const piped = seqscopeWithInput(Buffer.alloc(0), 'replay', '-');
+    assert.equal(piped.stderr, 'seqscope: note: standard input holds no records: nothing was sequenced\n');
+    assert.equal(seqscope('replay', empty, blank).stderr, `seqscope: note: ${empty}, ${blank} hold no records: nothing was sequenced\n`);
+    assert.equal(seqscope('replay', empty, feed).stderr, '', 'one of them holds records');
+  });
+
   it('says on stderr that a --gap-timeout without a unit is milliseconds, and still runs with it', () => {
     const bare = seqscope('replay', feed, '--preset', 'cme', '--gap-timeout', '10', '--json');
     assert.equal(bare.code, 0, bare.stderr);
