@@ -33,6 +33,7 @@ const exportHtml: Exporter = async (session, target, _token, extensionUri) => {
   await writeStandaloneHtml(session.data, target, {
     title: session.title,
     options: describeOptions(session.options),
+    seqBits: session.options.seqBits,
     bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
     cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
     filter: session.timeline.eventFilter,

@@ -69,7 +69,7 @@ export class Session extends Disposable {
     this.files = new SessionFiles(data);
     this.timeline = new TimelineService(
       data,
-      { id, title: this.title, options: describeOptions(options) },
+      { id, title: this.title, options: describeOptions(options), seqBits: options.seqBits },
       (a) => this.files.read(a),
       (name, value) => this.files.attributeMask(name, value),
     );

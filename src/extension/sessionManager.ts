@@ -96,7 +96,7 @@ export class SessionManager extends Disposable {
             signal: abort.signal,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
-              meta: { id, title: captureTitle(paths, false), options: describeOptions(options) },
+              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits },
               onView: (view) => {
                 firstView = view;
                 return watcher.firstView?.(view);

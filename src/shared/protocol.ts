@@ -10,6 +10,7 @@ import type { CursorState } from '../core/session/replayCursor';
 import type { EventView } from '../core/session/eventView';
 import type { Overview } from '../core/session/timelineQuery';
 import type { WirePage } from '../core/session/pageWire';
+import type { SeqBits } from '../core/serial';
 import type { TraceFilterSpec } from '../core/traceFilter';
 
 export type { CursorState, KeyStateView } from '../core/session/replayCursor';
@@ -37,6 +38,8 @@ export interface SessionInfo {
   title: string;
   /** How the session was sequenced, in words. */
   options: string;
+  /** Width of its sequence numbers, for the filter bar to check a range (absent: not known). */
+  seqBits?: SeqBits;
   start: number;
   end: number;
   arrivals: number;

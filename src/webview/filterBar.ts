@@ -3,6 +3,8 @@
  * `setFilter`; the host answers `filter` with the filter it applied and a new overview, and only
  * then does the app re-request pages (so pages never mix two filters).
  */
+import type { SeqBits } from '../core/serial';
+import { numberRangeProblem } from '../core/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
 import { button, clear, el } from './dom';
 
@@ -21,6 +23,9 @@ export class FilterBar {
   private readonly attrName: HTMLInputElement;
   private readonly attrValue: HTMLInputElement;
   private readonly attrBox: HTMLElement;
+  private readonly seqBox: HTMLElement;
+  /** The session's number width: ranges are checked against it as the user types (the CLI and the tree's filter use the same rule). */
+  private seqBits: SeqBits | undefined;
 
   constructor(private readonly apply: (f: TimelineFilter) => void) {
     this.keysBox = el('div', { class: 'ss-field' });
@@ -39,12 +44,7 @@ export class FilterBar {
     this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true } }, [
       this.keysBox,
       kindBox,
-      el('div', { class: 'ss-field', title: 'Inclusive. With 16- or 32-bit numbers, a "from" above "to" runs through the wrap (e.g. 65530–5).' }, [
-        el('span', { class: 'ss-label', text: 'Sequence' }),
-        this.seqFrom,
-        '–',
-        this.seqTo,
-      ]),
+      (this.seqBox = el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Sequence' }), this.seqFrom, '–', this.seqTo])),
       this.attrBox,
       el('div', { class: 'ss-field ss-actions' }, [
         el('button', { class: 'ss-button ss-primary', text: 'Apply', attrs: { type: 'submit', 'aria-label': 'Apply the filter' } }),
@@ -54,6 +54,8 @@ export class FilterBar {
         }),
       ]),
     ]);
+    // The browser's own validation shows the message and keeps the form from submitting.
+    for (const input of [this.seqFrom, this.seqTo]) input.addEventListener('input', () => this.checkRange());
     this.root.addEventListener('submit', (e) => {
       e.preventDefault();
       this.apply(this.read());
@@ -68,8 +70,26 @@ export class FilterBar {
     this.root.hidden = !show;
   }
 
-  /** Key choices; the attribute filter only where the host can index attributes (not standalone). */
-  setup(keyNames: readonly string[], attributes: boolean): void {
+  /**
+   * Key choices; the attribute filter only where the host can index attributes (not standalone);
+   * the number width, when known, for the range's check and hint.
+   */
+  setup(keyNames: readonly string[], attributes: boolean, seqBits?: SeqBits): void {
+    this.seqBits = seqBits;
+    const wraps = seqBits === 16 || seqBits === 32;
+    const top = wraps ? 2 ** seqBits - 1 : undefined;
+    for (const input of [this.seqFrom, this.seqTo]) {
+      input.min = '0';
+      if (top !== undefined) input.max = String(top);
+      else input.removeAttribute('max');
+    }
+    this.seqBox.title =
+      top !== undefined
+        ? `Inclusive, 0–${top} (${seqBits}-bit numbers). A "from" above "to" runs through the wrap (e.g. ${top - 5}–5).`
+        : seqBits === 64
+          ? 'Inclusive. 64-bit numbers do not wrap: write the lower number first.'
+          : 'Inclusive. With 16- or 32-bit numbers, a "from" above "to" runs through the wrap (e.g. 65530–5).';
+    this.checkRange();
     clear(this.keysBox);
     this.keySelect = undefined;
     this.keyText = undefined;
@@ -97,8 +117,16 @@ export class FilterBar {
     for (const [k, cb] of this.kinds) cb.checked = !kinds || kinds.has(k);
     this.seqFrom.value = f.seqFrom !== undefined ? String(f.seqFrom) : '';
     this.seqTo.value = f.seqTo !== undefined ? String(f.seqTo) : '';
+    this.checkRange();
     this.attrName.value = f.attribute?.name ?? '';
     this.attrValue.value = f.attribute?.value ?? '';
+  }
+
+  /** Marks the range invalid, with the reason, when the width rules it out (the CLI's and the tree's rule). */
+  private checkRange(): void {
+    const value = (input: HTMLInputElement) => (input.value.trim() === '' || !Number.isFinite(Number(input.value)) ? undefined : Number(input.value));
+    const problem = this.seqBits === undefined ? undefined : numberRangeProblem(value(this.seqFrom), value(this.seqTo), this.seqBits);
+    this.seqTo.setCustomValidity(problem ?? '');
   }
 
   read(): TimelineFilter {

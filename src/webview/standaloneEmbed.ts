@@ -6,6 +6,7 @@
  * large session block after it, so the script starts and paints the first view from the preview
  * while the browser is still parsing the session (at ~10 MB/s, Chromium's rate for inline data).
  */
+import type { SessionMeta } from '../core/session/timelineService';
 import type { FirstPage, HostMessage, WebviewMessage } from '../shared/protocol';
 
 export const META_ELEMENT_ID = 'seqscope-meta';
@@ -13,11 +14,7 @@ export const PREVIEW_ELEMENT_ID = 'seqscope-preview';
 export const SESSION_ELEMENT_ID = 'seqscope-session';
 
 /** What the export knows about the session besides the snapshot. */
-export interface StandaloneMeta {
-  id: string;
-  title: string;
-  options: string;
-}
+export type StandaloneMeta = SessionMeta;
 
 /**
  * Answers the page can give before the session is decoded, computed by the exporter with the

@@ -273,7 +273,7 @@ export class TimelineApp {
     document.title = `SeqScope — ${session.title}`;
     const width = this.layout?.plotW ?? 800;
     this.vp = new Viewport(session.start, session.end, width);
-    this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone);
+    this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone, session.seqBits);
     this.filterBar.set(filter);
     this.filterSummary.textContent = FilterBar.describe(filter);
     this.legendBox.replaceChildren(legend(!session.standalone));

@@ -29,11 +29,14 @@ import { RecordSource, TimelineService } from '../session/timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../../webview/snapshotPacking';
 import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../../webview/standaloneEmbed';
 import { IDLE_REPLAY } from '../../shared/protocol';
+import type { SeqBits } from '../serial';
 
 export interface StandaloneHtmlOptions {
   title: string;
   /** How the session was sequenced, in words (shown under the title). */
   options: string;
+  /** Width of its sequence numbers (the filter bar checks ranges against it). */
+  seqBits?: SeqBits;
   /** The dist directory holding webview/timeline.js. */
   bundleDir: string;
   /** The timeline CSS; default `<bundleDir>/../media/timeline.css` (the extension's layout). */
@@ -68,7 +71,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
   ]);
   const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS);
   const snap = snapshotSession(session, nodeBase64, records, opts.filter);
-  const meta: StandaloneMeta = { id: opts.id ?? `standalone:${opts.title}`, title: opts.title, options: opts.options };
+  const meta: StandaloneMeta = { id: opts.id ?? `standalone:${opts.title}`, title: opts.title, options: opts.options, ...(opts.seqBits ? { seqBits: opts.seqBits } : {}) };
   // The preview must be what the page will compute: from the snapshot's own (filtered,
   // renumbered) events when there is a filter, else the session is the same thing.
   const preview = buildPreview(opts.filter ? restoreSession(snap, nodeBase64) : session, meta);

@@ -11,13 +11,8 @@ import { SequencingOptions } from '../sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from './sessionTransfer';
 import type { StandalonePreview } from '../../webview/standaloneEmbed';
+import type { SessionMeta } from './timelineService';
 
-/** What the session will be called in its views (its TimelineService meta). */
-export interface SessionMeta {
-  id: string;
-  title: string;
-  options: string;
-}
 
 /**
  * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as

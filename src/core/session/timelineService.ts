@@ -5,6 +5,7 @@
  * extension's replay controller owns the cursor and tells the service the current position.
  */
 import type { ReceivedMessage } from '../captureRecord';
+import type { SeqBits } from '../serial';
 import type {
   HostMessage,
   LaneInfo,
@@ -29,6 +30,17 @@ export type AttributeIndex = (name: string, value: string) => Promise<Uint8Array
 
 const OVERVIEW_BINS = 600;
 
+/** What a session is called and how it was sequenced, for its views (the extension's, the worker's first view, a standalone page). */
+export interface SessionMeta {
+  id: string;
+  title: string;
+  /** How the session was sequenced, in words. */
+  options: string;
+  /** Width of its sequence numbers. */
+  seqBits?: SeqBits;
+  standalone?: boolean;
+}
+
 export class TimelineService {
   private filter: TimelineFilter = {};
   private compiled: EventFilter | undefined;
@@ -40,7 +52,7 @@ export class TimelineService {
 
   constructor(
     readonly session: CaptureSession,
-    readonly meta: { id: string; title: string; options: string; standalone?: boolean },
+    readonly meta: SessionMeta,
     private readonly records?: RecordSource,
     private readonly attributeIndex?: AttributeIndex,
   ) {}
@@ -61,6 +73,7 @@ export class TimelineService {
       id: this.meta.id,
       title: this.meta.title,
       options: this.meta.options,
+      ...(this.meta.seqBits ? { seqBits: this.meta.seqBits } : {}),
       start,
       end,
       arrivals: s.arrivalCount,

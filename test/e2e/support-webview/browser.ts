@@ -36,6 +36,7 @@ export async function exportCapture(capture: string, out: string, maxEmbeddedRec
     await writeStandaloneHtml(session, out, {
       title: capture.split('/').pop() as string,
       options: describeOptions(options),
+      seqBits: options.seqBits,
       bundleDir: join(ROOT, 'dist'),
       readRecord: records,
       maxEmbeddedRecords,
