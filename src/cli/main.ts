@@ -17,7 +17,7 @@ import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, Filte
 import { ReplaySummary } from '../core/replayEngine';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatSummary } from './summaryTable';
-import { ProgressLine } from './progressLine';
+import { progressLineFor } from './progressLine';
 import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 
@@ -177,7 +177,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   // A terminal watching a gigabyte capture should see it move; logs and pipes get nothing.
-  const progress = flags.progress !== false && (io.stderr as { isTTY?: boolean }).isTTY ? new ProgressLine(io.stderr, paths.map(inputName).join(', ')) : undefined;
+  const progress = progressLineFor(io.stderr, paths.map(inputName).join(', '), flags.progress);
   let result;
   try {
     result = await runReplay({

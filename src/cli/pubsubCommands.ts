@@ -10,6 +10,7 @@ import { runReplay } from '../core/replayRun';
 import type * as PubsubLayer from '../pubsub';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { formatSummary } from './summaryTable';
+import { bytesDone, ProgressLine, progressLineFor } from './progressLine';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -71,6 +72,8 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
   maxMessages?: string;
   duration?: string;
   json?: boolean;
+  /** False with --no-progress. */
+  progress?: boolean;
 }
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
@@ -90,6 +93,10 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   let recorder: PubsubLayer.CaptureRecorder | undefined;
   const started = Date.now();
   let source: PubsubLayer.LiveSource | undefined;
+  const progress = progressLineFor(io.stderr, flags.out, flags.progress);
+  // What is said while recording goes above the progress line, not after it on the same line.
+  const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
+  let ticker: NodeJS.Timeout | undefined;
   try {
     let subscription: PubsubLayer.ResourceName;
     if (flags.topic) {
@@ -115,19 +122,20 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
             if (stopAfter !== undefined && source!.stats.received >= stopAfter) resolve(`${stopAfter} messages recorded`);
           },
           state(state, detail) {
-            if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) io.stderr.write(`seqscope: ${detail}\n`);
+            if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) say(`seqscope: ${detail}\n`);
           },
           problem(e) {
-            io.stderr.write(`seqscope: ${e.message}\n`);
+            say(`seqscope: ${e.message}\n`);
           },
         },
       );
     });
     const info = await source!.start();
-    if (!info.messageOrdering) io.stderr.write(`seqscope: note: ${subscription.path} does not have message ordering enabled; per-key order is not guaranteed\n`);
-    const ticker = progressTicker(io, () => source!.stats.received, started);
+    if (!info.messageOrdering) say(`seqscope: note: ${subscription.path} does not have message ordering enabled; per-key order is not guaranteed\n`);
+    if (progress) ticker = recordingProgress(progress, () => source!.stats.received, started);
     const why = await done;
-    ticker.stop();
+    clearInterval(ticker);
+    progress?.clear();
     await source!.stop();
     const gzip = recorder.gzip;
     await recorder.close();
@@ -144,6 +152,8 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
+    clearInterval(ticker);
+    progress?.clear();
     interrupt.dispose();
     await source?.stop().catch(() => undefined);
     await recorder?.close().catch(() => undefined);
@@ -154,25 +164,19 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   }
 }
 
-function progressTicker(io: CliIo, count: () => number, started: number): { stop(): void } {
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY;
-  if (!tty) return { stop() {} };
+/** Redraws "recording N messages · R/s · elapsed" every second; the caller clears the interval. */
+function recordingProgress(progress: ProgressLine, count: () => number, started: number): NodeJS.Timeout {
   let last = 0;
   let lastAt = started;
-  const t = setInterval(() => {
+  const draw = () => {
     const n = count();
     const now = Date.now();
     const rate = ((n - last) * 1000) / Math.max(1, now - lastAt);
     last = n;
     lastAt = now;
-    io.stderr.write(`\rrecording: ${n} messages, ${Math.round(rate)}/s, ${formatDuration(now - started)}   `);
-  }, 1000);
-  return {
-    stop() {
-      clearInterval(t);
-      io.stderr.write('\n');
-    },
+    progress.show(`recording ${n} message${n === 1 ? '' : 's'} · ${Math.round(rate)}/s · ${formatDuration(now - started)}`);
   };
+  return setInterval(draw, 1000);
 }
 
 // ---------------------------------------------------------------- publish
@@ -184,6 +188,8 @@ interface PublishFlags extends ConnectionFlags {
   retries?: string;
   skipRedeliveries?: boolean;
   json?: boolean;
+  /** False with --no-progress. */
+  progress?: boolean;
 }
 
 export async function publish(paths: string[], flags: PublishFlags, io: CliIo): Promise<number> {
@@ -197,6 +203,9 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
   const reader = new CaptureReader(paths[0], 0, paths[0] === '-' ? io.stdin : undefined);
+  const progress = progressLineFor(io.stderr, inputName(paths[0]), flags.progress);
+  const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
+  const started = Date.now();
   try {
     const topicName = layer.parseResourceName('topics', flags.topic, conn.projectId);
     await layer.checkTopic(conn, topicName);
@@ -212,6 +221,13 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
       concurrency,
       skipRedeliveries: flags.skipRedeliveries,
       signal: abort.signal,
+      onProgress:
+        progress &&
+        ((p) => {
+          const rate = Math.round((p.published * 1000) / Math.max(1, Date.now() - started));
+          const paused = p.paused.length ? ` · ${p.paused.length} key${p.paused.length === 1 ? '' : 's'} paused` : '';
+          progress.show(`publishing ${inputName(paths[0])}: read ${bytesDone(reader.bytesRead, reader.size)} · ${p.published} published · ${rate}/s${paused}`);
+        }),
       onPaused(p) {
         const n = (attempts.get(p.key) ?? 0) + 1;
         attempts.set(p.key, n);
@@ -221,11 +237,11 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
           abort.abort();
           return;
         }
-        io.stderr.write(`seqscope: publish of key ${keyName} failed at line ${p.line} (${p.error.message}); the key is paused, others go on; retry ${n}/${retries} in ${n}s\n`);
+        say(`seqscope: publish of key ${keyName} failed at line ${p.line} (${p.error.message}); the key is paused, others go on; retry ${n}/${retries} in ${n}s\n`);
         setTimeout(() => publisher.resume(p.key), n * 1000).unref();
       },
     });
-    const result = await publisher.run(reader.batches());
+    const result = await publisher.run(reader.batches()).finally(() => progress?.clear());
     await sink.flush();
     const out = {
       file: paths[0],
@@ -323,7 +339,8 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .option('--append', 'append to the file instead of replacing it (in its own format, plain or gzip)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
-        .option('--json', 'print what was recorded and the sequencer summary as one JSON object'),
+        .option('--json', 'print what was recorded and the sequencer summary as one JSON object')
+        .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
     ),
   ).action((flags: RecordFlags) => run(record(flags, io)));
 
@@ -337,7 +354,8 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
       .option('--concurrency <n>', 'keys published at once (default 16)')
       .option('--retries <n>', 'retries of a failed key before giving up (default 3)')
       .option('--skip-redeliveries', 'publish a messageId once, even when the capture holds its redeliveries')
-      .option('--json', 'print the result as one JSON object'),
+      .option('--json', 'print the result as one JSON object')
+      .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
   ).action((path: string, flags: PublishFlags) => run(publish([path], flags, io)));
 
   addConnectionOptions(

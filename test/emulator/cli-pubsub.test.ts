@@ -14,7 +14,9 @@ import { getSubscription } from '../../src/pubsub/admin';
 import { connect } from '../../src/pubsub/connection';
 import { PubsubError } from '../../src/pubsub/pubsubErrors';
 import { parseResourceName } from '../../src/pubsub/resourceNames';
+import { main } from '../../src/cli/main';
 import { freePort } from '../support/pubsubEmulator';
+import { textSink } from '../support/textSink';
 import { useEmulator, PROJECT, runCli, startCli, tempDir, uniqueId, waitFor } from './emulatorSupport';
 
 const SAMPLE = join(__dirname, '../../media/samples/cme-sample.jsonl');
@@ -74,6 +76,42 @@ describe('emulator: seqscope publish and record', function () {
       [summary.received, summary.delivered, summary.gaps, summary.lost, summary.duplicates, summary.invalid],
       [3006, 2996, 2, 4, 10, 0],
     );
+  });
+
+  it('on a terminal, publish and record show a progress line, redrawn in place and erased before the result', async () => {
+    const { emu, conn } = env;
+    const ERASE = '\r\x1b[K';
+    const topic = uniqueId('progress');
+    const sub = uniqueId('progress-sub');
+    const [t] = await conn.client.createTopic(topic);
+    await t.createSubscription(sub, { enableMessageOrdering: true });
+    const where = ['--emulator-host', emu.host, '--project', PROJECT];
+    const terminal = () => ({ stdout: textSink(false), stderr: textSink(true) });
+    const pub = terminal();
+    assert.equal(await main(['publish', SAMPLE, '--topic', topic, '--pace', 'x100', ...where], pub), 0, pub.stderr.text);
+    assert.match(pub.stdout.text, /^Published 3006 of 3006 messages/);
+    const lines = pub.stderr.text.split(ERASE).filter(Boolean);
+    assert.ok(lines.length >= 2, `redrawn as it goes: ${JSON.stringify(pub.stderr.text)}`);
+    for (const l of lines) assert.match(l, /^seqscope: publishing \S*cme-sample\.jsonl: read \d+% \([\d.]+ of [\d.]+ MiB\) · \d+ published · \d+\/s$/);
+    assert.ok(pub.stderr.text.endsWith(ERASE), 'erased before the result');
+    const quiet = terminal();
+    assert.equal(await main(['publish', SAMPLE, '--topic', topic, '--no-progress', ...where], quiet), 0);
+    assert.equal(quiet.stderr.text, '', '--no-progress');
+
+    // A quiet subscription: the line ticks every second all the same, then goes before the result.
+    const [quietTopic] = await conn.client.createTopic(uniqueId('quiet'));
+    const quietSub = uniqueId('quiet-sub');
+    await quietTopic.createSubscription(quietSub);
+    const rec = terminal();
+    const out = join(tempDir(), 'progress.jsonl');
+    assert.equal(await main(['record', '--subscription', quietSub, '--out', out, '--duration', '2500ms', ...where], rec), 0, rec.stderr.text);
+    assert.match(rec.stdout.text, /^Recorded 0 messages .*\(2500ms elapsed; 0 acked\)/);
+    const ticks = rec.stderr.text.split(ERASE);
+    // The subscription has no message ordering: that note comes first, on a line of its own.
+    assert.match(ticks.shift() ?? '', /^seqscope: note: \S+ does not have message ordering enabled; per-key order is not guaranteed\n$/);
+    assert.equal(ticks.pop(), '', 'erased before the result');
+    assert.ok(ticks.length >= 1 && ticks.length <= 3, `a line a second: ${JSON.stringify(ticks)}`);
+    for (const l of ticks) assert.match(l, /^seqscope: recording 0 messages · 0\/s · [12](\.\d)?s$/);
   });
 
   it('record with its stdout closed early (| head) still deletes its tap, and exits 141 quietly', async () => {

@@ -26,6 +26,25 @@ describe('CLI progress line', () => {
     assert.equal(stream.text, `${ERASE}seqscope: reading standard input 1.5 MiB`, 'no total: no percentage');
   });
 
+  it('show() draws any state the same way; note() puts a message on a line of its own and the state comes back at once', () => {
+    const out = textSink(true);
+    let t = 0;
+    const p = new ProgressLine(out, 'x', () => t);
+    p.note('seqscope: before anything is shown\n');
+    p.show('recording 5 messages');
+    t += 10;
+    p.note('seqscope: disconnected\n');
+    t += 10;
+    p.show('recording 6 messages'); // within 250 ms of the last draw, but the line was erased
+    t += 10;
+    p.show('recording 7 messages'); // throttled again
+    p.clear();
+    assert.equal(
+      out.text,
+      `seqscope: before anything is shown\n${ERASE}seqscope: recording 5 messages${ERASE}seqscope: disconnected\n${ERASE}seqscope: recording 6 messages${ERASE}`,
+    );
+  });
+
   it('replay shows it on a terminal only, erased before the summary, and not with --no-progress', async () => {
     const run = async (isTTY: boolean, ...extra: string[]) => {
       const io = { stdout: textSink(false), stderr: textSink(isTTY) };
