@@ -157,15 +157,15 @@ describe('CaptureRecorder', () => {
   });
 
   describe('gzip', () => {
-    it('writes each batch as a gzip member: the file is one gzip stream of exactly the lines, offsets index its text', async () => {
+    it('writes gzip members: the file is one gzip stream of exactly the lines, offsets index its text', async () => {
       const path = join(dir, 'c.jsonl.gz');
-      const rec = await CaptureRecorder.open(path, { gzip: true });
+      const rec = await CaptureRecorder.open(path, { gzip: true, gzipGatherMs: 1 });
       assert.equal(rec.gzip, true);
       const offsets: number[] = [];
       const acked: number[] = [];
       for (let batch = 0; batch < 3; batch++) {
         for (let i = batch * 100; i < batch * 100 + 100; i++) offsets.push(rec.append(line(i), () => acked.push(i)));
-        await Promise.resolve();
+        await new Promise((r) => setTimeout(r, 20));
         assert.equal(acked.length, (batch + 1) * 100, 'a batch is acked once its member is written');
         // Every acked line can be read back from what is on disk now, before close.
         assert.equal(gunzipSync(readFileSync(path)).toString().split('\n').length - 1, (batch + 1) * 100);
@@ -179,6 +179,33 @@ describe('CaptureRecorder', () => {
       assert.equal(rec.bytesWritten, file.length);
       assert.ok(file.length < text.length / 3, `compressed: ${file.length} of ${text.length} bytes`);
       assert.deepEqual((await readAll(path)).map((e) => e.record?.message.messageId), Array.from({ length: 300 }, (_, i) => `m${i}`));
+    });
+
+    it('gathers small batches into one member for gzipGatherMs (acks wait for it); 64 KiB is written at once', async () => {
+      const path = join(dir, 'g.jsonl.gz');
+      const rec = await CaptureRecorder.open(path, { gzip: true, gzipGatherMs: 60 });
+      const acked: number[] = [];
+      const text = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => line(from + i)).join('');
+      for (let i = 0; i < 3; i++) {
+        rec.append(line(i), () => acked.push(i));
+        await Promise.resolve();
+      }
+      assert.equal(acked.length, 0, 'small batches wait: nothing written, nothing acked');
+      assert.equal(readFileSync(path).length, 0);
+      const waitedFrom = Date.now();
+      while (acked.length < 3 && Date.now() - waitedFrom < 5000) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(Date.now() - waitedFrom >= 50, 'not before gzipGatherMs');
+      assert.deepEqual(acked, [0, 1, 2], 'acked once their member is written');
+      // One member for the three batches: byte for byte what gzip makes of their text at once.
+      assert.deepEqual(readFileSync(path), gzipSync(text(0, 3), { level: 1 }));
+      const big = 700; // ~75 KB of lines in one batch
+      for (let i = 3; i < 3 + big; i++) rec.append(line(i), () => acked.push(i));
+      await Promise.resolve();
+      assert.equal(acked.length, 3 + big, 'a 64 KiB batch is written and acked when it ends');
+      rec.append(line(big + 3), () => acked.push(big + 3));
+      await rec.close();
+      assert.equal(acked.length, big + 4, 'close writes what is gathered');
+      assert.equal(gunzipSync(readFileSync(path)).toString(), text(0, big + 4));
     });
 
     it('a crash mid-write leaves every acked line readable; appending then is refused, with a next step', async () => {
