@@ -21,17 +21,18 @@
  * Subscription), 8–9 µs per message more, from the extra event-loop wakeups and thread-pool
  * round trips rather than from the writes themselves.
  */
-import { createReadStream, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { access, constants, open, stat, FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createGunzip, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { DamagedCompressionError, fileChunks, GunzipChunks, sniffGzip } from '../core/captureSource';
 
 export interface RecorderOptions {
   /** Append to an existing file instead of truncating it (in the file's own format: plain or gzip). */
   readonly append?: boolean;
   /**
-   * Write a new (or empty) file gzip-compressed: each write is one gzip member, so the file on
-   * disk is always whole members plus at most a torn last one, and every acked line decompresses.
+   * Write a new (or empty) file gzip-compressed, as gzip members (see GZIP_GATHER_MS): the file
+   * on disk is always whole members plus at most a torn last one, and every acked line decompresses.
    */
   readonly gzip?: boolean;
   /** Write at once when this much is buffered (bytes), not waiting for the batch to end. */
@@ -125,9 +126,9 @@ export class CaptureRecorder {
    */
   static async problemWith(path: string, options: RecorderOptions = {}): Promise<string | undefined> {
     const problem = await pathProblem(path);
-    if (problem || !options.append || !(await startsWithGzip(path))) return problem;
-    const text = await gzipText(path);
-    return text.problem && appendProblem(path, text.problem);
+    if (problem || !options.append || !(await sniffGzip(path).catch(() => false))) return problem;
+    const { damage } = await gzipText(path);
+    return damage && appendProblem(path, damage);
   }
 
   static async open(path: string, options: RecorderOptions = {}): Promise<CaptureRecorder> {
@@ -141,10 +142,10 @@ export class CaptureRecorder {
       if (options.append) {
         file = text = (await fh.stat()).size;
         if (file > 0) {
-          gzip = await startsWithGzip(path);
+          gzip = await sniffGzip(path);
           if (gzip) {
             const t = await gzipText(path);
-            if (t.problem) throw new Error(appendProblem(path, t.problem));
+            if (t.damage) throw new Error(appendProblem(path, t.damage));
             text = t.length;
             // A file gzipped by other means may end mid-line: start the next member on a fresh one.
             if (!t.endsWithNewline) {
@@ -173,9 +174,8 @@ export class CaptureRecorder {
 
   /**
    * Queues one line (it must end with '\n') and returns its byte offset in the file's text
-   * (decompressed, for a gzip file). `written`
-   * runs after the write that holds it, or with an error if it could not be written — never
-   * before append() returns.
+   * (decompressed, for a gzip file). `written` runs after the write that holds it, or with an
+   * error if it could not be written — never before append() returns.
    */
   append(line: string, written?: WrittenCallback): number {
     return this.appendWith(encodeText, line, written);
@@ -311,45 +311,30 @@ async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
   return b[0] === 0x0a;
 }
 
-/** Whether the file starts with gzip's magic bytes (compression is told from the content, as replay does). */
-async function startsWithGzip(path: string): Promise<boolean> {
+/**
+ * Decompresses a gzip file (every member) to learn its text's length and last byte, or the
+ * damage that ends it. Appending needs both: a cut-off member (a crash mid-write) would swallow
+ * every member written after it, for gunzip and for replay alike.
+ */
+async function gzipText(path: string): Promise<{ length: number; endsWithNewline: boolean; damage?: string }> {
   const fh = await open(path, 'r');
+  const raw = fileChunks(fh, () => undefined);
+  const gz = new GunzipChunks((await raw()) ?? Buffer.alloc(0), raw);
+  let length = 0;
+  let last = 0x0a;
   try {
-    const b = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(b, 0, 2, 0);
-    return bytesRead === 2 && b[0] === 0x1f && b[1] === 0x8b;
+    for (let c = await gz.next(); c !== undefined; c = await gz.next()) {
+      length += c.length;
+      if (c.length) last = c[c.length - 1];
+    }
+    return { length, endsWithNewline: last === 0x0a };
+  } catch (e) {
+    if (e instanceof DamagedCompressionError) return { length, endsWithNewline: false, damage: e.message };
+    throw e;
   } finally {
+    gz.close();
     await fh.close();
   }
-}
-
-/**
- * Decompresses a gzip file (every member) to learn its text's length and last byte, or what is
- * wrong with it. Appending needs both: a cut-off member (a crash mid-write) would swallow every
- * member written after it, for gunzip and for replay alike.
- */
-function gzipText(path: string): Promise<{ length: number; endsWithNewline: boolean; problem?: string }> {
-  return new Promise((resolve) => {
-    let length = 0;
-    let last = 0x0a;
-    const gz = createGunzip();
-    const input = createReadStream(path);
-    const fail = (problem: string) => {
-      input.destroy();
-      gz.destroy();
-      resolve({ length, endsWithNewline: false, problem });
-    };
-    input.on('error', (e) => fail(`cannot be read (${e.message})`));
-    gz.on('error', (e: NodeJS.ErrnoException) =>
-      fail(e.code === 'Z_BUF_ERROR' ? 'ends in the middle of its gzip data (a recording that was cut off)' : `has damaged gzip data (${e.message})`),
-    );
-    gz.on('data', (b: Buffer) => {
-      length += b.length;
-      last = b[b.length - 1];
-    });
-    gz.on('end', () => resolve({ length, endsWithNewline: last === 0x0a }));
-    input.pipe(gz);
-  });
 }
 
 /** What stops writing a file at `path` at all, or undefined. */
@@ -368,6 +353,6 @@ async function pathProblem(path: string): Promise<string | undefined> {
   return writable ? undefined : `cannot write ${existing ? path : `in ${folder}`} (permission denied): name a file somewhere you may write`;
 }
 
-function appendProblem(path: string, problem: string): string {
-  return `${path} ${problem}, so nothing appended to it could be read back: record to a new file (\`seqscope replay\` merges the two)`;
+function appendProblem(path: string, damage: string): string {
+  return `cannot append to ${path}: ${damage} — record to a new file instead (\`seqscope replay\` merges the two)`;
 }

@@ -124,8 +124,7 @@ export class FilterBar {
 
   /** Marks the range invalid, with the reason, when the width rules it out (the CLI's and the tree's rule). */
   private checkRange(): void {
-    const value = (input: HTMLInputElement) => (input.value.trim() === '' || !Number.isFinite(Number(input.value)) ? undefined : Number(input.value));
-    const problem = this.seqBits === undefined ? undefined : numberRangeProblem(value(this.seqFrom), value(this.seqTo), this.seqBits);
+    const problem = this.seqBits === undefined ? undefined : numberRangeProblem(numberIn(this.seqFrom), numberIn(this.seqTo), this.seqBits);
     this.seqTo.setCustomValidity(problem ?? '');
   }
 
@@ -137,10 +136,10 @@ export class FilterBar {
     if (keys.length) f.keys = keys;
     const kinds = KINDS.filter((k) => this.kinds.get(k)?.checked);
     if (kinds.length < KINDS.length) f.kinds = kinds;
-    const from = this.seqFrom.value.trim();
-    const to = this.seqTo.value.trim();
-    if (from !== '' && Number.isFinite(Number(from))) f.seqFrom = Number(from);
-    if (to !== '' && Number.isFinite(Number(to))) f.seqTo = Number(to);
+    const from = numberIn(this.seqFrom);
+    const to = numberIn(this.seqTo);
+    if (from !== undefined) f.seqFrom = from;
+    if (to !== undefined) f.seqTo = to;
     if (!this.attrBox.hidden && this.attrName.value.trim()) f.attribute = { name: this.attrName.value.trim(), value: this.attrValue.value };
     return f;
   }
@@ -154,4 +153,10 @@ export class FilterBar {
     if (f.attribute) parts.push(`${f.attribute.name}=${f.attribute.value}`);
     return parts.join(' · ');
   }
+}
+
+/** The number typed in a field, or undefined when it is empty or not a number. */
+function numberIn(input: HTMLInputElement): number | undefined {
+  const text = input.value.trim();
+  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
 }

@@ -194,7 +194,7 @@ describe('emulator: seqscope publish and record', function () {
         // --out is checked before connecting: these name a topic that does not exist either.
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'no-folder', 'x.jsonl')], /--out: the folder .*no-folder does not exist: create it first/],
         [['record', '--topic', 'no-such-topic', '--out', dir], /--out: .* is a folder: name a file in it/],
-        [['record', '--topic', 'no-such-topic', '--out', torn, '--append'], /--out: .*torn\.jsonl\.gz ends in the middle of its gzip data .*record to a new file/],
+        [['record', '--topic', 'no-such-topic', '--out', torn, '--append'], /--out: cannot append to .*torn\.jsonl\.gz: the gzip data ends early .* record to a new file instead/],
         [['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')], /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/],
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'b.jsonl')], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         [['publish', SAMPLE, '--topic', 'no-such-topic'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],

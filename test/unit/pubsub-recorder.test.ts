@@ -221,7 +221,7 @@ describe('CaptureRecorder', () => {
       const entries = await readAll(path);
       assert.deepEqual(entries.filter((e) => e.record).map((e) => e.record!.message.messageId), ['m1', 'm2']);
       assert.match(entries.find((e) => e.invalid)?.invalid ?? '', /gzip data ends early/);
-      const re = /ends in the middle of its gzip data .* record to a new file \(`seqscope replay` merges the two\)/;
+      const re = /cannot append to \S+torn\.jsonl\.gz: the gzip data ends early \(the file is truncated, or still being written\): nothing after this point can be read — record to a new file instead \(`seqscope replay` merges the two\)$/;
       assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', re);
       await assert.rejects(CaptureRecorder.open(path, { append: true }), re);
       assert.equal(readFileSync(path).length, whole + 10, 'the file is left as it was');
@@ -260,7 +260,7 @@ describe('CaptureRecorder', () => {
       const data = gzipSync(Array.from({ length: 50 }, (_, i) => line(i)).join(''));
       data.fill(0x55, 20, 60);
       writeFileSync(path, data);
-      assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', /has damaged gzip data \(.+\)/);
+      assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', /^cannot append to \S+bad\.jsonl\.gz: the gzip data is damaged \(.+\): nothing after this point can be read — record to a new file instead/);
     });
   });
 });

@@ -13,7 +13,6 @@ import { PackedSession, unpackSession } from './sessionTransfer';
 import type { StandalonePreview } from '../../webview/standaloneEmbed';
 import type { SessionMeta } from './timelineService';
 
-
 /**
  * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as
  * its TimelineService will (see LoadFirstView).
