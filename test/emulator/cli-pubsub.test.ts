@@ -114,6 +114,21 @@ describe('emulator: seqscope publish and record', function () {
     for (const l of ticks) assert.match(l, /^seqscope: recording 0 messages · 0\/s · [12](\.\d)?s$/);
   });
 
+  it('record notes a subscription that dead-letters (what goes there is missing from the recording)', async () => {
+    const { emu, conn } = env;
+    const [t] = await conn.client.createTopic(uniqueId('dl'));
+    const [dlq] = await conn.client.createTopic(uniqueId('dlq'));
+    const sub = uniqueId('dl-sub');
+    await t.createSubscription(sub, { enableMessageOrdering: true, deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
+    const io = { stdout: textSink(false), stderr: textSink(false) };
+    const out = join(tempDir(), 'dl.jsonl');
+    assert.equal(await main(['record', '--subscription', sub, '--out', out, '--duration', '1s', '--emulator-host', emu.host, '--project', PROJECT], io), 0, io.stderr.text);
+    assert.equal(
+      io.stderr.text,
+      `seqscope: note: projects/${PROJECT}/subscriptions/${sub} dead-letters to ${dlq.name}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)\n`,
+    );
+  });
+
   it('record with its stdout closed early (| head) still deletes its tap, and exits 141 quietly', async () => {
     const { emu, conn } = env;
     const topic = uniqueId('pipe');
