@@ -41,7 +41,8 @@ export interface RecorderOptions {
   readonly syncIntervalMs?: number;
   /**
    * gzip only: how long small batches are gathered into one member before it is written (ms;
-   * their acks wait as long). A batch of 64 KiB or more is written at once.
+   * their acks wait as long). A batch of 64 KiB or more is written at once; 0 writes every
+   * batch as a member of its own.
    */
   readonly gzipGatherMs?: number;
 }
@@ -89,7 +90,7 @@ export class CaptureRecorder {
   private readonly syncIntervalMs: number;
   private readonly endBatch = () => {
     this.batchQueued = false;
-    if (this.gzip && !this.closed && this.bufferBytes > 0 && this.bufferBytes < GZIP_MEMBER_BYTES && !this.failure) {
+    if (this.gzip && this.gzipGatherMs > 0 && !this.closed && this.bufferBytes > 0 && this.bufferBytes < GZIP_MEMBER_BYTES && !this.failure) {
       this.gatherTimer ??= setTimeout(this.endGathering, this.gzipGatherMs);
     } else {
       this.writeBuffer();

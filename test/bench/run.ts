@@ -2,14 +2,14 @@
  * `npm run bench`: engine throughput, the CME sample consumer as a peer baseline, end-to-end
  * CLI replay against a bare parse loop, the timeline webview on a million events, and the
  * extension host's memory and first timeline paint on a million-line capture in VS Code, and live
- * Pub/Sub receiving against a bare subscriber on the emulator. Prints a Markdown report on stdout (progress goes to
+ * Pub/Sub receiving against a bare subscriber on the emulator, and the recorder writing plain and gzip captures. Prints a Markdown report on stdout (progress goes to
  * stderr) and writes the figures to .bench/results.json.
  *
  * Every figure is checked against what the generator injected (a run that got the answer wrong
  * would be fast for the wrong reason), and compared with its target without special-casing:
  * a missed target is reported as missed.
  *
- * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, several at once) runs only those sections, for
+ * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, `recorder`, several at once) runs only those sections, for
  * quick before/after comparisons; the figures then go to .bench/results-<sections>.json so a
  * partial run never overwrites the full one.
  */
@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { benchTimeline, TimelineBenchResult } from './timelineBench';
 import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './hostMemoryBench';
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
+import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
@@ -39,8 +40,8 @@ const KEY_COUNTS = [1, 1_000, 100_000];
 const CAPTURE_NUMBERS = 990_000; // ≈ 1 000 000 lines once duplicates are added
 const SMALL_CAPTURE_NUMBERS = 99_000;
 
-type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub';
-const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub'];
+type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder';
+const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder'];
 
 function sectionsFromArgs(args: readonly string[]): Set<Section> {
   const bad = args.filter((a) => !SECTIONS.includes(a as Section));
@@ -391,12 +392,19 @@ async function main(): Promise<void> {
     report.push(...pubsubReport(pubsub, '6'));
   }
 
+  // 7. The recorder alone, plain and gzip.
+  let recorder: RecorderRow[] | undefined;
+  if (sections.has('recorder')) {
+    recorder = await benchRecorder(progress);
+    report.push(...recorderReport(recorder, '7'));
+  }
+
   const text = report.join('\n');
   process.stdout.write(text + '\n');
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: vsBare, timeline, host, pubsub }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }
