@@ -355,14 +355,8 @@ async function main(): Promise<void> {
     for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(contenderScript, kind, 1_000, 16, false));
   }
   const cli = sections.has('cli') ? cliCases() : undefined;
-  const elapsedMs = Date.now() - started;
-  const loadAtEnd = loadAverage();
-
+  // Each section's report; the header goes above them once all have run (the time and load it gives).
   const report: string[] = [];
-  report.push('# SeqScope benchmarks', '');
-  report.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}  `);
-  report.push(`Load average (1 min): ${machine.loadAverage} at start, ${loadAtEnd} at end (the bench itself accounts for about 1; more is other work sharing the cores).  `);
-  report.push(`Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all. Every figure is the best of ${REPS} runs (engine: of ${REPS} runs in each of ${ENGINE_PROCESSES} fresh node processes per contender — engine, baselines, ceiling — interleaved with the others' and each after an untimed warm-up run, so none inherits the JIT state another left and no one process's luck decides a figure; CLI: contenders interleaved, after one untimed read of the file); ✓ = the run found exactly what the generator injected.`, '');
 
   if (engine.length) report.push(...engineReport(engine));
   let vsBare: number | undefined;
@@ -399,6 +393,16 @@ async function main(): Promise<void> {
     report.push(...recorderReport(recorder, '7'));
   }
 
+  const elapsedMs = Date.now() - started;
+  const loadAtEnd = loadAverage();
+  report.unshift(
+    '# SeqScope benchmarks',
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}  `,
+    `Load average (1 min): ${machine.loadAverage} at start, ${loadAtEnd} at end (the bench itself accounts for about 1; more is other work sharing the cores).  `,
+    `Run: ${new Date(started).toISOString()}, ${seconds(elapsedMs)} in all. Every figure is the best of ${REPS} runs (engine: of ${REPS} runs in each of ${ENGINE_PROCESSES} fresh node processes per contender — engine, baselines, ceiling — interleaved with the others' and each after an untimed warm-up run, so none inherits the JIT state another left and no one process's luck decides a figure; CLI: contenders interleaved, after one untimed read of the file); ✓ = the run found exactly what the generator injected.`,
+    '',
+  );
   const text = report.join('\n');
   process.stdout.write(text + '\n');
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
