@@ -131,8 +131,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       );
     });
     const info = await source!.start();
-    if (!info.messageOrdering) say(`seqscope: note: ${subscription.path} does not have message ordering enabled; per-key order is not guaranteed\n`);
-    if (info.deadLetterTopic) say(`seqscope: note: ${subscription.path} dead-letters to ${info.deadLetterTopic}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)\n`);
+    for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
     if (progress) ticker = recordingProgress(progress, () => source!.stats.received, started);
     const why = await done;
     clearInterval(ticker);

@@ -121,8 +121,7 @@ export class LiveSession extends Disposable {
       },
     );
     const info = await this.source.start();
-    if (!info.messageOrdering) log().warn(`${subscription.path} does not have message ordering enabled: Pub/Sub promises no per-key order on it`);
-    if (info.deadLetterTopic) log().warn(`${subscription.path} dead-letters to ${info.deadLetterTopic}: a message its consumers keep failing goes there, out of order, and is missing from this session (a gap, when numbered)`);
+    for (const caveat of layer.subscriptionCaveats(info)) log().warn(caveat);
     const timer = setInterval(() => {
       const now = Date.now();
       this.feed.tick(now);

@@ -47,6 +47,18 @@ export function describeSubscription(raw: RawSubscription, fallback: ResourceNam
   };
 }
 
+/**
+ * What a consumer of this subscription should know before trusting the order it sees, one
+ * sentence each: said by `seqscope record` on stderr and by a live session in its log.
+ */
+export function subscriptionCaveats(info: SubscriptionInfo): string[] {
+  const path = info.name.path;
+  const caveats: string[] = [];
+  if (!info.messageOrdering) caveats.push(`${path} does not have message ordering enabled; per-key order is not guaranteed`);
+  if (info.deadLetterTopic) caveats.push(`${path} dead-letters to ${info.deadLetterTopic}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)`);
+  return caveats;
+}
+
 function ctx(conn: PubsubConnection, action: string, resource?: string) {
   return { action, resource, emulatorHost: conn.emulatorHost };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CaptureReader } from '../../src/core/captureReader';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
+import { describeSubscription, subscriptionCaveats } from '../../src/pubsub/admin';
 import { explainError, GRPC, PubsubError } from '../../src/pubsub/pubsubErrors';
 import { PreciseDate } from '@google-cloud/precise-date';
 import { fromPulled, timestampIso } from '../../src/pubsub/receivedRecord';
@@ -332,6 +333,15 @@ describe('Pub/Sub records, names and errors', () => {
       assert.throws(() => parseResourceName('subscriptions', text, 'my-proj'), (e: PubsubError) => e.kind === 'invalid-name' && re.test(e.message), text);
     }
     assert.throws(() => parseResourceName('subscriptions', 'abc'), (e: PubsubError) => e.kind === 'no-project' && /seqscope.pubsub.projectId/.test(e.nextStep));
+  });
+
+  it('says what to know about a subscription before trusting its order: no ordering, a dead-letter topic', () => {
+    const name = parseResourceName('subscriptions', 'projects/my-project/subscriptions/feed');
+    assert.deepEqual(subscriptionCaveats(describeSubscription({ enableMessageOrdering: true }, name)), []);
+    assert.deepEqual(subscriptionCaveats(describeSubscription({ deadLetterPolicy: { deadLetterTopic: 'projects/my-project/topics/dlq' } }, name)), [
+      'projects/my-project/subscriptions/feed does not have message ordering enabled; per-key order is not guaranteed',
+      'projects/my-project/subscriptions/feed dead-letters to projects/my-project/topics/dlq: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)',
+    ]);
   });
 
   it('explains gRPC failures with a next step', () => {
