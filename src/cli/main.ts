@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
+import { noun } from '../core/plural';
 import { runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
 import { ExportError, TraceWriter } from '../core/traceWriter';
@@ -203,7 +204,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
-    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${f}${count(summary, f) === 1 ? '' : 's'}`).join(', ')}\n`);
+    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), f)}`).join(', ')}\n`);
     return EXIT.findings;
   }
   return EXIT.ok;

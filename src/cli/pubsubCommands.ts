@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { CaptureReader } from '../core/captureReader';
+import { noun } from '../core/plural';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration } from '../core/duration';
 import { runReplay } from '../core/replayRun';
@@ -147,7 +148,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     if (flags.json) {
       io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary }) + '\n');
     } else {
-      io.stdout.write(`Recorded ${stats.received} message${stats.received === 1 ? '' : 's'} from ${subscription.path} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} reconnect${stats.reconnects === 1 ? '' : 's'}` : ''}).\n\n`);
+      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${subscription.path} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
       io.stdout.write(formatSummary(summary));
     }
     return 0;
@@ -174,7 +175,7 @@ function recordingProgress(progress: ProgressLine, count: () => number, started:
     const rate = ((n - last) * 1000) / Math.max(1, now - lastAt);
     last = n;
     lastAt = now;
-    progress.show(`recording ${n} message${n === 1 ? '' : 's'} · ${Math.round(rate)}/s · ${formatDuration(now - started)}`);
+    progress.show(`recording ${n} ${noun(n, 'message')} · ${Math.round(rate)}/s · ${formatDuration(now - started)}`);
   };
   return setInterval(draw, 1000);
 }
@@ -225,7 +226,7 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
         progress &&
         ((p) => {
           const rate = Math.round((p.published * 1000) / Math.max(1, Date.now() - started));
-          const paused = p.paused.length ? ` · ${p.paused.length} key${p.paused.length === 1 ? '' : 's'} paused` : '';
+          const paused = p.paused.length ? ` · ${p.paused.length} ${noun(p.paused.length, 'key')} paused` : '';
           progress.show(`publishing ${inputName(paths[0])}: read ${bytesDone(reader.bytesRead, reader.size)} · ${p.published} published · ${rate}/s${paused}`);
         }),
       onPaused(p) {
@@ -253,7 +254,7 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
     if (flags.json) io.stdout.write(JSON.stringify(out) + '\n');
     else {
       io.stdout.write(
-        `Published ${result.published} of ${result.read} message${result.read === 1 ? '' : 's'} (${result.keys} key${result.keys === 1 ? '' : 's'}) from ${inputName(paths[0])} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
+        `Published ${result.published} of ${result.read} ${noun(result.read, 'message')} (${result.keys} ${noun(result.keys, 'key')}) from ${inputName(paths[0])} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
           `${result.skipped ? `; ${result.skipped} skipped` : ''}${result.cancelled ? `; stopped with ${result.unpublished} not published` : ''}.\n`,
       );
     }
@@ -318,7 +319,7 @@ export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
     else if (!found.length) io.stdout.write(`No SeqScope taps in project ${conn.projectId}.\n`);
     else {
       for (const t of found) io.stdout.write(`${flags.delete ? 'deleted ' : ''}${t.name.path}  (topic ${t.topic})\n`);
-      if (!flags.delete) io.stdout.write(`${found.length} tap${found.length === 1 ? '' : 's'}; \`seqscope taps --delete\` deletes them (they also expire by themselves).\n`);
+      if (!flags.delete) io.stdout.write(`${found.length} ${noun(found.length, 'tap')}; \`seqscope taps --delete\` deletes them (they also expire by themselves).\n`);
     }
     return 0;
   } finally {

@@ -1,5 +1,6 @@
 /** The human-readable replay summary the CLI prints without `--json`. */
 import { formatDuration } from '../core/duration';
+import { noun } from '../core/plural';
 import { KeySummary, ReplaySummary } from '../core/replayEngine';
 import { inputName } from './standardInput';
 
@@ -25,7 +26,7 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
     hidden = s.byKey.length - keys.length;
   }
   for (const k of keys) rows.push(row(k.key === '' ? '(none)' : k.key, k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
-  rows.push(row(`total (${s.keys} key${s.keys === 1 ? '' : 's'})`, s, s.maxHoldMs, undefined, hasLatency));
+  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys without more findings than those shown (use --json for all)`);
   lines.push('');
@@ -36,7 +37,7 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   } else {
     lines.push('invalid records: 0');
   }
-  const filtered = opts.exportNote ? ` (filter ${opts.exportNote.filter}: ${opts.exportNote.events} event${opts.exportNote.events === 1 ? '' : 's'})` : '';
+  const filtered = opts.exportNote ? ` (filter ${opts.exportNote.filter}: ${opts.exportNote.events} ${noun(opts.exportNote.events, 'event')})` : '';
   if (opts.exported && opts.exported !== '-') lines.push(`ordered trace written to ${opts.exported}${filtered}`);
   else if (opts.exported === '-' && filtered) lines.push(`ordered trace written to stdout${filtered}`);
   return lines.join('\n') + '\n';

@@ -22,6 +22,19 @@ export function formatDuration(ms: number): string {
 }
 
 /**
+ * A duration exactly, as the flags and settings take it: the largest unit that loses nothing
+ * (`10s`, `2m`, `1500ms`, `1h`). For option descriptions, where `formatDuration`'s rounding could
+ * misstate what was set.
+ */
+export function formatDurationExact(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms !== 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms !== 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms !== 0 && ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+/**
  * A point in time as users type it for "replay from": `5m`, `30s`, `1h` ago (from `now`), or an
  * absolute date-time (RFC 3339); undefined when it is neither.
  */

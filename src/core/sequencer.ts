@@ -126,7 +126,7 @@ const enum KeySlot {
   StartDeadline = 3,
   /** Unwrapping reference before the key starts: the previous arrival's position. */
   StartRef = 4,
-  /** Longest time a message of the key was held, ms. */
+  /** Longest time a message of the key was held for a missing number (not the start window), ms. */
   MaxHold = 5,
   /**
    * The raw (wire) value of Expected. An in-order arrival is recognised by its raw number alone,
@@ -389,7 +389,10 @@ export class Sequencer<T> {
     return k.started ? this.space.wrap(this.expected(k)) : undefined;
   }
 
-  /** The longest time a message of the key was held before its release, ms. */
+  /**
+   * The longest time a message of the key was held for a missing number (reordering or a gap),
+   * ms. Releases at the end of the start window do not count: they waited by rule.
+   */
   maxHoldMsOf(k: KeyState<T>): number {
     return this.keyNumbers[this.slot(k, KeySlot.MaxHold)];
   }
@@ -611,7 +614,13 @@ export class Sequencer<T> {
   private start(k: KeyState<T>, now: number): void {
     k.started = true;
     this.setExpected(k, k.held.lowest());
+    // What the start releases waited for the window's rule, not for a missing number: every
+    // key's first message waits the whole gap timeout, so counted it would make every key's
+    // longest hold the gap timeout and hide the waits reordering and gaps cause.
+    const max = this.slot(k, KeySlot.MaxHold);
+    const before = this.keyNumbers[max];
     this.releaseRun(k, now);
+    this.keyNumbers[max] = before;
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.
     if (k.held.size > 0) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).refill(k.held);

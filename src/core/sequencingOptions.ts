@@ -2,7 +2,7 @@
  * How a stream is sequenced: where the key and the number come from, the number's width, and
  * the timeouts. Shared by the CLI flags and the extension's settings so both mean the same.
  */
-import { parseDuration } from './duration';
+import { formatDurationExact, parseDuration } from './duration';
 import { SEQ_BITS, SeqBits } from './serial';
 
 export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
@@ -118,5 +118,5 @@ export function resolveOptions(text: OptionText): SequencingOptions {
 
 export function describeOptions(o: SequencingOptions): string {
   const seq = o.seq.kind === 'attribute' ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
-  return `key ${formatKeySpec(o.key)}, ${seq}, gap timeout ${o.gapTimeoutMs}ms, capacity ${o.capacity}`;
+  return `key ${formatKeySpec(o.key)}, ${seq}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { noun } from '../core/plural';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
 import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
@@ -188,7 +189,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       // The view may not be visible yet; the session is in the tree all the same.
     }
     const sum = s.data.summary;
-    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} gaps (${sum.lost} lost), ${sum.duplicates} duplicates, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
+    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.
     const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
     if (sum.received + sum.invalid === 0 && !damage) {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { CaptureReader } from '../core/captureReader';
 import { parseWhen } from '../core/duration';
+import { noun } from '../core/plural';
 import type * as PubsubLayer from '../pubsub';
 import { CAPTURE_FILTERS } from './commands';
 import { Disposable } from './dispose';
@@ -267,7 +268,7 @@ export class PubsubCommands extends Disposable {
       const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
       if (!left.length) return;
       const pick = await vscode.window.showInformationMessage(
-        `SeqScope: ${left.length} tap subscription${left.length === 1 ? '' : 's'} left from earlier sessions in ${conn.projectId} (they expire by themselves).`,
+        `SeqScope: ${left.length} tap ${noun(left.length, 'subscription')} left from earlier sessions in ${conn.projectId} (they expire by themselves).`,
         'Delete Them',
         'Keep',
       );

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { formatDuration } from '../core/duration';
+import { noun } from '../core/plural';
 import { EmittedCounts } from '../core/session/captureSession';
 import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
@@ -243,7 +244,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
         item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
         item.description =
           (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.state) +
-          ` · ${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${live.received} received` +
+          ` · ${sum.keys} ${noun(sum.keys, 'key')} · ${live.received} received` +
           (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
           (live.windows > 1 ? ` · window ${live.windows}` : '');
         item.tooltip = new vscode.MarkdownString(
@@ -254,7 +255,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       }
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
-      item.description = `${sum.keys} key${sum.keys === 1 ? '' : 's'} · ${sum.received + sum.invalid} records${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
+      item.description = `${sum.keys} ${noun(sum.keys, 'key')} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
       const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
@@ -318,7 +319,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
 }
 
 function countsText(c: EmittedCounts, withInvalid: boolean): string {
-  const parts = [`${c.delivered} delivered`, `${c.gaps} gaps`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
+  const parts = [`${c.delivered} delivered`, `${c.gaps} ${noun(c.gaps, 'gap')}`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
   if (withInvalid) parts.push(`${c.invalid} invalid`);
   return parts.join(' · ');
 }

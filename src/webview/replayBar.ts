@@ -4,6 +4,7 @@
  * holds, and the gap it waits on and for how long. The extension's replay controller owns the
  * cursor; this only sends `replay` / `setSpeed` / `seek` and shows the `replay` replies.
  */
+import { noun } from '../core/plural';
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
@@ -108,7 +109,7 @@ export class ReplayBar {
       }),
       el('p', {
         class: 'ss-muted',
-        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} gaps (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} duplicates · ${count(s.counts.late)} late · ${count(s.keysHolding)} keys holding`,
+        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} ${noun(s.counts.gaps, 'gap')} (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} ${noun(s.counts.duplicates, 'duplicate')} · ${count(s.counts.late)} late · ${count(s.keysHolding)} ${noun(s.keysHolding, 'key')} holding`,
       }),
     );
     if (!s.keys.length) return;

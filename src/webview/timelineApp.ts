@@ -8,6 +8,7 @@
  * the right page is missing) → once the view settles, the page for it is requested → the reply,
  * if not stale, goes into the cache → another frame.
  */
+import { noun } from '../core/plural';
 import type {
   EventView,
   HostMessage,
@@ -573,7 +574,7 @@ export class TimelineApp {
     this.scroll.ensureVisible(this.focusedLane);
     this.viewChanged();
     const lane = this.lanes[this.focusedLane];
-    this.status.textContent = `Lane ${lane.name}: ${count(lane.received)} received, ${count(lane.delivered)} delivered, ${lane.gaps} gaps (${count(lane.lost)} lost), ${count(lane.duplicates)} duplicates, ${count(lane.late)} late${lane.hot ? ', hot' : ''}`;
+    this.status.textContent = `Lane ${lane.name}: ${count(lane.received)} received, ${count(lane.delivered)} delivered, ${count(lane.gaps)} ${noun(lane.gaps, 'gap')} (${count(lane.lost)} lost), ${count(lane.duplicates)} ${noun(lane.duplicates, 'duplicate')}, ${count(lane.late)} late${lane.hot ? ', hot' : ''}`;
   }
 
   private clickAt(x: number, y: number): void {

@@ -5,6 +5,7 @@
  * zooming — so a frame costs the same whatever the session holds. The layer is rendered again
  * only when what it shows changed or the view settled somewhere it does not cover exactly.
  */
+import { noun } from '../core/plural';
 import type { LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { LaneLayer } from './laneLayer';
@@ -438,7 +439,7 @@ export class TimelineView {
     ctx.fillStyle = withAlpha(th.grid, 0.6);
     ctx.fillRect(0, y + h - 1, L.lanes.w, 1);
     const parts = [`${shortCount(lane.received)} rcv`];
-    if (lane.gaps) parts.push(`${lane.gaps} gap${lane.gaps === 1 ? '' : 's'}`);
+    if (lane.gaps) parts.push(`${lane.gaps} ${noun(lane.gaps, 'gap')}`);
     if (lane.duplicates) parts.push(`${shortCount(lane.duplicates)} dup`);
     if (lane.late) parts.push(`${shortCount(lane.late)} late`);
     this.drawLaneLabel(f, y, h, lane.name, parts.join(' · '), lane.hot);

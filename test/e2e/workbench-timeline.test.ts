@@ -239,7 +239,7 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
 
     // Next gap: the position runs to where the first gap is declared lost; it is drawn there.
     await bar.getByRole('button', { name: 'Step to the next gap' }).click();
-    await panel.locator('p', { hasText: /· 1 gaps \(\d+ lost\)/ }).waitFor({ timeout: 15_000 });
+    await panel.locator('p', { hasText: /· 1 gap \(\d+ lost\)/ }).waitFor({ timeout: 15_000 });
     const s = await waitForSnapshot(frame, (x) => (x.cursorTime ?? 0) > timeOf(2), 'the cursor at the next gap');
     const at = /Arrival ([\d\u202f]+):/.exec(await panel.innerText());
     assert.ok(at && Number(at[1].replace(/\u202f/g, '')) > 2, `moved past arrival 2: ${at?.[1]}`);

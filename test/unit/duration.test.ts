@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { formatDuration, parseDuration, parseWhen } from '../../src/core/duration';
+import fc from 'fast-check';
+import { formatDuration, formatDurationExact, parseDuration, parseWhen } from '../../src/core/duration';
 
 describe('parseDuration', () => {
   const cases: [string, number][] = [
@@ -74,6 +75,33 @@ describe('formatDuration', () => {
 
   it('reads back what it writes, to the shown precision', () => {
     for (const ms of [0, 5, 120, 1500, 42_000, 600_000]) assert.equal(parseDuration(formatDuration(ms)), ms);
+  });
+});
+
+describe('formatDurationExact (option descriptions)', () => {
+  it('uses the largest unit that loses nothing', () => {
+    const cases: [number, string][] = [
+      [0, '0ms'],
+      [500, '500ms'],
+      [1500, '1500ms'],
+      [10_000, '10s'],
+      [90_000, '90s'],
+      [120_000, '2m'],
+      [3_600_000, '1h'],
+      [5_400_000, '90m'],
+      [12.5, '12.5ms'],
+    ];
+    for (const [ms, text] of cases) assert.equal(formatDurationExact(ms), text, String(ms));
+  });
+
+  it('reads back exactly what it writes', () => {
+    // Durations as parseDuration makes them: whole microseconds.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 40 }), (us) => {
+        const ms = us / 1000;
+        assert.equal(parseDuration(formatDurationExact(ms)), ms);
+      }),
+    );
   });
 });
 

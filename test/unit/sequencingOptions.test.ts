@@ -144,7 +144,7 @@ describe('sequencingOptions', () => {
   });
 
   it('describes options in one line', () => {
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (16-bit), gap timeout 10000ms, capacity 10000');
-    assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10000ms, capacity 10000');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (16-bit), gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
   });
 });
