@@ -167,7 +167,7 @@ export class CaptureReader {
     const out = new Array<CaptureEntry>(raw.length);
     for (let i = 0; i < raw.length; i++) {
       const r = raw[i];
-      out[i] = parseEntry(r.text, this.index, r.line, r.offset, r.length);
+      out[i] = r.invalid === undefined ? parseEntry(r.text, this.index, r.line, r.offset, r.length) : { file: this.index, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid };
     }
     return out;
   }

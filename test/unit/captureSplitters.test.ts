@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from '../../src/core/captureSplitters';
+import { JsonArraySplitter, LineSplitter, MAX_RECORD_BYTES, RawRecord, Splitter } from '../../src/core/captureSplitters';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'captures');
 
 interface Outcome {
-  records: { line: number; text: string }[];
+  /** A record too long to keep has no text: its `span` is the input bytes it covers. */
+  records: ({ line: number; text: string } | { line: number; span: string; invalid: RegExp })[];
   problem?: { line: number; reason: string };
 }
 
@@ -28,10 +29,17 @@ function feed(make: () => Splitter, input: Buffer, sizes: (i: number) => number)
 
 /** Checks each record's byte offset/length against the input, then keeps line and text. */
 function outcome(input: Buffer, raw: RawRecord[], problem?: { line: number; reason: string }): Outcome {
-  for (const r of raw) assert.equal(input.toString('utf8', r.offset, r.offset + r.length), r.text, `offset ${r.offset} of line ${r.line}`);
-  const records = raw.map((r) => ({ line: r.line, text: r.text }));
+  for (const r of raw) if (r.invalid === undefined) assert.equal(input.toString('utf8', r.offset, r.offset + r.length), r.text, `offset ${r.offset} of line ${r.line}`);
+  const records: Outcome['records'] = raw.map((r) => {
+    if (r.invalid === undefined) return { line: r.line, text: r.text };
+    assert.match(r.invalid, TOO_LONG);
+    return { line: r.line, span: input.toString('utf8', r.offset, r.offset + r.length), invalid: TOO_LONG };
+  });
   return problem ? { records, problem } : { records };
 }
+
+/** What a record longer than the splitter's bound is reported with. */
+const TOO_LONG = /^the record is \d+ bytes, longer than SeqScope reads \(16 bytes; a Pub\/Sub message is at most 10 MB\): skipped unread — is a newline missing\?$/;
 
 function whole(make: () => Splitter, input: Buffer): Outcome {
   return feed(make, input, () => input.length);
@@ -154,6 +162,35 @@ describe('LineSplitter', () => {
     assert.deepEqual(s.end(), { records: [{ line: 5, text: '{"d"', offset: 25, length: 4 }] });
   });
 
+  it('skips a line longer than its bound without holding it, and reports it with its place and size', () => {
+    const long = 'x'.repeat(40);
+    const input = Buffer.from(`ab\n${long}\r\ncd\n${'y'.repeat(16)}\n${'z'.repeat(17)}`);
+    const expected: Outcome = {
+      records: [
+        { line: 1, text: 'ab' },
+        { line: 2, span: long, invalid: TOO_LONG },
+        { line: 3, text: 'cd' },
+        { line: 4, text: 'y'.repeat(16) },
+        { line: 5, span: 'z'.repeat(17), invalid: TOO_LONG },
+      ],
+    };
+    assertEveryCut(() => new LineSplitter(16), input, expected);
+    const s = new LineSplitter(16);
+    s.push(Buffer.from(long.slice(0, 20)));
+    assert.equal((s as unknown as { parts: Buffer[] }).parts.length, 0, 'past the bound, nothing is held');
+  });
+
+  it('gives the size in MiB for long records, with the default bound of 64 MiB', () => {
+    assert.equal(MAX_RECORD_BYTES, 64 * 1024 * 1024);
+    const s = new LineSplitter();
+    const mib = Buffer.alloc(1024 * 1024, 0x61);
+    for (let i = 0; i < 65; i++) assert.deepEqual(s.push(mib), []);
+    const [r] = s.push(Buffer.from('\n{}\n'));
+    assert.equal(r.invalid, 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?');
+    assert.deepEqual([r.line, r.offset, r.length, r.text], [1, 0, 65 * 1024 * 1024, '']);
+    assert.deepEqual(s.end(), { records: [] });
+  });
+
   it('numbers many lines correctly across chunks', () => {
     const all: string[] = [];
     for (let i = 1; i <= 500; i++) all.push(i % 7 === 0 ? '' : `{"n":${i}}`);
@@ -187,7 +224,7 @@ describe('JsonArraySplitter', () => {
   ];
 
   function parsed(o: Outcome): unknown[] {
-    return o.records.map((r) => JSON.parse(r.text));
+    return o.records.map((r) => ('text' in r ? JSON.parse(r.text) : r));
   }
 
   it('splits a compact array into its element texts, at every chunk boundary', () => {
@@ -285,6 +322,36 @@ describe('JsonArraySplitter', () => {
     assert.equal(out.problem!.line, 2);
   });
 
+  it('skips an element longer than its bound, strings and escapes included, and goes on after it', () => {
+    // 20 backslashes (ten escaped ones), an escaped quote, then more string: a splitter that
+    // lost count of the backslashes across a dropped part would end the string early.
+    const long = `{"s":"${'\\'.repeat(20)}\\"]},{${'\\'.repeat(4)}x","t":[1,{"u":"}"}]}`;
+    const input = Buffer.from(`[{"a":1},\n${long},\n{"b":"]"},"${'q'.repeat(20)}",7]`);
+    const expected: Outcome = {
+      records: [
+        { line: 1, text: '{"a":1}' },
+        { line: 2, span: long, invalid: TOO_LONG },
+        { line: 3, text: '{"b":"]"}' },
+        { line: 3, span: `"${'q'.repeat(20)}"`, invalid: TOO_LONG },
+        { line: 3, text: '7' },
+      ],
+    };
+    assert.doesNotThrow(() => JSON.parse(input.toString()), 'the input is valid JSON');
+    assertEveryCut(() => new JsonArraySplitter('array', 16), input, expected);
+  });
+
+  it('reports a too-long element cut off by the end of the file, once', () => {
+    const input = Buffer.from(`[{"a":1},{"b":"${'x'.repeat(30)}`);
+    const expected: Outcome = {
+      records: [
+        { line: 1, text: '{"a":1}' },
+        { line: 1, span: `{"b":"${'x'.repeat(30)}`, invalid: TOO_LONG },
+      ],
+      problem: { line: 1, reason: 'the file ends inside the array (truncated?)' },
+    };
+    assertEveryCut(() => new JsonArraySplitter('array', 16), input, expected);
+  });
+
   it('returns elements as soon as the chunk that completes them arrives', () => {
     const s = new JsonArraySplitter('array');
     assert.deepEqual(s.push(Buffer.from('[{"a":"]')), []);
@@ -294,6 +361,18 @@ describe('JsonArraySplitter', () => {
   });
 
   describe('pull mode', () => {
+    it('skips a too-long element of a pull response and reads the rest', () => {
+      const big = { ackId: 'x'.repeat(40) };
+      const input = Buffer.from(JSON.stringify({ receivedMessages: [{ a: 1 }, big, { b: 2 }], more: 'y' }));
+      assertEveryCut(() => new JsonArraySplitter('pull', 16), input, {
+        records: [
+          { line: 1, text: '{"a":1}' },
+          { line: 1, span: JSON.stringify(big), invalid: TOO_LONG },
+          { line: 1, text: '{"b":2}' },
+        ],
+      });
+    });
+
     it('splits a compact pull response, at every chunk boundary', () => {
       const input = Buffer.from(JSON.stringify({ receivedMessages: ELEMENTS }));
       assertEveryCut(pull, input, { records: ELEMENTS.map((e) => ({ line: 1, text: JSON.stringify(e) })) });

@@ -120,6 +120,24 @@ describe('seqscope CLI', function () {
     assert.match(human.stdout, /line 3: not valid JSON/);
   });
 
+  it('skips a line too long to be a record without holding it, plain and gzip, and sequences the rest', () => {
+    // 65 MiB with no newline: a file that lost its newlines, or is not a capture after line 2.
+    const huge = join(dir, 'huge.jsonl');
+    const lines = captureText(FEED).split('\n');
+    const text = [lines[0], lines[1], 'x'.repeat(65 * 1024 * 1024), ...lines.slice(2)].join('\n');
+    writeFileSync(huge, text);
+    writeFileSync(huge + '.gz', gzipSync(text, { level: 1 }));
+    for (const f of [huge, huge + '.gz']) {
+      const r = seqscope('replay', f, '--preset', 'cme', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual([s.received, s.invalid, s.delivered], [7, 1, 5], f);
+      assert.deepEqual(s.invalidSamples, [
+        { line: 3, reason: 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?' },
+      ]);
+    }
+  });
+
   it('exports the ordered trace as JSONL, CSV and Chrome trace', () => {
     const jsonl = join(dir, 'out.jsonl');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { loadSession } from '../../src/core/session/loadSession';
@@ -114,6 +116,24 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
       }
     } finally {
       await files.close();
+    }
+  });
+
+  it('refuses to read back a record that was too long to sequence, with the line and a next step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-files-'));
+    const path = join(dir, 'huge.jsonl');
+    const sample = readFileSync(join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl'), 'utf8').split('\n');
+    writeFileSync(path, [sample[0], sample[1], 'x'.repeat(65 * 1024 * 1024), sample[2]].join('\n'));
+    const { session } = await loadSession([path], resolveOptions({ preset: 'cme' }));
+    const files = new SessionFiles(session);
+    try {
+      assert.deepEqual([session.summary.received, session.summary.invalid], [3, 1]);
+      assert.equal(session.log.line.get(2), 3);
+      await assert.rejects(files.readText(2), { message: `line 3 of ${path} is 65 MiB, too long to read back: open the file in an editor that handles large files` });
+      assert.equal((await files.read(3))?.message.messageId, session.log.messageId.get(3), 'the records after it read back');
+    } finally {
+      await files.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -6,6 +6,7 @@
 import { open, FileHandle } from 'node:fs/promises';
 import { CaptureReader } from '../captureReader';
 import { ReceivedMessage, toRecord } from '../captureRecord';
+import { MAX_RECORD_BYTES } from '../captureSplitters';
 import { mergeCaptures } from '../mergeCaptures';
 import { CaptureSession } from './captureSession';
 
@@ -36,6 +37,10 @@ export class SessionFiles {
     const offset = log.offset.get(arrival);
     const length = log.length.get(arrival);
     if (offset < 0 || length <= 0) return undefined;
+    if (length > MAX_RECORD_BYTES) {
+      // Reported invalid because it is too long to hold: reading it back would be no better.
+      throw new Error(`line ${log.line.get(arrival)} of ${this.session.paths[log.file.get(arrival)]} is ${Math.round(length / 1024 / 1024)} MiB, too long to read back: open the file in an editor that handles large files`);
+    }
     const fh = await this.handle(log.file.get(arrival));
     const buf = Buffer.allocUnsafe(length);
     const { bytesRead } = await fh.read(buf, 0, length, offset);
