@@ -249,6 +249,15 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     const gap = g.findings.find((f) => f.kind === 'gap')!;
     assert.deepEqual((await colourDistances(frame, [gap])).filter((d) => d.best > 24), [], 'the gap band on the canvas');
     await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-replay.png'));
+    // The state table's headers each on one line in the narrow panel (they wrapped: "Ke", "y").
+    const headerLines = await panel.locator('thead th').evaluateAll((ths) =>
+      ths.map((th) => {
+        const r = th.ownerDocument.createRange();
+        r.selectNodeContents(th);
+        return `${th.textContent}: ${r.getClientRects().length}`;
+      }),
+    );
+    assert.deepEqual(headerLines, ['Key: 1', 'Expected: 1', 'Held: 1', 'Open gap: 1', 'Waited: 1']);
     await bar.getByRole('button', { name: 'To the end' }).click();
     await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
   });

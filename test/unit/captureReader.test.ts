@@ -295,6 +295,15 @@ describe('captureReader', () => {
         ],
       );
       assert.equal(reader.bytesRead, reader.size);
+      // Byte ranges count the BOM: the extension reads records back by them.
+      const first = line('a', '2024-01-01T00:00:01Z');
+      assert.deepEqual(
+        entries.map((e) => [e.offset, e.length]),
+        [
+          [3, Buffer.byteLength(first)],
+          [3 + Buffer.byteLength(first) + 1, Buffer.byteLength(line('b', '2024-01-01T00:00:02Z'))],
+        ],
+      );
     });
 
     it('reads an array after a BOM and leading whitespace', async () => {
