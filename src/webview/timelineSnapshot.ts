@@ -19,6 +19,8 @@ export interface MarkCounts {
 export interface DrawnLane {
   key: number;
   name: string;
+  /** The counts drawn under the name ("1k rcv · 1 gap · 2 dup"). */
+  label: string;
   y: number;
   height: number;
   /** Drawn from a page for this very view (not a scaled stand-in). */

@@ -163,9 +163,9 @@ export class TimelineView {
     for (let i = first; i < end; i++) {
       const lane = f.lanes[i];
       const y = L.lanes.y + i * scroll.laneHeight - scroll.scrollY;
-      this.drawLaneRow(f, lane, i, y);
       const got = pageFor(lane.key);
-      stats.lanes.push({ key: lane.key, name: lane.name, y, height: scroll.laneHeight, fresh: !!got?.fresh, hasData: !!got });
+      const label = this.drawLaneRow(f, lane, i, y, got?.page);
+      stats.lanes.push({ key: lane.key, name: lane.name, label, y, height: scroll.laneHeight, fresh: !!got?.fresh, hasData: !!got });
       if (!got?.fresh) stats.allFresh = false;
       if (got) stats.anyData = true;
       else {
@@ -428,7 +428,8 @@ export class TimelineView {
     ctx.restore();
   }
 
-  private drawLaneRow(f: FrameInput, lane: LaneInfo, index: number, y: number): void {
+  /** Draws a lane's row and name; returns the counts line drawn under the name. */
+  private drawLaneRow(f: FrameInput, lane: LaneInfo, index: number, y: number, page: TimelinePage | undefined): string {
     const ctx = this.ctx;
     const { theme: th, layout: L } = f;
     const h = f.scroll.laneHeight;
@@ -438,16 +439,21 @@ export class TimelineView {
     }
     ctx.fillStyle = withAlpha(th.grid, 0.6);
     ctx.fillRect(0, y + h - 1, L.lanes.w, 1);
-    const parts = [`${shortCount(lane.received)} rcv`];
-    if (lane.gaps) parts.push(`${lane.gaps} ${noun(lane.gaps, 'gap')}`);
-    if (lane.duplicates) parts.push(`${shortCount(lane.duplicates)} dup`);
-    if (lane.late) parts.push(`${shortCount(lane.late)} late`);
-    this.drawLaneLabel(f, y, h, lane.name, parts.join(' · '), lane.hot);
+    // While replaying, the counts up to the position (as the tree's key rows), not the totals
+    // beside marks that stop there.
+    const c = (f.cursorTime !== undefined && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
+    const parts = [`${shortCount(c.received)} rcv`];
+    if (c.gaps) parts.push(`${c.gaps} ${noun(c.gaps, 'gap')}`);
+    if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
+    if (c.late) parts.push(`${shortCount(c.late)} late`);
+    const label = parts.join(' · ');
+    this.drawLaneLabel(f, y, h, lane.name, label, lane.hot);
     if (f.focusedLane === index) {
       ctx.strokeStyle = th.focus;
       ctx.lineWidth = 1;
       ctx.strokeRect(1.5, y + 1.5, L.plotX - 6, h - 3);
     }
+    return label;
   }
 
   private drawInvalidRow(f: FrameInput, r: Rect): void {

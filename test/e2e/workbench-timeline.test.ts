@@ -232,6 +232,10 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await step('Step forward one arrival', 3, 'step 3');
     assert.match(await bar.innerText(), /3 \/ 3\u202f007/);
     assert.match(await panel.innerText(), /0 gaps \(0 lost\)/);
+    // The lane labels count up to the position (the start windows hold: no findings yet).
+    const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;
+    const at3 = await waitForSnapshot(frame, (x) => x.allFresh && x.lanes.length === 3 && x.lanes.every((l) => l.label === upTo3(l.name)), 'lane labels at arrival 3');
+    assert.equal(at3.lanes.reduce((a, l) => a + Number(l.label.split(' ')[0]), 0), 3, 'three arrivals in all');
     await step('Step back one arrival', 2, 'step back');
     // Pages now stop at the position: nothing after arrival 2 is drawn.
     const early = await settled(frame);
@@ -259,7 +263,9 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     );
     assert.deepEqual(headerLines, ['Key: 1', 'Expected: 1', 'Held: 1', 'Open gap: 1', 'Waited: 1']);
     await bar.getByRole('button', { name: 'To the end' }).click();
-    await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
+    const atEnd = await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
+    // At the end the counts are the totals (media/samples/README.md: 318 has one gap, two duplicates).
+    assert.equal(atEnd.lanes.find((l) => l.name === '318')?.label, '1k rcv · 1 gap · 2 dup');
   });
 
   it('shows a hostile payload, messageId and key name as text: no element, no dialog', async () => {

@@ -153,6 +153,32 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
     assert.equal(o.gaps.reduce((a, b) => a + b, 0), session.summary.gaps);
   });
 
+  it('TimelineService gives each lane its counts up to the replay position, stepping either way', async () => {
+    const svc = new TimelineService(session, { id: 's1', title: 'sample', options: '' });
+    const { start, end } = session.timeRange;
+    const lanes = session.keyNames.map((_, i) => i);
+    const page = async () => {
+      const reply = await svc.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end, buckets: 100, lanes });
+      assert.ok(reply?.type === 'page');
+      return unpackPage(JSON.parse(JSON.stringify(reply.page)));
+    };
+    assert.ok((await page()).lanes.every((l) => l.countsAt === undefined), 'not replaying: the lanes keep their totals');
+    const n = session.arrivalCount;
+    for (const p of [0, 1, 100, 1500, 99, n, n + 1, 5]) {
+      svc.position = p;
+      for (const lane of (await page()).lanes) {
+        let received = 0;
+        for (let i = 0; i < Math.min(p, n); i++) if (session.log.key.get(i) === lane.key) received++;
+        const c = session.keyCountsAt(lane.key, p);
+        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late }, `key ${lane.key} at ${p}`);
+        if (p === n + 1) {
+          const k = session.summary.byKey[lane.key];
+          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late }, 'the end: the totals');
+        }
+      }
+    }
+  });
+
   it('round-trips through a snapshot (the standalone export’s embedding)', () => {
     const snap = JSON.parse(JSON.stringify(snapshotSession(session, nodeB64, {})));
     const back = restoreSession(snap, nodeB64);

@@ -14,7 +14,7 @@
  * Browser-safe: the webview unpacks. The standalone page serialises nothing and passes plain
  * pages, which are valid WirePages (every column may go as it is) and unpack at no cost.
  */
-import type { LanePage, MarkList, TimelinePage } from './timelineQuery';
+import type { LaneCounts, LanePage, MarkList, TimelinePage } from './timelineQuery';
 
 /** A column: the values as they are, or `{ d }`: the first value, then each one's difference from the one before. */
 export type WireColumn = number[] | { d: number[] };
@@ -31,6 +31,7 @@ export interface WireMarks {
 
 export interface WireLane {
   key: number;
+  countsAt?: LaneCounts;
   marks?: WireMarks;
   density?: number[];
   findings: WireMarks;
@@ -57,6 +58,7 @@ function packLane(l: LanePage): WireLane {
   const w: WireLane = { key: l.key, findings: packMarks(l.findings), findingsOmitted: l.findingsOmitted };
   if (l.marks) w.marks = packMarks(l.marks);
   if (l.density) w.density = l.density;
+  if (l.countsAt) w.countsAt = l.countsAt;
   return w;
 }
 
@@ -64,6 +66,7 @@ function unpackLane(w: WireLane): LanePage {
   const l: LanePage = { key: w.key, findings: unpackMarks(w.findings), findingsOmitted: w.findingsOmitted };
   if (w.marks) l.marks = unpackMarks(w.marks);
   if (w.density) l.density = w.density;
+  if (w.countsAt) l.countsAt = w.countsAt;
   return l;
 }
 

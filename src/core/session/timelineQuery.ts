@@ -42,8 +42,23 @@ export interface MarkList {
   aux: number[];
 }
 
+/** A key's counts: for the whole session, or up to a replay position. */
+export interface LaneCounts {
+  received: number;
+  delivered: number;
+  gaps: number;
+  lost: number;
+  duplicates: number;
+  late: number;
+}
+
 export interface LanePage {
   key: number;
+  /**
+   * The key's counts up to the replay position, in a page for one (the lane's label follows the
+   * replay rather than show totals beside marks that stop at the position).
+   */
+  countsAt?: LaneCounts;
   /** Messages one by one, when few enough. */
   marks?: MarkList;
   /** Otherwise: messages released per bucket. */

@@ -21,7 +21,7 @@ import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
 import { LaneIndex } from './laneIndex';
 import { packPage } from './pageWire';
-import { EventFilter, overview, queryTimeline, Overview, TimelinePage, TimelineQuery } from './timelineQuery';
+import { EventFilter, LaneCounts, overview, queryTimeline, Overview, TimelinePage, TimelineQuery } from './timelineQuery';
 
 /** Reads a record back from where the session found it. */
 export type RecordSource = (arrival: number) => Promise<ReceivedMessage | undefined>;
@@ -49,6 +49,8 @@ export class TimelineService {
   private firstPageCache: { position: number | undefined; page: NonNullable<StandalonePreview['page']> } | undefined;
   /** Replay position to show up to, or undefined for everything. */
   position: number | undefined;
+  /** Arrivals per key before `position` (see receivedAt). */
+  private received: { position: number; perKey: Int32Array } | undefined;
 
   constructor(
     readonly session: CaptureSession,
@@ -99,11 +101,43 @@ export class TimelineService {
    * (tested).
    */
   private query(q: TimelineQuery): TimelinePage {
-    if (this.compiled || q.position !== undefined) return queryTimeline(this.session, q, this.compiled);
+    if (q.position !== undefined) {
+      const page = queryTimeline(this.session, q, this.compiled);
+      for (const lane of page.lanes) lane.countsAt = this.countsAt(lane.key, q.position);
+      return page;
+    }
+    if (this.compiled) return queryTimeline(this.session, q, this.compiled);
     const index = (this.laneIndex ??= new LaneIndex(this.session));
     // The page's frame and its invalid records, which are not per lane.
     const head = queryTimeline(this.session, { ...q, lanes: [] });
     return { ...head, lanes: q.lanes.map((k) => index.lane(k, q.t0, q.t1, q.buckets)) };
+  }
+
+  /** A key's counts up to a replay position: what the tree's key row shows there, and arrivals. */
+  private countsAt(key: number, position: number): LaneCounts {
+    const c = this.session.keyCountsAt(key, position);
+    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late };
+  }
+
+  /**
+   * Arrivals per key before `position`. Moved from the last position asked rather than counted
+   * from the start: replay steps a few arrivals at a time, each step asks for its pages.
+   */
+  private receivedAt(position: number): Int32Array {
+    const log = this.session.log;
+    const keys = log.key;
+    const to = Math.min(position, log.count);
+    const r = (this.received ??= { position: 0, perKey: new Int32Array(this.session.keyNames.length) });
+    if (r.perKey.length < this.session.keyNames.length) {
+      // A live session's keys grow.
+      const grown = new Int32Array(this.session.keyNames.length);
+      grown.set(r.perKey);
+      r.perKey = grown;
+    }
+    for (let i = r.position; i < to; i++) if (keys.get(i) >= 0) r.perKey[keys.get(i)]++;
+    for (let i = r.position - 1; i >= to; i--) if (keys.get(i) >= 0) r.perKey[keys.get(i)]--;
+    r.position = to;
+    return r.perKey;
   }
 
   overview(): Overview {
