@@ -40,11 +40,13 @@ export interface Splitter {
  */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
-function tooLongReason(bytes: number, max: number): string {
+/** The stand-in for a record longer than `max` bytes: its place and size, and why it was skipped. */
+function tooLongRecord(line: number, offset: number, length: number, max: number): RawRecord {
   const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
-  const size = bytes >= 1024 * 1024 ? mib(bytes) : `${bytes} bytes`;
+  const size = length >= 1024 * 1024 ? mib(length) : `${length} bytes`;
   const limit = max >= 1024 * 1024 ? mib(max) : `${max} bytes`;
-  return `the record is ${size}, longer than SeqScope reads (${limit}; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?`;
+  const invalid = `the record is ${size}, longer than SeqScope reads (${limit}; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?`;
+  return { line, text: '', offset, length, invalid };
 }
 
 const NL = 0x0a;
@@ -122,7 +124,7 @@ export class LineSplitter implements Splitter {
     if (this.tooLong) {
       const line = this.line++;
       const length = this.partsLength - (this.endsWithCR ? 1 : 0);
-      out.push({ line, text: '', offset: this.lineOffset, length, invalid: tooLongReason(length, this.maxRecordBytes) });
+      out.push(tooLongRecord(line, this.lineOffset, length, this.maxRecordBytes));
     } else {
       const buf = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.partsLength);
       this.emit(buf, 0, buf.length, this.lineOffset, out);
@@ -141,7 +143,7 @@ export class LineSplitter implements Splitter {
     while (i < end && (buf[i] === 0x20 || buf[i] === 0x09)) i++;
     if (i === end) return;
     if (end - start > this.maxRecordBytes) {
-      out.push({ line, text: '', offset, length: end - start, invalid: tooLongReason(end - start, this.maxRecordBytes) });
+      out.push(tooLongRecord(line, offset, end - start, this.maxRecordBytes));
       return;
     }
     out.push({ line, text: buf.toString('utf8', start, end), offset, length: end - start });
@@ -268,7 +270,7 @@ export class JsonArraySplitter implements Splitter {
     const records: RawRecord[] = [];
     if (this.tooLong) {
       const length = this.base + this.buf.length - this.tooLongOffset;
-      records.push({ line: this.elemLine, text: '', offset: this.tooLongOffset, length, invalid: tooLongReason(length, this.maxRecordBytes) });
+      records.push(tooLongRecord(this.elemLine, this.tooLongOffset, length, this.maxRecordBytes));
       this.tooLong = false;
     } else if (this.elemStart >= 0) {
       // An element cut off by the end of the file: hand it on so it is reported, not lost.
@@ -360,14 +362,14 @@ export class JsonArraySplitter implements Splitter {
   private finishElement(end: number, out: RawRecord[]): void {
     if (this.tooLong) {
       const length = this.base + end - this.tooLongOffset;
-      out.push({ line: this.elemLine, text: '', offset: this.tooLongOffset, length, invalid: tooLongReason(length, this.maxRecordBytes) });
+      out.push(tooLongRecord(this.elemLine, this.tooLongOffset, length, this.maxRecordBytes));
       this.tooLong = false;
       return;
     }
     if (this.elemStart < 0) return;
     const length = end - this.elemStart;
     const offset = this.base + this.elemStart;
-    if (length > this.maxRecordBytes) out.push({ line: this.elemLine, text: '', offset, length, invalid: tooLongReason(length, this.maxRecordBytes) });
+    if (length > this.maxRecordBytes) out.push(tooLongRecord(this.elemLine, offset, length, this.maxRecordBytes));
     else out.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart, end), offset, length });
     this.elemStart = -1;
   }
