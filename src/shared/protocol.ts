@@ -15,7 +15,7 @@ import type { TraceFilterSpec } from '../core/traceFilter';
 
 export type { CursorState, KeyStateView } from '../core/session/replayCursor';
 export type { EventView } from '../core/session/eventView';
-export type { LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
+export type { LaneCounts, LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
 export type { KindName } from '../core/session/eventStore';
 export type { WirePage } from '../core/session/pageWire';
 

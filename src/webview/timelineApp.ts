@@ -34,7 +34,7 @@ import { legend } from './legend';
 import { PageCache, PageKey, pageKeyString } from './pageCache';
 import { ReplayBar } from './replayBar';
 import { readTheme, Theme, watchTheme } from './theme';
-import { FrameStats, kindName, TimelineView } from './timelineView';
+import { countsShown, FrameStats, kindName, TimelineView } from './timelineView';
 import type { TimelineSnapshot } from './timelineSnapshot';
 import { laneBlock, LaneScroll, pageWindow, Viewport } from './viewport';
 
@@ -574,7 +574,11 @@ export class TimelineApp {
     this.scroll.ensureVisible(this.focusedLane);
     this.viewChanged();
     const lane = this.lanes[this.focusedLane];
-    this.status.textContent = `Lane ${lane.name}: ${count(lane.received)} received, ${count(lane.delivered)} delivered, ${count(lane.gaps)} ${noun(lane.gaps, 'gap')} (${count(lane.lost)} lost), ${count(lane.duplicates)} ${noun(lane.duplicates, 'duplicate')}, ${count(lane.late)} late${lane.hot ? ', hot' : ''}`;
+    const key = this.neededKey();
+    const got = key && this.vp ? this.cache.bestFor(lane.key, this.vp, key.level, this.generation) : undefined;
+    const c = countsShown(lane, got?.page, this.replay.active);
+    const where = c === lane ? '' : ' at the replay position';
+    this.status.textContent = `Lane ${lane.name}${where}: ${count(c.received)} received, ${count(c.delivered)} delivered, ${count(c.gaps)} ${noun(c.gaps, 'gap')} (${count(c.lost)} lost), ${count(c.duplicates)} ${noun(c.duplicates, 'duplicate')}, ${count(c.late)} late${lane.hot ? ', hot' : ''}`;
   }
 
   private clickAt(x: number, y: number): void {

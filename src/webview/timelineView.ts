@@ -6,7 +6,7 @@
  * only when what it shows changed or the view settled somewhere it does not cover exactly.
  */
 import { noun } from '../core/plural';
-import type { LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
+import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { LaneLayer } from './laneLayer';
 import { inside, Layout, Rect, scrollThumb } from './layout';
@@ -441,7 +441,7 @@ export class TimelineView {
     ctx.fillRect(0, y + h - 1, L.lanes.w, 1);
     // While replaying, the counts up to the position (as the tree's key rows), not the totals
     // beside marks that stop there.
-    const c = (f.cursorTime !== undefined && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
+    const c = countsShown(lane, page, f.cursorTime !== undefined);
     const parts = [`${shortCount(c.received)} rcv`];
     if (c.gaps) parts.push(`${c.gaps} ${noun(c.gaps, 'gap')}`);
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
@@ -465,6 +465,11 @@ export class TimelineView {
     ctx.fillRect(0, r.y + r.h - 1, r.w, 1);
     this.drawLaneLabel(f, r.y, r.h, 'invalid records', `${count(f.session.invalid)} not sequenced`, false);
   }
+}
+
+/** A lane's counts to show: up to the replay position while replaying (from its page), else the totals. */
+export function countsShown(lane: LaneInfo, page: TimelinePage | undefined, replaying: boolean): LaneCounts {
+  return (replaying && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
 }
 
 const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid'];

@@ -236,6 +236,11 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;
     const at3 = await waitForSnapshot(frame, (x) => x.allFresh && x.lanes.length === 3 && x.lanes.every((l) => l.label === upTo3(l.name)), 'lane labels at arrival 3');
     assert.equal(at3.lanes.reduce((a, l) => a + Number(l.label.split(' ')[0]), 0), 3, 'three arrivals in all');
+    // The lane the keyboard moves to is announced with the same counts.
+    await frame.locator('canvas.ss-canvas').press('ArrowDown');
+    const focused = await waitForSnapshot(frame, (x) => x.focusedLane !== undefined && x.canvasFocused, 'a lane focused from the keyboard');
+    const name = focused.lanes[focused.focusedLane!].name;
+    await frame.locator('#ss-status', { hasText: `Lane ${name} at the replay position: ${upTo3(name).split(' ')[0]} received, ` }).waitFor({ timeout: 10_000 });
     await step('Step back one arrival', 2, 'step back');
     // Pages now stop at the position: nothing after arrival 2 is drawn.
     const early = await settled(frame);
