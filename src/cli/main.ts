@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
+import { inputOverwrittenBy } from '../core/fileIdentity';
 import { noun } from '../core/plural';
 import { runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
@@ -155,8 +156,10 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     format = flags.format;
   }
   if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead');
-  if (flags.export !== undefined && flags.export !== '-' && paths.includes(flags.export)) {
-    throw new UsageError(`--export ${flags.export} would overwrite a capture being read`);
+  const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, paths.filter((p) => p !== '-')) : undefined;
+  if (overwritten !== undefined) {
+    const same = overwritten === flags.export ? '' : ` (the same file as ${overwritten})`;
+    throw new UsageError(`--export ${flags.export} would overwrite a capture being read${same}: export to another file`);
   }
 
   // Counts what the filter lets through, for the summary.

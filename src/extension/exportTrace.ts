@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TraceFormat } from '../core/exporters';
+import { inputOverwrittenBy } from '../core/fileIdentity';
 import { runReplay } from '../core/replayRun';
 import { describeFilter, traceEventMatcher } from '../core/traceFilter';
 import { TraceWriter } from '../core/traceWriter';
@@ -76,7 +77,9 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     if (!uri) return undefined;
     target = uri.fsPath;
   }
-  if (session.data.paths.includes(target) || session.sourcePaths.includes(target)) throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
+  if (inputOverwrittenBy(target, [...session.data.paths, ...session.sourcePaths]) !== undefined) {
+    throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
+  }
   const out = target;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `SeqScope: exporting ${path.basename(out)}`, cancellable: true },

@@ -3,7 +3,7 @@
  * tree against the engine's own results, exports every format, steps the replay, closes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -128,6 +128,30 @@ describe('SeqScope in VS Code', function () {
     assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
     assert.match(page, /id="seqscope-session"/, 'the session is embedded');
     assert.doesNotMatch(page, /\son(error|load|click)=/i, 'no inline event handlers');
+  });
+
+  it('refuses to export over the capture it reads, through a link or another spelling of its path', async () => {
+    const restore: (() => unknown)[] = [];
+    const errors: string[] = [];
+    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
+    try {
+      const capture = join(out, 'own.jsonl');
+      copyFileSync(sample, capture);
+      const before = readFileSync(capture);
+      const link = join(out, 'own-link.jsonl');
+      symlinkSync(capture, link);
+      const { id } = await open(capture);
+      for (const target of [capture, link, `${out}/./own.jsonl`]) {
+        await assert.rejects(
+          Promise.resolve(vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path: target })),
+          { message: `exporting to ${target} would overwrite the capture being read: choose another file` },
+        );
+        assert.deepEqual(readFileSync(capture), before, `the capture is untouched (${target})`);
+      }
+      assert.equal(errors.length, 3, 'each refusal is shown');
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
   });
 
   it('exports only what passes the filter', async () => {

@@ -1,9 +1,9 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildCli } from '../support/builtCli';
 import { captureText, LineSpec } from '../support/captureLines';
@@ -135,6 +135,24 @@ describe('seqscope CLI', function () {
       assert.deepEqual(s.invalidSamples, [
         { line: 3, reason: 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?' },
       ]);
+    }
+  });
+
+  it('refuses to export over a capture it reads, by any name (exit 2), and leaves it as it was', () => {
+    const own = join(dir, 'own.jsonl');
+    writeFileSync(own, captureText(FEED));
+    const before = readFileSync(own);
+    const link = join(dir, 'own-link.jsonl');
+    symlinkSync(own, link);
+    for (const [target, why] of [
+      [own, ''],
+      [link, ` (the same file as ${own})`],
+      [relative(root, own), ` (the same file as ${own})`],
+    ]) {
+      const r = seqscope('replay', feed, own, '--preset', 'cme', '--export', target);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, `seqscope: --export ${target} would overwrite a capture being read${why}: export to another file\n`);
+      assert.deepEqual(readFileSync(own), before, target);
     }
   });
 

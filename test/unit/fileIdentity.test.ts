@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { inputOverwrittenBy } from '../../src/core/fileIdentity';
+
+describe('inputOverwrittenBy (an export must not write over its own capture)', () => {
+  let dir: string;
+  let a: string;
+  let b: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-identity-'));
+    a = join(dir, 'a.jsonl');
+    b = join(dir, 'b.jsonl');
+    writeFileSync(a, 'a\n');
+    writeFileSync(b, 'b\n');
+    symlinkSync(a, join(dir, 'link-to-a.jsonl'));
+    linkSync(a, join(dir, 'hard-a.jsonl'));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds the input a target names, whatever the spelling', () => {
+    assert.equal(inputOverwrittenBy(a, [b, a]), a, 'the same path');
+    assert.equal(inputOverwrittenBy(join(dir, '.', 'a.jsonl'), [b, a]), a, 'another spelling');
+    assert.equal(inputOverwrittenBy(relative(process.cwd(), a), [a]), a, 'relative against absolute');
+    assert.equal(inputOverwrittenBy(join(dir, 'link-to-a.jsonl'), [b, a]), a, 'a symbolic link to it');
+    assert.equal(inputOverwrittenBy(a, [join(dir, 'link-to-a.jsonl')]), join(dir, 'link-to-a.jsonl'), 'read through a link');
+    assert.equal(inputOverwrittenBy(join(dir, 'hard-a.jsonl'), [a]), a, 'a hard link');
+  });
+
+  it('lets other files, new files and unreadable inputs through', () => {
+    assert.equal(inputOverwrittenBy(b, [a]), undefined);
+    assert.equal(inputOverwrittenBy(join(dir, 'new.jsonl'), [a, b]), undefined, 'a file that does not exist yet');
+    assert.equal(inputOverwrittenBy(a, [join(dir, 'gone.jsonl')]), undefined);
+    assert.equal(inputOverwrittenBy(a, []), undefined);
+  });
+});
