@@ -32,6 +32,13 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130
 class UsageError extends Error {}
 
 const FINDINGS = ['gap', 'duplicate', 'late', 'invalid'] as const;
+/** How `--fail-on` names what it found: "2 late messages", not "2 lates". */
+const FINDING_NOUNS: Record<(typeof FINDINGS)[number], [string, string]> = {
+  gap: ['gap', 'gaps'],
+  duplicate: ['duplicate', 'duplicates'],
+  late: ['late message', 'late messages'],
+  invalid: ['invalid record', 'invalid records'],
+};
 type Finding = (typeof FINDINGS)[number];
 
 interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
@@ -207,7 +214,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
-    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), f)}`).join(', ')}\n`);
+    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), ...FINDING_NOUNS[f])}`).join(', ')}\n`);
     return EXIT.findings;
   }
   return EXIT.ok;

@@ -72,8 +72,14 @@ describe('seqscope CLI', function () {
   it('exit 3 when --fail-on names a finding that occurred, 0 when it did not', () => {
     const hit = seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'gap,late');
     assert.equal(hit.code, 3);
-    assert.match(hit.stderr, /--fail-on: 1 gap/);
+    assert.equal(hit.stderr, 'seqscope: --fail-on: 1 gap\n');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'late,invalid').code, 0);
+    // Several findings, in the words a reader expects ("2 duplicates", "1 late message").
+    const lateFeed = join(dir, 'late.jsonl');
+    writeFileSync(lateFeed, captureText([...FEED, { t: 30_010, channel: '310', seq: 4 }]) + '{oops\n{oops\n');
+    const all = seqscope('replay', lateFeed, '--preset', 'cme', '--fail-on', 'gap,duplicate,late,invalid');
+    assert.equal(all.code, 3);
+    assert.equal(all.stderr, 'seqscope: --fail-on: 1 gap, 2 duplicates, 1 late message, 2 invalid records\n');
   });
 
   it('exit 2 with a one-line message for a missing file, naming it', () => {
