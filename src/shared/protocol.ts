@@ -8,7 +8,7 @@
  */
 import type { CursorState } from '../core/session/replayCursor';
 import type { EventView } from '../core/session/eventView';
-import type { Overview } from '../core/session/timelineQuery';
+import type { LaneCounts, Overview } from '../core/session/timelineQuery';
 import type { WirePage } from '../core/session/pageWire';
 import type { SeqBits } from '../core/serial';
 import type { TraceFilterSpec } from '../core/traceFilter';
@@ -19,16 +19,11 @@ export type { LaneCounts, LanePage, MarkList, Overview, TimelinePage } from '../
 export type { KindName } from '../core/session/eventStore';
 export type { WirePage } from '../core/session/pageWire';
 
-export interface LaneInfo {
+/** A lane: its key and the key's counts over the whole session. */
+export interface LaneInfo extends LaneCounts {
   /** Key index (the lane's identity in pages). */
   key: number;
   name: string;
-  received: number;
-  delivered: number;
-  gaps: number;
-  lost: number;
-  duplicates: number;
-  late: number;
   /** Carries far more traffic than the other keys, or built a large backlog. */
   hot: boolean;
 }
