@@ -3,6 +3,8 @@
  * rendered as JSON, text or hex. Pure (no DOM), so it is unit-tested in plain Node; the UI puts
  * every string it returns into the page with textContent, never as markup.
  */
+import { noun } from '../core/plural';
+import type { CursorState } from '../core/session/replayCursor';
 
 /** Largest payload shown in the detail pane; the rest is summarised, so a 10 MB body cannot freeze the page. */
 export const PAYLOAD_SHOWN_BYTES = 64 * 1024;
@@ -210,4 +212,17 @@ function lastCharBoundary(b: Uint8Array): number {
   while (i > 0 && i > b.length - 4 && (b[i - 1] & 0xc0) === 0x80) i--;
   if (i > 0 && b[i - 1] >= 0xc0) i--;
   return i;
+}
+
+/**
+ * Where replay stands, in the words of the state panel. The cursor has arrivals + 2 positions —
+ * before the first, after each, and the end of input (where held messages are released and open
+ * gaps declared lost) — so a bare "position / end" read "3 / 3 007" beside "3 006 arrivals".
+ */
+export function positionText(s: CursorState | undefined, arrivals: number): string {
+  const all = `${count(arrivals)} ${noun(arrivals, 'arrival')}`;
+  if (!s) return `not started · ${all}`;
+  if (s.position >= s.end) return `end of input · ${all}${Number.isNaN(s.time) ? '' : ` · ${clockTime(s.time)}`}`;
+  if (s.position === 0) return `before the first arrival · ${all}`;
+  return `arrival ${count(s.position)} of ${count(arrivals)} · ${clockTime(s.time)}`;
 }

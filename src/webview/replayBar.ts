@@ -8,7 +8,7 @@ import { noun } from '../core/plural';
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
-import { clockTime, count, duration, missingRange } from './format';
+import { count, duration, missingRange, positionText } from './format';
 
 /** Seeks while dragging the slider go out at most this often (the host re-runs the sequencer). */
 const SEEK_INTERVAL_MS = 100;
@@ -75,7 +75,7 @@ export class ReplayBar {
     this.play.setAttribute('aria-pressed', String(info.playing));
     this.speed.value = String(info.speed);
     const s = info.state;
-    this.position.textContent = s ? `${count(s.position)} / ${count(s.end)} · ${clockTime(s.time)}` : `not started · ${count(session.arrivals)} arrivals`;
+    this.position.textContent = positionText(s, session.arrivals);
     this.renderState(info);
   }
 
@@ -131,3 +131,4 @@ export class ReplayBar {
     );
   }
 }
+

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import { clockTime } from '../../src/webview/format';
 import type { DrawnMark, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
 import { settled, snapshot, waitForSnapshot } from './support-webview/browser';
 import { openCaptureFromPalette, SHOTS, until, useWorkbench } from './support-workbench';
@@ -230,7 +231,7 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await step('Step forward one arrival', 1, 'step 1');
     await step('Step forward one arrival', 2, 'step 2');
     await step('Step forward one arrival', 3, 'step 3');
-    assert.match(await bar.innerText(), /3 \/ 3\u202f007/);
+    assert.match(await bar.innerText(), new RegExp(`arrival 3 of 3\u202f006 · ${clockTime(timeOf(3))}`));
     assert.match(await panel.innerText(), /0 gaps \(0 lost\)/);
     // The lane labels count up to the position (the start windows hold: no findings yet).
     const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;
@@ -269,6 +270,7 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.deepEqual(headerLines, ['Key: 1', 'Expected: 1', 'Held: 1', 'Open gap: 1', 'Waited: 1']);
     await bar.getByRole('button', { name: 'To the end' }).click();
     const atEnd = await waitForSnapshot(frame, (x) => x.marks?.gap === 2 && x.allFresh, 'both gaps at the end');
+    assert.match(await bar.innerText(), /end of input · 3\u202f006 arrivals/);
     // At the end the counts are the totals (media/samples/README.md: 318 has one gap, two duplicates).
     assert.equal(atEnd.lanes.find((l) => l.name === '318')?.label, '1k rcv · 1 gap · 2 dup');
   });

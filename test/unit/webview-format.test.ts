@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { base64Bytes, clockTime, count, dateTime, duration, hexDump, missingRange, renderPayload, tickLabel, tickStep, ticks, utf8Text } from '../../src/webview/format';
+import type { CursorState } from '../../src/shared/protocol';
+import { base64Bytes, clockTime, count, dateTime, duration, hexDump, missingRange, positionText, renderPayload, tickLabel, tickStep, ticks, utf8Text } from '../../src/webview/format';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 
@@ -22,6 +23,19 @@ describe('webview format (text the timeline shows)', () => {
     assert.equal(count(1234567), '1\u202f234\u202f567');
     assert.equal(missingRange(7777, 7777), '7777');
     assert.equal(missingRange(41517, 41519, 3), '41517–41519 (3)');
+  });
+
+  it('says where replay stands in arrivals, with the end of input as its own step', () => {
+    const t = Date.UTC(2026, 10, 30, 9, 30, 1, 234);
+    const at = (position: number, time = t) => ({ position, end: 3007, time }) as CursorState;
+    assert.equal(positionText(undefined, 3006), 'not started · 3\u202f006 arrivals');
+    assert.equal(positionText(at(0, NaN), 3006), 'before the first arrival · 3\u202f006 arrivals');
+    assert.equal(positionText(at(3), 3006), 'arrival 3 of 3\u202f006 · 09:30:01.234');
+    assert.equal(positionText(at(3006), 3006), 'arrival 3\u202f006 of 3\u202f006 · 09:30:01.234');
+    assert.equal(positionText(at(3007), 3006), 'end of input · 3\u202f006 arrivals · 09:30:01.234');
+    assert.equal(positionText({ position: 1, end: 1, time: NaN } as CursorState, 0), 'end of input · 0 arrivals');
+    assert.equal(positionText(at(1), 1), 'arrival 1 of 1 · 09:30:01.234');
+    assert.equal(positionText(undefined, 1), 'not started · 1 arrival');
   });
 
   it('picks axis ticks at nice steps, never too many', () => {
