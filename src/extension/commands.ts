@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { noun } from '../core/plural';
+import { captureTitle } from '../core/session/captureSession';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
 import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
+import { decompressedName } from './compressedCaptures';
 import { withErrorHandling } from './errors';
 import { exportTrace, ExportRequest } from './exportTrace';
 import { log } from './log';
@@ -80,8 +82,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       }
       const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
       if (!options) return undefined;
-      // Interactive opens show the timeline at once: it starts up while the capture loads.
-      const title = uris.map((u) => u.path.split('/').pop()).join(', ');
+      // Interactive opens show the timeline at once: it starts up while the capture loads, under
+      // the title the session will have (a gzip capture's is its name without .gz).
+      const title = captureTitle(uris.map((u) => decompressedName(u.fsPath)), false);
       const loading = !automated && showTimelineOnOpen() ? TimelinePanel.showLoading(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId), title) : undefined;
       let s: Session | undefined;
       try {

@@ -53,7 +53,7 @@ export class TimelinePanel extends Disposable {
       TimelinePanel.current.attach(manager.active);
       return TimelinePanel.current;
     }
-    const p = TimelinePanel.create(extensionUri, manager, onSelect);
+    const p = TimelinePanel.create(extensionUri, manager, onSelect, panelTitle(manager.active));
     p.attach(manager.active);
     return p;
   }
@@ -66,15 +66,15 @@ export class TimelinePanel extends Disposable {
    */
   static showLoading(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel | undefined {
     if (TimelinePanel.instance) return undefined;
-    const p = TimelinePanel.create(extensionUri, manager, onSelect);
+    // Created under its title: a tab that opens as "SeqScope Timeline" and is renamed flickers.
+    const p = TimelinePanel.create(extensionUri, manager, onSelect, `Timeline: ${title}`);
     p.loadingState = { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: Date.now() };
-    p.panel.title = `Timeline: ${title}`;
     p.setHtml(undefined);
     return p;
   }
 
-  private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void): TimelinePanel {
-    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'SeqScope Timeline', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+  private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel {
+    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
@@ -173,7 +173,7 @@ export class TimelinePanel extends Disposable {
     if (session === this.session && this.ready) return;
     this.sessionSub?.dispose();
     this.session = session;
-    this.panel.title = session ? `Timeline: ${session.title}` : 'SeqScope Timeline';
+    this.panel.title = panelTitle(session);
     this.sessionSub = session?.replay.onDidChange(() => this.scheduleReplayPost());
     this.liveSub?.dispose();
     // A live session grows: the webview gets the new extent and lanes once a second (it keeps
@@ -338,4 +338,9 @@ function webviewAssets(extensionPath: string): { js: string; css: string; map: b
     };
   }
   return assets;
+}
+
+/** The tab's title: the session it shows. */
+function panelTitle(session: Session | undefined): string {
+  return session ? `Timeline: ${session.title}` : 'SeqScope Timeline';
 }

@@ -136,15 +136,25 @@ describe('gzip-compressed captures', function () {
     assert.equal(errors.length, 0, errors.join('\n'));
   });
 
-  it('Open Capture… offers .gz files and shows the timeline under the name without .gz', async () => {
+  it('Open Capture… offers .gz files and shows the timeline under the name without .gz, from the start', async () => {
     let filters: Record<string, string[]> | undefined;
     stub('showOpenDialog', (async (o?: vscode.OpenDialogOptions) => ((filters = o?.filters), [vscode.Uri.file(gz)])) as never);
     stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => (await items).find((i) => i.label === 'Preset: cme')) as never);
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
-    assert.ok(r);
-    assert.ok(filters && Object.values(filters).some((exts) => exts.includes('gz')), `the dialog's filters offer gz: ${JSON.stringify(filters)}`);
-    assert.equal(r.title, 'cme-sample.jsonl');
-    await until('the timeline to name the session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl');
+    // Every title the tab has, from the moment it opens to show the progress.
+    const seen = new Set<string>();
+    const tabs = vscode.window.tabGroups.onDidChangeTabs(() => timelineTabs().forEach((t) => seen.add(t)));
+    let r: OpenResult | undefined;
+    try {
+      r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+      assert.ok(r);
+      assert.ok(filters && Object.values(filters).some((exts) => exts.includes('gz')), `the dialog's filters offer gz: ${JSON.stringify(filters)}`);
+      assert.equal(r.title, 'cme-sample.jsonl');
+      await until('the timeline to name the session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl');
+    } finally {
+      tabs.dispose();
+    }
+    // While it decompressed and loaded, the tab already had the session's title (it said .gz).
+    assert.deepEqual([...seen], ['Timeline: cme-sample.jsonl']);
   });
 
   it('a truncated gzip capture opens with what it holds, and a warning says where it broke off (as the CLI reports it)', async () => {
