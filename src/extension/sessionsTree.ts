@@ -4,6 +4,7 @@ import { noun } from '../core/plural';
 import { EmittedCounts } from '../core/session/captureSession';
 import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
+import { positionWords } from '../core/session/replayCursor';
 import { describeFilter } from '../core/traceFilter';
 import { Disposable } from './dispose';
 import { Session } from './session';
@@ -255,7 +256,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       }
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
-      item.description = `${sum.keys} ${noun(sum.keys, 'key')} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
+      item.description = `${sum.keys} ${noun(sum.keys, 'key')} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
       const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
@@ -267,7 +268,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = `session:${s.id}:summary`;
       item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : 'pass');
       item.description = countsText(c, true);
-      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (up to step ${s.replay.position})` : '');
+      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
       item.contextValue = 'summary';
       return item;
     }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { noun } from '../core/plural';
+import { positionWords } from '../core/session/replayCursor';
 import { Disposable } from './dispose';
 import { emulatorHostInUse } from './pubsubCommands';
 import { SessionManager } from './sessionManager';
@@ -39,7 +40,7 @@ export class SessionStatusBar extends Disposable {
     const problems = c.gaps + c.late;
     const live = s.live;
     const liveText = live ? (live.state === 'live' ? ` · live ${Math.round(live.rate)}/s` : ` · ${live.state.toUpperCase()}`) : '';
-    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${s.title}${liveText}: ${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late${s.replay.active ? ` · step ${s.replay.position}/${s.replay.end}` : ''}`;
+    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${s.title}${liveText}: ${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
     this.item.tooltip = `SeqScope: ${s.data.summary.options}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}. Click to show the timeline.`;
     if (live) this.item.tooltip += `\n${live.detail}`;
     this.item.backgroundColor =

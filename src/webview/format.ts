@@ -4,7 +4,7 @@
  * every string it returns into the page with textContent, never as markup.
  */
 import { noun } from '../core/plural';
-import type { CursorState } from '../core/session/replayCursor';
+import { positionWords, type CursorState } from '../core/session/replayCursor';
 
 /** Largest payload shown in the detail pane; the rest is summarised, so a 10 MB body cannot freeze the page. */
 export const PAYLOAD_SHOWN_BYTES = 64 * 1024;
@@ -214,15 +214,11 @@ function lastCharBoundary(b: Uint8Array): number {
   return i;
 }
 
-/**
- * Where replay stands, in the words of the state panel. The cursor has arrivals + 2 positions —
- * before the first, after each, and the end of input (where held messages are released and open
- * gaps declared lost) — so a bare "position / end" read "3 / 3 007" beside "3 006 arrivals".
- */
+/** Where replay stands (core's positionWords), with the clock there and, at the ends, the arrivals. */
 export function positionText(s: CursorState | undefined, arrivals: number): string {
   const all = `${count(arrivals)} ${noun(arrivals, 'arrival')}`;
   if (!s) return `not started · ${all}`;
-  if (s.position >= s.end) return `end of input · ${all}${Number.isNaN(s.time) ? '' : ` · ${clockTime(s.time)}`}`;
-  if (s.position === 0) return `before the first arrival · ${all}`;
-  return `arrival ${count(s.position)} of ${count(arrivals)} · ${clockTime(s.time)}`;
+  const words = positionWords(s.position, arrivals, count);
+  const time = Number.isNaN(s.time) ? '' : ` · ${clockTime(s.time)}`;
+  return s.position === 0 || s.position > arrivals ? `${words} · ${all}${time}` : `${words}${time}`;
 }

@@ -232,6 +232,8 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await step('Step forward one arrival', 2, 'step 2');
     await step('Step forward one arrival', 3, 'step 3');
     assert.match(await bar.innerText(), new RegExp(`arrival 3 of 3\u202f006 · ${clockTime(timeOf(3))}`));
+    // VS Code's status bar says the same, in the same words.
+    await workbench().page.locator('.statusbar-item', { hasText: 'cme-sample.jsonl: 0 gaps · 0 dup · 0 late · arrival 3 of 3006' }).waitFor({ timeout: 10_000 });
     assert.match(await panel.innerText(), /0 gaps \(0 lost\)/);
     // The lane labels count up to the position (the start windows hold: no findings yet).
     const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;

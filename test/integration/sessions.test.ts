@@ -183,8 +183,11 @@ describe('SeqScope in VS Code', function () {
     assert.equal(session.replay.position, atGap - 1);
     assert.equal(session.replay.state().counts.gaps, 0);
     const summaryItem = api.tree.getTreeItem(children(children()[0])[0]);
-    assert.match(String(summaryItem.tooltip), new RegExp(`up to step ${atGap - 1}`));
+    assert.match(String(summaryItem.tooltip), new RegExp(`replay: arrival ${atGap - 1} of ${session.data.arrivalCount}\\)`));
+    const described = () => String(api.tree.getTreeItem(children()[0]).description);
+    assert.match(described(), new RegExp(` · arrival ${atGap - 1} of ${session.data.arrivalCount}$`));
     await vscode.commands.executeCommand('seqscope.replay.toEnd');
+    assert.match(described(), / · end of input$/);
     assert.equal(session.replay.state().counts.delivered, engine.summary.delivered);
   });
 

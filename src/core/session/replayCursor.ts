@@ -41,6 +41,17 @@ export interface CursorState {
   keysHolding: number;
 }
 
+/**
+ * Where a replay position stands, in words every view uses ("arrival 3 of 3006"): there is one
+ * position more than arrivals — the end of input — so "position / end" read "3 / 3007" beside
+ * "3006 arrivals". `num` formats the numbers (the webview groups digits).
+ */
+export function positionWords(position: number, arrivals: number, num: (n: number) => string = String): string {
+  if (position <= 0) return 'before the first arrival';
+  if (position > arrivals) return 'end of input';
+  return `arrival ${num(position)} of ${num(arrivals)}`;
+}
+
 const HELD_SHOWN = 32;
 const KEYS_SHOWN = 50;
 /** Bytes of checkpoints a session may keep (rough estimate per key). */
