@@ -9,6 +9,7 @@
 import type { CursorState } from '../core/session/replayCursor';
 import type { EventView } from '../core/session/eventView';
 import type { LaneCounts, Overview } from '../core/session/timelineQuery';
+import type { WireLanes } from '../core/session/laneWire';
 import type { WirePage } from '../core/session/pageWire';
 import type { SeqBits } from '../core/serial';
 import type { TraceFilterSpec } from '../core/traceFilter';
@@ -17,6 +18,7 @@ export type { CursorState, KeyStateView } from '../core/session/replayCursor';
 export type { EventView } from '../core/session/eventView';
 export type { LaneCounts, LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
 export type { KindName } from '../core/session/eventStore';
+export type { WireLanes } from '../core/session/laneWire';
 export type { WirePage } from '../core/session/pageWire';
 
 /** A lane: its key and the key's counts over the whole session. */
@@ -43,6 +45,11 @@ export interface SessionInfo {
   invalid: number;
   /** Present in a standalone export: there is no live host to drive replay. */
   standalone?: boolean;
+}
+
+/** SessionInfo as it crosses: its lanes packed (core/session/laneWire.ts: one string, not an object a lane); the webview unpacks. */
+export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
+  lanes: WireLanes;
 }
 
 /** Keys, kinds, number range, attribute value: one filter for tree, timeline and exports. */
@@ -89,7 +96,7 @@ export interface FirstPage {
 /** Messages to the webview. */
 export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
-  | { type: 'init'; session: SessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo; firstPage?: FirstPage }
+  | { type: 'init'; session: WireSessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo; firstPage?: FirstPage }
   /**
    * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.

@@ -21,6 +21,7 @@ import type {
   TimelinePage,
 } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
+import { unpackLanes } from '../core/session/laneWire';
 import { unpackPage } from '../core/session/pageWire';
 import { attachCanvasInput } from './canvasInput';
 import { DetailPane } from './detailPane';
@@ -93,6 +94,8 @@ export class TimelineApp {
   private paintedSession: string | undefined;
   /** Lanes shown, in display order (the filter's keys only, when it names keys). */
   private lanes: LaneInfo[] = [];
+  /** The lanes' keys, in lane order: asked for on every frame (what to request, what is fresh). */
+  private laneKeys: number[] = [];
   private vp: Viewport | undefined;
   private readonly scroll = new LaneScroll(LANE_HEIGHT, 0, 0);
   private layout: Layout | undefined;
@@ -210,7 +213,7 @@ export class TimelineApp {
   private onHost(m: HostMessage): void {
     switch (m.type) {
       case 'init':
-        this.init(m.session, m.overview, m.filter, m.replay);
+        this.init({ ...m.session, lanes: unpackLanes(m.session.lanes) }, m.overview, m.filter, m.replay);
         break;
       case 'page': {
         const key = this.pending.get(m.requestId);
@@ -328,6 +331,7 @@ export class TimelineApp {
     if (!s) return;
     const keys = this.filter.keys?.length ? new Set(this.filter.keys) : undefined;
     this.lanes = keys ? s.lanes.filter((l) => keys.has(l.name)) : [...s.lanes];
+    this.laneKeys = this.lanes.map((l) => l.key);
     this.focusedLane = Math.min(this.focusedLane, Math.max(0, this.lanes.length - 1));
     this.resize();
   }
@@ -340,7 +344,7 @@ export class TimelineApp {
     const L = this.layout;
     if (!vp || !L) return undefined;
     const { first, end } = this.scroll.visible();
-    const lanes = laneBlock(this.lanes.map((l) => l.key), first, end);
+    const lanes = laneBlock(this.laneKeys, first, end);
     return { ...pageWindow(vp, L.plotW), generation: this.generation, lanes };
   }
 
@@ -351,7 +355,7 @@ export class TimelineApp {
 
   private visibleKeys(): number[] {
     const { first, end } = this.scroll.visible();
-    return this.lanes.slice(first, end).map((l) => l.key);
+    return this.laneKeys.slice(first, end);
   }
 
   /** Asks for the page the view needs once it has settled (debounced, with a maximum wait). */

@@ -11,15 +11,16 @@ import type {
   LaneInfo,
   MessageDetail,
   ReplayInfo,
-  SessionInfo,
   TimelineFilter,
   WebviewMessage,
+  WireSessionInfo,
 } from '../../shared/protocol';
 import { PREVIEW_BUCKETS, StandalonePreview } from '../../webview/standaloneEmbed';
 import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
 import { LaneIndex } from './laneIndex';
+import { packLanes } from './laneWire';
 import { packPage } from './pageWire';
 import { EventFilter, LaneCounts, overview, queryTimeline, Overview, TimelinePage, TimelineQuery } from './timelineQuery';
 
@@ -68,7 +69,8 @@ export class TimelineService {
     return this.compiled;
   }
 
-  info(): SessionInfo {
+  /** The session for a webview's `init`, its lanes packed (see laneWire.ts). */
+  info(): WireSessionInfo {
     const s = this.session;
     const { start, end } = s.timeRange;
     return {
@@ -80,7 +82,7 @@ export class TimelineService {
       end,
       arrivals: s.arrivalCount,
       events: s.store.count,
-      lanes: lanesOf(s),
+      lanes: packLanes(lanesOf(s)),
       invalid: s.summary.invalid,
       ...(this.meta.standalone ? { standalone: true } : {}),
     };
@@ -162,7 +164,8 @@ export class TimelineService {
     if (cached && cached.position === this.position) return { init, page: cached.page };
     // The same arithmetic as the webview's first request (its window does not depend on width).
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
-    const lanes = laneBlock(info.lanes.map((l) => l.key), 0, 1);
+    // The first block of lanes: lanesOf gives lane i key i.
+    const lanes = laneBlock(this.session.summary.byKey.map((_, i) => i), 0, 1);
     // What a requestPage for it gets, at a resolution that covers wide screens.
     const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
     this.firstPageCache = { position: this.position, page };
