@@ -28,6 +28,13 @@ export interface StandalonePreview {
 
 /** Buckets of the preview page: ≥ 1 per pixel for plot widths up to ~1 600 px. */
 export const PREVIEW_BUCKETS = 4096;
+/**
+ * Lanes of the preview page: the first four lane blocks, what a plot up to 2 300 px tall shows.
+ * The webview asks for whole blocks; with one block (16 lanes, 576 px) a panel on a 1080p
+ * screen showed 17 lanes, asked for two blocks, and the preview could not answer: with more
+ * than 16 keys the first paint waited for the session to reach the extension host.
+ */
+export const PREVIEW_LANES = 64;
 
 /**
  * What a preview answers for a webview message: `{ reply }` (or `{}`, handled with nothing to

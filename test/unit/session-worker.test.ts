@@ -12,9 +12,13 @@ import { TimelineService } from '../../src/core/session/timelineService';
 import { describeOptions } from '../../src/core/sequencingOptions';
 import { captureTitle } from '../../src/core/session/captureSession';
 import { IDLE_REPLAY } from '../../src/shared/protocol';
-import type { StandalonePreview } from '../../src/webview/standaloneEmbed';
+import { answerFromPreview, type StandalonePreview } from '../../src/webview/standaloneEmbed';
+import { LANE_HEIGHT } from '../../src/webview/layout';
+import { laneBlock, pageWindow, Viewport } from '../../src/webview/viewport';
+import { unpackLanes } from '../../src/core/session/laneWire';
 import { loadSession } from '../../src/core/session/loadSession';
 import { packSession, unpackSession } from '../../src/core/session/sessionTransfer';
+import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { ReplayCursor } from '../../src/core/session/replayCursor';
 
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
@@ -72,6 +76,30 @@ describe('Loading a session on a worker thread', function () {
     const fresh = (await loadSession([SAMPLE, INVALID], CME)).session;
     assertSameSession(fresh, copy);
     assert.equal(copy.event(10).messageId, fresh.event(10).messageId);
+  });
+
+  it('moves as many buffers for 5 000 keys as for 3: per-key lists go concatenated, and come back the same', async () => {
+    // Transfer time grows with the square of the buffers in a message: one buffer per key and
+    // list made a 100 000-key capture take three minutes to reach the extension host.
+    const file = join(mkdtempSync(join(tmpdir(), 'seqscope-worker-keys-')), 'many-keys.jsonl');
+    // Duplicates and a lost number in some keys: each kind of list has something to carry.
+    const losses = [0, 7, 4000].map((k) => ({ key: String(310 + k), from: 3, to: 3 }));
+    writeFileSync(file, generateCapture({ seed: 3, keys: 5_000, messagesPerKey: 6, redeliveryFraction: 0.02, losses }).lines.join('\n') + '\n');
+    const { session } = await loadSession([file], CME);
+    assert.equal(session.keyNames.length, 5_000);
+    const small = packSession((await loadSession([SAMPLE], CME)).session).transfer.length;
+    const { packed, transfer } = packSession(session);
+    assert.equal(transfer.length, small, 'the same buffers whatever the number of keys');
+    const copy = unpackSession(structuredClone(packed, { transfer }));
+    assertSameSession((await loadSession([file], CME)).session, copy);
+    assert.equal(copy.summary.gaps, 3, 'three keys have a gap to carry');
+    assert.ok(copy.summary.duplicates > 0, 'and some duplicates');
+    // A key's list is a view of the shared buffer: appending copies it out, never over the next key's.
+    const [k0, k1] = [copy.store.keys[0].all, copy.store.keys[1].all];
+    const next = k1.toArray();
+    k0.push(-7);
+    assert.equal(k0.get(k0.length - 1), -7);
+    assert.deepEqual(k1.toArray(), next);
   });
 
   it('moves a mostly full column without a copy, and trims one that is mostly slack', () => {
@@ -166,6 +194,23 @@ describe('Loading a session on a worker thread', function () {
     assert.notEqual(other.firstView(IDLE_REPLAY).page, views[0].page);
     await own.setFilter({ kinds: ['gap'] });
     assert.notDeepEqual(own.firstView(IDLE_REPLAY).page, views[0].page);
+  });
+
+  it('answers the first page a panel asks for from the first view, on screens up to 2 300 px tall and with many keys', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'seqscope-first-view-')), 'keys.jsonl');
+    writeFileSync(file, generateCapture({ seed: 5, keys: 100, messagesPerKey: 4 }).lines.join('\n') + '\n');
+    const { session } = await loadSession([file], CME);
+    const view = new TimelineService(session, { id: 's1', title: 't', options: 'o' }).firstView(IDLE_REPLAY);
+    const init = view.init.session;
+    // As the webview asks (timelineApp.neededKey): the fit-all window, the blocks of the lanes in view.
+    for (const plotHeight of [300, 576, 620, 1080, 2300]) {
+      const inView = Math.ceil(plotHeight / LANE_HEIGHT);
+      const win = pageWindow(new Viewport(init.start, init.end, 1200), 1200);
+      const lanes = laneBlock(unpackLanes(init.lanes).map((l) => l.key), 0, inView);
+      const answer = answerFromPreview(view, { type: 'requestPage', requestId: 1, t0: win.t0, t1: win.t1, buckets: win.buckets, lanes });
+      assert.ok(answer?.reply?.type === 'page', `${plotHeight} px (${inView} lanes): answered from the first view`);
+      assert.deepEqual(answer.reply.page.lanes.map((l) => l.key), lanes);
+    }
   });
 
   it('sends no first view for a cancelled load (its session is partial, titled so)', async () => {

@@ -15,7 +15,7 @@ import type {
   WebviewMessage,
   WireSessionInfo,
 } from '../../shared/protocol';
-import { PREVIEW_BUCKETS, StandalonePreview } from '../../webview/standaloneEmbed';
+import { PREVIEW_BUCKETS, PREVIEW_LANES, StandalonePreview } from '../../webview/standaloneEmbed';
 import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
@@ -164,8 +164,8 @@ export class TimelineService {
     if (cached && cached.position === this.position) return { init, page: cached.page };
     // The same arithmetic as the webview's first request (its window does not depend on width).
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
-    // The first block of lanes: lanesOf gives lane i key i.
-    const lanes = laneBlock(this.session.summary.byKey.map((_, i) => i), 0, 1);
+    // The first lanes (lanesOf gives lane i key i), in whole blocks as the webview asks for them.
+    const lanes = laneBlock(this.session.summary.byKey.map((_, i) => i), 0, PREVIEW_LANES);
     // What a requestPage for it gets, at a resolution that covers wide screens.
     const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
     this.firstPageCache = { position: this.position, page };
