@@ -11,6 +11,9 @@
  *     clock, turned into epoch time with performance.timeOrigin); and the same for the
  *     3 000-message sample, the floor (a new webview with next to nothing to query).
  *   - check: the Sessions tree's summary of the session against what the generator injected.
+ *   - a capture of 100 000 keys (three messages each) opened once with its timeline: the steps
+ *     whose cost grows with the keys (the lanes in `init`, the columns the loading worker hands
+ *     over) rather than with the messages.
  * Target: ≤ 250 MiB above the baseline with the capture open and its timeline shown.
  *
  * Standalone: npx tsx test/bench/hostMemoryBench.ts (after node esbuild.js --production).
@@ -23,6 +26,7 @@ import { installedMarker } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { settled } from '../e2e/support-webview/browser';
 import { openCaptureFromPalette, until } from '../e2e/support-workbench';
+import type { StreamOptions } from '../../scripts/lib/captureGenerator';
 import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
 import { count, mib, table, verdict } from './report';
 
@@ -34,6 +38,13 @@ const CAPTURE_NUMBERS = 990_000;
 const LOAD_TIMEOUT_MS = 10 * 60_000;
 /** Opens of the capture with its timeline; the first paint is the median. */
 const OPEN_RUNS = 3;
+/**
+ * A second capture with a key per three messages, opened once: what grows with the keys (the
+ * lanes in `init`, the per-key lists the loading worker hands over) shows here, not on the
+ * 10-key capture. Until 2026-12-01 this open took three minutes from the file read to the paint.
+ */
+const MANY_KEYS = 100_000;
+const MANY_KEYS_OPTIONS: StreamOptions = { seed: 11, keys: MANY_KEYS, messagesPerKey: 3, seqBits: 16, reorderFraction: 0.05, reorderWindow: 4 };
 
 export interface HostMemoryBenchResult {
   capture: { lines: number; bytes: number };
@@ -56,6 +67,8 @@ export interface HostMemoryBenchResult {
   paint: PaintTimes;
   /** The same for the 3 000-message sample: webview start-up with next to nothing to query. */
   sampleFirstPaintMs: number;
+  /** Opening the capture of MANY_KEYS keys with its timeline, once. */
+  manyKeys: { keys: number; lines: number; bytes: number; openMs: number; paint: OpenPaintTimes };
   samplePaint: PaintTimes;
   problems: string[];
   loadAverage: number;
@@ -234,9 +247,12 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   mkdirSync(BENCH_DIR, { recursive: true });
   progress('preparing the 1 000 000-line capture');
   const capture = ensureCapture('capture-1m', captureOptions(CAPTURE_NUMBERS));
-  // A workspace holding only the capture (a link: .bench also has the large HTML exports).
+  progress(`preparing the ${count(MANY_KEYS)}-key capture`);
+  const manyKeysCapture = ensureCapture('capture-keys-100k', MANY_KEYS_OPTIONS);
+  // A workspace holding only the captures (links: .bench also has the large HTML exports).
   const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-host-'));
   symlinkSync(capture.path, join(folder, basename(capture.path)));
+  symlinkSync(manyKeysCapture.path, join(folder, basename(manyKeysCapture.path)));
   const wb = await openWorkbench({ folder });
   try {
     const { page, server } = wb;
@@ -294,6 +310,12 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       progress(`opening the capture again (${run} of ${OPEN_RUNS})`);
       openPaints.push((await openWithTimeline(page, basename(capture.path))).paint);
     }
+    await closeTimelineTabs(page);
+    await runCommand(page, 'SeqScope: Close All Sessions');
+    progress(`opening the ${count(MANY_KEYS)}-key capture (${mib(manyKeysCapture.bytes)})`);
+    const many = await openWithTimeline(page, basename(manyKeysCapture.path));
+    const manyGot = counts(await summaryRow(page));
+    if (manyGot.delivered !== manyKeysCapture.truth.distinct) problems.push(`${count(MANY_KEYS)} keys: delivered ${manyGot.delivered} ≠ ${manyKeysCapture.truth.distinct}`);
     const byRead = [...openPaints].sort((a, b) => a.readToPaintMs - b.readToPaintMs);
     const openPaint = byRead[Math.floor((byRead.length - 1) / 2)];
     return {
@@ -312,6 +334,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       paint,
       sampleFirstPaintMs,
       samplePaint,
+      manyKeys: { keys: MANY_KEYS, lines: manyKeysCapture.lines, bytes: manyKeysCapture.bytes, openMs: many.openMs, paint: many.paint },
       problems,
       loadAverage: loadavg()[0],
       targets: { aboveBaseline: TARGET_ABOVE_BASELINE, firstPaintMs: FIRST_PAINT_TARGET_MS },
@@ -351,6 +374,12 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         ['first paint, Show Timeline later (panel closed): click → first frame with data', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.showTimeline)],
         ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
         ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms (${phases(r.samplePaint)})`, '', ''],
+        [
+          `opening a capture of ${count(r.manyKeys.keys)} keys (${count(r.manyKeys.lines)} lines, ${mib(r.manyKeys.bytes)}) with its timeline, once: the file read → first frame · the session reaching the webview → first frame · click on Open Capture → first frame`,
+          `${r.manyKeys.paint.readToPaintMs.toFixed(0)} ms · ${r.manyKeys.paint.sessionToPaintMs.toFixed(0)} ms · ${(r.manyKeys.paint.clickToPaintMs / 1000).toFixed(1)} s`,
+          '',
+          '',
+        ],
       ],
     ),
     '',
