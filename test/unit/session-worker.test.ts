@@ -114,6 +114,19 @@ describe('Loading a session on a worker thread', function () {
     assert.equal(moved.buffer.byteLength, 8, 'right-sized');
   });
 
+  it('starts a column of capacity 0 on a shared empty array that no push or move writes to', () => {
+    const [a, b] = [new IntColumn(0), new IntColumn(0)];
+    assert.equal(a.data, b.data, 'one empty array for both, no allocation');
+    const moved = a.toMovable();
+    assert.notEqual(moved.buffer, a.data.buffer, 'moving an empty column never hands over the shared array');
+    structuredClone(moved, { transfer: [moved.buffer as ArrayBuffer] });
+    a.push(5);
+    assert.deepEqual(a.toArray(), Int32Array.of(5));
+    assert.equal(b.data.length, 0, 'the other column is still empty');
+    assert.equal(new IntColumn(0).data.byteLength, 0, 'and so is the shared array (not detached, not grown)');
+    assert.equal(new IntColumn(0).data.buffer.byteLength, 0);
+  });
+
   it('gives the same session as a load on the calling thread, with progress', async () => {
     const inThread = (await loadSession([SAMPLE], CME)).session;
     const progress: number[] = [];

@@ -30,10 +30,11 @@ export class KeyEvents {
    * ids of its events longer than LONG_SPAN_MS.
    */
   readonly releases = new FloatColumn(16);
-  readonly long = new IntColumn(4);
-  readonly gap = new IntColumn(4);
-  readonly duplicate = new IntColumn(4);
-  readonly late = new IntColumn(4);
+  // Empty for most keys: no array until the first push (see Column).
+  readonly long = new IntColumn(0);
+  readonly gap = new IntColumn(0);
+  readonly duplicate = new IntColumn(0);
+  readonly late = new IntColumn(0);
   /** Longest span (t1 − t0) of any event, so a time query knows how far back spans reach. */
   maxSpan = 0;
 }

@@ -90,10 +90,12 @@ export function unpackSession(p: PackedSession): CaptureSession {
   for (const c of EVENT_COLUMNS) (store[c] as Movable).adopt(p.events[c]);
   for (let i = 0; i < p.keyMaxSpan.length; i++) {
     const ke: KeyEvents = store.keyEvents(i);
-    // Views of the shared buffer: a column that grows later copies itself out of it first.
+    // Views of the shared buffer: a column that grows later copies itself out of it first. An
+    // empty list keeps the column as made (the shared empty array for the lists mostly empty).
     for (const l of KEY_LISTS) {
       const { values, ends } = p.keyLists[l];
-      (ke[l] as Movable).adopt(values.subarray(i === 0 ? 0 : ends[i - 1], ends[i]));
+      const start = i === 0 ? 0 : ends[i - 1];
+      if (ends[i] > start) (ke[l] as Movable).adopt(values.subarray(start, ends[i]));
     }
     ke.maxSpan = p.keyMaxSpan[i];
   }
