@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { HistoryArena } from '../../src/core/historyArena';
+import { KeyState } from '../../src/core/sequencer';
 import { Harness, run } from '../support/sequencerHarness';
 
 const T = 10_000;
@@ -375,6 +377,27 @@ describe('Sequencer', () => {
       assert.deepEqual([noisy.duplicates, noisy.redeliveries, noisy.cascades, noisy.gaps, noisy.lost, noisy.late], [2, 1, 1, 1, 2, 0]);
       const t = h.seq.totals;
       assert.deepEqual([t.duplicates, t.redeliveries, t.cascades, t.gaps, t.lost], [2, 1, 1, 1, 2]);
+    });
+
+    it('copies every field of a key state (the clone behind checkpoints), whatever fields it has', () => {
+      // Every own field that is not the history ring's (HistoryArena.copy moves those) gets a
+      // value no fresh state has, so a field that copy() forgets comes out as its default.
+      const k = new KeyState<number>('k', 3);
+      const own = k as unknown as Record<string, unknown>;
+      let n = 7000;
+      const poisoned: string[] = [];
+      for (const f of Object.keys(own)) {
+        if (f.startsWith('hist') || f === 'name' || f === 'order') continue;
+        const v = own[f];
+        if (typeof v === 'number') own[f] = n++;
+        else if (typeof v === 'boolean') own[f] = !v;
+        else continue;
+        poisoned.push(f);
+      }
+      const c = k.copy(new HistoryArena(2), 0) as unknown as Record<string, unknown>;
+      assert.deepEqual(Object.keys(c).sort(), Object.keys(own).sort());
+      for (const f of Object.keys(own)) if (typeof own[f] !== 'object' || own[f] === null) assert.equal(c[f], own[f], f);
+      for (const f of ['started', 'received', 'delivered', 'cascadeOpen', 'maxHeld', 'late']) assert.ok(poisoned.includes(f), `${f} among the fields poisoned`);
     });
 
     it('rejects impossible configurations', () => {
