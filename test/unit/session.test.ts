@@ -95,6 +95,37 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       }
     });
 
+    it('steps back from a checkpoint left near the cursor when the fixed ones are far apart (many keys)', () => {
+      // A budget for one checkpoint: only position 0, as with 100 000 keys.
+      const cursor = new ReplayCursor(session, CME, 1);
+      const n = session.arrivalCount;
+      assert.ok(n > 2048, 'the sample spans more than two floating steps');
+      let offers = 0;
+      const offer = Sequencer.prototype.offer;
+      Sequencer.prototype.offer = function (this: Sequencer<number>, ...args: Parameters<typeof offer>) {
+        offers++;
+        return offer.apply(this, args);
+      };
+      try {
+        const rerun: number[] = [];
+        for (const p of [n - 1, n - 2, n - 3, 2049, 2048, 2047, 2046, 1500, 1499, n, 3]) {
+          offers = 0;
+          const st = cursor.stateAt(p);
+          rerun.push(offers);
+          const ref = reference(p).filter((k) => k.held.length > 0);
+          const got = st.keys.filter((k) => k.heldCount > 0);
+          assert.deepEqual(got.map((k) => [k.key, k.expected, k.held]).sort(), ref.map((k) => [k.key, k.expected, k.held]).sort(), `position ${p}`);
+        }
+        // The first step back re-runs from the start and leaves a checkpoint at 2048; the steps
+        // after it re-run from there, until one goes below it (2047: from the start again, and
+        // a checkpoint at 1024 for the next ones).
+        assert.ok(rerun[1] > 2048 && rerun[5] > 1024, `from the start: ${rerun[1]}, ${rerun[5]}`);
+        for (const i of [2, 3, 4, 6, 7, 8]) assert.ok(rerun[i] <= 1024, `step ${i} re-ran ${rerun[i]} arrivals`);
+      } finally {
+        Sequencer.prototype.offer = offer;
+      }
+    });
+
     it('reports what was emitted up to the position and finds the next finding', () => {
       const cursor = new ReplayCursor(session, CME);
       const p = session.nextPositionOf('gap', 0)!;
