@@ -317,7 +317,25 @@ async function endsWithNewline(fh: FileHandle, size: number): Promise<boolean> {
  * damage that ends it. Appending needs both: a cut-off member (a crash mid-write) would swallow
  * every member written after it, for gunzip and for replay alike.
  */
-async function gzipText(path: string): Promise<{ length: number; endsWithNewline: boolean; damage?: string }> {
+type GzipScan = { length: number; endsWithNewline: boolean; damage?: string };
+
+/**
+ * The last scan, for the file as it was then: `record --append` checks the file before it
+ * connects (problemWith) and opens it after, and each read the whole file through gunzip — a
+ * recording of gigabytes decompressed twice. The file is scanned again if it changed between.
+ */
+let lastScan: { path: string; ino: bigint; dev: bigint; size: bigint; mtimeNs: bigint; scan: GzipScan } | undefined;
+
+async function gzipText(path: string): Promise<GzipScan> {
+  const st = await stat(path, { bigint: true });
+  const l = lastScan;
+  if (l && l.path === path && l.ino === st.ino && l.dev === st.dev && l.size === st.size && l.mtimeNs === st.mtimeNs) return l.scan;
+  const scan = await scanGzip(path);
+  lastScan = { path, ino: st.ino, dev: st.dev, size: st.size, mtimeNs: st.mtimeNs, scan };
+  return scan;
+}
+
+async function scanGzip(path: string): Promise<GzipScan> {
   const fh = await open(path, 'r');
   const raw = fileChunks(fh, () => undefined);
   const gz = new GunzipChunks((await raw()) ?? Buffer.alloc(0), raw);

@@ -258,6 +258,45 @@ describe('CaptureRecorder', () => {
       await rec3.close();
     });
 
+    it('--append reads a gzip file through gunzip once (checked, then opened), again when it changed in between', async () => {
+      // Opens of the file for reading, as `seqscope record --append` checks it and then opens it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const fsp = require('node:fs/promises') as { open: (...a: unknown[]) => Promise<unknown> };
+      const realOpen = fsp.open;
+      const reads = async (path: string, between: () => void = () => undefined): Promise<number> => {
+        let n = 0;
+        fsp.open = (...a: unknown[]) => {
+          if (a[0] === path && a[1] === 'r') n++;
+          return realOpen(...a);
+        };
+        try {
+          const problem = await CaptureRecorder.problemWith(path, { append: true });
+          between();
+          if (problem) return n;
+          const rec = await CaptureRecorder.open(path, { append: true });
+          await rec.close();
+          return n;
+        } finally {
+          fsp.open = realOpen;
+        }
+      };
+      const a = join(dir, 'scan-a.jsonl.gz');
+      const b = join(dir, 'scan-b.jsonl.gz');
+      for (const p of [a, b]) writeFileSync(p, gzipSync(line(1)));
+      const unchanged = await reads(a);
+      // Cut off after the check: the open must read it again and refuse it.
+      const whole = readFileSync(b).length;
+      await assert.rejects(
+        reads(b, () => truncateSync(b, whole - 3)),
+        /cannot append to \S+scan-b\.jsonl\.gz: the gzip data ends early/,
+      );
+      const c = join(dir, 'scan-c.jsonl.gz');
+      writeFileSync(c, gzipSync(line(1)));
+      const changed = await reads(c, () => writeFileSync(c, Buffer.concat([gzipSync(line(1)), gzipSync(line(2))])));
+      assert.equal(changed, unchanged + 1, `one more pass when the file changed (${unchanged} → ${changed})`);
+      assert.equal(gunzipSync(readFileSync(c)).toString(), line(1) + line(2));
+    });
+
     it('damaged gzip data is named as such, not as a cut-off file', async () => {
       const path = join(dir, 'bad.jsonl.gz');
       const data = gzipSync(Array.from({ length: 50 }, (_, i) => line(i)).join(''));
