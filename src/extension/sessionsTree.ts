@@ -150,13 +150,14 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const s = node.session;
       const out: TreeNode[] = [new SummaryNode(node)];
       if (s.filterActive) out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}`, 'The timeline and exports show only what passes this filter. Clear it from the view title.'));
-      const keys = s.data.keyNames.length;
-      const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
+      // Pages over the keys the filter names, not over all keys: a named key past the first page
+      // (key 5 000 of 100 000) was not listed at all until Load more reached it.
+      const names = s.data.keyNames;
       const filterKeys = s.filter.keys?.length ? new Set(s.filter.keys) : undefined;
-      for (let k = 0; k < shown; k++) {
-        if (filterKeys && !filterKeys.has(s.data.keyNames[k])) continue;
-        out.push(new KeyNode(node, k));
-      }
+      const matching = filterKeys && names.flatMap((name, k) => (filterKeys.has(name) ? [k] : []));
+      const keys = matching ? matching.length : names.length;
+      const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
+      for (let i = 0; i < shown; i++) out.push(new KeyNode(node, matching ? matching[i] : i));
       if (shown < keys) out.push(new LoadMoreNode(node, keys - shown));
       if (s.data.store.invalid.length) out.push(new GroupNode(node, 'invalid', treePageSize()));
       return out;

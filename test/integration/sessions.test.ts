@@ -7,6 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { ReplaySummary } from '../../src/core/replayEngine';
 import { runReplay } from '../../src/core/replayRun';
 import { resolveOptions } from '../../src/core/sequencingOptions';
@@ -165,6 +166,33 @@ describe('SeqScope in VS Code', function () {
     // its cache of before the filter.
     const info = await eventually(() => children(children()[0]).find((n) => n.kind === 'info'));
     assert.ok(info, 'the tree says a filter is active');
+  });
+
+  it('lists the keys a filter names wherever they are, paging over those (not over all keys)', async () => {
+    // 25 keys, a page of 10: the keys named are on the second and third pages of all keys.
+    const file = join(out, 'keys-25.jsonl');
+    writeFileSync(file, generateCapture({ seed: 9, keys: 25, messagesPerKey: 5 }).lines.join('\n') + '\n');
+    const config = vscode.workspace.getConfiguration('seqscope');
+    await config.update('tree.pageSize', 10, vscode.ConfigurationTarget.Global);
+    try {
+      const { id } = await open(file);
+      const keyRows = () => {
+        const rows = children(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id));
+        return { keys: rows.filter((n): n is KeyNode => n.kind === 'key').map((k) => api.manager.get(id)!.data.keyNames[k.key]), more: rows.some((n) => n.kind === 'loadMore') };
+      };
+      const names = api.manager.get(id)!.data.keyNames;
+      assert.equal(names.length, 25);
+      assert.deepEqual(keyRows(), { keys: names.slice(0, 10), more: true }, 'unfiltered: the first page of all keys');
+      await vscode.commands.executeCommand('seqscope.filter.set', { keys: [names[23], names[12]] });
+      // The tree refreshes at most every 200 ms: until then it answers from before the filter.
+      const filtered = await eventually(() => {
+        const r = keyRows();
+        return r.keys.length < 10 ? r : undefined;
+      });
+      assert.deepEqual(filtered, { keys: [names[12], names[23]], more: false }, 'both named keys, in key order, nothing more to load');
+    } finally {
+      await config.update('tree.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('steps the replay forward and back, exactly', async () => {
