@@ -154,7 +154,12 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       // (key 5 000 of 100 000) was not listed at all until Load more reached it.
       const names = s.data.keyNames;
       const filterKeys = s.filter.keys?.length ? new Set(s.filter.keys) : undefined;
-      const matching = filterKeys && names.flatMap((name, k) => (filterKeys.has(name) ? [k] : []));
+      let matching: number[] | undefined;
+      if (filterKeys) {
+        // A loop, not flatMap: the tree recomputes this on each refresh (5 a second while replaying).
+        matching = [];
+        for (let k = 0; k < names.length; k++) if (filterKeys.has(names[k])) matching.push(k);
+      }
       const keys = matching ? matching.length : names.length;
       const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
       for (let i = 0; i < shown; i++) out.push(new KeyNode(node, matching ? matching[i] : i));

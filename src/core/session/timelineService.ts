@@ -164,8 +164,10 @@ export class TimelineService {
     if (cached && cached.position === this.position) return { init, page: cached.page };
     // The same arithmetic as the webview's first request (its window does not depend on width).
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
-    // The first lanes (lanesOf gives lane i key i), in whole blocks as the webview asks for them.
-    const lanes = laneBlock(this.session.summary.byKey.map((_, i) => i), 0, PREVIEW_LANES);
+    // The first lanes (lanesOf gives lane i key i), in whole blocks as the webview asks for them;
+    // only the keys that can be in them are listed, not every key.
+    const first = Array.from({ length: Math.min(this.session.summary.byKey.length, PREVIEW_LANES) }, (_, i) => i);
+    const lanes = laneBlock(first, 0, PREVIEW_LANES);
     // What a requestPage for it gets, at a resolution that covers wide screens.
     const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
     this.firstPageCache = { position: this.position, page };
