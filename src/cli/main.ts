@@ -11,7 +11,8 @@ import { inputOverwrittenBy } from '../core/fileIdentity';
 import { noun } from '../core/plural';
 import { runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
-import { ExportError, TraceWriter } from '../core/traceWriter';
+import { ExportError, writeError } from '../core/outputFile';
+import { TraceWriter } from '../core/traceWriter';
 import { describeFilter, traceEventMatcher } from '../core/traceFilter';
 import { TraceEvent } from '../core/traceEvents';
 import { CaptureEntry } from '../core/captureRecord';
@@ -122,7 +123,11 @@ Examples:
     }
     // What read an exported trace on stdout went away (| head): not an error, see the exit code.
     if (e instanceof ExportError && e.code === 'EPIPE') return EXIT.brokenPipe;
-    if (e instanceof UsageError || e instanceof FilterFlagError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof ExportError || e instanceof RangeError) {
+    if (e instanceof ExportError) {
+      io.stderr.write(`seqscope: ${e.message}: ${e.nextStep}\n`);
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError || e instanceof FilterFlagError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof RangeError) {
       io.stderr.write(`seqscope: ${e.message}\n`);
       return EXIT.usage;
     }
@@ -241,7 +246,8 @@ function count(s: ReplaySummary, f: Finding): number {
 function exitCodeAfterOutputFailure(code: number, failure: NodeJS.ErrnoException, say: (line: string) => void): number {
   if (failure.code === 'EPIPE') return EXIT.brokenPipe;
   if (code !== EXIT.ok && code !== EXIT.findings) return code;
-  say(`seqscope: cannot write stdout: ${failure.message}\n`);
+  const e = writeError('stdout', failure);
+  say(`seqscope: ${e.message}: ${e.nextStep}\n`);
   return EXIT.usage;
 }
 

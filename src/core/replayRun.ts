@@ -15,8 +15,17 @@ export interface ReplayRunOptions {
   readonly paths: readonly string[];
   readonly stdin?: NodeJS.ReadableStream;
   readonly options: SequencingOptions;
-  /** Where the ordered trace goes, if anywhere. */
+  /**
+   * Where the ordered trace goes, if anywhere. The run closes it; if the run fails it discards
+   * it instead, so a file target keeps what it held before (see OutputFile).
+   */
   readonly writer?: TraceWriter;
+  /**
+   * What a cancelled run does with the trace: keep what was written up to the cancel (the CLI's
+   * Ctrl-C: the summary says the run was cut short), or discard it (the editor, whose user asked
+   * for the whole trace and would find a cut-off file that looks complete).
+   */
+  readonly onCancel?: 'keep trace' | 'discard trace';
   /** Which events the writer gets (all when absent); the summary always counts everything. */
   readonly exportFilter?: (event: TraceEvent, entry?: CaptureEntry) => boolean;
   /** Also receives every trace event. */
@@ -38,6 +47,15 @@ export interface ReplayRunResult {
 }
 
 export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
+  try {
+    return await replayInto(o);
+  } catch (e) {
+    await o.writer?.discard();
+    throw e;
+  }
+}
+
+async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const readers = o.paths.map((p, i) => new CaptureReader(p, i, p === '-' ? o.stdin : undefined));
   try {
     for (const r of readers) await r.open();
@@ -78,6 +96,7 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const cancelled = o.signal?.aborted ?? false;
   o.beforeFinish?.();
   engine.finish();
-  if (writer) await writer.close();
+  if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
+  else if (writer) await writer.close();
   return { summary: engine.summary(), cancelled };
 }

@@ -2,24 +2,12 @@
  * Writes a trace to a file or stream in any export format, a batch at a time, honouring
  * backpressure so memory stays bounded however long the run.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline, Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { createFormatter, TraceFormat, TraceFormatter } from './exporters';
+import { OutputFile, writeError } from './outputFile';
 import { TraceEvent } from './traceEvents';
-
-export class ExportError extends Error {
-  constructor(
-    message: string,
-    readonly path: string,
-    /** The system's error code when there is one ("EPIPE": what read the output went away). */
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'ExportError';
-  }
-}
 
 export class TraceWriter {
   private pending: TraceEvent[] = [];
@@ -33,7 +21,8 @@ export class TraceWriter {
     private readonly out: Writable,
     readonly format: TraceFormat,
     private readonly label: string,
-    private readonly ownsStream: boolean,
+    /** The file this writer owns and ends; undefined for a stream it was given (stdout). */
+    private readonly file: OutputFile | undefined,
   ) {
     this.formatter = createFormatter(format);
     out.on('error', (e) => (this.error ??= e));
@@ -41,23 +30,21 @@ export class TraceWriter {
 
   /**
    * Opens `path` for writing (or wraps a stream such as stdout). A path ending in `.gz` gets
-   * the trace gzip-compressed (its format then comes from the name before `.gz`).
+   * the trace gzip-compressed (its format then comes from the name before `.gz`). The file
+   * takes its place at `path` only when `close()` succeeds (see OutputFile); `discard()` leaves
+   * `path` as it was.
    */
   static async open(target: string | Writable, format: TraceFormat): Promise<TraceWriter> {
-    if (typeof target !== 'string') return new TraceWriter(target, format, 'stdout', false);
-    const file = createWriteStream(target);
-    try {
-      await once(file, 'open');
-    } catch (e) {
-      throw new ExportError(`cannot write ${target}: ${(e as Error).message}`, target);
-    }
-    if (!isCompressedPath(target)) return new TraceWriter(file, format, target, true);
+    if (typeof target !== 'string') return new TraceWriter(target, format, 'stdout', undefined);
+    const output = await OutputFile.open(target);
+    const file = output.stream;
+    if (!isCompressedPath(target)) return new TraceWriter(file, format, target, output);
     // Compression runs on libuv's thread pool, beside the sequencing on the main thread. Level 1:
     // on a 1 M-line replay it kept up with the export (about as fast as writing it plain, where
     // the default level 6 took half as long again) for a file 1.25× the default's size. Larger
     // output chunks than zlib's 16 KiB: fewer hand-overs between the pool and the main thread.
     const gzip = createGzip({ level: 1, chunkSize: 1 << 18 });
-    const writer = new TraceWriter(gzip, format, target, true);
+    const writer = new TraceWriter(gzip, format, target, output);
     writer.written = new Promise((resolve) =>
       pipeline(gzip, file, (e) => {
         if (e) writer.error ??= e;
@@ -92,17 +79,33 @@ export class TraceWriter {
     this.check();
   }
 
+  /**
+   * Writes the end of the trace and, for a file, puts it in place. A failure here or before
+   * (see `check`) leaves the writer to `discard()`: runReplay does that.
+   */
   async close(): Promise<void> {
     await this.flush();
     const footer = this.formatter.footer();
-    if (this.ownsStream) {
+    if (this.file) {
       this.out.end(footer);
       await this.wait('finish');
       await this.written;
-    } else if (footer) {
-      if (!this.out.write(footer)) await this.wait('drain');
+      this.check();
+      await this.file.commit();
+      return;
     }
+    if (footer && !this.out.write(footer)) await this.wait('drain');
     this.check();
+  }
+
+  /**
+   * Abandons the trace: a file's partial output is removed and whatever was at its path before
+   * stays; a given stream is left as it is. Safe after `close()` (then it does nothing).
+   */
+  async discard(): Promise<void> {
+    if (!this.file) return;
+    if (this.out !== this.file.stream) this.out.destroy();
+    await this.file.discard();
   }
 
   /** Waits for a stream event; a stream error while waiting becomes an ExportError. */
@@ -115,7 +118,7 @@ export class TraceWriter {
   }
 
   private check(): void {
-    if (this.error) throw new ExportError(`cannot write ${this.label}: ${this.error.message}`, this.label, (this.error as NodeJS.ErrnoException).code);
+    if (this.error) throw writeError(this.label, this.error, this.file?.left);
   }
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CaptureError } from '../core/captureReader';
 import { sniffGzip } from '../core/captureSource';
-import { ExportError } from '../core/traceWriter';
+import { ExportError } from '../core/outputFile';
 import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 
@@ -46,7 +46,7 @@ export async function reportError(context: string, e: unknown): Promise<void> {
     return;
   }
   if (err instanceof ExportError) {
-    void vscode.window.showErrorMessage(`SeqScope: ${err.message}. Choose another location and export again.`);
+    void vscode.window.showErrorMessage(`SeqScope: ${err.message}. Next: ${err.nextStep}.`);
     return;
   }
   // From the separately bundled Pub/Sub layer (dist/pubsub.js): matched by name, not class.

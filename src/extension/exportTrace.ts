@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TraceFormat } from '../core/exporters';
@@ -97,17 +96,16 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
           writer,
           exportFilter: traceEventMatcher(session.filter),
           signal: abort.signal,
+          // A cut-off trace would look complete to whoever opens it; the file at `out`, if any,
+          // stays as it was.
+          onCancel: 'discard trace',
           onProgress: (read, total) => {
             const pct = total ? (read / total) * 100 : 100;
             progress.report({ increment: pct - reported });
             reported = pct;
           },
         });
-        if (cancelled) {
-          // A cut-off trace would look complete to whoever opens it: remove it.
-          await rm(out, { force: true });
-          throw new vscode.CancellationError();
-        }
+        if (cancelled) throw new vscode.CancellationError();
       } finally {
         sub.dispose();
       }

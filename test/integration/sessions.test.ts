@@ -3,7 +3,7 @@
  * tree against the engine's own results, exports every format, steps the replay, closes.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -150,6 +150,31 @@ describe('SeqScope in VS Code', function () {
         assert.deepEqual(readFileSync(capture), before, `the capture is untouched (${target})`);
       }
       assert.equal(errors.length, 3, 'each refusal is shown');
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
+  });
+
+  it('an export that fails leaves the file it would replace as it was, and says what to do', async () => {
+    const restore: (() => unknown)[] = [];
+    const errors: string[] = [];
+    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
+    try {
+      // The capture goes away while its session is open: the export cannot read it.
+      const capture = join(out, 'vanishing.jsonl');
+      copyFileSync(sample, capture);
+      const { id } = await open(capture);
+      rmSync(capture);
+      const target = join(out, 'kept.jsonl');
+      writeFileSync(target, 'the previous export\n');
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path: target })), /no such file/);
+      assert.equal(readFileSync(target, 'utf8'), 'the previous export\n');
+      assert.deepEqual(readdirSync(out).filter((n) => n.includes('kept.jsonl')), ['kept.jsonl'], 'no partial file beside it');
+
+      const nowhere = join(out, 'no-such-folder', 'trace.jsonl');
+      const { id: other } = await open();
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.exportTrace', other, { format: 'csv', path: nowhere })), { name: 'ExportError' });
+      assert.equal(errors.at(-1), `SeqScope: cannot write ${nowhere}: the folder ${join(out, 'no-such-folder')} does not exist. Next: create it, or export to a folder that exists.`);
     } finally {
       for (const r of restore.reverse()) r();
     }

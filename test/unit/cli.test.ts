@@ -1,7 +1,7 @@
 /** The built `seqscope` CLI (dist/cli.js), run as a user would: a process, its output, its exit code. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -162,6 +162,23 @@ describe('seqscope CLI', function () {
     }
   });
 
+  it('a capture it cannot read leaves the previous export as it was (exit 2); an export it cannot write says what to do', () => {
+    const out = join(dir, 'previous.jsonl');
+    writeFileSync(out, 'the previous export\n');
+    const listing = () => readdirSync(dir).filter((n) => n.includes('previous')).sort();
+    for (const args of [[join(dir, 'typo.jsonl')], [feed, join(dir, 'typo.jsonl')]]) {
+      const r = seqscope('replay', ...args, '--preset', 'cme', '--export', out);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, `seqscope: cannot read ${join(dir, 'typo.jsonl')}: no such file\n`);
+      assert.equal(readFileSync(out, 'utf8'), 'the previous export\n');
+      assert.deepEqual(listing(), ['previous.jsonl'], 'no partial file beside it');
+    }
+    const nowhere = join(dir, 'no-such-folder', 'trace.jsonl');
+    const r = seqscope('replay', feed, '--preset', 'cme', '--export', nowhere);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `seqscope: cannot write ${nowhere}: the folder ${join(dir, 'no-such-folder')} does not exist: create it, or export to a folder that exists\n`);
+  });
+
   it('exports the ordered trace as JSONL, CSV and Chrome trace', () => {
     const jsonl = join(dir, 'out.jsonl');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);
@@ -287,7 +304,8 @@ describe('seqscope CLI', function () {
       try {
         const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
         assert.equal(r.status, 2, args.join(' '));
-        assert.equal(r.stderr, 'seqscope: cannot write stdout: ENOSPC: no space left on device, write\n', args.join(' '));
+        // The same words whether the summary or an exported trace filled it.
+        assert.equal(r.stderr, 'seqscope: cannot write stdout: the disk is full: free some space, or export to another disk\n', args.join(' '));
       } finally {
         closeSync(full);
       }

@@ -7,7 +7,8 @@ import { ChromeTraceFormatter } from '../../src/core/exporters/chromeTraceFormat
 import { CSV_COLUMNS, CsvFormatter } from '../../src/core/exporters/csvFormatter';
 import { createFormatter, formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormatter } from '../../src/core/exporters';
 import { JsonlFormatter } from '../../src/core/exporters/jsonlFormatter';
-import { ExportError, TraceWriter } from '../../src/core/traceWriter';
+import { ExportError } from '../../src/core/outputFile';
+import { TraceWriter } from '../../src/core/traceWriter';
 import { TraceEvent } from '../../src/core/traceEvents';
 
 const T0 = Date.parse('2024-03-07T14:00:00Z');
@@ -473,8 +474,9 @@ describe('TraceWriter', () => {
       assert.ok(e instanceof ExportError);
       assert.equal(e.name, 'ExportError');
       assert.equal(e.path, p);
-      assert.ok(e.message.startsWith(`cannot write ${p}: `), e.message);
-      assert.match(e.message, /ENOENT/);
+      assert.equal(e.code, 'ENOENT');
+      assert.equal(e.message, `cannot write ${p}: the folder ${join(dir, 'no', 'such', 'dir')} does not exist`);
+      assert.equal(e.nextStep, 'create it, or export to a folder that exists');
       return true;
     });
   });

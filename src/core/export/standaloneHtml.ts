@@ -16,11 +16,11 @@
  * ~100 MB file and never one string in memory, and a failed export leaves no half file behind.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { ReceivedMessage } from '../captureRecord';
+import { OutputFile, writeError } from '../outputFile';
 import type { CaptureSession } from '../session/captureSession';
 import { Kind } from '../session/eventStore';
 import { Base64, restoreSession, snapshotSession, SessionSnapshot } from '../session/sessionSnapshot';
@@ -78,8 +78,9 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
   const packed = packSnapshot(snap);
   const nonce = randomBytes(18).toString('base64');
 
-  const tmp = join(dirname(out), `.${basename(out)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const stream = createWriteStream(tmp, { encoding: 'utf8' });
+  // Beside the target, renamed over it once whole (see OutputFile).
+  const output = await OutputFile.open(out, 'utf8');
+  const stream = output.stream;
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   const write = async (text: string) => {
     if (!stream.write(text)) await Promise.race([new Promise<void>((r) => stream.once('drain', () => r())), failed]);
@@ -93,12 +94,11 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     await writeSnapshot(packed, write);
     await write('</script>\n</body>\n</html>\n');
     await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
-    await rename(tmp, out);
   } catch (e) {
-    stream.destroy();
-    await rm(tmp, { force: true });
-    throw e;
+    await output.discard();
+    throw writeError(out, e, output.left);
   }
+  await output.commit();
 }
 
 /** The CSP of the export: nothing loads from anywhere; only this file's nonce runs or styles. */

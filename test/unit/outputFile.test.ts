@@ -1,0 +1,176 @@
+/** Files written for the user: in place only when whole, the target untouched otherwise, and errors in words. */
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExportError, OutputFile, writeError } from '../../src/core/outputFile';
+import { runReplay } from '../../src/core/replayRun';
+import { resolveOptions } from '../../src/core/sequencingOptions';
+import { TraceWriter } from '../../src/core/traceWriter';
+import { captureText, LineSpec } from '../support/captureLines';
+
+const FEED: LineSpec[] = [
+  { t: 0, channel: '310', seq: 1 },
+  { t: 10, channel: '310', seq: 3 },
+  { t: 20, channel: '310', seq: 2 },
+];
+
+async function write(f: OutputFile, text: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => f.stream.end(text, () => resolve()).once('error', reject));
+}
+
+describe('OutputFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-output-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const names = () => readdirSync(dir).sort();
+
+  it('writes beside the target and puts the file in place only on commit', async () => {
+    const target = join(dir, 'trace.jsonl');
+    const f = await OutputFile.open(target);
+    await write(f, 'whole\n');
+    assert.equal(existsSync(target), false, 'nothing at the target before the commit');
+    assert.equal(names().length, 1);
+    assert.match(names()[0], /^\.trace\.jsonl\.\d+\.[0-9a-f]{8}\.part$/);
+    await f.commit();
+    assert.deepEqual(names(), ['trace.jsonl']);
+    assert.equal(readFileSync(target, 'utf8'), 'whole\n');
+    await f.discard(); // after a commit: nothing
+    assert.equal(readFileSync(target, 'utf8'), 'whole\n');
+  });
+
+  it('discard leaves an existing target as it was and no partial file', async () => {
+    const target = join(dir, 'trace.jsonl');
+    writeFileSync(target, 'the previous export\n');
+    const f = await OutputFile.open(target);
+    f.stream.write('half of a new one');
+    await f.discard();
+    await f.discard(); // twice: nothing more
+    assert.deepEqual(names(), ['trace.jsonl']);
+    assert.equal(readFileSync(target, 'utf8'), 'the previous export\n');
+    await assert.rejects(f.commit(), /already discarded/);
+  });
+
+  it('a file written over keeps its permissions, and a link keeps pointing at the file it names', async () => {
+    const real = join(dir, 'real.jsonl');
+    writeFileSync(real, 'old\n');
+    chmodSync(real, 0o600);
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(real, link);
+    const f = await OutputFile.open(link);
+    await write(f, 'new\n');
+    await f.commit();
+    assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
+    assert.equal(readlinkSync(link), real);
+    assert.equal(readFileSync(real, 'utf8'), 'new\n');
+    assert.equal(statSync(real).mode & 0o777, 0o600);
+    assert.deepEqual(names(), ['link.jsonl', 'real.jsonl']);
+  });
+
+  it('writes a device directly: no temporary file beside /dev/null, and the device stays a device', async function () {
+    if (!existsSync('/dev/null')) this.skip();
+    const before = readdirSync('/dev').filter((n) => n.startsWith('.null'));
+    const f = await OutputFile.open('/dev/null');
+    assert.equal(f.left, undefined, 'nothing to keep or lose');
+    await write(f, 'gone\n');
+    await f.commit();
+    assert.ok(statSync('/dev/null').isCharacterDevice());
+    assert.deepEqual(
+      readdirSync('/dev').filter((n) => n.startsWith('.null')),
+      before,
+    );
+  });
+
+  it('a failed commit removes the temporary file and says the target is as it was', async () => {
+    const target = join(dir, 'trace.jsonl');
+    const f = await OutputFile.open(target);
+    await write(f, 'whole\n');
+    // Something else takes the name meanwhile, in a way a rename cannot replace.
+    mkdirSync(target);
+    writeFileSync(join(target, 'inside'), 'x');
+    await assert.rejects(f.commit(), (e: unknown) => {
+      assert.ok(e instanceof ExportError, String(e));
+      assert.match(e.message, new RegExp(`^cannot write ${target}: .*; no file was left there$`));
+      return true;
+    });
+    assert.deepEqual(names(), ['trace.jsonl']);
+    assert.deepEqual(readdirSync(target), ['inside']);
+  });
+
+  it('says why a path cannot be written, and what to do', async () => {
+    const missing = join(dir, 'no', 'such', 'trace.jsonl');
+    await assert.rejects(OutputFile.open(missing), (e: unknown) => {
+      assert.ok(e instanceof ExportError);
+      assert.equal(e.code, 'ENOENT');
+      assert.equal(e.message, `cannot write ${missing}: the folder ${join(dir, 'no', 'such')} does not exist`);
+      assert.equal(e.nextStep, 'create it, or export to a folder that exists');
+      return true;
+    });
+    await assert.rejects(OutputFile.open(dir), (e: unknown) => {
+      assert.ok(e instanceof ExportError);
+      assert.equal(e.message, `cannot write ${dir}: it is a folder`);
+      assert.equal(e.nextStep, `name a file in it, e.g. ${join(dir, 'trace.jsonl')}`);
+      return true;
+    });
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    await assert.rejects(OutputFile.open(join(file, 'trace.jsonl')), (e: unknown) => e instanceof ExportError && e.code === 'ENOTDIR' && /part of the path .* is a file, not a folder/.test(e.message));
+    assert.deepEqual(names(), ['a-file'], 'a refused open leaves nothing behind');
+
+    const full = writeError('/x/t.jsonl', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'unchanged');
+    assert.equal(full.message, 'cannot write /x/t.jsonl: the disk is full; t.jsonl is as it was before');
+    assert.equal(full.nextStep, 'free some space, or export to another disk');
+    const other = writeError('stdout', new Error('socket hang up'));
+    assert.equal(other.message, 'cannot write stdout: socket hang up');
+    assert.equal(other.nextStep, 'check the path, or export somewhere else');
+  });
+});
+
+describe('runReplay and the export it writes', () => {
+  let dir: string;
+  let feed: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-run-output-'));
+    feed = join(dir, 'feed.jsonl');
+    writeFileSync(feed, captureText(FEED));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const options = resolveOptions({ preset: 'cme' });
+
+  it('a capture that cannot be read leaves the previous export as it was, and no partial file', async () => {
+    const out = join(dir, 'trace.jsonl');
+    writeFileSync(out, 'the previous export\n');
+    for (const paths of [[join(dir, 'typo.jsonl')], [feed, join(dir, 'typo.jsonl')]]) {
+      const writer = await TraceWriter.open(out, 'jsonl');
+      await assert.rejects(runReplay({ paths, options, writer }), /cannot read .*typo\.jsonl: no such file/);
+      assert.equal(readFileSync(out, 'utf8'), 'the previous export\n');
+      assert.deepEqual(readdirSync(dir).sort(), ['feed.jsonl', 'trace.jsonl']);
+    }
+  });
+
+  it('a cancelled run keeps what it wrote, or with "discard trace" leaves the target as it was', async () => {
+    const out = join(dir, 'trace.jsonl');
+    const cancelled = AbortSignal.abort();
+    writeFileSync(out, 'the previous export\n');
+    const kept = await runReplay({ paths: [feed], options, writer: await TraceWriter.open(out, 'jsonl'), signal: cancelled });
+    assert.equal(kept.cancelled, true);
+    assert.equal(readFileSync(out, 'utf8'), '', 'the CLI keeps the cut-off trace, here cut before its first event (its summary says so)');
+
+    writeFileSync(out, 'the previous export\n');
+    const dropped = await runReplay({ paths: [feed], options, writer: await TraceWriter.open(out, 'jsonl'), signal: cancelled, onCancel: 'discard trace' });
+    assert.equal(dropped.cancelled, true);
+    assert.equal(readFileSync(out, 'utf8'), 'the previous export\n');
+    assert.deepEqual(readdirSync(dir).sort(), ['feed.jsonl', 'trace.jsonl']);
+  });
+
+  it('a gzip export is discarded the same way', async () => {
+    const out = join(dir, 'trace.jsonl.gz');
+    const writer = await TraceWriter.open(out, 'jsonl');
+    await assert.rejects(runReplay({ paths: [join(dir, 'typo.jsonl')], options, writer }), /no such file/);
+    assert.deepEqual(readdirSync(dir).sort(), ['feed.jsonl']);
+  });
+});
