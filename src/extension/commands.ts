@@ -13,6 +13,7 @@ import { SessionManager } from './sessionManager';
 import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
 import { optionsFromSettings, optionTextFromSettings, showTimelineOnOpen } from './settings';
 import { TimelinePanel } from './timelinePanel';
+import { pickKeys } from './keyPicker';
 
 export interface CommandContext {
   readonly extensionUri: vscode.Uri;
@@ -256,11 +257,8 @@ async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {
     case 'clear':
       return {};
     case 'keys': {
-      const picked = await vscode.window.showQuickPick(
-        s.data.keyNames.map((k, i) => ({ label: k === '' ? '(no key)' : k, key: k, description: `${s.lanes[i].received} received`, picked: current.keys?.includes(k) })),
-        { canPickMany: true, title: 'Show these keys' },
-      );
-      return picked ? { ...current, keys: picked.map((p) => p.key) } : undefined;
+      const keys = await pickKeys({ names: s.data.keyNames, describe: (i) => `${s.lanes[i].received} received`, current: current.keys });
+      return keys ? { ...current, keys } : undefined;
     }
     case 'kinds': {
       const kinds = ['message', 'gap', 'duplicate', 'late', 'invalid'] as const;

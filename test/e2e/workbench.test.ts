@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { openCaptureFromPalette, SHOTS as shots, until, useWorkbench } from './support-workbench';
@@ -11,6 +12,7 @@ describe('workbench (e2e)', () => {
   const workbench = useWorkbench((folder) => {
     cpSync(join(ROOT, 'test', 'fixtures', 'captures'), folder, { recursive: true });
     writeFileSync(join(folder, 'NOTES.md'), '# Capture notes\n\nRead with **markdown**.\n');
+    writeFileSync(join(folder, 'keys-1200.jsonl'), generateCapture({ seed: 11, keys: 1200, messagesPerKey: 2 }).lines.join('\n') + '\n');
   });
 
   it('shows the workspace files in the Explorer', async () => {
@@ -68,5 +70,37 @@ describe('workbench (e2e)', () => {
     const frame = await findWebviewFrame(page, 'h1', { timeoutMs: 60_000 });
     assert.equal(await frame.locator('h1').innerText(), 'Capture notes');
     assert.equal(await frame.locator('strong').innerText(), 'markdown');
+  });
+
+  it('Filter › Keys… on 1 200 keys lists a page, narrows to what is typed, and filters to the key ticked', async () => {
+    const { page } = workbench();
+    await runCommand(page, 'View: Close All Editors');
+    await openCaptureFromPalette(page, 'keys-1200.jsonl', 'Preset: cme');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    const openKeysPicker = async () => {
+      await runCommand(page, 'SeqScope: Filter…');
+      await rows.filter({ hasText: 'Keys…' }).first().click();
+      await until(async () => (await title.innerText().catch(() => '')).startsWith('Show these keys'), 15_000);
+    };
+    await openKeysPicker();
+    assert.equal(await title.innerText(), 'Show these keys — the first 500 of 1,200: type to find others');
+    // Key names run 310…1509: "1234" is one key and part of none other.
+    await page.locator('.quick-input-widget .quick-input-box input').pressSequentially('1234');
+    await until(async () => (await rows.count()) === 1, 15_000);
+    assert.match(await rows.first().innerText(), /^1234\s*2 received$/);
+    assert.equal(await title.innerText(), 'Show these keys — 1 of 1,200 contain "1234"');
+    await rows.first().click(); // a click ticks a row of a multi-select picker
+    assert.equal(await rows.first().getAttribute('aria-checked'), 'true');
+    await page.keyboard.press('Enter');
+    let tree: string[] = [];
+    await until(async () => (tree = await treeRows(page, 'seqscope')).some((r) => r.startsWith('Filter: key 1234')), 15_000).catch((e) => assert.fail(`${e.message}; tree rows: ${tree.join(' | ')}`));
+
+    // Again: the chosen key is listed first and ticked, with a page of the others after it.
+    await openKeysPicker();
+    assert.match(await rows.first().innerText(), /^1234/);
+    assert.equal(await rows.first().getAttribute('aria-checked'), 'true');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'SeqScope: Clear Filter');
   });
 });

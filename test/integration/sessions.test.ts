@@ -16,7 +16,7 @@ import { TraceEvent } from '../../src/core/traceEvents';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
 import type { EventNode, GroupNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
-import { stubber } from './windowStubs';
+import { FakeQuickPick, stubber } from './windowStubs';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 
@@ -217,6 +217,71 @@ describe('SeqScope in VS Code', function () {
       assert.deepEqual(filtered, { keys: [names[12], names[23]], more: false }, 'both named keys, in key order, nothing more to load');
     } finally {
       await config.update('tree.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Filter › Keys… with more keys than a page lists the chosen keys and a page of matches, searched as the user types', async () => {
+    const file = join(out, 'keys-1200.jsonl');
+    writeFileSync(file, generateCapture({ seed: 5, keys: 1200, messagesPerKey: 1 }).lines.join('\n') + '\n');
+    const { id } = await open(file);
+    const session = api.manager.get(id)!;
+    const names = session.data.keyNames;
+    assert.equal(names.length, 1200);
+    const restore: (() => unknown)[] = [];
+    const stub = stubber(restore);
+    // The first menu: Keys….
+    stub('showQuickPick', (async (items: readonly { what?: string }[]) => items.find((i) => i.what === 'keys')) as never);
+    let picker: FakeQuickPick | undefined;
+    let opened: () => void = () => {};
+    stub('createQuickPick', (() => (picker = new FakeQuickPick(() => opened()))) as never);
+    const openPicker = async (): Promise<{ picker: FakeQuickPick; done: Promise<unknown> }> => {
+      const shown = new Promise<void>((r) => (opened = r));
+      const done = Promise.resolve(vscode.commands.executeCommand('seqscope.filter.set'));
+      await shown;
+      return { picker: picker!, done };
+    };
+    const labels = (p: FakeQuickPick) => p.items.map((i) => i.label);
+    try {
+      let { picker: p, done } = await openPicker();
+      assert.equal(p.canSelectMany, true);
+      assert.deepEqual(labels(p), names.slice(0, 500), 'a page of keys, in key order, not all 1 200');
+      assert.match(p.title ?? '', /the first 500 of 1,200: type to find others/);
+
+      p.type('150');
+      const containing = names.filter((n) => n.includes('150'));
+      assert.ok(containing.length > 2 && containing.length < 500);
+      assert.deepEqual(labels(p), containing, 'every key containing what was typed');
+      assert.match(p.title ?? '', new RegExp(`${containing.length} of 1,200 contain "150"`));
+      const [a, b] = [containing.at(-1)!, containing[0]];
+      p.tick(p.items.filter((i) => i.label === a || i.label === b));
+      p.accept();
+      await done;
+      const inKeyOrder = [a, b].sort((x, y) => names.indexOf(x) - names.indexOf(y));
+      assert.deepEqual(session.filter.keys, inKeyOrder);
+
+      // Again: the chosen keys come first, ticked, whatever is typed.
+      ({ picker: p, done } = await openPicker());
+      assert.deepEqual(labels(p).slice(0, 2), inKeyOrder);
+      assert.deepEqual(p.selectedItems.map((i) => i.label), inKeyOrder);
+      assert.equal(p.items.length, 502);
+      p.type(a);
+      assert.deepEqual(labels(p), [...inKeyOrder, ...names.filter((n) => n.includes(a) && !inKeyOrder.includes(n))]);
+      // VS Code hides the chosen key that does not contain what was typed, and reports only the
+      // ticks it shows: that key stays chosen; the one shown and unticked goes.
+      p.tick([]);
+      p.accept();
+      await done;
+      assert.deepEqual(session.filter.keys, inKeyOrder.filter((k) => !k.includes(a)));
+
+      // Dismissed: the filter stays as it was.
+      ({ picker: p, done } = await openPicker());
+      p.hide();
+      await done;
+      assert.deepEqual(session.filter.keys, inKeyOrder.filter((k) => !k.includes(a)));
+      assert.ok(p.disposed, 'the picker is disposed once hidden');
+    } finally {
+      for (const r of restore.reverse()) r();
+      await vscode.commands.executeCommand('seqscope.filter.clear');
     }
   });
 
