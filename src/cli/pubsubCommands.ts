@@ -70,6 +70,7 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
   topic?: string;
   out: string;
   append?: boolean;
+  overwrite?: boolean;
   maxMessages?: string;
   duration?: string;
   json?: boolean;
@@ -85,7 +86,8 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
   // A name ending in .gz records gzip-compressed (as --export does); --append keeps the file's own format.
-  const recorderOptions = { append: flags.append, gzip: /\.gz$/i.test(flags.out) };
+  if (flags.append && flags.overwrite) throw new CliUsageError('--append continues the file and --overwrite replaces it: give one of them');
+  const recorderOptions = { append: flags.append, overwrite: flags.overwrite, gzip: /\.gz$/i.test(flags.out) };
   const outProblem = await layer.CaptureRecorder.problemWith(flags.out, recorderOptions);
   if (outProblem) throw new CliUsageError(`--out: ${outProblem}`);
   const conn = await openConnection(layer, flags);
@@ -337,7 +339,8 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .option('--subscription <name>', 'consume this subscription (projects/P/subscriptions/S or S): takes messages from its other consumers')
         .option('--topic <name>', 'record through a temporary tap subscription on this topic (recommended: other consumers are untouched)')
         .requiredOption('--out <file>', 'capture file to write (JSON Lines of ReceivedMessage + receivedAt; a name ending in .gz is written gzip-compressed)')
-        .option('--append', 'append to the file instead of replacing it (in its own format, plain or gzip)')
+        .option('--append', 'continue a file that holds a recording (in its own format, plain or gzip)')
+        .option('--overwrite', 'replace a file that holds a recording (without this or --append, such a file is refused: its messages were acked)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
         .option('--json', 'print what was recorded and the sequencer summary as one JSON object')

@@ -31,6 +31,12 @@ export interface RecorderOptions {
   /** Append to an existing file instead of truncating it (in the file's own format: plain or gzip). */
   readonly append?: boolean;
   /**
+   * Replace a file that already holds something. Without it (or `append`) such a file is
+   * refused: the messages in it were acked when they were recorded, so the subscription will not
+   * send them again — re-running yesterday's command from the shell history would lose them.
+   */
+  readonly overwrite?: boolean;
+  /**
    * Write a new (or empty) file gzip-compressed, as gzip members (see GZIP_GATHER_MS): the file
    * on disk is always whole members plus at most a torn last one, and every acked line decompresses.
    */
@@ -126,14 +132,14 @@ export class CaptureRecorder {
    * to check before it connects, so a typo costs nothing. open() throws the same sentences.
    */
   static async problemWith(path: string, options: RecorderOptions = {}): Promise<string | undefined> {
-    const problem = await pathProblem(path);
+    const problem = (await pathProblem(path)) ?? (await replaceProblem(path, options));
     if (problem || !options.append || !(await sniffGzip(path).catch(() => false))) return problem;
     const { damage } = await gzipText(path);
     return damage && appendProblem(path, damage);
   }
 
   static async open(path: string, options: RecorderOptions = {}): Promise<CaptureRecorder> {
-    const problem = await pathProblem(path);
+    const problem = (await pathProblem(path)) ?? (await replaceProblem(path, options));
     if (problem) throw new Error(problem);
     const fh = await open(path, options.append ? 'a+' : 'w');
     try {
@@ -370,6 +376,21 @@ async function pathProblem(path: string): Promise<string | undefined> {
     () => false,
   );
   return writable ? undefined : `cannot write ${existing ? path : `in ${folder}`} (permission denied): name a file somewhere you may write`;
+}
+
+/** A file that already holds a recording, which recording would truncate: or undefined. */
+async function replaceProblem(path: string, options: RecorderOptions): Promise<string | undefined> {
+  if (options.append || options.overwrite) return undefined;
+  const existing = await stat(path).catch(() => undefined);
+  // An empty file has nothing to lose; a device (/dev/null) is not a recording.
+  if (!existing?.isFile() || existing.size === 0) return undefined;
+  return `${path} already holds a recording (${sizeInWords(existing.size)}) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file`;
+}
+
+function sizeInWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1 << 20) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 }
 
 function appendProblem(path: string, damage: string): string {

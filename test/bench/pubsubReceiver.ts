@@ -352,7 +352,7 @@ async function stream(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
 
 async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   const connection = await connect({ emulatorHost: a.emulatorHost, projectId: a.projectId, env: {} });
-  const recorder = a.mode === 'engine' ? undefined : await CaptureRecorder.open(a.out!);
+  const recorder = a.mode === 'engine' ? undefined : await CaptureRecorder.open(a.out!, { overwrite: true });
   const engine = a.mode === 'record' ? undefined : new ReplayEngine(resolveOptions({ preset: 'cme' }));
   const subscription = parseResourceName('subscriptions', a.subscription, a.projectId);
   const states: string[] = [];

@@ -57,7 +57,8 @@ async function oneRun(path: string, lines: readonly string[], options: RecorderO
   collectGarbage();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const rec = await CaptureRecorder.open(path, { ...options, syncIntervalMs: 60_000 });
+  // The same scratch file each run: replacing it is the point.
+  const rec = await CaptureRecorder.open(path, { ...options, overwrite: true, syncIntervalMs: 60_000 });
   let acked = 0;
   const ack = () => void acked++;
   for (let i = 0; i < MESSAGES; i += perBatch) {

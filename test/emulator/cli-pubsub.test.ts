@@ -205,7 +205,14 @@ describe('emulator: seqscope publish and record', function () {
       const dir = tempDir();
       const torn = join(dir, 'torn.jsonl.gz');
       writeFileSync(torn, gzipSync(readFileSync(SAMPLE)).subarray(0, 5000));
+      // Yesterday's recording: its messages were acked, the subscription will not send them again.
+      const kept = join(dir, 'yesterday.jsonl');
+      writeFileSync(kept, readFileSync(SAMPLE).subarray(0, 300));
       const cases: [string[], RegExp][] = [
+        [['record', '--topic', 'no-such-topic', '--out', kept], /--out: .*yesterday\.jsonl already holds a recording \(300 bytes\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file\n/],
+        [['record', '--topic', 'feed', '--out', kept, '--append', '--overwrite'], /--append continues the file and --overwrite replaces it: give one of them/],
+        // Told to replace it, the command goes on, and here fails on the topic before writing.
+        [['record', '--topic', 'no-such-topic', '--out', kept, '--overwrite'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         // --out is checked before connecting: these name a topic that does not exist either.
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'no-folder', 'x.jsonl')], /--out: the folder .*no-folder does not exist: create it first/],
         [['record', '--topic', 'no-such-topic', '--out', dir], /--out: .* is a folder: name a file in it/],
@@ -224,6 +231,7 @@ describe('emulator: seqscope publish and record', function () {
         assert.match(r.stderr, re, args.join(' '));
         assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
       }
+      assert.deepEqual(readFileSync(kept), readFileSync(SAMPLE).subarray(0, 300), 'the recording is as it was');
     });
   });
 });

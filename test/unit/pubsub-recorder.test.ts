@@ -4,7 +4,7 @@
  * error explanations, tap ids.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -157,6 +157,27 @@ describe('CaptureRecorder', () => {
     }
   });
 
+  it('refuses to truncate a file that holds a recording unless asked to append or overwrite; an empty file or a device is fine', async () => {
+    const path = join(dir, 'yesterday.jsonl');
+    writeFileSync(path, line(1));
+    const before = readFileSync(path);
+    const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already holds a recording \\(\\d+ bytes\\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file$`);
+    assert.match((await CaptureRecorder.problemWith(path)) ?? 'no problem', re);
+    await assert.rejects(CaptureRecorder.open(path), (e: Error) => re.test(e.message));
+    assert.deepEqual(readFileSync(path), before, 'the recording is untouched');
+
+    assert.equal(await CaptureRecorder.problemWith(path, { append: true }), undefined);
+    const replaced = await CaptureRecorder.open(path, { overwrite: true });
+    replaced.append(line(2));
+    await replaced.close();
+    assert.equal(readFileSync(path, 'utf8'), line(2));
+
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    assert.equal(await CaptureRecorder.problemWith(empty), undefined, 'an empty file has nothing to lose');
+    if (existsSync('/dev/null')) assert.equal(await CaptureRecorder.problemWith('/dev/null'), undefined, 'a device is not a recording');
+  });
+
   describe('gzip', () => {
     it('writes gzip members (gzipGatherMs 0: one a batch): the file is one gzip stream of exactly the lines, offsets index its text', async () => {
       const path = join(dir, 'c.jsonl.gz');
@@ -228,7 +249,7 @@ describe('CaptureRecorder', () => {
       assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', re);
       await assert.rejects(CaptureRecorder.open(path, { append: true }), re);
       assert.equal(readFileSync(path).length, whole + 10, 'the file is left as it was');
-      assert.equal(await CaptureRecorder.problemWith(path), undefined, 'replacing it is fine');
+      assert.equal(await CaptureRecorder.problemWith(path, { overwrite: true }), undefined, 'replacing it is fine, when asked');
     });
 
     it('--append continues a file in its own format: gzip stays gzip, plain stays plain, whatever the name', async () => {
