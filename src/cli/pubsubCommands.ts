@@ -6,7 +6,8 @@ import { Command, Option } from 'commander';
 import { CaptureReader } from '../core/captureReader';
 import { noun } from '../core/plural';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
-import { formatDuration, parseDuration } from '../core/duration';
+import { formatDuration, parseDuration, parseWhen } from '../core/duration';
+import { futureSeekProblem } from '../core/seekTime';
 import { runReplay } from '../core/replayRun';
 import type * as PubsubLayer from '../pubsub';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
@@ -278,14 +279,17 @@ interface SeekFlags extends ConnectionFlags {
   subscription: string;
   time?: string;
   snapshot?: string;
+  force?: boolean;
 }
 
 export async function seek(flags: SeekFlags, io: CliIo): Promise<number> {
   if (!!flags.time === !!flags.snapshot) throw new CliUsageError('give one of --time or --snapshot');
   let time: Date | undefined;
   if (flags.time) {
-    time = new Date(flags.time);
-    if (Number.isNaN(time.getTime())) throw new CliUsageError(`--time "${flags.time}" is not a date-time (e.g. 2026-11-30T09:30:00Z)`);
+    time = parseWhen(flags.time, Date.now());
+    if (!time) throw new CliUsageError(`--time "${flags.time}" is not a time: write how long ago (5m, 30s, 1h) or a date-time (e.g. 2026-11-30T09:30:00Z)`);
+    const problem = futureSeekProblem(time, Date.now());
+    if (problem && !flags.force) throw new CliUsageError(`--time: ${problem}: give a time in the past, or add --force to acknowledge the backlog on purpose`);
   }
   const layer = await loadLayer();
   const conn = await openConnection(layer, flags);
@@ -367,8 +371,9 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
       .command('seek')
       .description('Seek a subscription (e.g. a tap) to a time or a snapshot, so the server re-sends what it retained.')
       .requiredOption('--subscription <name>', 'subscription to seek')
-      .option('--time <rfc3339>', 'seek to this time (needs retained acked messages, which taps keep)')
-      .option('--snapshot <name>', 'seek to this snapshot'),
+      .option('--time <when>', 'seek back to this time: how long ago (5m, 30s, 1h) or a date-time (RFC 3339); re-sends retained acked messages, which taps keep')
+      .option('--snapshot <name>', 'seek to this snapshot')
+      .option('--force', 'seek even to a time in the future, which acknowledges every message published before it (refused without this)'),
   ).action((flags: SeekFlags) => run(seek(flags, io)));
 
   addConnectionOptions(

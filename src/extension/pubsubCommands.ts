@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { CaptureReader } from '../core/captureReader';
 import { parseWhen } from '../core/duration';
+import { futureSeekProblem } from '../core/seekTime';
 import { noun } from '../core/plural';
 import type * as PubsubLayer from '../pubsub';
 import { CAPTURE_FILTERS } from './commands';
@@ -229,11 +230,19 @@ export class PubsubCommands extends Disposable {
         title: `Replay ${s.title} from…`,
         prompt: 'How far back: 5m, 30s, 1h — or an RFC 3339 time. The server re-sends what it retained since then (taps keep 10 minutes).',
         value: '5m',
-        validateInput: (v) => (parseWhen(v, Date.now()) ? undefined : 'Write 5m, 30s, 1h or a time like 2026-11-30T09:30:00Z'),
+        validateInput: (v) => {
+          const t = parseWhen(v, Date.now());
+          if (!t) return 'Write 5m, 30s, 1h or a time like 2026-11-30T09:30:00Z';
+          const future = futureSeekProblem(t, Date.now());
+          return future && `${future}: give a time in the past`;
+        },
       }));
     if (!text) return;
     const time = parseWhen(text, Date.now());
     if (!time) throw new RangeError(`"${text}" is not 5m, 30s, 1h or a date-time`);
+    // Also for callers that pass `when` (no input box): the extension never acks a backlog.
+    const future = futureSeekProblem(time, Date.now());
+    if (future) throw new Error(`${future}: give a time in the past`);
     const { layer, conn } = await this.connect();
     await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', s.live.subscription), { time });
     void vscode.window.showInformationMessage(`SeqScope: ${s.title} seeked to ${time.toISOString()}; re-sent messages show as redeliveries.`);

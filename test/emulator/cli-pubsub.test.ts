@@ -129,6 +129,28 @@ describe('emulator: seqscope publish and record', function () {
     );
   });
 
+  it('seek goes back by a duration; forward past now only with --force, which then acknowledges the backlog', async () => {
+    const { emu, conn } = env;
+    const [t] = await conn.client.createTopic(uniqueId('seek-cli'));
+    // Unordered: the emulator cannot seek a subscription with message ordering.
+    const sub = uniqueId('seek-cli-sub');
+    await t.createSubscription(sub);
+    await Promise.all([1, 2, 3].map((n) => t.publishMessage({ data: Buffer.from(`m${n}`) })));
+    const run = async (...args: string[]) => {
+      const io = { stdout: textSink(false), stderr: textSink(false) };
+      const code = await main(['seek', '--subscription', sub, ...args, '--emulator-host', emu.host, '--project', PROJECT], io);
+      return { code, out: io.stdout.text, err: io.stderr.text };
+    };
+    const back = await run('--time', '5m');
+    assert.equal(back.code, 0, back.err);
+    assert.match(back.out, new RegExp(`^Seeked projects/${PROJECT}/subscriptions/${sub} to \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: the server re-delivers what it retained from there\\.\n$`));
+    const refused = await run('--time', '2999-01-01T00:00:00Z');
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /is in the future: .* add --force to acknowledge the backlog on purpose/);
+    const forced = await run('--time', '2999-01-01T00:00:00Z', '--force');
+    assert.equal(forced.code, 0, forced.err);
+  });
+
   it('record with its stdout closed early (| head) still deletes its tap, and exits 141 quietly', async () => {
     const { emu, conn } = env;
     const topic = uniqueId('pipe');

@@ -124,6 +124,12 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     const node2 = api.tree.getChildren(undefined).find((n) => (n as SessionNode).session === window2) as SessionNode;
     assert.match(treeText(node2), /120 received · window 2/);
 
+    // Replay from a time in the future would acknowledge the whole backlog: refused, with why.
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('seqscope.live.replayFromTime', window2.id, '2099-01-01T00:00:00Z')),
+      /2099-01-01T00:00:00\.000Z is in the future: seeking there acknowledges every message published before it, including those not yet received: give a time in the past/,
+    );
+
     await vscode.commands.executeCommand('seqscope.live.detach', window2.id);
     const tapName = layer.parseResourceName('subscriptions', result.subscription);
     await assert.rejects(layer.getSubscription(conn, tapName), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', 'the tap is gone');

@@ -179,6 +179,22 @@ describe('seqscope CLI', function () {
     assert.equal(r.stderr, `seqscope: cannot write ${nowhere}: the folder ${join(dir, 'no-such-folder')} does not exist: create it, or export to a folder that exists\n`);
   });
 
+  it('seek refuses a time in the future (it would acknowledge the backlog) and one it cannot read, before connecting', () => {
+    // Nothing listens on port 1: these must be refused before any connection is tried.
+    const conn = ['--emulator-host', '127.0.0.1:1', '--project', 'seqscope-test', '--subscription', 'orders'];
+    const future = seqscope('seek', ...conn, '--time', '2999-01-01T00:00:00Z');
+    assert.equal(future.code, 2);
+    assert.equal(
+      future.stderr,
+      'seqscope: --time: 2999-01-01T00:00:00.000Z is in the future: seeking there acknowledges every message published before it, including those not yet received: give a time in the past, or add --force to acknowledge the backlog on purpose\n',
+    );
+    for (const bad of ['5', 'yesterday', '2026-13-45T00:00:00Z']) {
+      const r = seqscope('seek', ...conn, '--time', bad);
+      assert.equal(r.code, 2, bad);
+      assert.match(r.stderr, /is not a time: write how long ago \(5m, 30s, 1h\) or a date-time/, bad);
+    }
+  });
+
   it('exports the ordered trace as JSONL, CSV and Chrome trace', () => {
     const jsonl = join(dir, 'out.jsonl');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);
