@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { chmod, realpath, rename, rm, stat } from 'node:fs/promises';
+import { access, chmod, constants, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export class ExportError extends Error {
@@ -86,6 +86,9 @@ export class OutputFile {
     const st = await stat(target).catch(() => undefined);
     if (st?.isDirectory()) throw writeError(target, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     const direct = st !== undefined && !st.isFile();
+    // A file the user may not write stays refused, as writing it in place was: a rename beside
+    // it would replace a file made read-only to keep it.
+    if (st?.isFile()) await access(target, constants.W_OK).catch((e: unknown) => Promise.reject(writeError(target, e)));
     // Through a symbolic link to the file it names: the rename then replaces that file and the
     // link stays, as writing in place would have left it.
     const final = st?.isFile() ? await realpath(target).catch(() => target) : target;

@@ -70,6 +70,32 @@ describe('OutputFile', () => {
     assert.deepEqual(names(), ['link.jsonl', 'real.jsonl']);
   });
 
+  it('refuses a file the user may not write, as writing it in place did, rather than renaming over it', async () => {
+    const target = join(dir, 'kept.jsonl');
+    writeFileSync(target, 'read-only on purpose\n');
+    chmodSync(target, 0o444);
+    // Root may write anything, so the refusal is also checked with the permission check failing
+    // as it does for everyone else (`access` is what OutputFile asks).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fsp = require('node:fs/promises') as { access: (...a: unknown[]) => Promise<void> };
+    const realAccess = fsp.access;
+    const denied = Object.assign(new Error(`EACCES: permission denied, access '${target}'`), { code: 'EACCES' });
+    fsp.access = async (...a: unknown[]) => (a[0] === target ? Promise.reject(denied) : realAccess(...a));
+    try {
+      await assert.rejects(OutputFile.open(target), (e: unknown) => {
+        assert.ok(e instanceof ExportError);
+        assert.equal(e.message, `cannot write ${target}: permission denied`);
+        assert.equal(e.nextStep, 'export to a folder you may write to');
+        return true;
+      });
+    } finally {
+      fsp.access = realAccess;
+    }
+    if (process.getuid?.() !== 0) await assert.rejects(OutputFile.open(target), /permission denied/);
+    assert.deepEqual(names(), ['kept.jsonl'], 'nothing created beside it');
+    assert.equal(readFileSync(target, 'utf8'), 'read-only on purpose\n');
+  });
+
   it('writes a device directly: no temporary file beside /dev/null, and the device stays a device', async function () {
     if (!existsSync('/dev/null')) this.skip();
     const before = readdirSync('/dev').filter((n) => n.startsWith('.null'));
