@@ -5,7 +5,8 @@ import { EmittedCounts } from '../core/session/captureSession';
 import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
 import { positionWords } from '../core/session/replayCursor';
-import { describeFilter } from '../core/traceFilter';
+import { LaneCounts } from '../core/session/timelineQuery';
+import { describeFilter, TraceFilterSpec } from '../core/traceFilter';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
@@ -37,6 +38,24 @@ export class KeyNode {
 }
 
 type GroupKind = FindingGroup | 'invalid';
+
+const FINDING_GROUPS: readonly FindingGroup[] = ['gap', 'duplicate', 'late'];
+
+/**
+ * The per-key findings a filter asks for when it asks for findings only (no messages): the tree
+ * then lists only the keys that have one. Undefined when the filter shows messages (or names no
+ * kinds): every key is listed.
+ */
+function findingKindsOnly(filter: TraceFilterSpec): readonly FindingGroup[] | undefined {
+  const kinds = filter.kinds;
+  if (!kinds?.length || kinds.includes('message')) return undefined;
+  return FINDING_GROUPS.filter((g) => kinds.includes(g));
+}
+
+/** A lane's total of one kind of finding (the whole capture's, not the replay position's). */
+function laneFindings(lane: LaneCounts, g: FindingGroup): number {
+  return g === 'gap' ? lane.gaps : g === 'duplicate' ? lane.duplicates : lane.late;
+}
 
 export class GroupNode {
   readonly kind = 'group';
@@ -148,32 +167,45 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
   private computeChildren(node: TreeNode): TreeNode[] {
     if (node instanceof SessionNode) {
       const s = node.session;
-      const out: TreeNode[] = [new SummaryNode(node)];
-      if (s.filterActive) out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}`, 'The timeline and exports show only what passes this filter. Clear it from the view title.'));
       // Pages over the keys the filter names, not over all keys: a named key past the first page
       // (key 5 000 of 100 000) was not listed at all until Load more reached it.
       const names = s.data.keyNames;
       const filterKeys = s.filter.keys?.length ? new Set(s.filter.keys) : undefined;
+      // A filter on findings only (gaps, say) lists the keys that have such a finding in the
+      // capture: among 100 000 keys, the three with gaps, not pages of keys with none.
+      const findingKinds = findingKindsOnly(s.filter);
       let matching: number[] | undefined;
-      if (filterKeys) {
+      if (filterKeys || findingKinds) {
         // A loop, not flatMap: the tree recomputes this on each refresh (5 a second while replaying).
         matching = [];
-        for (let k = 0; k < names.length; k++) if (filterKeys.has(names[k])) matching.push(k);
+        const lanes = findingKinds && s.lanes;
+        for (let k = 0; k < names.length; k++) {
+          if (filterKeys && !filterKeys.has(names[k])) continue;
+          if (lanes && !findingKinds.some((g) => laneFindings(lanes[k], g) > 0)) continue;
+          matching.push(k);
+        }
       }
       const keys = matching ? matching.length : names.length;
+      const out: TreeNode[] = [new SummaryNode(node)];
+      if (s.filterActive) {
+        const listed = matching ? ` · ${matching.length.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
+        out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}${listed}`, 'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.'));
+      }
       const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
       for (let i = 0; i < shown; i++) out.push(new KeyNode(node, matching ? matching[i] : i));
       if (shown < keys) out.push(new LoadMoreNode(node, keys - shown));
-      if (s.data.store.invalid.length) out.push(new GroupNode(node, 'invalid', treePageSize()));
+      const kinds = s.filter.kinds;
+      if (s.data.store.invalid.length && (!kinds?.length || kinds.includes('invalid'))) out.push(new GroupNode(node, 'invalid', treePageSize()));
       return out;
     }
     if (node instanceof KeyNode) {
       const s = node.parent.session;
       const c = s.data.keyCountsAt(node.key, s.position);
+      const shownKinds = findingKindsOnly(s.filter) ?? FINDING_GROUPS;
       const groups: GroupKind[] = [];
-      if (c.gaps) groups.push('gap');
-      if (c.duplicates) groups.push('duplicate');
-      if (c.late) groups.push('late');
+      if (c.gaps && shownKinds.includes('gap')) groups.push('gap');
+      if (c.duplicates && shownKinds.includes('duplicate')) groups.push('duplicate');
+      if (c.late && shownKinds.includes('late')) groups.push('late');
       return groups.map((g) => new GroupNode(node, g, treePageSize()));
     }
     if (node instanceof GroupNode) {

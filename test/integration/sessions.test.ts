@@ -15,7 +15,8 @@ import { ReplayCursor } from '../../src/core/session/replayCursor';
 import { TraceEvent } from '../../src/core/traceEvents';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
-import type { EventNode, GroupNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
+import type { EventNode, GroupNode, InfoNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
+import { captureText, LineSpec } from '../support/captureLines';
 import { FakeQuickPick, stubber } from './windowStubs';
 
 const EXTENSION_ID = 'seqscope.seqscope';
@@ -191,6 +192,55 @@ describe('SeqScope in VS Code', function () {
     // its cache of before the filter.
     const info = await eventually(() => children(children()[0]).find((n) => n.kind === 'info'));
     assert.ok(info, 'the tree says a filter is active');
+  });
+
+  it('a filter on findings only lists the keys that have one, with only those groups', async () => {
+    // Channel 310 loses a number; 312 and 318 do not, and each has one duplicate of its own.
+    const file = join(out, 'findings.jsonl');
+    const spec: LineSpec[] = [
+      { t: 0, channel: '310', seq: 1 },
+      { t: 1, channel: '312', seq: 1 },
+      { t: 2, channel: '318', seq: 1 },
+      { t: 3, channel: '310', seq: 3 },
+      { t: 4, channel: '312', seq: 1, id: 'second-publish-312' },
+      { t: 5, channel: '318', seq: 1, id: 'second-publish-318' },
+      { t: 30_000, channel: '310', seq: 4 },
+    ];
+    writeFileSync(file, captureText(spec));
+    const { id } = await open(file);
+    const session = api.manager.get(id)!;
+    const names = session.data.keyNames;
+    const sessionNode = () => children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id)!;
+    const listed = () => {
+      const rows = children(sessionNode());
+      const keys = rows.filter((n): n is KeyNode => n.kind === 'key');
+      return {
+        keys: keys.map((k) => names[k.key]),
+        groups: keys.map((k) => children(k).map((g) => (g as GroupNode).group).join(',')),
+        info: (rows.find((n) => n.kind === 'info') as InfoNode | undefined)?.label,
+      };
+    };
+    // The tree refreshes at most every 200 ms: until then it answers from before the filter.
+    const settled = (want: (r: ReturnType<typeof listed>) => boolean) => eventually(() => (want(listed()) ? listed() : undefined));
+    try {
+      await vscode.commands.executeCommand('seqscope.replay.toEnd');
+      assert.deepEqual(listed().keys, ['310', '312', '318'], 'no filter: every key');
+
+      await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap'] });
+      assert.deepEqual(await settled((r) => r.keys.length === 1), { keys: ['310'], groups: ['gap'], info: 'Filter: gap · 1 of 3 keys' });
+
+      await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['duplicate'] });
+      assert.deepEqual(await settled((r) => r.keys.length === 2), { keys: ['312', '318'], groups: ['duplicate', 'duplicate'], info: 'Filter: duplicate · 2 of 3 keys' });
+
+      await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['duplicate'], keys: ['310', '318'] });
+      assert.deepEqual((await settled((r) => r.keys.length === 1))?.keys, ['318'], 'both: named and with a duplicate');
+
+      // Messages too: every key again, each with all its groups.
+      await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'message'] });
+      assert.deepEqual((await settled((r) => r.keys.length === 3))?.groups, ['gap', 'duplicate', 'duplicate']);
+    } finally {
+      await vscode.commands.executeCommand('seqscope.filter.clear');
+    }
   });
 
   it('lists the keys a filter names wherever they are, paging over those (not over all keys)', async () => {
