@@ -21,6 +21,40 @@ export interface TraceFilterSpec {
   attribute?: { name: string; value: string };
 }
 
+/** The findings a key can have, by kind. */
+export type KeyFindingKind = 'gap' | 'duplicate' | 'late';
+const KEY_FINDING_KINDS: readonly KeyFindingKind[] = ['gap', 'duplicate', 'late'];
+
+/** A key's totals of each finding (a lane's counts have them). */
+export interface KeyFindingCounts {
+  readonly gaps: number;
+  readonly duplicates: number;
+  readonly late: number;
+}
+
+/**
+ * The per-key findings a filter asks for when it shows findings only (kinds named, messages not
+ * among them); undefined when it shows messages, or names no kinds.
+ */
+export function findingKindsOnly(f: TraceFilterSpec): readonly KeyFindingKind[] | undefined {
+  const kinds = f.kinds;
+  if (!kinds?.length || kinds.includes('message')) return undefined;
+  return KEY_FINDING_KINDS.filter((g) => kinds.includes(g));
+}
+
+/**
+ * Which keys the tree and the timeline list under a filter, or undefined for all of them: the keys
+ * it names, and when it shows findings only (gaps, say) the keys with such a finding in the
+ * capture — among 100 000 keys, the few with gaps, not pages of keys with none.
+ */
+export function keyListing(f: TraceFilterSpec): ((name: string, counts: KeyFindingCounts) => boolean) | undefined {
+  const names = f.keys?.length ? new Set(f.keys) : undefined;
+  const findings = findingKindsOnly(f);
+  if (!names && !findings) return undefined;
+  return (name, c) =>
+    (!names || names.has(name)) && (!findings || findings.some((g) => (g === 'gap' ? c.gaps : g === 'duplicate' ? c.duplicates : c.late) > 0));
+}
+
 export function isFilterActive(f: TraceFilterSpec | undefined): boolean {
   return !!f && (!!f.keys?.length || !!f.kinds?.length || f.seqFrom !== undefined || f.seqTo !== undefined || !!f.attribute?.name);
 }

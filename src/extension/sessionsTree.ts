@@ -5,8 +5,7 @@ import { EmittedCounts } from '../core/session/captureSession';
 import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
 import { positionWords } from '../core/session/replayCursor';
-import { LaneCounts } from '../core/session/timelineQuery';
-import { describeFilter, TraceFilterSpec } from '../core/traceFilter';
+import { describeFilter, findingKindsOnly, keyListing } from '../core/traceFilter';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
@@ -40,22 +39,6 @@ export class KeyNode {
 type GroupKind = FindingGroup | 'invalid';
 
 const FINDING_GROUPS: readonly FindingGroup[] = ['gap', 'duplicate', 'late'];
-
-/**
- * The per-key findings a filter asks for when it asks for findings only (no messages): the tree
- * then lists only the keys that have one. Undefined when the filter shows messages (or names no
- * kinds): every key is listed.
- */
-function findingKindsOnly(filter: TraceFilterSpec): readonly FindingGroup[] | undefined {
-  const kinds = filter.kinds;
-  if (!kinds?.length || kinds.includes('message')) return undefined;
-  return FINDING_GROUPS.filter((g) => kinds.includes(g));
-}
-
-/** A lane's total of one kind of finding (the whole capture's, not the replay position's). */
-function laneFindings(lane: LaneCounts, g: FindingGroup): number {
-  return g === 'gap' ? lane.gaps : g === 'duplicate' ? lane.duplicates : lane.late;
-}
 
 export class GroupNode {
   readonly kind = 'group';
@@ -169,21 +152,15 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const s = node.session;
       // Pages over the keys the filter names, not over all keys: a named key past the first page
       // (key 5 000 of 100 000) was not listed at all until Load more reached it.
+      // (And a filter on findings only lists the keys with such a finding: see keyListing.)
       const names = s.data.keyNames;
-      const filterKeys = s.filter.keys?.length ? new Set(s.filter.keys) : undefined;
-      // A filter on findings only (gaps, say) lists the keys that have such a finding in the
-      // capture: among 100 000 keys, the three with gaps, not pages of keys with none.
-      const findingKinds = findingKindsOnly(s.filter);
+      const listed = keyListing(s.filter);
       let matching: number[] | undefined;
-      if (filterKeys || findingKinds) {
+      if (listed) {
         // A loop, not flatMap: the tree recomputes this on each refresh (5 a second while replaying).
         matching = [];
-        const lanes = findingKinds && s.lanes;
-        for (let k = 0; k < names.length; k++) {
-          if (filterKeys && !filterKeys.has(names[k])) continue;
-          if (lanes && !findingKinds.some((g) => laneFindings(lanes[k], g) > 0)) continue;
-          matching.push(k);
-        }
+        const lanes = s.lanes;
+        for (let k = 0; k < names.length; k++) if (listed(names[k], lanes[k])) matching.push(k);
       }
       const keys = matching ? matching.length : names.length;
       const out: TreeNode[] = [new SummaryNode(node)];

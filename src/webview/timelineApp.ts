@@ -9,6 +9,7 @@
  * if not stale, goes into the cache → another frame.
  */
 import { noun } from '../core/plural';
+import { keyListing } from '../core/traceFilter';
 import type {
   EventView,
   HostMessage,
@@ -92,6 +93,8 @@ export class TimelineApp {
   private replay: ReplayInfo = IDLE_REPLAY;
   /** The last session whose first frame with data was drawn (reported to the host once). */
   private paintedSession: string | undefined;
+  /** Whether the filter chose the lanes shown (see keyListing). */
+  private lanesFiltered = false;
   /** Lanes shown, in display order (the filter's keys only, when it names keys). */
   private lanes: LaneInfo[] = [];
   /** The lanes' keys, in lane order: asked for on every frame (what to request, what is fresh). */
@@ -329,8 +332,10 @@ export class TimelineApp {
   private updateLanes(): void {
     const s = this.session;
     if (!s) return;
-    const keys = this.filter.keys?.length ? new Set(this.filter.keys) : undefined;
-    this.lanes = keys ? s.lanes.filter((l) => keys.has(l.name)) : [...s.lanes];
+    // The keys the filter names, or (findings only) those with such a finding: as the tree lists them.
+    const listed = keyListing(this.filter);
+    this.lanesFiltered = listed !== undefined;
+    this.lanes = listed ? s.lanes.filter((l) => listed(l.name, l)) : [...s.lanes];
     this.laneKeys = this.lanes.map((l) => l.key);
     this.focusedLane = Math.min(this.focusedLane, Math.max(0, this.lanes.length - 1));
     this.resize();
@@ -449,7 +454,7 @@ export class TimelineApp {
       selectedId: this.selected?.id,
       cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       focusedLane: document.activeElement === this.canvas ? this.focusedLane : undefined,
-      message: this.filter.keys?.length ? 'No key matches the filter' : 'This session has no keys',
+      message: this.lanesFiltered ? 'No key matches the filter' : 'This session has no keys',
       // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
       allowStale: start - this.lastViewChange < SETTLE_MS,
     });

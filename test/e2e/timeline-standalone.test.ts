@@ -276,10 +276,15 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.equal(s.marks!.message + s.marks!.density, 0, 'no messages');
       assert.equal(s.marks!.duplicate, 0, 'no duplicates');
       assert.equal(s.marks!.gap, 2, 'gaps still there');
+      // Findings only: the lanes of the keys that have one of those shown, as the tree lists them.
+      const withFindings = session.summary.byKey.filter((k) => k.gaps + k.late > 0).map((k) => k.key);
+      assert.ok(withFindings.length > 0 && withFindings.length < session.summary.byKey.length, 'the sample has keys with and without gaps');
+      assert.deepEqual(s.lanes.map((l) => l.name), withFindings);
       await page.getByRole('button', { name: 'Clear the filter' }).click();
       await waitForSnapshot(page, (x) => x.generation > s.generation, 'the cleared filter');
       const c = await settled(page);
       assert.equal(c.marks!.duplicate, session.summary.duplicates);
+      assert.deepEqual(c.lanes.map((l) => l.name), session.summary.byKey.map((k) => k.key), 'every lane again');
       await page.getByRole('button', { name: 'Hide the filter bar' }).click();
     });
 

@@ -8,7 +8,7 @@ import { SessionFiles } from '../../src/core/session/sessionFiles';
 import { unpackPage } from '../../src/core/session/pageWire';
 import { TimelineService } from '../../src/core/session/timelineService';
 import fc from 'fast-check';
-import { describeFilter, isFilterActive, overlapsNumberRange, traceEventMatcher } from '../../src/core/traceFilter';
+import { describeFilter, findingKindsOnly, isFilterActive, keyListing, overlapsNumberRange, traceEventMatcher, TraceFilterSpec } from '../../src/core/traceFilter';
 import { TraceEvent } from '../../src/core/traceEvents';
 
 const msg = (key: string, seq: number): TraceEvent => ({ type: 'message', key, seq, messageId: `${key}-${seq}`, arrivedAt: 0, releasedAt: 0, heldMs: 0, line: 1 });
@@ -135,5 +135,37 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
       await files.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('keyListing: which keys the tree and the timeline list under a filter', () => {
+  const keys: [string, { gaps: number; duplicates: number; late: number }][] = [
+    ['310', { gaps: 1, duplicates: 0, late: 0 }],
+    ['312', { gaps: 0, duplicates: 2, late: 0 }],
+    ['318', { gaps: 0, duplicates: 0, late: 1 }],
+    ['320', { gaps: 0, duplicates: 0, late: 0 }],
+  ];
+  const listedBy = (f: TraceFilterSpec) => {
+    const listed = keyListing(f);
+    return listed && keys.filter(([name, c]) => listed(name, c)).map(([name]) => name);
+  };
+
+  it('lists every key (undefined) when the filter names no keys and shows messages or names no kinds', () => {
+    assert.equal(listedBy({}), undefined);
+    assert.equal(listedBy({ kinds: ['message', 'gap'] }), undefined);
+    assert.equal(listedBy({ seqFrom: 3 }), undefined);
+    assert.equal(findingKindsOnly({ kinds: ['message'] }), undefined);
+  });
+
+  it('lists the keys with a finding of the kinds shown when it shows findings only', () => {
+    assert.deepEqual(listedBy({ kinds: ['gap'] }), ['310']);
+    assert.deepEqual(listedBy({ kinds: ['duplicate', 'late'] }), ['312', '318']);
+    assert.deepEqual(listedBy({ kinds: ['invalid'] }), [], 'invalid records belong to no key');
+    assert.deepEqual(findingKindsOnly({ kinds: ['late', 'invalid', 'gap'] }), ['gap', 'late']);
+  });
+
+  it('lists the keys it names, and of those the ones with such findings', () => {
+    assert.deepEqual(listedBy({ keys: ['320', '310', 'nope'] }), ['310', '320']);
+    assert.deepEqual(listedBy({ keys: ['320', '312'], kinds: ['duplicate'] }), ['312']);
   });
 });
