@@ -29,18 +29,30 @@ const FORMATS: { format: ExportFormat; label: string; detail: string; ext: strin
 type Exporter = (session: Session, target: string, token: vscode.CancellationToken, extensionUri: vscode.Uri) => Promise<void>;
 
 /** The standalone HTML timeline: the webview bundle and the session (filtered) in one file. */
-const exportHtml: Exporter = async (session, target, _token, extensionUri) => {
-  await writeStandaloneHtml(session.data, target, {
-    title: session.title,
-    options: describeOptions(session.options),
-    seqBits: session.options.seqBits,
-    bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
-    cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
-    filter: session.timeline.eventFilter,
-    maxEmbeddedRecords: maxEmbeddedRecords(),
-    readRecord: (a) => session.files.read(a),
-    id: session.id,
-  });
+const exportHtml: Exporter = async (session, target, token, extensionUri) => {
+  // Cancel stops it: a large session's page takes seconds to write (and the file at `target`
+  // stays as it was).
+  const abort = new AbortController();
+  const sub = token.onCancellationRequested(() => abort.abort());
+  try {
+    await writeStandaloneHtml(session.data, target, {
+      title: session.title,
+      options: describeOptions(session.options),
+      seqBits: session.options.seqBits,
+      bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
+      cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
+      filter: session.timeline.eventFilter,
+      maxEmbeddedRecords: maxEmbeddedRecords(),
+      readRecord: (a) => session.files.read(a),
+      id: session.id,
+      signal: abort.signal,
+    });
+  } catch (e) {
+    if (abort.signal.aborted) throw new vscode.CancellationError();
+    throw e;
+  } finally {
+    sub.dispose();
+  }
 };
 
 /** Formats that are not trace formats. */

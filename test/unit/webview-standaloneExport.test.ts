@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chooseRecords, jsonForHtml, writeStandaloneHtml } from '../../src/core/export/standaloneHtml';
@@ -106,6 +106,49 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     const s = jsonForHtml({ a: '</script><img src=x onerror=alert(1)> & \u2028' });
     assert.ok(!/[<>&\u2028]/.test(s));
     assert.deepEqual(JSON.parse(s), { a: '</script><img src=x onerror=alert(1)> & \u2028' });
+  });
+
+  it('stops when cancelled, reading records or writing, and leaves the file that was there', async () => {
+    const out = join(dir, 'cancelled.html');
+    writeFileSync(out, 'the previous page\n');
+    const listing = () => readdirSync(dir).filter((n) => n.includes('cancelled'));
+    // Cancelled while the records are read: after the first one.
+    const reading = new AbortController();
+    let reads = 0;
+    await assert.rejects(
+      writeStandaloneHtml(session, out, {
+        title: 'C',
+        options: '',
+        bundleDir,
+        maxEmbeddedRecords: 500,
+        signal: reading.signal,
+        readRecord: async () => {
+          if (++reads === 1) reading.abort();
+          return undefined;
+        },
+      }),
+      { name: 'AbortError' },
+    );
+    assert.ok(reads <= 64, `stopped within a batch of reads (${reads})`);
+    // Cancelled while the page is written, the file open: at its third piece (a signal that
+    // aborts as it is checked the third time, so the test does not race the writes).
+    const writing = new AbortController();
+    let checks = 0;
+    const signal = {
+      get aborted() {
+        return writing.signal.aborted;
+      },
+      throwIfAborted() {
+        if (++checks === 3) writing.abort();
+        writing.signal.throwIfAborted();
+      },
+    } as AbortSignal;
+    const records = fileRecordSource(session);
+    await assert.rejects(writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 0, signal }), { name: 'AbortError' });
+    await records.close();
+    assert.equal(checks, 3);
+    assert.equal(readFileSync(out, 'utf8'), 'the previous page\n');
+    assert.deepEqual(listing(), ['cancelled.html'], 'no partial page beside it');
   });
 
   it('says what to do when the bundle is missing', async () => {

@@ -47,6 +47,11 @@ export interface StandaloneHtmlOptions {
   readRecord: RecordSource;
   /** Session id for the page (default: derived from the title). */
   id?: string;
+  /**
+   * Stops the export (the editor's Cancel): the promise rejects with the signal's reason and
+   * whatever was at `out` stays as it was.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_MAX_EMBEDDED_RECORDS = 20_000;
@@ -69,7 +74,8 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
       throw new Error(`the timeline stylesheet ${cssPath} is missing: pass cssPath`);
     }),
   ]);
-  const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS);
+  const signal = opts.signal;
+  const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS, signal);
   const snap = snapshotSession(session, nodeBase64, records, opts.filter);
   const meta: StandaloneMeta = { id: opts.id ?? `standalone:${opts.title}`, title: opts.title, options: opts.options, ...(opts.seqBits ? { seqBits: opts.seqBits } : {}) };
   // The preview must be what the page will compute: from the snapshot's own (filtered,
@@ -83,6 +89,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
   const stream = output.stream;
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   const write = async (text: string) => {
+    signal?.throwIfAborted();
     if (!stream.write(text)) await Promise.race([new Promise<void>((r) => stream.once('drain', () => r())), failed]);
   };
   try {
@@ -96,6 +103,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
   } catch (e) {
     await output.discard();
+    if (signal?.aborted) throw e;
     throw writeError(out, e, output.left);
   }
   await output.commit();
@@ -252,12 +260,13 @@ export function chooseRecords(session: CaptureSession, filter: EventFilter | und
   return [...chosen];
 }
 
-async function embeddedRecords(session: CaptureSession, read: RecordSource, filter: EventFilter | undefined, max: number): Promise<Record<number, ReceivedMessage>> {
+async function embeddedRecords(session: CaptureSession, read: RecordSource, filter: EventFilter | undefined, max: number, signal: AbortSignal | undefined): Promise<Record<number, ReceivedMessage>> {
   const arrivals = chooseRecords(session, filter, Math.max(0, max));
   // Read in file order: sequential reads are kinder to the disk than the priority order.
   arrivals.sort((a, b) => a - b);
   const out: Record<number, ReceivedMessage> = {};
   for (let i = 0; i < arrivals.length; i += READ_BATCH) {
+    signal?.throwIfAborted();
     const batch = arrivals.slice(i, i + READ_BATCH);
     const got = await Promise.all(batch.map((a) => read(a)));
     got.forEach((rm, j) => {
