@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatBytes } from '../core/byteSize';
 
 /** Also told of the progress (a timeline opened with the load shows it). */
 export interface ProgressWatcher {
@@ -27,11 +28,4 @@ export function byteProgress(
     reported = pct;
     watcher.progress?.(pct / 100, detail(done, total));
   };
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }

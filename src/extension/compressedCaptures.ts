@@ -18,7 +18,8 @@ import { basename, dirname, join } from 'node:path';
 import { decompressCapture, DamagedCompressionError, sniffGzip } from '../core/captureSource';
 import { CaptureError } from '../core/captureReader';
 import { log } from './log';
-import { byteProgress, formatBytes, ProgressWatcher } from './byteProgress';
+import { formatBytes } from '../core/byteSize';
+import { byteProgress, ProgressWatcher } from './byteProgress';
 
 /** The captures of one open, as the loader is to read them. */
 export interface PreparedCaptures {

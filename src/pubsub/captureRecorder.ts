@@ -25,6 +25,7 @@ import { writeSync } from 'node:fs';
 import { access, constants, open, stat, FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { formatBytes } from '../core/byteSize';
 import { DamagedCompressionError, fileChunks, GunzipChunks, sniffGzip } from '../core/captureSource';
 
 export interface RecorderOptions {
@@ -384,13 +385,7 @@ async function replaceProblem(path: string, options: RecorderOptions): Promise<s
   const existing = await stat(path).catch(() => undefined);
   // An empty file has nothing to lose; a device (/dev/null) is not a recording.
   if (!existing?.isFile() || existing.size === 0) return undefined;
-  return `${path} already holds a recording (${sizeInWords(existing.size)}) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file`;
-}
-
-function sizeInWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1 << 20) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+  return `${path} already holds a recording (${formatBytes(existing.size)}) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file`;
 }
 
 function appendProblem(path: string, damage: string): string {

@@ -231,7 +231,7 @@ describe('emulator: seqscope publish and record', function () {
       const kept = join(dir, 'yesterday.jsonl');
       writeFileSync(kept, readFileSync(SAMPLE).subarray(0, 300));
       const cases: [string[], RegExp][] = [
-        [['record', '--topic', 'no-such-topic', '--out', kept], /--out: .*yesterday\.jsonl already holds a recording \(300 bytes\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file\n/],
+        [['record', '--topic', 'no-such-topic', '--out', kept], /--out: .*yesterday\.jsonl already holds a recording \(300 B\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file\n/],
         [['record', '--topic', 'feed', '--out', kept, '--append', '--overwrite'], /--append continues the file and --overwrite replaces it: give one of them/],
         // Told to replace it, the command goes on, and here fails on the topic before writing.
         [['record', '--topic', 'no-such-topic', '--out', kept, '--overwrite'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],

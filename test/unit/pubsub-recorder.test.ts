@@ -161,7 +161,7 @@ describe('CaptureRecorder', () => {
     const path = join(dir, 'yesterday.jsonl');
     writeFileSync(path, line(1));
     const before = readFileSync(path);
-    const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already holds a recording \\(\\d+ bytes\\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file$`);
+    const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already holds a recording \\(\\d+ B\\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file$`);
     assert.match((await CaptureRecorder.problemWith(path)) ?? 'no problem', re);
     await assert.rejects(CaptureRecorder.open(path), (e: Error) => re.test(e.message));
     assert.deepEqual(readFileSync(path), before, 'the recording is untouched');
