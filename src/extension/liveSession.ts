@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { claimRecordingPath } from '../core/recordingPath';
 import { SequencingOptions } from '../core/sequencingOptions';
 import { LiveFeed } from '../core/session/liveFeed';
 import type * as PubsubLayer from '../pubsub';
@@ -50,8 +50,7 @@ export class LiveSession extends Disposable {
   ) {
     super();
     mkdirSync(start.recordingDir, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    this.recordingPath = join(start.recordingDir, `${start.subscription.id}-${stamp}.jsonl`);
+    this.recordingPath = claimRecordingPath(start.recordingDir, start.subscription.id, new Date());
     this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
     this.status = {
       state: 'connecting',
