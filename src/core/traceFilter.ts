@@ -5,6 +5,7 @@
  */
 import type { CaptureEntry } from './captureRecord';
 import type { SeqBits } from './serial';
+import type { FindingGroup } from './session/eventStore';
 import type { TraceEvent, TraceEventType } from './traceEvents';
 
 export interface TraceFilterSpec {
@@ -21,9 +22,8 @@ export interface TraceFilterSpec {
   attribute?: { name: string; value: string };
 }
 
-/** The findings a key can have, by kind. */
-export type KeyFindingKind = 'gap' | 'duplicate' | 'late';
-const KEY_FINDING_KINDS: readonly KeyFindingKind[] = ['gap', 'duplicate', 'late'];
+/** The findings a key can have, by kind (the tree's groups under a key). */
+export const KEY_FINDING_KINDS: readonly FindingGroup[] = ['gap', 'duplicate', 'late'];
 
 /** A key's totals of each finding (a lane's counts have them). */
 export interface KeyFindingCounts {
@@ -36,7 +36,7 @@ export interface KeyFindingCounts {
  * The per-key findings a filter asks for when it shows findings only (kinds named, messages not
  * among them); undefined when it shows messages, or names no kinds.
  */
-export function findingKindsOnly(f: TraceFilterSpec): readonly KeyFindingKind[] | undefined {
+export function findingKindsOnly(f: TraceFilterSpec): readonly FindingGroup[] | undefined {
   const kinds = f.kinds;
   if (!kinds?.length || kinds.includes('message')) return undefined;
   return KEY_FINDING_KINDS.filter((g) => kinds.includes(g));

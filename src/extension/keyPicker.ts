@@ -44,11 +44,12 @@ function searchAndPick(c: KeyChoice, item: (i: number) => KeyItem): Promise<stri
   qp.matchOnDescription = false;
   qp.placeholder = 'Type part of a key name';
   let shown: KeyItem[] = [];
+  // What is typed, as VS Code matches it against the labels (it hides the rows that do not match).
   let query = '';
-  const matchesQuery = (it: KeyItem) => it.label.toLowerCase().includes(query.trim().toLowerCase());
+  const matchesQuery = (it: KeyItem) => it.label.toLowerCase().includes(query);
 
   const show = (value: string) => {
-    query = value;
+    query = value.trim().toLowerCase();
     // The chosen keys first, so they can be seen and unticked whatever is typed; then a page
     // of the others.
     const first = [...chosen].map((k) => indexOf.get(k) as number).sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { EmittedCounts } from '../core/session/captureSession';
 import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
 import { positionWords } from '../core/session/replayCursor';
-import { describeFilter, findingKindsOnly, keyListing } from '../core/traceFilter';
+import { describeFilter, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/traceFilter';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
@@ -37,8 +37,6 @@ export class KeyNode {
 }
 
 type GroupKind = FindingGroup | 'invalid';
-
-const FINDING_GROUPS: readonly FindingGroup[] = ['gap', 'duplicate', 'late'];
 
 export class GroupNode {
   readonly kind = 'group';
@@ -165,8 +163,8 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const keys = matching ? matching.length : names.length;
       const out: TreeNode[] = [new SummaryNode(node)];
       if (s.filterActive) {
-        const listed = matching ? ` · ${matching.length.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
-        out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}${listed}`, 'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.'));
+        const howMany = matching ? ` · ${matching.length.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
+        out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}${howMany}`, 'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.'));
       }
       const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
       for (let i = 0; i < shown; i++) out.push(new KeyNode(node, matching ? matching[i] : i));
@@ -178,7 +176,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     if (node instanceof KeyNode) {
       const s = node.parent.session;
       const c = s.data.keyCountsAt(node.key, s.position);
-      const shownKinds = findingKindsOnly(s.filter) ?? FINDING_GROUPS;
+      const shownKinds = findingKindsOnly(s.filter) ?? KEY_FINDING_KINDS;
       const groups: GroupKind[] = [];
       if (c.gaps && shownKinds.includes('gap')) groups.push('gap');
       if (c.duplicates && shownKinds.includes('duplicate')) groups.push('duplicate');
