@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
 import { inputOverwrittenBy } from '../core/fileIdentity';
+import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
 import { runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
@@ -49,6 +50,7 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   failOn?: string;
   /** False with --no-progress. */
   progress?: boolean;
+  sortKeys?: KeyOrder;
 }
 
 export interface Io {
@@ -82,6 +84,11 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]));
   addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
+    .addOption(
+      new Option('--sort-keys <order>', `order of the keys in the summary and in --json's byKey: ${KEY_ORDERS.map((o) => `${o} (${KEY_ORDER_DETAILS[o]})`).join('; ')}`)
+        .choices([...KEY_ORDERS])
+        .default('arrival'),
+    )
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
     .addHelpText(
@@ -209,7 +216,8 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     process.off('SIGINT', onSigint);
     progress?.clear();
   }
-  const { summary, cancelled } = result;
+  const { cancelled } = result;
+  const summary = sortedByKey(result.summary, flags.sortKeys ?? 'arrival');
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
   const exportNote = filter && { filter: describeFilter(filter), events: exportedEvents };
   if (flags.json) summaryOut.write(JSON.stringify({ ...summary, ...(cancelled ? { cancelled } : {}), ...(exportNote ? { exported: exportNote } : {}) }) + '\n');
@@ -282,4 +290,11 @@ if (require.main === module) {
       settle();
     },
   );
+}
+
+/** The summary with its keys in the order `--sort-keys` asks for (the engine lists them as they appeared). */
+function sortedByKey(summary: ReplaySummary, order: KeyOrder): ReplaySummary {
+  if (order === 'arrival') return summary;
+  const byKey = summary.byKey;
+  return { ...summary, byKey: orderKeys(byKey, order, (k) => k.key).map((i) => byKey[i]) };
 }

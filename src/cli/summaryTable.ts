@@ -1,5 +1,6 @@
 /** The human-readable replay summary the CLI prints without `--json`. */
 import { formatDuration } from '../core/duration';
+import { orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
 import { KeySummary, ReplaySummary } from '../core/replayEngine';
 import { inputName } from './standardInput';
@@ -21,14 +22,15 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   let keys = s.byKey;
   let hidden = 0;
   if (keys.length > MAX_ROWS) {
-    // Show the keys with the most findings; the JSON output has every key.
-    keys = [...keys].sort((a, b) => findings(b) - findings(a) || b.received - a.received).slice(0, MAX_ROWS);
+    // Show the keys with the most findings, in the order asked for (--sort-keys); --json has every key.
+    const shown = new Set(orderKeys(keys, 'findings', (k) => k.key).slice(0, MAX_ROWS));
+    keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
   for (const k of keys) rows.push(row(k.key === '' ? '(none)' : k.key, k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
   rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
-  if (hidden) lines.push(`  … ${hidden} more keys without more findings than those shown (use --json for all)`);
+  if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
   lines.push('');
   if (s.invalid) {
     lines.push(`invalid records: ${s.invalid} (skipped)`);
@@ -41,10 +43,6 @@ export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exp
   if (opts.exported && opts.exported !== '-') lines.push(`ordered trace written to ${opts.exported}${filtered}`);
   else if (opts.exported === '-' && filtered) lines.push(`ordered trace written to stdout${filtered}`);
   return lines.join('\n') + '\n';
-}
-
-function findings(k: KeySummary): number {
-  return k.gaps + k.duplicates + k.late;
 }
 
 function row(

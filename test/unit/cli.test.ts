@@ -262,6 +262,47 @@ describe('seqscope CLI', function () {
     }
   });
 
+  it('--sort-keys lists the keys by name or by findings, in the table and in --json; over 40 keys the table keeps those with most findings', () => {
+    // Four keys in the order they appear: k-10 (2 duplicates), k-9 (clean), k-100 (1 lost), k-2 (clean).
+    const spec: LineSpec[] = [];
+    const channels = ['k-10', 'k-9', 'k-100', 'k-2'];
+    for (let n = 1; n <= 6; n++) {
+      for (const [c, channel] of channels.entries()) {
+        if (channel === 'k-100' && n === 3) continue;
+        spec.push({ t: n * 100 + c, channel, seq: n });
+        if (channel === 'k-10' && n >= 5) spec.push({ t: n * 100 + c + 1, channel, seq: n });
+      }
+    }
+    const sortable = join(dir, 'sortable.jsonl');
+    writeFileSync(sortable, captureText(spec));
+    const tableKeys = (r: { stdout: string }, prefix = 'k-') => r.stdout.split('\n').filter((l) => l.startsWith(`  ${prefix}`)).map((l) => l.trim().split(/\s+/)[0]);
+    const jsonKeys = (r: { stdout: string }) => (JSON.parse(r.stdout) as { byKey: { key: string }[] }).byKey.map((k) => k.key);
+    const run = (...extra: string[]) => seqscope('replay', sortable, '--preset', 'cme', ...extra);
+    assert.deepEqual(tableKeys(run()), ['k-10', 'k-9', 'k-100', 'k-2'], 'first seen by default');
+    assert.deepEqual(tableKeys(run('--sort-keys', 'name')), ['k-2', 'k-9', 'k-10', 'k-100']);
+    assert.deepEqual(tableKeys(run('--sort-keys', 'findings')), ['k-100', 'k-10', 'k-9', 'k-2']);
+    assert.deepEqual(jsonKeys(run('--json', '--sort-keys', 'name')), ['k-2', 'k-9', 'k-10', 'k-100']);
+    assert.deepEqual(jsonKeys(run('--json')), ['k-10', 'k-9', 'k-100', 'k-2']);
+    const bad = run('--sort-keys', 'size');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--sort-keys.*Allowed choices are arrival, name, findings/);
+
+    // 60 keys, one with a gap, one with a duplicate: the table shows 40, both of those among them, by name.
+    const many: LineSpec[] = [];
+    for (let c = 0; c < 60; c++) {
+      for (let n = 1; n <= 3; n++) if (!(c === 50 && n === 2)) many.push({ t: n * 100 + c, channel: `ch-${c}`, seq: n });
+    }
+    many.push({ t: 400, channel: 'ch-45', seq: 1 });
+    const manyPath = join(dir, 'many-keys.jsonl');
+    writeFileSync(manyPath, captureText(many));
+    const r = seqscope('replay', manyPath, '--preset', 'cme', '--sort-keys', 'name');
+    const shown = tableKeys(r, 'ch-');
+    assert.equal(shown.length, 40);
+    assert.ok(shown.includes('ch-50') && shown.includes('ch-45'), 'the keys with findings are shown');
+    assert.deepEqual(shown, [...shown].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))), 'in name order');
+    assert.match(r.stdout, /… 20 more keys, none with more findings than those shown/);
+  });
+
   it('replays the bundled sample capture', () => {
     const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--json');
     assert.equal(r.code, 0, r.stderr);

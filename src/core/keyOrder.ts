@@ -1,0 +1,102 @@
+/**
+ * The order keys are listed in — the CLI's summary, the Sessions tree, the timeline's lanes.
+ * Captures list keys as they first appeared; with 100 000 ordering keys a user wants them by
+ * name, or the keys that lost messages first. One module so that all three agree.
+ */
+
+export type KeyOrder = 'arrival' | 'name' | 'findings';
+
+export const KEY_ORDERS: readonly KeyOrder[] = ['arrival', 'name', 'findings'];
+
+/** How each order is called in menus and headers. */
+export const KEY_ORDER_LABELS: Readonly<Record<KeyOrder, string>> = {
+  arrival: 'first seen',
+  name: 'name',
+  findings: 'most findings',
+};
+
+/** What each order does, in a sentence (the picker's detail, `--help`). */
+export const KEY_ORDER_DETAILS: Readonly<Record<KeyOrder, string>> = {
+  arrival: 'as they first appeared in the capture',
+  name: 'by name, numbers in names by value: key-2 before key-10',
+  findings: 'most lost messages first, then most late, then most duplicates; keys without findings last',
+};
+
+export function isKeyOrder(v: unknown): v is KeyOrder {
+  return typeof v === 'string' && (KEY_ORDERS as readonly string[]).includes(v);
+}
+
+/** What ordering needs of a key besides its name: its totals over the whole capture. */
+export interface KeyFindingTotals {
+  readonly lost: number;
+  readonly late: number;
+  readonly duplicates: number;
+}
+
+/**
+ * The indices of `keys` in the order to list them. Ties (same name, same findings) keep the
+ * order of first appearance, so the result is the same on every run and on both sides of the
+ * webview. Ordered by totals, not by counts at a replay position: lists that reshuffled at each
+ * step would lose the reader's place.
+ */
+export function orderKeys<K extends KeyFindingTotals>(keys: readonly K[], order: KeyOrder, nameOf: (k: K) => string): number[] {
+  const idx = new Array<number>(keys.length);
+  for (let i = 0; i < keys.length; i++) idx[i] = i;
+  if (order === 'name') {
+    const names = keys.map(nameOf);
+    idx.sort((a, b) => compareNames(names[a], names[b]) || a - b);
+  } else if (order === 'findings') {
+    idx.sort((a, b) => {
+      const ka = keys[a];
+      const kb = keys[b];
+      return kb.lost - ka.lost || kb.late - ka.late || kb.duplicates - ka.duplicates || a - b;
+    });
+  }
+  return idx;
+}
+
+/**
+ * Natural order: runs of digits compare by value, of any length (ordering keys like
+ * `order-18446744073709551616` are beyond a double), everything else by UTF-16 code unit. Equal
+ * values written differently (`key-7`, `key-07`) then compare as text, so only equal names tie.
+ *
+ * Hand-written rather than Intl.Collator (~0.9 s for 100 000 names here, against ~0.1 s for this)
+ * or the natural-compare package (reads digit runs into a double, so long ones tie).
+ */
+export function compareNames(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      // Skip leading zeros, then a longer run is the larger number; equal lengths compare digit by digit.
+      let sa = i;
+      let sb = j;
+      while (sa < a.length && a.charCodeAt(sa) === 48) sa++;
+      while (sb < b.length && b.charCodeAt(sb) === 48) sb++;
+      let ea = sa;
+      let eb = sb;
+      while (ea < a.length && isDigit(a.charCodeAt(ea))) ea++;
+      while (eb < b.length && isDigit(b.charCodeAt(eb))) eb++;
+      if (ea - sa !== eb - sb) return ea - sa - (eb - sb);
+      for (let k = 0; k < ea - sa; k++) {
+        const d = a.charCodeAt(sa + k) - b.charCodeAt(sb + k);
+        if (d !== 0) return d;
+      }
+      i = ea;
+      j = eb;
+      continue;
+    }
+    if (ca !== cb) return ca - cb;
+    i++;
+    j++;
+  }
+  if (a.length - i !== b.length - j) return a.length - i - (b.length - j);
+  // Same value throughout: the text decides (`key-07` before `key-7`), so that only equal names tie.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
