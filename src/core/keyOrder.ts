@@ -4,6 +4,8 @@
  * name, or the keys that lost messages first. One module so that all three agree.
  */
 
+import { KeyFindingCounts, keyListing, TraceFilterSpec } from './traceFilter';
+
 export type KeyOrder = 'arrival' | 'name' | 'findings';
 
 export const KEY_ORDERS: readonly KeyOrder[] = ['arrival', 'name', 'findings'];
@@ -53,6 +55,17 @@ export function orderKeys<K extends KeyFindingTotals>(keys: readonly K[], order:
     });
   }
   return idx;
+}
+
+/**
+ * The keys the tree and the timeline list, in their order: those the filter lists (see
+ * keyListing), ordered by `order`. One function, so that a lane and its tree row are in the same
+ * place, and the first view the host computes ahead is of the lanes the webview shows first.
+ */
+export function listKeys<K extends KeyFindingTotals & KeyFindingCounts>(keys: readonly K[], filter: TraceFilterSpec, order: KeyOrder, nameOf: (k: K) => string): number[] {
+  const ordered = orderKeys(keys, order, nameOf);
+  const listed = keyListing(filter);
+  return listed ? ordered.filter((i) => listed(nameOf(keys[i]), keys[i])) : ordered;
 }
 
 /**

@@ -11,7 +11,8 @@ import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
-import { optionsFromSettings, optionTextFromSettings, showTimelineOnOpen } from './settings';
+import { keyOrderSetting, optionsFromSettings, optionTextFromSettings, setKeyOrderSetting, showTimelineOnOpen } from './settings';
+import { isKeyOrder, KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { TimelinePanel } from './timelinePanel';
 import { pickKeys } from './keyPicker';
 
@@ -178,6 +179,26 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       s.replay.setSpeed(v);
     }),
 
+    reg('seqscope.sortKeys', async (order?: unknown) => {
+      let v: KeyOrder | undefined;
+      if (order !== undefined) {
+        if (!isKeyOrder(order)) throw new RangeError(`unknown key order ${JSON.stringify(order)}: use ${KEY_ORDERS.join(', ')}`);
+        v = order;
+      } else {
+        const current = manager.keyOrder;
+        const pick = await vscode.window.showQuickPick(
+          KEY_ORDERS.map((o) => ({ label: KEY_ORDER_LABELS[o][0].toUpperCase() + KEY_ORDER_LABELS[o].slice(1), description: o === current ? 'current' : undefined, detail: KEY_ORDER_DETAILS[o], order: o })),
+          { title: 'List keys — in the Sessions tree and the timeline', placeHolder: `Now: ${KEY_ORDER_LABELS[current]}` },
+        );
+        if (!pick) return undefined;
+        v = pick.order;
+      }
+      // A setting (seqscope.keyOrder): every session follows it, now and when opened later.
+      await setKeyOrderSetting(v);
+      // At once, not only when the configuration event comes (it would set the same).
+      manager.keyOrder = keyOrderSetting();
+      return manager.keyOrder;
+    }),
     reg('seqscope.tree.loadMore', (node?: LoadMoreNode) => {
       if (node instanceof LoadMoreNode) tree.loadMore(node);
     }),
@@ -257,7 +278,9 @@ async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {
     case 'clear':
       return {};
     case 'keys': {
-      const keys = await pickKeys({ names: s.data.keyNames, describe: (i) => `${s.lanes[i].received} received`, current: current.keys });
+      // Listed in the key order the tree and the timeline use.
+      const order = s.keyOrder === 'arrival' ? undefined : orderKeys(s.lanes, s.keyOrder, (l) => l.name);
+      const keys = await pickKeys({ names: s.data.keyNames, describe: (i) => `${s.lanes[i].received} received`, current: current.keys, order });
       return keys ? { ...current, keys } : undefined;
     }
     case 'kinds': {

@@ -10,6 +10,7 @@ import { registerPubsubCommands } from './pubsubRegistration';
 import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
 import { SessionManager } from './sessionManager';
+import { keyOrderSetting } from './settings';
 import { SessionsTreeProvider, TreeNode } from './sessionsTree';
 import { SessionStatusBar } from './statusBar';
 import { TimelinePanel } from './timelinePanel';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   // Copies of gzip captures a crashed window left behind; not awaited (activation stays quick).
   void decompressed.removeLeftovers();
   const manager = new SessionManager(decompressed);
+  manager.keyOrder = keyOrderSetting();
   const tree = new SessionsTreeProvider(manager);
   const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
   const statusBar = new SessionStatusBar(manager);
@@ -52,6 +54,10 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     treeView,
     statusBar,
     manager.onDidChange(updateContext),
+    // The key order is the user's, for every session: the tree and every timeline follow it.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('seqscope.keyOrder')) manager.keyOrder = keyOrderSetting();
+    }),
     // Selecting a session in the tree makes it the active one (status bar, timeline, commands).
     treeView.onDidChangeSelection((e) => {
       const n = e.selection[0];

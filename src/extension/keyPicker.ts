@@ -17,6 +17,8 @@ export interface KeyChoice {
   readonly describe: (i: number) => string;
   /** Keys chosen now (the filter's), or undefined for none. */
   readonly current: readonly string[] | undefined;
+  /** The keys' indices in the order to list them (the tree's key order); default: as they appeared. */
+  readonly order?: readonly number[];
 }
 
 /** The keys picked (in key order), or undefined when the picker was dismissed. */
@@ -25,7 +27,7 @@ export async function pickKeys(c: KeyChoice): Promise<string[] | undefined> {
   if (c.names.length <= KEY_PAGE) {
     const chosen = new Set(c.current);
     const picked = await vscode.window.showQuickPick(
-      c.names.map((k, i) => ({ ...item(i), picked: chosen.has(k) })),
+      (c.order ?? c.names.map((_, i) => i)).map((i) => ({ ...item(i), picked: chosen.has(c.names[i]) })),
       { canPickMany: true, title: 'Show these keys' },
     );
     return picked?.map((p) => p.key);
@@ -34,10 +36,16 @@ export async function pickKeys(c: KeyChoice): Promise<string[] | undefined> {
 }
 
 function searchAndPick(c: KeyChoice, item: (i: number) => KeyItem): Promise<string[] | undefined> {
-  const search = new KeySearch(c.names);
+  const search = new KeySearch(c.names, c.order);
   const indexOf = new Map<string, number>();
   c.names.forEach((n, i) => indexOf.set(n, i));
   const chosen = new Set((c.current ?? []).filter((k) => indexOf.has(k)));
+  // Where each key is listed, to list the chosen ones in that order too.
+  let rank: Int32Array | undefined;
+  if (c.order) {
+    rank = new Int32Array(c.names.length);
+    for (let at = 0; at < c.order.length; at++) rank[c.order[at]] = at;
+  }
   const total = c.names.length.toLocaleString('en-US');
   const qp = vscode.window.createQuickPick<KeyItem>();
   qp.canSelectMany = true;
@@ -52,7 +60,7 @@ function searchAndPick(c: KeyChoice, item: (i: number) => KeyItem): Promise<stri
     query = value.trim().toLowerCase();
     // The chosen keys first, so they can be seen and unticked whatever is typed; then a page
     // of the others.
-    const first = [...chosen].map((k) => indexOf.get(k) as number).sort((a, b) => a - b);
+    const first = [...chosen].map((k) => indexOf.get(k) as number).sort((a, b) => (rank ? rank[a] - rank[b] : a - b));
     const found = search.find(value, KEY_PAGE + first.length);
     const others = found.matches.filter((i) => !chosen.has(c.names[i]));
     const matches = others.slice(0, KEY_PAGE);

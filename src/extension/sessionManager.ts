@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
+import type { KeyOrder } from '../core/keyOrder';
 import * as path from 'node:path';
 import { captureTitle } from '../core/session/captureSession';
 import { loadSessionInWorker } from '../core/session/loadInWorker';
@@ -35,9 +36,21 @@ export class SessionManager extends Disposable {
   private readonly revealRequested = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
   readonly onDidRequestReveal = this.revealRequested.event;
 
+  private order: KeyOrder = 'arrival';
+
   /** @param decompressed Where gzip captures are decompressed to before they load. */
   constructor(private readonly decompressed: DecompressedCaptures) {
     super();
+  }
+
+  /** How every session's tree rows and lanes are ordered (the `seqscope.keyOrder` setting). */
+  get keyOrder(): KeyOrder {
+    return this.order;
+  }
+
+  set keyOrder(order: KeyOrder) {
+    this.order = order;
+    for (const s of this.sessions) s.setKeyOrder(order);
   }
 
   get all(): readonly Session[] {
@@ -97,7 +110,7 @@ export class SessionManager extends Disposable {
             signal: abort.signal,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
-              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits },
+              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order },
               onView: (view) => {
                 firstView = view;
                 return watcher.firstView?.(view);
@@ -139,6 +152,7 @@ export class SessionManager extends Disposable {
   /** Adds a session made elsewhere (a live one) and makes it active. */
   add(make: (id: string) => Session): Session {
     const s = make(this.newId());
+    s.setKeyOrder(this.order);
     this.sessions.push(s);
     this.subscriptions.set(s, s.onDidChange(() => this.changed.fire()));
     this.activeSession = s;

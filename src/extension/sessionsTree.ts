@@ -149,25 +149,19 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     if (node instanceof SessionNode) {
       const s = node.session;
       // Pages over the keys the filter names, not over all keys: a named key past the first page
-      // (key 5 000 of 100 000) was not listed at all until Load more reached it.
-      // (And a filter on findings only lists the keys with such a finding: see keyListing.)
+      // (key 5 000 of 100 000) was not listed at all until Load more reached it. A filter on
+      // findings only lists the keys with such a finding; and the keys are in the key order
+      // (seqscope.keyOrder), as the timeline's lanes are (see Session.listedKeys).
       const names = s.data.keyNames;
-      const listed = keyListing(s.filter);
-      let matching: number[] | undefined;
-      if (listed) {
-        // A loop, not flatMap: the tree recomputes this on each refresh (5 a second while replaying).
-        matching = [];
-        const lanes = s.lanes;
-        for (let k = 0; k < names.length; k++) if (listed(names[k], lanes[k])) matching.push(k);
-      }
-      const keys = matching ? matching.length : names.length;
+      const listed = s.listedKeys();
+      const keys = listed.length;
       const out: TreeNode[] = [new SummaryNode(node)];
       if (s.filterActive) {
-        const howMany = matching ? ` · ${matching.length.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
+        const howMany = keyListing(s.filter) ? ` · ${keys.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
         out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}${howMany}`, 'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.'));
       }
       const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
-      for (let i = 0; i < shown; i++) out.push(new KeyNode(node, matching ? matching[i] : i));
+      for (let i = 0; i < shown; i++) out.push(new KeyNode(node, listed[i]));
       if (shown < keys) out.push(new LoadMoreNode(node, keys - shown));
       const kinds = s.filter.kinds;
       if (s.data.store.invalid.length && (!kinds?.length || kinds.includes('invalid'))) out.push(new GroupNode(node, 'invalid', treePageSize()));
@@ -226,8 +220,11 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     if (ev.kind === 'invalid') {
       group = this.getChildren(sn).find((n): n is GroupNode => n instanceof GroupNode && n.group === 'invalid');
     } else {
-      if ((this.keysShown.get(s) ?? treePageSize()) <= ev.keyIndex) {
-        this.keysShown.set(s, ev.keyIndex + treePageSize());
+      // Where the key is listed: the filter and the key order put it elsewhere than its index.
+      const at = s.listedKeys().indexOf(ev.keyIndex);
+      if (at < 0) return undefined;
+      if ((this.keysShown.get(s) ?? treePageSize()) <= at) {
+        this.keysShown.set(s, at + treePageSize());
         this.children.delete(sn);
       }
       const kn = this.getChildren(sn).find((n): n is KeyNode => n instanceof KeyNode && n.key === ev.keyIndex);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isKeyOrder, KeyOrder } from '../core/keyOrder';
 import { OptionText, resolveOptions, SequencingOptions } from '../core/sequencingOptions';
 
 /**
@@ -45,4 +46,20 @@ export function showTimelineOnOpen(): boolean {
 
 export function maxEmbeddedRecords(): number {
   return vscode.workspace.getConfiguration('seqscope').get<number>('export.maxEmbeddedRecords', 20000);
+}
+
+/** `seqscope.keyOrder`: how the tree and the timeline list keys (a bad value reads as the default). */
+export function keyOrderSetting(): KeyOrder {
+  const v = vscode.workspace.getConfiguration('seqscope').get<string>('keyOrder');
+  return isKeyOrder(v) ? v : 'arrival';
+}
+
+/**
+ * Sets `seqscope.keyOrder` where it takes effect: in the workspace when the order is set there
+ * (a user-level value would be overridden by it), else for the user.
+ */
+export async function setKeyOrderSetting(order: KeyOrder): Promise<void> {
+  const c = vscode.workspace.getConfiguration('seqscope');
+  const inWorkspace = c.inspect<string>('keyOrder')?.workspaceValue !== undefined;
+  await c.update('keyOrder', order, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }

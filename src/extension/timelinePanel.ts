@@ -3,13 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { inlineScript, inlineStyle, jsonForHtml } from '../core/export/standaloneHtml';
 import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../webview/standaloneEmbed';
-import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import type { HostMessage, KeyOrder, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { Disposable } from './dispose';
 import { reportError } from './errors';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
+import { keyOrderSetting, setKeyOrderSetting } from './settings';
 
 /** Longest the session waits for the webview to paint its first view (showFirstView). */
 const PAINT_WAIT_MS = 1000;
@@ -42,6 +43,9 @@ export class TimelinePanel extends Disposable {
   private paintWait: { session: string; done: () => void } | undefined;
   private replayTimer: ReturnType<typeof setTimeout> | undefined;
   private liveSub: vscode.Disposable | undefined;
+  private viewSub: vscode.Disposable | undefined;
+  /** The key order the webview was last told (with `init` or `keyOrder`). */
+  private postedKeyOrder: KeyOrder | undefined;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly selected = this._register(new vscode.EventEmitter<{ session: Session; eventId: number }>());
   /** The user clicked a mark: the tree reveals it. */
@@ -162,6 +166,7 @@ export class TimelinePanel extends Disposable {
     this.paintWait?.done();
     this.sessionSub?.dispose();
     this.liveSub?.dispose();
+    this.viewSub?.dispose();
     if (this.replayTimer) clearTimeout(this.replayTimer);
     if (this.liveTimer) clearTimeout(this.liveTimer);
     super.dispose();
@@ -179,8 +184,17 @@ export class TimelinePanel extends Disposable {
     // A live session grows: the webview gets the new extent and lanes once a second (it keeps
     // the user's zoom, which it saves per session, and re-requests its pages).
     this.liveSub = session?.live ? session.onDidChange(() => this.scheduleLivePost()) : undefined;
+    // The filter and the key order change from the webview, the tree's title, the Command Palette
+    // and the settings alike: the webview hears of each here, whoever made it.
+    this.viewSub?.dispose();
+    this.viewSub = session?.onDidChangeView((what) => {
+      if (!this.ready || this.session !== session) return;
+      if (what === 'filter') this.post({ type: 'filter', filter: session.filter, overview: session.timeline.overview() });
+      else this.post({ type: 'keyOrder', order: session.keyOrder });
+    });
     if (!this.htmlSet) this.setHtml(session);
     else if (this.ready && !shown) this.postInit();
+    else if (this.ready && session && this.postedKeyOrder !== session.keyOrder) this.post({ type: 'keyOrder', order: session.keyOrder });
   }
 
   /** Once per panel: the page, carrying the session's first view so it paints without asking. */
@@ -197,6 +211,8 @@ export class TimelinePanel extends Disposable {
   }
 
   private post(m: HostMessage): void {
+    if (m.type === 'init') this.postedKeyOrder = m.keyOrder;
+    else if (m.type === 'keyOrder') this.postedKeyOrder = m.order;
     void this.panel.webview.postMessage(m);
   }
 
@@ -204,7 +220,10 @@ export class TimelinePanel extends Disposable {
     const s = this.session;
     if (this.early) {
       this.early.posted = true;
-      this.post({ ...this.early.view.init, firstPage: this.early.view.page });
+      // The worker computed it in the order the load began with; its page is of those lanes.
+      const { init, page } = this.early.view;
+      const order = this.manager.keyOrder;
+      this.post({ ...init, keyOrder: order, firstPage: init.keyOrder === order ? page : undefined });
       return;
     }
     if (this.loadingState) {
@@ -275,10 +294,15 @@ export class TimelinePanel extends Disposable {
           if (s) this.selected.fire({ session: s, eventId: m.eventId });
           return;
         case 'setFilter':
-          if (s) {
-            await s.setFilter(m.filter);
-            this.post({ type: 'filter', filter: s.filter, overview: s.timeline.overview() });
-          }
+          // The webview hears of it through onDidChangeView, as of a filter set anywhere else.
+          if (s) await s.setFilter(m.filter);
+          return;
+        case 'setKeyOrder':
+          // The order is a setting, for every session: the tree and every timeline follow it
+          // (extension.ts). Said again in case the setting was that already: nothing changes then.
+          await setKeyOrderSetting(m.order);
+          this.manager.keyOrder = keyOrderSetting();
+          if (s) this.post({ type: 'keyOrder', order: s.keyOrder });
           return;
         default: {
           if (!s) return;
@@ -290,6 +314,7 @@ export class TimelinePanel extends Disposable {
       log().error(`timeline ${m.type}: ${(e as Error).message}`);
       this.post({ type: 'error', message: (e as Error).message });
       if (m.type === 'setFilter') await reportError('Filter', e);
+      if (m.type === 'setKeyOrder') await reportError('Sort Keys', e);
     }
   }
 

@@ -13,11 +13,13 @@ import type { WireLanes } from '../core/session/laneWire';
 import type { WirePage } from '../core/session/pageWire';
 import type { SeqBits } from '../core/serial';
 import type { TraceFilterSpec } from '../core/traceFilter';
+import type { KeyOrder } from '../core/keyOrder';
 
 export type { CursorState, KeyStateView } from '../core/session/replayCursor';
 export type { EventView } from '../core/session/eventView';
 export type { LaneCounts, LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
 export type { KindName } from '../core/session/eventStore';
+export type { KeyOrder } from '../core/keyOrder';
 export type { WireLanes } from '../core/session/laneWire';
 export type { WirePage } from '../core/session/pageWire';
 
@@ -96,7 +98,8 @@ export interface FirstPage {
 /** Messages to the webview. */
 export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
-  | { type: 'init'; session: WireSessionInfo; overview: Overview; filter: TimelineFilter; replay: ReplayInfo; firstPage?: FirstPage }
+  /** `keyOrder`: the order of the lanes (after the filter's choice of them; see core/keyOrder.ts listKeys). */
+  | { type: 'init'; session: WireSessionInfo; overview: Overview; filter: TimelineFilter; keyOrder: KeyOrder; replay: ReplayInfo; firstPage?: FirstPage }
   /**
    * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
@@ -107,6 +110,8 @@ export type HostMessage =
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }
   | { type: 'filter'; filter: TimelineFilter; overview: Overview }
+  /** The lanes' order changed (the webview's choice, or the setting): the same lanes, reordered. */
+  | { type: 'keyOrder'; order: KeyOrder }
   /** Show this event: center it and open its detail. */
   | { type: 'reveal'; event: EventView }
   | { type: 'error'; message: string };
@@ -122,6 +127,8 @@ export type WebviewMessage =
   | { type: 'seek'; position: number }
   | { type: 'select'; eventId: number }
   | { type: 'setFilter'; filter: TimelineFilter }
+  /** The user picked an order for the lanes; the host answers `keyOrder` (VS Code: to every timeline, and the tree follows). */
+  | { type: 'setKeyOrder'; order: KeyOrder }
   /** The first frame with data of this session was drawn (the host may then do heavier work). */
   | { type: 'painted'; session: string };
 

@@ -23,7 +23,10 @@ interface VsCodeApi {
 
 declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 
-const HOST_TYPES = new Set<HostMessage['type']>(['init', 'loading', 'page', 'detail', 'replay', 'filter', 'reveal', 'error']);
+/** Every host message type (a Record, so that a type added to the protocol and not here fails to compile). */
+const HOST_TYPES = new Set(
+  Object.keys({ init: 1, loading: 1, page: 1, detail: 1, replay: 1, filter: 1, keyOrder: 1, reveal: 1, error: 1 } satisfies Record<HostMessage['type'], 1>),
+);
 
 /** The VS Code API, when running in a VS Code webview (it may be acquired only once). */
 export function vscodeApi(): VsCodeApi | undefined {
@@ -34,7 +37,7 @@ export function vscodeApi(): VsCodeApi | undefined {
 export function asHostMessage(data: unknown): HostMessage | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const type = (data as { type?: unknown }).type;
-  return typeof type === 'string' && HOST_TYPES.has(type as HostMessage['type']) ? (data as HostMessage) : undefined;
+  return typeof type === 'string' && HOST_TYPES.has(type) ? (data as HostMessage) : undefined;
 }
 
 export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): HostChannel {

@@ -167,6 +167,7 @@ class InPageHost {
         return { type: 'page', requestId: msg.requestId, page: await this.page(s, msg) };
       case 'requestDetail':
       case 'setFilter':
+      case 'setKeyOrder':
         return s.handle(msg);
       case 'select':
       case 'painted':

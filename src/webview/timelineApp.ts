@@ -9,7 +9,7 @@
  * if not stale, goes into the cache → another frame.
  */
 import { noun } from '../core/plural';
-import { keyListing } from '../core/traceFilter';
+import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder, listKeys } from '../core/keyOrder';
 import type {
   EventView,
   HostMessage,
@@ -86,6 +86,9 @@ export class TimelineApp {
   private readonly optionsText: HTMLElement;
   private readonly filterToggle: HTMLButtonElement;
   private readonly filterSummary: HTMLElement;
+  /** The lanes' order (the host's `keyOrder`; the select asks the host to change it). */
+  private keyOrder: KeyOrder = 'arrival';
+  private readonly keyOrderSelect: HTMLSelectElement;
 
   private session: SessionInfo | undefined;
   private overview: Overview | undefined;
@@ -175,6 +178,17 @@ export class TimelineApp {
     this.filterToggle = button('Filter', 'Show the filter bar', () => this.toggleFilter());
     this.filterToggle.setAttribute('aria-expanded', 'false');
     this.filterSummary = el('span', { class: 'ss-filter-summary ss-muted' });
+    this.keyOrderSelect = el(
+      'select',
+      { class: 'ss-select', attrs: { 'aria-label': 'Order of the lanes' }, title: 'Order of the lanes (and of the keys in the Sessions tree)' },
+      KEY_ORDERS.map((o) => el('option', { text: `Keys: ${KEY_ORDER_LABELS[o]}`, title: KEY_ORDER_DETAILS[o], attrs: { value: o } })),
+    );
+    this.keyOrderSelect.addEventListener('change', () => {
+      const order = this.keyOrderSelect.value;
+      // Shown once the host answers (`keyOrder`): until then the select says what is drawn.
+      this.keyOrderSelect.value = this.keyOrder;
+      if (isKeyOrder(order)) this.channel.post({ type: 'setKeyOrder', order });
+    });
     const toolbar = el('div', { class: 'ss-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Timeline' } }, [
       this.titleText,
       this.optionsText,
@@ -184,6 +198,7 @@ export class TimelineApp {
       button('Fit all', 'Fit all: show the whole session', () => this.fitAll()),
       button('◀ Finding', 'Previous finding', () => this.navigate(-1)),
       button('Finding ▶', 'Next finding', () => this.navigate(1)),
+      this.keyOrderSelect,
       this.filterToggle,
       this.filterSummary,
     ]);
@@ -216,7 +231,10 @@ export class TimelineApp {
   private onHost(m: HostMessage): void {
     switch (m.type) {
       case 'init':
-        this.init({ ...m.session, lanes: unpackLanes(m.session.lanes) }, m.overview, m.filter, m.replay);
+        this.init({ ...m.session, lanes: unpackLanes(m.session.lanes) }, m.overview, m.filter, m.keyOrder, m.replay);
+        break;
+      case 'keyOrder':
+        this.setKeyOrder(m.order);
         break;
       case 'page': {
         const key = this.pending.get(m.requestId);
@@ -270,11 +288,14 @@ export class TimelineApp {
     }
   }
 
-  private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, replay: ReplayInfo): void {
+  private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder | undefined, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
     this.session = session;
     this.overview = overview;
     this.filter = filter;
+    // Absent in a page exported before lanes had an order.
+    this.keyOrder = keyOrder ?? 'arrival';
+    this.keyOrderSelect.value = this.keyOrder;
     this.titleText.textContent = session.title;
     this.optionsText.textContent = session.options;
     document.title = `SeqScope — ${session.title}`;
@@ -329,13 +350,22 @@ export class TimelineApp {
     this.requestFrame();
   }
 
+  /** The same lanes in another order: the pages of the lanes now in view are asked for (cached ones stand in). */
+  private setKeyOrder(order: KeyOrder): void {
+    this.keyOrder = order;
+    this.keyOrderSelect.value = order;
+    this.updateLanes();
+    this.scheduleRequest(true);
+    this.requestFrame();
+  }
+
   private updateLanes(): void {
     const s = this.session;
     if (!s) return;
-    // The keys the filter names, or (findings only) those with such a finding: as the tree lists them.
-    const listed = keyListing(this.filter);
-    this.lanesFiltered = listed !== undefined;
-    this.lanes = listed ? s.lanes.filter((l) => listed(l.name, l)) : [...s.lanes];
+    // The keys the filter names, or (findings only) those with such a finding, in the key order: as the tree lists them.
+    const keys = listKeys(s.lanes, this.filter, this.keyOrder, (l) => l.name);
+    this.lanesFiltered = keys.length !== s.lanes.length;
+    this.lanes = keys.map((i) => s.lanes[i]);
     this.laneKeys = this.lanes.map((l) => l.key);
     this.focusedLane = Math.min(this.focusedLane, Math.max(0, this.lanes.length - 1));
     this.resize();

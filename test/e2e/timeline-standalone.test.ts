@@ -288,6 +288,25 @@ describe('timeline webview, standalone export in Chromium', function () {
       await page.getByRole('button', { name: 'Hide the filter bar' }).click();
     });
 
+    it('orders the lanes from the Keys menu, with no host: by name, by findings, as first seen', async () => {
+      const menu = page.getByRole('combobox', { name: 'Order of the lanes' });
+      const names = session.summary.byKey.map((k) => k.key);
+      assert.equal(await menu.inputValue(), 'arrival');
+      assert.deepEqual((await snapshot(page)).lanes.map((l) => l.name), names);
+      const lanesBecome = (want: string[], what: string) => waitForSnapshot(page, (x) => x.lanes.map((l) => l.name).join() === want.join(), what);
+      await menu.selectOption('name');
+      await lanesBecome([...names].sort((a, b) => Number(a) - Number(b)), 'lanes by name');
+      await menu.selectOption('findings');
+      const byFindings = [...session.summary.byKey].sort((a, b) => b.lost - a.lost || b.late - a.late || b.duplicates - a.duplicates || names.indexOf(a.key) - names.indexOf(b.key));
+      await lanesBecome(byFindings.map((k) => k.key), 'lanes by findings');
+      assert.equal(await menu.inputValue(), 'findings');
+      // The pages of the reordered lanes are drawn, not only their labels.
+      const s = await settled(page);
+      assert.ok(s.lanes.every((l) => l.fresh && l.hasData));
+      await menu.selectOption('arrival');
+      await lanesBecome(names, 'first seen again');
+    });
+
     it('checks a sequence range against the session\'s width (16-bit here) before applying it, with the CLI\'s words', async () => {
       await page.getByRole('button', { name: 'Show the filter bar' }).click();
       const form = page.getByRole('form', { name: 'Filter the timeline' });

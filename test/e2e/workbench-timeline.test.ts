@@ -277,6 +277,48 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.equal(atEnd.lanes.find((l) => l.name === '318')?.label, '1k rcv · 1 gap · 2 dup');
   });
 
+  it('orders the lanes from its Keys menu and from Sort Keys…, the tree alike; a filter cleared from the Command Palette reaches it', async () => {
+    const { page } = workbench();
+    const lanesBecome = async (want: string[], what: string) => (await waitForSnapshot(frame, (x) => x.lanes.map((l) => l.name).join() === want.join(), what, 15_000)).lanes;
+    // The sample's key rows in the Sessions tree: "310" and "997 delivered · …", read as one text.
+    const treeKeysBecome = (want: string[]) =>
+      until(async () => (await treeRows(page, 'seqscope')).filter((r) => /^3\d\d\d+ delivered/.test(r)).map((r) => r.slice(0, 3)).join() === want.join(), 15_000).catch(async (e: Error) =>
+        assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`),
+      );
+    const keysMenu = frame.getByRole('combobox', { name: 'Order of the lanes' });
+    assert.equal(await keysMenu.inputValue(), 'arrival');
+    await lanesBecome(['318', '310', '312'], 'first seen, as the capture has them');
+
+    await keysMenu.selectOption('name');
+    await lanesBecome(['310', '312', '318'], 'lanes by name');
+    await treeKeysBecome(['310', '312', '318']);
+
+    // From the Command Palette: 310 lost 3 numbers, 318 one, 312 none.
+    await runCommand(page, 'SeqScope: Sort Keys…');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Most findings' }).first().click();
+    await lanesBecome(['310', '318', '312'], 'lanes by findings');
+    assert.equal(await keysMenu.inputValue(), 'findings', 'the menu shows the order the palette set');
+    await treeKeysBecome(['310', '318', '312']);
+
+    // A filter applied in the timeline and cleared from the Command Palette: the timeline hears of
+    // it (it kept showing the filter, and only the keys with gaps, until reopened).
+    await frame.getByRole('button', { name: 'Show the filter bar' }).click();
+    const form = frame.getByRole('form', { name: 'Filter the timeline' });
+    await form.getByLabel('message').uncheck();
+    await form.getByLabel('duplicate').uncheck();
+    await frame.getByRole('button', { name: 'Apply the filter' }).click();
+    await lanesBecome(['310', '318'], 'the keys with gaps, by findings');
+    await runCommand(page, 'SeqScope: Clear Filter');
+    await lanesBecome(['310', '318', '312'], 'every lane again');
+    assert.equal(await form.getByLabel('message').isChecked(), true, 'the filter bar shows no filter');
+    assert.equal(await frame.locator('.ss-filter-summary').innerText(), '');
+    await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
+
+    await keysMenu.selectOption('arrival');
+    await lanesBecome(['318', '310', '312'], 'first seen again');
+    await treeKeysBecome(['318', '310', '312']);
+  });
+
   it('shows a hostile payload, messageId and key name as text: no element, no dialog', async () => {
     const { page } = workbench();
     await openCaptureFromPalette(page, 'xss.jsonl', 'Preset: cme');

@@ -270,6 +270,83 @@ describe('SeqScope in VS Code', function () {
     }
   });
 
+  it('Sort Keys… lists the keys by name or by findings, in the tree and the first view of the timeline, and reveal still finds a key it moved', async () => {
+    // 25 keys, first seen as acct-25, acct-24 … acct-1; a page of 10. acct-25 has a duplicate,
+    // acct-7 lost one number, acct-12 lost two.
+    const spec: LineSpec[] = [];
+    for (let n = 1; n <= 4; n++) {
+      for (let k = 25; k >= 1; k--) {
+        const channel = `acct-${k}`;
+        if ((k === 7 && n === 2) || (k === 12 && (n === 2 || n === 3))) continue;
+        spec.push({ t: n * 100 + (25 - k), channel, seq: n });
+      }
+    }
+    spec.push({ t: 500, channel: 'acct-25', seq: 1 });
+    const file = join(out, 'sortable.jsonl');
+    writeFileSync(file, captureText(spec));
+    const config = vscode.workspace.getConfiguration('seqscope');
+    await config.update('tree.pageSize', 10, vscode.ConfigurationTarget.Global);
+    const restore: (() => unknown)[] = [];
+    const picked: string[] = [];
+    const errors: string[] = [];
+    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
+    let keysListed: string[] = [];
+    stubber(restore)('showQuickPick', (async (items: readonly (vscode.QuickPickItem & { order?: string; what?: string; key?: string })[], opts: vscode.QuickPickOptions) => {
+      // Sort Keys… picks Name; Filter… picks Keys…, whose list is noted and dismissed.
+      if (items[0]?.order) {
+        picked.push(`${opts.placeHolder}: ${items.map((i) => `${i.label}${i.description ? ` (${i.description})` : ''}`).join(', ')}`);
+        return items.find((i) => i.order === 'name');
+      }
+      if (items[0]?.what) return items.find((i) => i.what === 'keys');
+      keysListed = items.map((i) => i.label);
+      return undefined;
+    }) as never);
+    try {
+      const { id } = await open(file);
+      const session = api.manager.get(id)!;
+      const names = session.data.keyNames;
+      const keyRows = () => children(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id)).filter((n): n is KeyNode => n.kind === 'key').map((k) => names[k.key]);
+      // The tree refreshes at most every 200 ms: until then it answers from before the change.
+      const rowsBecome = async (first: string) => (await eventually(() => (keyRows()[0] === first ? keyRows() : undefined))) ?? keyRows();
+      assert.deepEqual(keyRows(), Array.from({ length: 10 }, (_, i) => `acct-${25 - i}`), 'first seen: as the capture has them');
+
+      // From the Command Palette (the picker stubbed: the user picks Name).
+      assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys'), 'name');
+      assert.deepEqual(picked, ['Now: first seen: First seen (current), Name, Most findings']);
+      assert.equal(vscode.workspace.getConfiguration('seqscope').get('keyOrder'), 'name', 'kept as the setting');
+      assert.deepEqual(await rowsBecome('acct-1'), Array.from({ length: 10 }, (_, i) => `acct-${i + 1}`), 'acct-2 before acct-10');
+      // Filter › Keys… lists them in that order too.
+      await vscode.commands.executeCommand('seqscope.filter.set');
+      assert.deepEqual(keysListed, Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`));
+      // The timeline's first view is of the lanes it will show first, in that order.
+      const view = session.timeline.firstView(session.replay.info());
+      assert.equal(view.init.keyOrder, 'name');
+      assert.deepEqual(view.page!.lanes.map((k) => names[k]), Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`));
+
+      // Reveal: acct-25's duplicate is on the third page by name (it is key 0 in the capture).
+      const dup = session.data.findings(names.indexOf('acct-25'), 'duplicate', 0, 1)[0];
+      const node = api.tree.nodeForEvent(session, dup);
+      assert.ok(node, 'the duplicate is found in the tree');
+      assert.equal(names[(node.parent.parent as KeyNode).key], 'acct-25');
+
+      // Named by its argument, as automation does; most lost first, then the duplicate.
+      assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys', 'findings'), 'findings');
+      assert.deepEqual((await rowsBecome('acct-12')).slice(0, 4), ['acct-12', 'acct-7', 'acct-25', 'acct-24']);
+      // With a filter on findings only: the keys with one, in the key order.
+      await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
+      assert.deepEqual(await eventually(() => (keyRows().length === 3 ? keyRows() : undefined)), ['acct-12', 'acct-7', 'acct-25']);
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.sortKeys', 'size')), /unknown key order "size": use arrival, name, findings/);
+      assert.equal(session.keyOrder, 'findings', 'a refused order changes nothing');
+      assert.deepEqual(errors, ['SeqScope: unknown key order "size": use arrival, name, findings']);
+    } finally {
+      for (const r of restore.reverse()) r();
+      await vscode.commands.executeCommand('seqscope.filter.clear');
+      await config.update('keyOrder', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('tree.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(await eventually(() => (api.manager.keyOrder === 'arrival' ? 'arrival' : undefined)), 'arrival', 'the setting removed: first seen again');
+  });
+
   it('Filter › Keys… with more keys than a page lists the chosen keys and a page of matches, searched as the user types', async () => {
     const file = join(out, 'keys-1200.jsonl');
     writeFileSync(file, generateCapture({ seed: 5, keys: 1200, messagesPerKey: 1 }).lines.join('\n') + '\n');

@@ -16,6 +16,13 @@ describe('KeySearch', () => {
     assert.equal(r.more, false);
   });
 
+  it('lists in the order it is given (the key order), searching as before', () => {
+    const shuffled = new KeySearch(['k-3', 'k-1', 'k-20', 'k-2'], [1, 3, 0, 2]);
+    assert.deepEqual(shuffled.find('', 10), { matches: [1, 3, 0, 2], more: false });
+    assert.deepEqual(shuffled.find('2', 10), { matches: [3, 2], more: false });
+    assert.deepEqual(shuffled.find('k', 2), { matches: [1, 3], more: true });
+  });
+
   it('stops at the limit and says there are more; exactly the limit is not "more"', () => {
     const r = search.find('7', 10);
     assert.equal(r.matches.length, 10);

@@ -10,14 +10,20 @@ export class KeySearch {
   /** The names in lower case, made once: a search runs on every keystroke. */
   private lower: string[] | undefined;
 
-  constructor(private readonly names: readonly string[]) {}
+  /** @param order The keys' indices in the order to list them (default: as they appeared; see keyOrder.ts). */
+  constructor(
+    private readonly names: readonly string[],
+    private readonly order?: readonly number[],
+  ) {}
 
-  /** Indices of the keys whose names contain `query` (ignoring case), in key order, at most `limit`. */
+  /** Indices of the keys whose names contain `query` (ignoring case), in the order given, at most `limit`. */
   find(query: string, limit: number): { matches: number[]; more: boolean } {
     const q = query.trim().toLowerCase();
     const lower = (this.lower ??= this.names.map((n) => n.toLowerCase()));
+    const order = this.order;
     const matches: number[] = [];
-    for (let i = 0; i < lower.length; i++) {
+    for (let j = 0; j < lower.length; j++) {
+      const i = order ? order[j] : j;
       if (q !== '' && !lower[i].includes(q)) continue;
       if (matches.length === limit) return { matches, more: true };
       matches.push(i);

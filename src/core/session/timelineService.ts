@@ -17,6 +17,7 @@ import type {
 } from '../../shared/protocol';
 import { PREVIEW_BUCKETS, PREVIEW_LANES, StandalonePreview } from '../../webview/standaloneEmbed';
 import { laneBlock, pageWindow, Viewport } from '../../webview/viewport';
+import { KeyOrder, listKeys } from '../keyOrder';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from './eventStore';
 import { LaneIndex } from './laneIndex';
@@ -40,10 +41,13 @@ export interface SessionMeta {
   /** Width of its sequence numbers. */
   seqBits?: SeqBits;
   standalone?: boolean;
+  /** The lanes' order to begin with (default: as the keys first appeared). */
+  keyOrder?: KeyOrder;
 }
 
 export class TimelineService {
   private filter: TimelineFilter = {};
+  private order: KeyOrder;
   private compiled: EventFilter | undefined;
   private overviewCache: Overview | undefined;
   private laneIndex: LaneIndex | undefined;
@@ -58,7 +62,20 @@ export class TimelineService {
     readonly meta: SessionMeta,
     private readonly records?: RecordSource,
     private readonly attributeIndex?: AttributeIndex,
-  ) {}
+  ) {
+    this.order = meta.keyOrder ?? 'arrival';
+  }
+
+  /** The order of the lanes; the webview applies it (see listKeys), the host's first view follows it. */
+  get keyOrder(): KeyOrder {
+    return this.order;
+  }
+
+  setKeyOrder(order: KeyOrder): void {
+    if (order === this.order) return;
+    this.order = order;
+    this.firstPageCache = undefined;
+  }
 
   get currentFilter(): TimelineFilter {
     return this.filter;
@@ -148,7 +165,7 @@ export class TimelineService {
 
   /** The `init` message for a webview: the session, its overview and filter, and `replay`. */
   initMessage(replay: ReplayInfo): StandalonePreview['init'] {
-    return { type: 'init', session: this.info(), overview: this.overview(), filter: this.filter, replay };
+    return { type: 'init', session: this.info(), overview: this.overview(), filter: this.filter, keyOrder: this.order, replay };
   }
 
   /**
@@ -164,9 +181,8 @@ export class TimelineService {
     if (cached && cached.position === this.position) return { init, page: cached.page };
     // The same arithmetic as the webview's first request (its window does not depend on width).
     const win = pageWindow(new Viewport(info.start, info.end, 1000), 1000);
-    // The first lanes (lanesOf gives lane i key i), in whole blocks as the webview asks for them;
-    // only the keys that can be in them are listed, not every key.
-    const first = Array.from({ length: Math.min(this.session.summary.byKey.length, PREVIEW_LANES) }, (_, i) => i);
+    // The first lanes the webview lists (the filter's, in the key order), in whole blocks as it asks for them.
+    const first = listKeys(lanesOf(this.session), this.filter, this.order, (l) => l.name);
     const lanes = laneBlock(first, 0, PREVIEW_LANES);
     // What a requestPage for it gets, at a resolution that covers wide screens.
     const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
@@ -181,7 +197,7 @@ export class TimelineService {
    * has changed what the first view would be.
    */
   adoptFirstView(view: StandalonePreview): void {
-    if (view.init.session.id !== this.meta.id || this.compiled || this.position !== undefined) return;
+    if (view.init.session.id !== this.meta.id || this.compiled || this.position !== undefined || view.init.keyOrder !== this.order) return;
     this.overviewCache ??= view.init.overview;
     if (view.page && !this.firstPageCache) this.firstPageCache = { position: undefined, page: view.page };
   }
@@ -207,6 +223,9 @@ export class TimelineService {
       case 'setFilter':
         await this.setFilter(msg.filter);
         return { type: 'filter', filter: this.filter, overview: this.overview() };
+      case 'setKeyOrder':
+        this.setKeyOrder(msg.order);
+        return { type: 'keyOrder', order: this.order };
       default:
         return undefined;
     }

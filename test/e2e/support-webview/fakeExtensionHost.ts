@@ -77,7 +77,7 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
     const position = replay.state?.position ?? 0;
     switch (msg.type) {
       case 'ready':
-        await send({ type: 'init', session: service.info(), overview: service.overview(), filter: service.currentFilter, replay });
+        await send({ type: 'init', session: service.info(), overview: service.overview(), filter: service.currentFilter, keyOrder: service.keyOrder, replay });
         return;
       case 'replay': {
         const a = msg.action;
