@@ -45,8 +45,11 @@ export function orderKeys<K extends KeyFindingTotals>(keys: readonly K[], order:
   const idx = new Array<number>(keys.length);
   for (let i = 0; i < keys.length; i++) idx[i] = i;
   if (order === 'name') {
+    // Sorted on keys made once per name, compared as plain strings (natively): calling
+    // compareNames in the sort took ~0.4 s for 100 000 names, this ~0.1 s. The same order (tested).
     const names = keys.map(nameOf);
-    idx.sort((a, b) => compareNames(names[a], names[b]) || a - b);
+    const sortKeys = names.map(naturalSortKey);
+    idx.sort((a, b) => compareText(sortKeys[a], sortKeys[b]) || compareText(names[a], names[b]) || a - b);
   } else if (order === 'findings') {
     idx.sort((a, b) => {
       const ka = keys[a];
@@ -73,8 +76,9 @@ export function listKeys<K extends KeyFindingTotals & KeyFindingCounts>(keys: re
  * `order-18446744073709551616` are beyond a double), everything else by UTF-16 code unit. Equal
  * values written differently (`key-7`, `key-07`) then compare as text, so only equal names tie.
  *
- * Hand-written rather than Intl.Collator (~0.9 s for 100 000 names here, against ~0.1 s for this)
- * or the natural-compare package (reads digit runs into a double, so long ones tie).
+ * Hand-written rather than Intl.Collator (~0.9 s to sort 100 000 names here; orderKeys, through
+ * naturalSortKey, ~0.1 s) or the natural-compare package (reads digit runs into a double, so long
+ * ones tie). The definition of the order; orderKeys sorts by naturalSortKey, which agrees with it.
  */
 export function compareNames(a: string, b: string): number {
   let i = 0;
@@ -107,6 +111,38 @@ export function compareNames(a: string, b: string): number {
   }
   if (a.length - i !== b.length - j) return a.length - i - (b.length - j);
   // Same value throughout: the text decides (`key-07` before `key-7`), so that only equal names tie.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A string whose plain (code unit) order is compareNames' order up to its final tie-break: each
+ * run of digits becomes "0", its length without leading zeros as one code unit, then those digits
+ * — so a longer number sorts higher, equal lengths digit by digit, and a number sorts against
+ * other characters as its digits do ("0"–"9" all lie on one side of any other character). Names
+ * without digits are their own key. (Runs beyond 65 535 digits would compare by their first
+ * 65 535 length only; no key is that long.)
+ */
+export function naturalSortKey(name: string): string {
+  let k = 0;
+  while (k < name.length && !isDigit(name.charCodeAt(k))) k++;
+  if (k === name.length) return name;
+  let out = name.slice(0, k);
+  while (k < name.length) {
+    if (!isDigit(name.charCodeAt(k))) {
+      const from = k;
+      while (k < name.length && !isDigit(name.charCodeAt(k))) k++;
+      out += name.slice(from, k);
+      continue;
+    }
+    while (k < name.length && name.charCodeAt(k) === 48) k++;
+    const from = k;
+    while (k < name.length && isDigit(name.charCodeAt(k))) k++;
+    out += '0' + String.fromCharCode(Math.min(k - from, 0xffff)) + name.slice(from, k);
+  }
+  return out;
+}
+
+function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareNames, isKeyOrder, KEY_ORDERS, orderKeys } from '../../src/core/keyOrder';
+import { compareNames, isKeyOrder, KEY_ORDERS, naturalSortKey, orderKeys } from '../../src/core/keyOrder';
 
 /** A reference natural order, written the slow obvious way: split into digit and other runs, numbers as BigInt. */
 function referenceCompare(a: string, b: string): number {
@@ -48,6 +48,18 @@ describe('key order', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('sorts by keys made once per name in the same order as compareNames (property)', () => {
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const byKey = text(naturalSortKey(a), naturalSortKey(b)) || text(a, b);
+        assert.equal(sign(byKey), sign(compareNames(a, b)), `${a} vs ${b}`);
+      }),
+      { numRuns: 5000 },
+    );
+    assert.equal(naturalSortKey('no digits'), 'no digits', 'a name without digits is its own key');
   });
 
   const keys = [
