@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
 import { claimRecordingPath } from '../core/recordingPath';
 import { SequencingOptions } from '../core/sequencingOptions';
 import { LiveFeed } from '../core/session/liveFeed';
@@ -91,6 +92,11 @@ export class LiveSession extends Disposable {
       await live.begin();
     } catch (e) {
       manager.close(live.session);
+      // Closing detaches (stops what started, closes the recording): wait for it, then drop the
+      // recording claimed for the session if nothing reached it — each failed attempt left an
+      // empty file in the recordings folder.
+      await live.detach(false).catch(() => undefined);
+      await removeIfEmpty(live.recordingPath);
       throw e;
     }
     return live;
@@ -170,5 +176,14 @@ export class LiveSession extends Disposable {
 
   get isLive(): boolean {
     return !this.detaching;
+  }
+}
+
+/** Deletes a file that holds nothing; leaves anything else (and says nothing when it cannot). */
+async function removeIfEmpty(path: string): Promise<void> {
+  try {
+    if ((await stat(path)).size === 0) await unlink(path);
+  } catch {
+    // Gone already, or not ours to delete: nothing to clean.
   }
 }
