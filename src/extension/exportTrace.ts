@@ -45,6 +45,7 @@ const exportHtml: Exporter = async (session, target, token, extensionUri) => {
       maxEmbeddedRecords: maxEmbeddedRecords(),
       readRecord: (a) => session.files.read(a),
       id: session.id,
+      keyOrder: session.keyOrder,
       signal: abort.signal,
     });
   } catch (e) {

@@ -102,6 +102,20 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.deepEqual(unpackPage(p.page), queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
   });
 
+  it('opens in the key order it was exported with: the meta says it, the preview is of those lanes first', async () => {
+    const out = join(dir, 'o.html');
+    const records = fileRecordSource(session);
+    await writeStandaloneHtml(session, out, { title: 'O', options: 'cme', bundleDir, readRecord: records, maxEmbeddedRecords: 0, keyOrder: 'findings' });
+    await records.close();
+    const html = readFileSync(out, 'utf8');
+    assert.equal(block<{ keyOrder?: string }>(html, 'seqscope-meta').keyOrder, 'findings');
+    const preview = block<StandalonePreview>(html, 'seqscope-preview');
+    assert.equal(preview.init.keyOrder, 'findings');
+    // The sample: 310 lost 3 numbers, 318 one, 312 none (first seen: 318, 310, 312).
+    const names = unpackLanes(preview.init.session.lanes).map((l) => l.name);
+    assert.deepEqual(preview.page!.lanes.map((k) => names[k]), ['310', '318', '312']);
+  });
+
   it('escapes <, > and & (and U+2028/9) in embedded JSON', () => {
     const s = jsonForHtml({ a: '</script><img src=x onerror=alert(1)> & \u2028' });
     assert.ok(!/[<>&\u2028]/.test(s));

@@ -30,6 +30,7 @@ import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../../webview/s
 import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../../webview/standaloneEmbed';
 import { IDLE_REPLAY } from '../../shared/protocol';
 import type { SeqBits } from '../serial';
+import type { KeyOrder } from '../keyOrder';
 
 export interface StandaloneHtmlOptions {
   title: string;
@@ -47,6 +48,8 @@ export interface StandaloneHtmlOptions {
   readRecord: RecordSource;
   /** Session id for the page (default: derived from the title). */
   id?: string;
+  /** The lanes' order the page opens with (its Keys menu changes it there); default: first seen. */
+  keyOrder?: KeyOrder;
   /**
    * Stops the export (the editor's Cancel): the promise rejects with the signal's reason and
    * whatever was at `out` stays as it was.
@@ -77,7 +80,13 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
   const signal = opts.signal;
   const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS, signal);
   const snap = snapshotSession(session, nodeBase64, records, opts.filter);
-  const meta: StandaloneMeta = { id: opts.id ?? `standalone:${opts.title}`, title: opts.title, options: opts.options, ...(opts.seqBits ? { seqBits: opts.seqBits } : {}) };
+  const meta: StandaloneMeta = {
+    id: opts.id ?? `standalone:${opts.title}`,
+    title: opts.title,
+    options: opts.options,
+    ...(opts.seqBits ? { seqBits: opts.seqBits } : {}),
+    ...(opts.keyOrder ? { keyOrder: opts.keyOrder } : {}),
+  };
   // The preview must be what the page will compute: from the snapshot's own (filtered,
   // renumbered) events when there is a filter, else the session is the same thing.
   const preview = buildPreview(opts.filter ? restoreSession(snap, nodeBase64) : session, meta);
