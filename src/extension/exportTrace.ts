@@ -26,10 +26,21 @@ const FORMATS: { format: ExportFormat; label: string; detail: string; ext: strin
   { format: 'html', label: 'Standalone HTML', detail: 'The timeline in one file that opens in any browser', ext: 'html', filter: { HTML: ['html'] } },
 ];
 
-type Exporter = (session: Session, target: string, token: vscode.CancellationToken, extensionUri: vscode.Uri) => Promise<void>;
+type Progress = vscode.Progress<{ message?: string; increment?: number }>;
+type Exporter = (session: Session, target: string, token: vscode.CancellationToken, extensionUri: vscode.Uri, progress: Progress) => Promise<void>;
+
+/** Reports a fraction done (0…1) to a progress notification, which takes increments. */
+function percentReporter(progress: Progress): (fraction: number) => void {
+  let reported = 0;
+  return (fraction) => {
+    const pct = Math.min(100, Math.max(reported, fraction * 100));
+    if (pct > reported) progress.report({ increment: pct - reported });
+    reported = pct;
+  };
+}
 
 /** The standalone HTML timeline: the webview bundle and the session (filtered) in one file. */
-const exportHtml: Exporter = async (session, target, token, extensionUri) => {
+const exportHtml: Exporter = async (session, target, token, extensionUri, progress) => {
   // Cancel stops it: a large session's page takes seconds to write (and the file at `target`
   // stays as it was).
   const abort = new AbortController();
@@ -47,6 +58,7 @@ const exportHtml: Exporter = async (session, target, token, extensionUri) => {
       id: session.id,
       keyOrder: session.keyOrder,
       signal: abort.signal,
+      onProgress: percentReporter(progress),
     });
   } catch (e) {
     if (abort.signal.aborted) throw new vscode.CancellationError();
@@ -97,10 +109,10 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     { location: vscode.ProgressLocation.Notification, title: `SeqScope: exporting ${path.basename(out)}`, cancellable: true },
     async (progress, token) => {
       const extra = extraExporters[spec.format];
-      if (extra) return extra(session, out, token, extensionUri);
+      if (extra) return extra(session, out, token, extensionUri, progress);
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
-      let reported = 0;
+      const report = percentReporter(progress);
       try {
         const writer = await TraceWriter.open(out, spec.format as TraceFormat);
         const { cancelled } = await runReplay({
@@ -112,11 +124,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
           // A cut-off trace would look complete to whoever opens it; the file at `out`, if any,
           // stays as it was.
           onCancel: 'discard trace',
-          onProgress: (read, total) => {
-            const pct = total ? (read / total) * 100 : 100;
-            progress.report({ increment: pct - reported });
-            reported = pct;
-          },
+          onProgress: (read, total) => report(total ? read / total : 1),
         });
         if (cancelled) throw new vscode.CancellationError();
       } finally {

@@ -27,7 +27,7 @@ describe('webview snapshot packing (standalone export)', function () {
     it(`round-trips ${name} to the same session, much smaller`, async () => {
       const { session } = await loadSession([file], resolveOptions({ preset: 'cme' }));
       const snap = snapshotSession(session, nodeB64, {});
-      const packed = packSnapshot(snap);
+      const packed = await packSnapshot(snap);
       assert.equal(packed.packedMessageIds.encoding, file === SAMPLE ? 'decimal' : 'json');
       if (file === SAMPLE) assert.ok(JSON.stringify(packed).length < JSON.stringify(snap).length / 4, 'at least 4× smaller');
       const { snapshot, base64 } = await unpackSnapshot(JSON.parse(JSON.stringify(packed)), nodeB64);

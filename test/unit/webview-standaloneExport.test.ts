@@ -122,7 +122,7 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.deepEqual(JSON.parse(s), { a: '</script><img src=x onerror=alert(1)> & \u2028' });
   });
 
-  it('stops when cancelled, reading records or writing, and leaves the file that was there', async () => {
+  it('stops when cancelled, reading records, packing or writing, and leaves the file that was there', async () => {
     const out = join(dir, 'cancelled.html');
     writeFileSync(out, 'the previous page\n');
     const listing = () => readdirSync(dir).filter((n) => n.includes('cancelled'));
@@ -144,25 +144,62 @@ describe('webview standalone export (the HTML file, without a browser)', functio
       { name: 'AbortError' },
     );
     assert.ok(reads <= 64, `stopped within a batch of reads (${reads})`);
-    // Cancelled while the page is written, the file open: at its third piece (a signal that
-    // aborts as it is checked the third time, so the test does not race the writes).
+    // Cancelled while the columns are packed (on zlib's threads, a column at a time).
+    const packing = new AbortController();
+    const packRecords = fileRecordSource(session);
+    await assert.rejects(
+      writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: packRecords, maxEmbeddedRecords: 0, signal: packing.signal, onProgress: (f) => f > 0.6 && packing.abort() }),
+      { name: 'AbortError' },
+    );
+    await packRecords.close();
+    assert.equal(readFileSync(out, 'utf8'), 'the previous page\n');
+    // Cancelled while the page is written, the file open: at the first check once its temporary
+    // file exists, and again two checks later (so the test does not race the writes).
     const writing = new AbortController();
-    let checks = 0;
+    let checksWhileOpen = 0;
     const signal = {
       get aborted() {
         return writing.signal.aborted;
       },
       throwIfAborted() {
-        if (++checks === 3) writing.abort();
+        if (readdirSync(dir).some((n) => n.includes('cancelled') && n.endsWith('.part')) && ++checksWhileOpen === 3) writing.abort();
         writing.signal.throwIfAborted();
       },
     } as AbortSignal;
     const records = fileRecordSource(session);
     await assert.rejects(writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 0, signal }), { name: 'AbortError' });
     await records.close();
-    assert.equal(checks, 3);
+    assert.equal(checksWhileOpen, 3, 'stopped while writing');
     assert.equal(readFileSync(out, 'utf8'), 'the previous page\n');
     assert.deepEqual(listing(), ['cancelled.html'], 'no partial page beside it');
+  });
+
+  it('reports its progress from 0 to 1, and lets other work run between its steps', async () => {
+    // A stand-in for the rest of the extension host: it counts turns of the event loop.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const reports: { fraction: number; turns: number }[] = [];
+    const records = fileRecordSource(session);
+    try {
+      await writeStandaloneHtml(session, join(dir, 'p.html'), { title: 'P', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 100, onProgress: (fraction) => reports.push({ fraction, turns }) });
+    } finally {
+      ticking = false;
+      await records.close();
+    }
+    const fractions = reports.map((r) => r.fraction);
+    assert.ok(fractions.length > 20, `reported ${fractions.length} times`);
+    assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'never goes back');
+    assert.ok(fractions[0] < 0.25 && fractions.at(-1) === 1);
+    // The snapshot and packing stages (0.2…0.9) are where a large session held the host for seconds:
+    // other work ran between every two of their reports.
+    const middle = reports.filter((r) => r.fraction > 0.2 && r.fraction < 0.9);
+    assert.ok(middle.length >= 10);
+    for (let i = 1; i < middle.length; i++) assert.ok(middle[i].turns > middle[i - 1].turns, `other work ran before report ${middle[i].fraction}`);
   });
 
   it('says what to do when the bundle is missing', async () => {

@@ -18,12 +18,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw } from 'node:zlib';
 import type { ReceivedMessage } from '../captureRecord';
 import { OutputFile, writeError } from '../outputFile';
 import type { CaptureSession } from '../session/captureSession';
 import { Kind } from '../session/eventStore';
-import { Base64, restoreSession, snapshotSession, SessionSnapshot } from '../session/sessionSnapshot';
+import { Base64, restoreSteps, SessionSnapshot, snapshotSteps } from '../session/sessionSnapshot';
 import { EventFilter, matches } from '../session/timelineQuery';
 import { RecordSource, TimelineService } from '../session/timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../../webview/snapshotPacking';
@@ -55,11 +56,16 @@ export interface StandaloneHtmlOptions {
    * whatever was at `out` stays as it was.
    */
   signal?: AbortSignal;
+  /** How much of the export is done, 0…1, now and then (the editor's progress notification). */
+  onProgress?: (fraction: number) => void;
 }
 
 export const DEFAULT_MAX_EMBEDDED_RECORDS = 20_000;
 /** Records read from the capture at once while choosing what to embed. */
 const READ_BATCH = 64;
+/** MessageIds looked at between two breaths while packing them. */
+const ID_SLICE = 100_000;
+const deflateRawAsync = promisify(deflateRaw);
 
 const nodeBase64: Base64 = {
   encode: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'),
@@ -78,8 +84,15 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     }),
   ]);
   const signal = opts.signal;
-  const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS, signal);
-  const snap = snapshotSession(session, nodeBase64, records, opts.filter);
+  // Each stage's share of the progress, roughly its share of the time on a large session.
+  const progress = (from: number, to: number) => (fraction: number) => opts.onProgress?.(from + (to - from) * fraction);
+  // Between steps: the extension host runs what waited (and Cancel is seen).
+  const breathe = async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+  };
+  const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS, signal, progress(0, 0.2));
+  const snap = await runSteps(snapshotSteps(session, nodeBase64, records, opts.filter), breathe, progress(0.2, 0.45));
   const meta: StandaloneMeta = {
     id: opts.id ?? `standalone:${opts.title}`,
     title: opts.title,
@@ -89,8 +102,8 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
   };
   // The preview must be what the page will compute: from the snapshot's own (filtered,
   // renumbered) events when there is a filter, else the session is the same thing.
-  const preview = buildPreview(opts.filter ? restoreSession(snap, nodeBase64) : session, meta);
-  const packed = packSnapshot(snap);
+  const preview = buildPreview(opts.filter ? await runSteps(restoreSteps(snap, nodeBase64), breathe) : session, meta);
+  const packed = await packSnapshot(snap, breathe, progress(0.5, 0.9));
   const nonce = randomBytes(18).toString('base64');
 
   // Beside the target, renamed over it once whole (see OutputFile).
@@ -110,6 +123,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     await writeSnapshot(packed, write);
     await write('</script>\n</body>\n</html>\n');
     await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
+    opts.onProgress?.(1);
   } catch (e) {
     await output.discard();
     if (signal?.aborted) throw e;
@@ -167,25 +181,48 @@ async function writeSnapshot(snap: PackedSnapshot, write: (s: string) => Promise
   await write('}');
 }
 
-/** Packs the snapshot's columns and messageIds (see src/webview/snapshotPacking.ts). */
-export function packSnapshot(snap: SessionSnapshot): PackedSnapshot {
-  const pack = (bytes: Uint8Array, width: number) => deflateRawSync(shuffle(bytes, width), { level: 6 }).toString('base64');
-  const column = (text: string, width: number) => pack(nodeBase64.decode(text), width);
+/**
+ * Packs the snapshot's columns and messageIds (see src/webview/snapshotPacking.ts). Compression
+ * runs on zlib's worker threads and the rest a column at a time, with `breathe` between: packed
+ * in one go, a million events held the extension host for ~3 s.
+ */
+export async function packSnapshot(snap: SessionSnapshot, breathe: () => Promise<void> = async () => {}, onProgress?: (fraction: number) => void): Promise<PackedSnapshot> {
+  const pack = async (bytes: Uint8Array, width: number) => {
+    const shuffled = shuffle(bytes, width);
+    await breathe();
+    return (await deflateRawAsync(shuffled, { level: 6 })).toString('base64');
+  };
+  const columns = Object.keys(snap.events).length + Object.keys(snap.arrivals).length + 1;
+  let done = 0;
+  const column = async (text: string, width: number) => {
+    const packed = await pack(nodeBase64.decode(text), width);
+    onProgress?.(++done / columns);
+    return packed;
+  };
   const events = {} as SessionSnapshot['events'];
   const arrivals = {} as SessionSnapshot['arrivals'];
-  for (const [name, text] of Object.entries(snap.events) as [keyof SessionSnapshot['events'], string][]) events[name] = column(text, COLUMN_WIDTHS.events[name]);
-  for (const [name, text] of Object.entries(snap.arrivals) as [keyof SessionSnapshot['arrivals'], string][]) arrivals[name] = column(text, COLUMN_WIDTHS.arrivals[name]);
+  for (const [name, text] of Object.entries(snap.events) as [keyof SessionSnapshot['events'], string][]) events[name] = await column(text, COLUMN_WIDTHS.events[name]);
+  for (const [name, text] of Object.entries(snap.arrivals) as [keyof SessionSnapshot['arrivals'], string][]) arrivals[name] = await column(text, COLUMN_WIDTHS.arrivals[name]);
   // Pub/Sub messageIds are decimal integers: as numbers they pack to almost nothing.
   const ids = snap.messageIds;
-  const decimal = ids.every((id) => id === '' || (/^(0|[1-9]\d{0,15})$/.test(id) && Number(id) <= Number.MAX_SAFE_INTEGER));
+  let decimal = true;
+  for (let i = 0; i < ids.length && decimal; i++) {
+    const id = ids[i];
+    decimal = id === '' || (/^(0|[1-9]\d{0,15})$/.test(id) && Number(id) <= Number.MAX_SAFE_INTEGER);
+    if ((i + 1) % ID_SLICE === 0) await breathe();
+  }
   let packedMessageIds: PackedSnapshot['packedMessageIds'];
   if (decimal) {
     const nums = new Float64Array(ids.length);
-    ids.forEach((id, i) => (nums[i] = id === '' ? -1 : Number(id)));
-    packedMessageIds = { encoding: 'decimal', data: pack(new Uint8Array(nums.buffer), 8) };
+    for (let i = 0; i < ids.length; i++) {
+      nums[i] = ids[i] === '' ? -1 : Number(ids[i]);
+      if ((i + 1) % ID_SLICE === 0) await breathe();
+    }
+    packedMessageIds = { encoding: 'decimal', data: await pack(new Uint8Array(nums.buffer), 8) };
   } else {
-    packedMessageIds = { encoding: 'json', data: deflateRawSync(Buffer.from(JSON.stringify(ids)), { level: 6 }).toString('base64') };
+    packedMessageIds = { encoding: 'json', data: (await deflateRawAsync(Buffer.from(JSON.stringify(ids)), { level: 6 })).toString('base64') };
   }
+  onProgress?.(1);
   return { ...snap, events, arrivals, messageIds: [], packing: PACKING, packedMessageIds };
 }
 
@@ -269,7 +306,24 @@ export function chooseRecords(session: CaptureSession, filter: EventFilter | und
   return [...chosen];
 }
 
-async function embeddedRecords(session: CaptureSession, read: RecordSource, filter: EventFilter | undefined, max: number, signal: AbortSignal | undefined): Promise<Record<number, ReceivedMessage>> {
+/** Runs a generator of steps to its result, with `breathe` between steps; a number it yields is the fraction done. */
+async function runSteps<R>(steps: Generator<number | void, R>, breathe: () => Promise<void>, onProgress?: (fraction: number) => void): Promise<R> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (typeof r.value === 'number') onProgress?.(r.value);
+    await breathe();
+  }
+}
+
+async function embeddedRecords(
+  session: CaptureSession,
+  read: RecordSource,
+  filter: EventFilter | undefined,
+  max: number,
+  signal: AbortSignal | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<Record<number, ReceivedMessage>> {
   const arrivals = chooseRecords(session, filter, Math.max(0, max));
   // Read in file order: sequential reads are kinder to the disk than the priority order.
   arrivals.sort((a, b) => a - b);
@@ -281,6 +335,7 @@ async function embeddedRecords(session: CaptureSession, read: RecordSource, filt
     got.forEach((rm, j) => {
       if (rm) out[batch[j]] = rm;
     });
+    onProgress((i + batch.length) / arrivals.length);
   }
   return out;
 }
