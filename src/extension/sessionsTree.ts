@@ -6,6 +6,7 @@ import { FindingGroup } from '../core/session/eventStore';
 import { EventView } from '../core/session/eventView';
 import { positionWords } from '../core/session/replayCursor';
 import { describeFilter, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/traceFilter';
+import { KEY_ORDER_LABELS, KeyOrder } from '../core/keyOrder';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
@@ -255,7 +256,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
         item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
         item.description =
           (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.state) +
-          ` · ${sum.keys} ${noun(sum.keys, 'key')} · ${live.received} received` +
+          ` · ${keysWords(sum.keys, s.keyOrder)} · ${live.received} received` +
           (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
           (live.windows > 1 ? ` · window ${live.windows}` : '');
         item.tooltip = new vscode.MarkdownString(
@@ -266,7 +267,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       }
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
-      item.description = `${sum.keys} ${noun(sum.keys, 'key')} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
+      item.description = `${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
       const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
@@ -379,4 +380,9 @@ export function eventItem(e: EventView): vscode.TreeItem {
 
 function escapeMd(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+/** "3 keys", and how they are listed when not as first seen: "3 keys by name". */
+function keysWords(n: number, order: KeyOrder): string {
+  return `${n} ${noun(n, 'key')}${order === 'arrival' ? '' : ` by ${KEY_ORDER_LABELS[order]}`}`;
 }

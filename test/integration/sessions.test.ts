@@ -315,6 +315,8 @@ describe('SeqScope in VS Code', function () {
       assert.deepEqual(picked, ['Now: first seen: First seen (current), Name, Most findings']);
       assert.equal(vscode.workspace.getConfiguration('seqscope').get('keyOrder'), 'name', 'kept as the setting');
       assert.deepEqual(await rowsBecome('acct-1'), Array.from({ length: 10 }, (_, i) => `acct-${i + 1}`), 'acct-2 before acct-10');
+      const sessionRow = () => api.tree.getTreeItem(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id)!).description;
+      assert.match(String(sessionRow()), /^25 keys by name · /, 'the session row says how its keys are listed');
       // Filter › Keys… lists them in that order too.
       await vscode.commands.executeCommand('seqscope.filter.set');
       assert.deepEqual(keysListed, Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`));
@@ -332,6 +334,7 @@ describe('SeqScope in VS Code', function () {
       // Named by its argument, as automation does; most lost first, then the duplicate.
       assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys', 'findings'), 'findings');
       assert.deepEqual((await rowsBecome('acct-12')).slice(0, 4), ['acct-12', 'acct-7', 'acct-25', 'acct-24']);
+      assert.match(String(sessionRow()), /^25 keys by most findings · /);
       // With a filter on findings only: the keys with one, in the key order.
       await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
       assert.deepEqual(await eventually(() => (keyRows().length === 3 ? keyRows() : undefined)), ['acct-12', 'acct-7', 'acct-25']);
