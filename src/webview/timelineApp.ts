@@ -180,7 +180,7 @@ export class TimelineApp {
     this.filterSummary = el('span', { class: 'ss-filter-summary ss-muted' });
     this.keyOrderSelect = el(
       'select',
-      { class: 'ss-select', attrs: { 'aria-label': 'Order of the lanes' }, title: 'Order of the lanes (and of the keys in the Sessions tree)' },
+      { class: 'ss-select', attrs: { 'aria-label': 'Order of the lanes' }, title: 'Order of the lanes' },
       KEY_ORDERS.map((o) => el('option', { text: `Keys: ${KEY_ORDER_LABELS[o]}`, title: KEY_ORDER_DETAILS[o], attrs: { value: o } })),
     );
     this.keyOrderSelect.addEventListener('change', () => {
@@ -288,14 +288,15 @@ export class TimelineApp {
     }
   }
 
-  private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder | undefined, replay: ReplayInfo): void {
+  private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
     this.session = session;
     this.overview = overview;
     this.filter = filter;
-    // Absent in a page exported before lanes had an order.
-    this.keyOrder = keyOrder ?? 'arrival';
+    this.keyOrder = keyOrder;
     this.keyOrderSelect.value = this.keyOrder;
+    // In VS Code the order is a setting the Sessions tree follows too; a standalone page has only itself.
+    this.keyOrderSelect.title = session.standalone ? 'Order of the lanes' : 'Order of the lanes, and of the keys in the Sessions tree (seqscope.keyOrder)';
     this.titleText.textContent = session.title;
     this.optionsText.textContent = session.options;
     document.title = `SeqScope — ${session.title}`;

@@ -41,7 +41,11 @@ const ID_SLICE = 100_000;
 
 /** The events that pass `filter` (all when absent), re-numbered in order. */
 export function snapshotSession(s: CaptureSession, b64: Base64, records: Record<number, ReceivedMessage>, filter?: EventFilter): SessionSnapshot {
-  const steps = snapshotSteps(s, b64, records, filter);
+  return runToEnd(snapshotSteps(s, b64, records, filter));
+}
+
+/** Runs a generator of steps straight through, for its result. */
+function runToEnd<R>(steps: Generator<unknown, R>): R {
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -122,11 +126,7 @@ export function* snapshotSteps(s: CaptureSession, b64: Base64, records: Record<n
 const RESTORE_SLICE = 50_000;
 
 export function restoreSession(snap: SessionSnapshot, b64: Base64): CaptureSession {
-  const steps = restoreSteps(snap, b64);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runToEnd(restoreSteps(snap, b64));
 }
 
 /**
