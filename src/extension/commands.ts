@@ -11,7 +11,7 @@ import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
-import { keyOrderSetting, optionsFromSettings, optionTextFromSettings, setKeyOrderSetting, showTimelineOnOpen } from './settings';
+import { optionsFromSettings, optionTextFromSettings, setKeyOrderSetting, showTimelineOnOpen } from './settings';
 import { isKeyOrder, KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { TimelinePanel } from './timelinePanel';
 import { pickKeys } from './keyPicker';
@@ -194,9 +194,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         v = pick.order;
       }
       // A setting (seqscope.keyOrder): every session follows it, now and when opened later.
-      await setKeyOrderSetting(v);
-      // At once, not only when the configuration event comes (it would set the same).
-      manager.keyOrder = keyOrderSetting();
+      await setKeyOrderSetting(v, (order) => (manager.keyOrder = order));
       return manager.keyOrder;
     }),
     reg('seqscope.tree.loadMore', (node?: LoadMoreNode) => {

@@ -55,11 +55,19 @@ export function keyOrderSetting(): KeyOrder {
 }
 
 /**
- * Sets `seqscope.keyOrder` where it takes effect: in the workspace when the order is set there
- * (a user-level value would be overridden by it), else for the user.
+ * Chooses the key order: `apply` shows it at once (the tree, every timeline), then it is kept as
+ * `seqscope.keyOrder` where it takes effect — in the workspace when the order is set there (a
+ * user-level value would be overridden by it), else for the user. Writing settings.json can take
+ * a second (the first time, VS Code creates it): the views do not wait for it. If it cannot be
+ * written, the views go back to what the setting says and the error is thrown.
  */
-export async function setKeyOrderSetting(order: KeyOrder): Promise<void> {
+export async function setKeyOrderSetting(order: KeyOrder, apply: (order: KeyOrder) => void): Promise<void> {
+  apply(order);
   const c = vscode.workspace.getConfiguration('seqscope');
   const inWorkspace = c.inspect<string>('keyOrder')?.workspaceValue !== undefined;
-  await c.update('keyOrder', order, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  try {
+    await c.update('keyOrder', order, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  } finally {
+    apply(keyOrderSetting());
+  }
 }

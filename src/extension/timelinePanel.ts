@@ -10,7 +10,7 @@ import { reportError } from './errors';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
-import { keyOrderSetting, setKeyOrderSetting } from './settings';
+import { setKeyOrderSetting } from './settings';
 
 /** Longest the session waits for the webview to paint its first view (showFirstView). */
 const PAINT_WAIT_MS = 1000;
@@ -300,9 +300,9 @@ export class TimelinePanel extends Disposable {
         case 'setKeyOrder':
           // The order is a setting, for every session: the tree and every timeline follow it
           // (extension.ts). Said again in case the setting was that already: nothing changes then.
-          await setKeyOrderSetting(m.order);
-          this.manager.keyOrder = keyOrderSetting();
-          if (s) this.post({ type: 'keyOrder', order: s.keyOrder });
+          await setKeyOrderSetting(m.order, (order) => (this.manager.keyOrder = order)).finally(() => {
+            if (s) this.post({ type: 'keyOrder', order: s.keyOrder });
+          });
           return;
         default: {
           if (!s) return;

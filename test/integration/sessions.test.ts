@@ -341,6 +341,27 @@ describe('SeqScope in VS Code', function () {
       await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.sortKeys', 'size')), /unknown key order "size": use arrival, name, findings/);
       assert.equal(session.keyOrder, 'findings', 'a refused order changes nothing');
       assert.deepEqual(errors, ['SeqScope: unknown key order "size": use arrival, name, findings']);
+
+      // Settings that cannot be written: the order shown at once goes back to the setting's.
+      const ws = vscode.workspace as unknown as { getConfiguration: typeof vscode.workspace.getConfiguration };
+      const real = ws.getConfiguration;
+      ws.getConfiguration = ((section?: string) => {
+        const c = real(section);
+        // The real configuration (frozen), but for a write that fails.
+        return {
+          get: (key: string, fallback?: unknown) => c.get(key, fallback),
+          has: (key: string) => c.has(key),
+          inspect: (key: string) => c.inspect(key),
+          update: () => Promise.reject(new Error('settings.json is read-only')),
+        } as vscode.WorkspaceConfiguration;
+      }) as typeof vscode.workspace.getConfiguration;
+      try {
+        await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.sortKeys', 'name')), /settings.json is read-only/);
+      } finally {
+        ws.getConfiguration = real;
+      }
+      assert.equal(session.keyOrder, 'findings', 'back to the setting');
+      assert.equal(api.manager.keyOrder, 'findings');
     } finally {
       for (const r of restore.reverse()) r();
       await vscode.commands.executeCommand('seqscope.filter.clear');
