@@ -85,7 +85,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
     .addOption(
-      new Option('--sort-keys <order>', `order of the keys in the summary and in --json's byKey: ${KEY_ORDERS.map((o) => `${o} (${KEY_ORDER_DETAILS[o]})`).join('; ')}`)
+      new Option('--sort-keys <order>', `order of the keys in the summary, in --json's byKey and of a Chrome trace's tracks: ${KEY_ORDERS.map((o) => `${o} (${KEY_ORDER_DETAILS[o]})`).join('; ')}`)
         .choices([...KEY_ORDERS])
         .default('arrival'),
     )
@@ -193,7 +193,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     });
   const writer = flags.export === undefined
     ? undefined
-    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export));
+    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys);
 
   // Ctrl-C stops reading; what was read is still sequenced, exported and summarised.
   const abort = new AbortController();

@@ -283,6 +283,13 @@ describe('seqscope CLI', function () {
     assert.deepEqual(tableKeys(run('--sort-keys', 'findings')), ['k-100', 'k-10', 'k-9', 'k-2']);
     assert.deepEqual(jsonKeys(run('--json', '--sort-keys', 'name')), ['k-2', 'k-9', 'k-10', 'k-100']);
     assert.deepEqual(jsonKeys(run('--json')), ['k-10', 'k-9', 'k-100', 'k-2']);
+    // A Chrome trace's tracks follow the order too.
+    const trace = join(dir, 'sorted.json');
+    assert.equal(run('--sort-keys', 'name', '--export', trace).code, 0);
+    const doc = JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string; pid: number; args: { name?: string; sort_index?: number } }[] };
+    const names = new Map(doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => [e.pid, e.args.name]));
+    const tracks = doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_sort_index').sort((a, b) => a.args.sort_index! - b.args.sort_index!);
+    assert.deepEqual(tracks.map((e) => names.get(e.pid)), ['key k-2', 'key k-9', 'key k-10', 'key k-100']);
     const bad = run('--sort-keys', 'size');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--sort-keys.*Allowed choices are arrival, name, findings/);

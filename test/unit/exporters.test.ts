@@ -257,7 +257,7 @@ describe('exporters', () => {
   });
 
   describe('chrome-trace', () => {
-    function parse(text: string): { traceEvents: ChromeEvent[]; displayTimeUnit: string; otherData: { producer: string; origin: string | null } } {
+    function parse(text: string): { traceEvents: ChromeEvent[]; displayTimeUnit: string; otherData: { producer: string; origin: string | null; keyOrder?: string } } {
       return JSON.parse(text);
     }
 
@@ -265,7 +265,7 @@ describe('exporters', () => {
       const doc = parse(render(new ChromeTraceFormatter(), []));
       assert.equal(doc.displayTimeUnit, 'ms');
       assert.deepEqual(doc.traceEvents, [{ name: 'process_name', ph: 'M', pid: 0, tid: 0, args: { name: 'capture' } }]);
-      assert.deepEqual(doc.otherData, { producer: 'seqscope', origin: null });
+      assert.deepEqual(doc.otherData, { producer: 'seqscope', origin: null, keyOrder: 'arrival' });
     });
 
     it('writes valid JSON over several batches, with the origin at the first record', () => {
@@ -298,6 +298,19 @@ describe('exporters', () => {
       );
       const threads = doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name');
       assert.equal(threads.length, 6);
+    });
+
+    it('sorts the keys\' tracks in the key order asked for: by name, or most lost, late, duplicated first', () => {
+      const sortIndex = (order: 'name' | 'findings') => {
+        const doc = parse(render(new ChromeTraceFormatter(order), [sampleEvents()], T0));
+        const names = new Map(doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => [e.pid, e.args!.name]));
+        const sorts = doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_sort_index');
+        assert.equal(doc.otherData.keyOrder, order);
+        return sorts.sort((a, b) => (a.args!.sort_index as number) - (b.args!.sort_index as number)).map((e) => names.get(e.pid));
+      };
+      // 310 lost 3 numbers and has a duplicate and a late message; (none) has a duplicate; the quoted key nothing.
+      assert.deepEqual(sortIndex('findings'), ['key 310', 'key (none)', 'key key, with "quotes"\r\nand lines']);
+      assert.deepEqual(sortIndex('name'), ['key (none)', 'key 310', 'key key, with "quotes"\r\nand lines']);
     });
 
     it('pairs b/e async events by id for holds and gaps', () => {

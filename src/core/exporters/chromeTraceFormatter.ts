@@ -1,3 +1,4 @@
+import { KeyOrder, orderKeys } from '../keyOrder';
 import { TraceEvent } from '../traceEvents';
 import { TraceFormatter } from './traceFormatter';
 
@@ -8,7 +9,8 @@ import { TraceFormatter } from './traceFormatter';
  *   - thread 2 "findings": an instant per duplicate / late message;
  *   - async slices "hold #n" (arrival → release) and "gap a–b" (opened → declared lost), which may
  *     overlap one another, so they are async events rather than complete events on a thread.
- * Invalid records go to process 0 "capture". Times are µs since the first event.
+ * Invalid records go to process 0 "capture". Times are µs since the first event. The keys' tracks
+ * are sorted in the key order asked for (process_sort_index).
  */
 interface ChromeEvent {
   name: string;
@@ -25,10 +27,26 @@ interface ChromeEvent {
 const DELIVERED_TID = 1;
 const FINDINGS_TID = 2;
 
+/** A key's findings in the trace, for its place in `findings` order. */
+interface KeyTally {
+  name: string;
+  lost: number;
+  late: number;
+  duplicates: number;
+}
+
 export class ChromeTraceFormatter implements TraceFormatter {
   private readonly pids = new Map<string, number>();
+  /** By pid − 1. */
+  private readonly tallies: KeyTally[] = [];
   private origin = NaN;
   private asyncId = 0;
+
+  /**
+   * @param keyOrder The order of the keys' tracks (process_sort_index, written at the end, once
+   *   every key and its findings in the trace are known); default: as the keys first appeared.
+   */
+  constructor(private readonly keyOrder: KeyOrder = 'arrival') {}
 
   /** Sets the time origin (the capture's first record) so no event lands before zero. */
   startAt(ms: number): void {
@@ -52,6 +70,10 @@ export class ChromeTraceFormatter implements TraceFormatter {
         continue;
       }
       const pid = this.pidFor(ev.key, out);
+      const tally = this.tallies[pid - 1];
+      if (ev.type === 'gap') tally.lost += ev.count;
+      else if (ev.type === 'late') tally.late++;
+      else if (ev.type === 'duplicate') tally.duplicates++;
       switch (ev.type) {
         case 'message': {
           const label = ev.seq !== undefined ? `#${ev.seq}` : ev.messageId;
@@ -86,8 +108,11 @@ export class ChromeTraceFormatter implements TraceFormatter {
   }
 
   footer(): string {
+    let sorts = '';
+    const order = orderKeys(this.tallies, this.keyOrder, (t) => t.name);
+    order.forEach((i, at) => (sorts += ',\n' + JSON.stringify(meta(i + 1, 'process_sort_index', { sort_index: at + 1 }))));
     const origin = this.origin === this.origin ? new Date(this.origin).toISOString() : null;
-    return `\n],"otherData":${JSON.stringify({ producer: 'seqscope', origin })}}\n`;
+    return `${sorts}\n],"otherData":${JSON.stringify({ producer: 'seqscope', origin, keyOrder: this.keyOrder })}}\n`;
   }
 
   /** µs since the origin; never before zero (nor NaN), which trace viewers reject or misplace. */
@@ -102,7 +127,7 @@ export class ChromeTraceFormatter implements TraceFormatter {
       pid = this.pids.size + 1;
       this.pids.set(key, pid);
       out(meta(pid, 'process_name', { name: key === '' ? 'key (none)' : `key ${key}` }));
-      out(meta(pid, 'process_sort_index', { sort_index: pid }));
+      this.tallies.push({ name: key, lost: 0, late: 0, duplicates: 0 });
       out({ ...meta(pid, 'thread_name', { name: 'delivered' }), tid: DELIVERED_TID });
       out({ ...meta(pid, 'thread_name', { name: 'findings' }), tid: FINDINGS_TID });
     }
