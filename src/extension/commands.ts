@@ -188,7 +188,15 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         const current = manager.keyOrder;
         const pick = await vscode.window.showQuickPick(
           KEY_ORDERS.map((o) => ({ label: KEY_ORDER_LABELS[o][0].toUpperCase() + KEY_ORDER_LABELS[o].slice(1), description: o === current ? 'current' : undefined, detail: KEY_ORDER_DETAILS[o], order: o })),
-          { title: 'List keys — in the Sessions tree and the timeline', placeHolder: `Now: ${KEY_ORDER_LABELS[current]}` },
+          {
+            title: 'List keys — in the Sessions tree and the timeline',
+            placeHolder: `Now: ${KEY_ORDER_LABELS[current]}`,
+            // Run from the Command Palette while the timeline had the focus, the picker closed by
+            // itself now and then (an e2e run caught it): the palette hands the focus back to the
+            // webview as it closes, and the webview takes it a moment later — after this picker
+            // opened, which then lost it. Escape still closes it.
+            ignoreFocusOut: true,
+          },
         );
         if (!pick) return undefined;
         v = pick.order;
