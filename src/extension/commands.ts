@@ -191,10 +191,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
           {
             title: 'List keys — in the Sessions tree and the timeline',
             placeHolder: `Now: ${KEY_ORDER_LABELS[current]}`,
-            // Run from the Command Palette while the timeline had the focus, the picker closed by
-            // itself now and then (an e2e run caught it): the palette hands the focus back to the
-            // webview as it closes, and the webview takes it a moment later — after this picker
-            // opened, which then lost it. Escape still closes it.
+            // Opened from the Command Palette just after the timeline's Keys menu changed the
+            // order, the picker could close by itself (an e2e run caught it; measured, other
+            // pickers then closed 1–2 times in 12): while the setting is being written, the
+            // webview, which had the focus, takes it back. Escape still closes it.
             ignoreFocusOut: true,
           },
         );
