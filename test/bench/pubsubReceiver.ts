@@ -41,7 +41,7 @@ import { parseResourceName } from '../../src/pubsub/resourceNames';
  * - `engine`: LiveSource without a recorder (ack at once) + ReplayEngine;
  * - `idletimer`: bare, plus a 50 ms interval timer that does nothing: what event-loop wakeups
  *   that are not the stream's cost. (Until this was fixed it ran a whole SeqScope receiver, and
- *   the README's earlier finding that such a timer costs as much as SeqScope came from that.)
+ *   the earlier finding (docs/performance.md) that such a timer costs as much as SeqScope came from that.)
  */
 export type ReceiverMode = 'bare' | 'seqscope' | 'stream' | 'record' | 'engine' | 'idletimer';
 
