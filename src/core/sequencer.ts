@@ -337,10 +337,10 @@ export class Sequencer<T> {
   advance(now: number): void {
     if (now > this.nowMs) this.nowMs = now;
     const timers = this.timers;
-    while (timers.size > 0 && timers.peekDeadline() <= this.nowMs) {
+    for (let at = timers.peekDeadline(); timers.size > 0 && at <= this.nowMs; at = timers.peekDeadline()) {
       const k = timers.pop();
       this.keyNumbers[this.slot(k, KeySlot.Queued)] = Infinity;
-      this.fire(k);
+      this.fire(k, at);
     }
   }
 
@@ -618,10 +618,18 @@ export class Sequencer<T> {
     this.timers.push(deadline, k);
   }
 
-  /** A key's timer went off: its start window or its lowest gap may be due. */
-  private fire(k: KeyState<T>): void {
+  /** A key's timer, set for `queuedAt`, went off: its start window or its lowest gap may be due. */
+  private fire(k: KeyState<T>, queuedAt: number): void {
     const due = this.deadlineOf(k);
     if (due === Infinity) return;
+    // A timer is not moved when the key's deadline moves later (the message that set it was
+    // released): it goes off early, and the key waits its turn at the real deadline. Fired now,
+    // a key whose deadline is later than another key's still queued would report first, and the
+    // output would go back in time (the differential test found it).
+    if (due > queuedAt) {
+      this.schedule(k, due);
+      return;
+    }
     if (due <= this.nowMs) {
       // Fire at the deadline itself, not at the arrival that moved the clock past it, so a gap
       // is declared exactly gapTimeout after it opened whatever the input's pacing.

@@ -181,6 +181,23 @@ describe('Sequencer', () => {
       assert.deepEqual(h.of('late').map((l) => l.seq), [2]);
     });
 
+    it('fires the deadlines one advance passes in time order across keys, even when one key has moved its own later', () => {
+      // b's start window was set first (t=0) but b started early, on overflow at t=0.5, leaving a
+      // gap due at 5.5; a's start window ends at 5. Advancing to 5.5 must report a's start
+      // (released at 5) before b's gap (declared at 5.5) — b's timer, set for 5, used to fire b
+      // at 5.5 ahead of a.
+      const h = new Harness({ gapTimeoutMs: 5, capacity: 2 }).feed([
+        { t: 0, key: 'b', seq: 10 },
+        { t: 0, key: 'a', seq: 20 },
+        { t: 0.5, key: 'b', seq: 12 },
+        { t: 0.5, key: 'b', seq: 13 },
+      ]);
+      assert.deepEqual(h.delivered('b'), [10]);
+      h.at(5.5);
+      const after = h.out.slice(1).map((e) => `${e.type} ${e.key} ${e.type === 'gap' ? e.declaredAt : e.type === 'message' ? e.releasedAt : ''}`);
+      assert.deepEqual(after, ['message a 5', 'gap b 5.5', 'message b 5.5', 'message b 5.5']);
+    });
+
     it('never moves the clock backwards', () => {
       const h = new Harness().feed([{ t: 100, seq: 1 }, { t: 50, seq: 2 }]);
       assert.equal(h.seq.now, 100);

@@ -1,0 +1,275 @@
+/**
+ * A reference model of the sequencing rules (README.md, "Sequencing rules"), written for
+ * clarity only: per key a Map of what is held and of every number delivered, deadlines
+ * recomputed from scratch by scanning every key, nothing cached, pooled or unboxed. The engine
+ * (src/core/sequencer.ts) does the same work with a timer queue, a raw-number fast path, recycled
+ * queues and a hashed delivery history; the differential test (sequencer.model.test.ts) feeds
+ * both the same random arrivals and expects the same events, in the same order.
+ *
+ * Only sequenced configurations (`--seq attribute:…`); a history no longer than the engine's
+ * (every stream the test makes is far shorter than 65 536 numbers a key).
+ *
+ * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
+ * choice"), so that the test checks the rules and the ordering, not those details.
+ */
+import { GapReason } from '../../src/core/sequencer';
+import { SeqBits, SerialSpace } from '../../src/core/serial';
+
+export interface ReferenceConfig {
+  readonly gapTimeoutMs: number;
+  readonly capacity: number;
+  readonly seqBits: SeqBits;
+}
+
+/** What either side reports, as plain values (the test's sink records the engine's the same way). */
+export type ModelEvent =
+  | { type: 'message'; key: string; seq: number; item: string; arrivedAt: number; releasedAt: number }
+  | { type: 'gap'; key: string; from: number; to: number; count: number; openedAt: number; declaredAt: number; reason: GapReason }
+  | {
+      type: 'duplicate';
+      key: string;
+      seq: number;
+      messageId: string;
+      redelivery: boolean;
+      firstMessageId: string | undefined;
+      firstDelivered: boolean;
+      cascade: number | undefined;
+      at: number;
+    }
+  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number };
+
+export interface ModelCounts {
+  received: number;
+  delivered: number;
+  duplicates: number;
+  redeliveries: number;
+  cascades: number;
+  gaps: number;
+  lost: number;
+  late: number;
+  maxHeld: number;
+  maxHoldMs: number;
+}
+
+interface Held {
+  readonly id: string;
+  readonly arrivedAt: number;
+  readonly item: string;
+}
+
+interface Lost {
+  readonly from: number;
+  readonly to: number;
+  readonly declaredAt: number;
+  readonly arrived: Map<number, string>;
+}
+
+class RefKey {
+  started = false;
+  /** Next absolute position to deliver, once started. */
+  expected = NaN;
+  /** Before the start: the previous arrival's position, to unwrap the next one against. */
+  startRef = NaN;
+  readonly held = new Map<number, Held>();
+  /** Every delivered position and its messageId. */
+  readonly deliveredIds = new Map<number, string>();
+  readonly lost: Lost[] = [];
+  cascadeOpen = false;
+  cascadeLast = 0;
+  cascadeId = 0;
+  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, gaps: 0, lost: 0, late: 0, maxHeld: 0, maxHoldMs: 0 };
+
+  constructor(
+    readonly name: string,
+    readonly startDeadline: number,
+  ) {}
+
+  lowestHeld(): number {
+    return Math.min(...this.held.keys());
+  }
+
+  oldestArrival(): number {
+    return Math.min(...[...this.held.values()].map((h) => h.arrivedAt));
+  }
+}
+
+export class ReferenceSequencer {
+  readonly events: ModelEvent[] = [];
+  private readonly keys: RefKey[] = [];
+  private readonly space: SerialSpace;
+  private now = -Infinity;
+  private cascades = 0;
+
+  constructor(private readonly config: ReferenceConfig) {
+    this.space = new SerialSpace(config.seqBits);
+  }
+
+  /** When a key's start window ends or its lowest gap times out, or Infinity. */
+  deadlineOf(name: string): number {
+    const k = this.keys.find((x) => x.name === name);
+    return k ? this.deadline(k) : Infinity;
+  }
+
+  /** The earliest deadline over every key, or Infinity. */
+  get nextDeadline(): number {
+    return Math.min(Infinity, ...this.keys.map((k) => this.deadline(k)));
+  }
+
+  counts(name: string): ModelCounts | undefined {
+    return this.keys.find((k) => k.name === name)?.counts;
+  }
+
+  /** Moves the clock; every deadline up to it fires at its own time, earliest first, ties in key creation order. */
+  advance(now: number): void {
+    if (now > this.now) this.now = now;
+    for (;;) {
+      let due: RefKey | undefined;
+      let at = Infinity;
+      for (const k of this.keys) {
+        const d = this.deadline(k);
+        if (d < at) {
+          due = k;
+          at = d;
+        }
+      }
+      if (due === undefined || at > this.now) return;
+      if (!due.started) this.start(due, at);
+      else this.declareLowestGap(due, at, 'timeout');
+    }
+  }
+
+  offer(name: string, raw: number, id: string, item: string): void {
+    let k = this.keys.find((x) => x.name === name);
+    if (k === undefined) {
+      k = new RefKey(name, this.now + this.config.gapTimeoutMs);
+      this.keys.push(k);
+    }
+    k.counts.received++;
+    if (!k.started) {
+      // During the start window a number is unwrapped against the previous arrival's (engine's
+      // choice: a 16-bit feed can move more than half its space in one window).
+      const abs = k.held.size > 0 ? this.space.unwrap(raw, k.startRef) : raw;
+      k.startRef = abs;
+      this.hold(k, abs, id, item);
+      return;
+    }
+    const abs = this.space.unwrap(raw, k.expected);
+    if (abs === k.expected) {
+      k.cascadeOpen = false;
+      this.deliver(k, abs, id, item, this.now, this.now, true);
+      this.releaseRun(k, this.now, true);
+    } else if (abs < k.expected) this.behind(k, abs, id);
+    else this.hold(k, abs, id, item);
+  }
+
+  finish(): void {
+    for (const k of this.keys) {
+      if (!k.started && k.held.size > 0) this.start(k, this.now);
+      while (k.held.size > 0) this.declareLowestGap(k, this.now, 'end');
+    }
+  }
+
+  private deadline(k: RefKey): number {
+    if (k.held.size === 0) return Infinity;
+    return k.started ? k.oldestArrival() + this.config.gapTimeoutMs : k.startDeadline;
+  }
+
+  private hold(k: RefKey, abs: number, id: string, item: string): void {
+    const first = k.held.get(abs);
+    if (first !== undefined) {
+      this.duplicate(k, abs, id, first.id, false, first.id === id);
+      return;
+    }
+    k.held.set(abs, { id, arrivedAt: this.now, item });
+    k.cascadeOpen = false;
+    k.counts.maxHeld = Math.max(k.counts.maxHeld, k.held.size);
+    if (k.held.size > this.config.capacity) {
+      if (!k.started) this.start(k, this.now);
+      while (k.held.size > this.config.capacity) this.declareLowestGap(k, this.now, 'capacity');
+    }
+  }
+
+  private behind(k: RefKey, abs: number, id: string): void {
+    for (let i = k.lost.length - 1; i >= 0; i--) {
+      const r = k.lost[i];
+      if (abs < r.from || abs > r.to) continue;
+      const prior = r.arrived.get(abs);
+      if (prior !== undefined) {
+        this.duplicate(k, abs, id, prior, true, prior === id);
+        return;
+      }
+      r.arrived.set(abs, id);
+      k.cascadeOpen = false;
+      k.counts.late++;
+      this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt: r.declaredAt, at: this.now });
+      return;
+    }
+    // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
+    // engine's choice). A redelivery only when the first copy's id is known and the same.
+    const redelivery = k.deliveredIds.get(abs) === id;
+    this.duplicate(k, abs, id, redelivery ? id : undefined, true, redelivery);
+  }
+
+  private duplicate(k: RefKey, abs: number, id: string, firstId: string | undefined, firstDelivered: boolean, redelivery: boolean): void {
+    k.counts.duplicates++;
+    let cascade: number | undefined;
+    if (redelivery) {
+      k.counts.redeliveries++;
+      // A run of redeliveries in increasing order with no fresh message between them (a second
+      // publish does not end the run: engine's choice).
+      if (!(k.cascadeOpen && abs > k.cascadeLast)) {
+        k.counts.cascades++;
+        k.cascadeId = ++this.cascades;
+      }
+      k.cascadeOpen = true;
+      k.cascadeLast = abs;
+      cascade = k.cascadeId;
+    }
+    this.events.push({
+      type: 'duplicate',
+      key: k.name,
+      seq: this.space.wrap(abs),
+      messageId: id,
+      redelivery,
+      firstMessageId: firstId,
+      firstDelivered,
+      cascade,
+      at: this.now,
+    });
+  }
+
+  private start(k: RefKey, at: number): void {
+    k.started = true;
+    k.expected = k.lowestHeld();
+    // What the start releases waited by rule, not for a missing number: not a hold time.
+    this.releaseRun(k, at, false);
+  }
+
+  private releaseRun(k: RefKey, at: number, countHold: boolean): void {
+    for (let h = k.held.get(k.expected); h !== undefined; h = k.held.get(k.expected)) {
+      k.held.delete(k.expected);
+      this.deliver(k, k.expected, h.id, h.item, h.arrivedAt, at, countHold);
+    }
+  }
+
+  private deliver(k: RefKey, abs: number, id: string, item: string, arrivedAt: number, at: number, countHold: boolean): void {
+    k.deliveredIds.set(abs, id);
+    k.expected = abs + 1;
+    k.counts.delivered++;
+    if (countHold) k.counts.maxHoldMs = Math.max(k.counts.maxHoldMs, at - arrivedAt);
+    this.events.push({ type: 'message', key: k.name, seq: this.space.wrap(abs), item, arrivedAt, releasedAt: at });
+  }
+
+  private declareLowestGap(k: RefKey, at: number, reason: GapReason): void {
+    const lowest = k.lowestHeld();
+    const from = k.expected;
+    const to = lowest - 1;
+    const count = to - from + 1;
+    k.counts.gaps++;
+    k.counts.lost += count;
+    k.lost.push({ from, to, declaredAt: at, arrived: new Map() });
+    this.events.push({ type: 'gap', key: k.name, from: this.space.wrap(from), to: this.space.wrap(to), count, openedAt: k.oldestArrival(), declaredAt: at, reason });
+    k.expected = lowest;
+    this.releaseRun(k, at, true);
+  }
+}
