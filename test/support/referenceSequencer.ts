@@ -6,8 +6,9 @@
  * queues and a hashed delivery history; the differential test (sequencer.model.test.ts) feeds
  * both the same random arrivals and expects the same events, in the same order.
  *
- * Only sequenced configurations (`--seq attribute:…`); a history no longer than the engine's
- * (every stream the test makes is far shorter than 65 536 numbers a key).
+ * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations, with a history
+ * no longer than the engine's (every stream the test makes is far shorter than 65 536 numbers a
+ * key).
  *
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
@@ -19,16 +20,18 @@ export interface ReferenceConfig {
   readonly gapTimeoutMs: number;
   readonly capacity: number;
   readonly seqBits: SeqBits;
+  /** False for `--seq none`: arrival order kept, duplicates found by messageId. */
+  readonly sequenced: boolean;
 }
 
 /** What either side reports, as plain values (the test's sink records the engine's the same way). */
 export type ModelEvent =
-  | { type: 'message'; key: string; seq: number; item: string; arrivedAt: number; releasedAt: number }
+  | { type: 'message'; key: string; seq: number | undefined; item: string; arrivedAt: number; releasedAt: number }
   | { type: 'gap'; key: string; from: number; to: number; count: number; openedAt: number; declaredAt: number; reason: GapReason }
   | {
       type: 'duplicate';
       key: string;
-      seq: number;
+      seq: number | undefined;
       messageId: string;
       redelivery: boolean;
       firstMessageId: string | undefined;
@@ -73,6 +76,8 @@ class RefKey {
   readonly held = new Map<number, Held>();
   /** Every delivered position and its messageId. */
   readonly deliveredIds = new Map<number, string>();
+  /** Unsequenced: every messageId delivered. */
+  readonly seenIds = new Set<string>();
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
@@ -145,6 +150,16 @@ export class ReferenceSequencer {
       this.keys.push(k);
     }
     k.counts.received++;
+    if (!this.config.sequenced) {
+      if (k.seenIds.has(id)) this.duplicate(k, NaN, id, id, true, true);
+      else {
+        k.seenIds.add(id);
+        k.cascadeOpen = false;
+        k.counts.delivered++;
+        this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });
+      }
+      return;
+    }
     if (!k.started) {
       // During the start window a number is unwrapped against the previous arrival's (engine's
       // choice: a 16-bit feed can move more than half its space in one window).
@@ -216,19 +231,19 @@ export class ReferenceSequencer {
     if (redelivery) {
       k.counts.redeliveries++;
       // A run of redeliveries in increasing order with no fresh message between them (a second
-      // publish does not end the run: engine's choice).
-      if (!(k.cascadeOpen && abs > k.cascadeLast)) {
+      // publish does not end the run: engine's choice). Without numbers, any run of them.
+      if (!(k.cascadeOpen && (Number.isNaN(abs) || abs > k.cascadeLast))) {
         k.counts.cascades++;
         k.cascadeId = ++this.cascades;
       }
       k.cascadeOpen = true;
-      k.cascadeLast = abs;
+      k.cascadeLast = Number.isNaN(abs) ? 0 : abs;
       cascade = k.cascadeId;
     }
     this.events.push({
       type: 'duplicate',
       key: k.name,
-      seq: this.space.wrap(abs),
+      seq: Number.isNaN(abs) ? undefined : this.space.wrap(abs),
       messageId: id,
       redelivery,
       firstMessageId: firstId,

@@ -21,6 +21,8 @@ interface Step {
 }
 
 interface Scenario {
+  /** False for `--seq none`. */
+  readonly sequenced: boolean;
   readonly bits: SeqBits;
   readonly gapTimeoutMs: number;
   readonly capacity: number;
@@ -43,6 +45,7 @@ const stepArb: fc.Arbitrary<Step> = fc.record(
 );
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
+  sequenced: fc.integer({ min: 0, max: 5 }).map((n) => n > 0),
   bits: fc.constantFrom<SeqBits>(16, 64),
   gapTimeoutMs: fc.constantFrom(0, 5, 40),
   capacity: fc.constantFrom(1, 2, 3, 5, 10_000),
@@ -53,7 +56,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 class RecordingSink implements SequencerSink<string> {
   readonly events: ModelEvent[] = [];
   message(k: KeyState<string>, seq: number | undefined, item: string, arrivedAt: number, releasedAt: number): void {
-    this.events.push({ type: 'message', key: k.name, seq: seq as number, item, arrivedAt, releasedAt });
+    this.events.push({ type: 'message', key: k.name, seq, item, arrivedAt, releasedAt });
   }
   gap(k: KeyState<string>, g: Parameters<SequencerSink<string>['gap']>[1]): void {
     this.events.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason });
@@ -62,7 +65,7 @@ class RecordingSink implements SequencerSink<string> {
     this.events.push({
       type: 'duplicate',
       key: k.name,
-      seq: d.seq as number,
+      seq: d.seq,
       messageId: d.messageId,
       redelivery: d.redelivery,
       firstMessageId: d.firstMessageId,
@@ -79,8 +82,8 @@ class RecordingSink implements SequencerSink<string> {
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
-  const engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: true }, sink);
-  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits });
+  const engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced }, sink);
+  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced });
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
   // Each key starts a few numbers before the 16-bit wrap (at different places), so wrapping
