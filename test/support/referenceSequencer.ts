@@ -6,9 +6,9 @@
  * queues and a hashed delivery history; the differential test (sequencer.model.test.ts) feeds
  * both the same random arrivals and expects the same events, in the same order.
  *
- * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations, with a history
- * no longer than the engine's (every stream the test makes is far shorter than 65 536 numbers a
- * key).
+ * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations. The delivery
+ * history is every delivery; only the last `historySize` positions of it are consulted, as the
+ * engine remembers no more.
  *
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
@@ -22,6 +22,8 @@ export interface ReferenceConfig {
   readonly seqBits: SeqBits;
   /** False for `--seq none`: arrival order kept, duplicates found by messageId. */
   readonly sequenced: boolean;
+  /** As the engine's SequencerConfig.historySize (rounded up the same way). */
+  readonly historySize?: number;
 }
 
 /** What either side reports, as plain values (the test's sink records the engine's the same way). */
@@ -76,8 +78,8 @@ class RefKey {
   readonly held = new Map<number, Held>();
   /** Every delivered position and its messageId. */
   readonly deliveredIds = new Map<number, string>();
-  /** Unsequenced: every messageId delivered. */
-  readonly seenIds = new Set<string>();
+  /** Unsequenced: the messageIds of the last `historySize` deliveries, oldest first. */
+  readonly seenIds: string[] = [];
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
@@ -104,9 +106,12 @@ export class ReferenceSequencer {
   private readonly space: SerialSpace;
   private now = -Infinity;
   private cascades = 0;
+  /** Deliveries per key whose messageId is remembered: a power of two, at least 2. */
+  private readonly historySize: number;
 
   constructor(private readonly config: ReferenceConfig) {
     this.space = new SerialSpace(config.seqBits);
+    this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? 65_536)));
   }
 
   /** When a key's start window ends or its lowest gap times out, or Infinity. */
@@ -151,9 +156,10 @@ export class ReferenceSequencer {
     }
     k.counts.received++;
     if (!this.config.sequenced) {
-      if (k.seenIds.has(id)) this.duplicate(k, NaN, id, id, true, true);
+      if (k.seenIds.includes(id)) this.duplicate(k, NaN, id, id, true, true);
       else {
-        k.seenIds.add(id);
+        k.seenIds.push(id);
+        if (k.seenIds.length > this.historySize) k.seenIds.shift();
         k.cascadeOpen = false;
         k.counts.delivered++;
         this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });
@@ -220,8 +226,9 @@ export class ReferenceSequencer {
       return;
     }
     // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
-    // engine's choice). A redelivery only when the first copy's id is known and the same.
-    const redelivery = k.deliveredIds.get(abs) === id;
+    // engine's choice). A redelivery only when the first copy's id is remembered and the same.
+    const remembered = k.expected - abs <= this.historySize ? k.deliveredIds.get(abs) : undefined;
+    const redelivery = remembered === id;
     this.duplicate(k, abs, id, redelivery ? id : undefined, true, redelivery);
   }
 
