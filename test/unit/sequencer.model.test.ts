@@ -3,9 +3,10 @@
  * (test/support/referenceSequencer.ts), on random arrivals — reordering, gaps, both kinds of
  * duplicate, late numbers, 16-bit wrap, small capacities, timeouts that fire between arrivals
  * and several at once — compared event by event, in order, with every field, and each key's
- * deadline after every step. The property tests check what the output must contain; this checks
- * exactly what it is, so an optimisation in the engine (the timer queue, the raw-number fast
- * path, recycled queues, the hashed history) cannot change an answer unnoticed.
+ * deadline after every step; in some runs the engine is swapped for its clone midway (the
+ * checkpoints behind step-back). The property tests check what the output must contain; this
+ * checks exactly what it is, so an optimisation in the engine (the timer queue, the raw-number
+ * fast path, recycled queues, the hashed history) cannot change an answer unnoticed.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -30,6 +31,8 @@ interface Scenario {
   readonly historySize: number | undefined;
   readonly keys: number;
   readonly steps: readonly Step[];
+  /** Before this step the engine is replaced by its clone (a step-back checkpoint), if any. */
+  readonly cloneAt: number | null;
 }
 
 const stepArb: fc.Arbitrary<Step> = fc.record(
@@ -55,6 +58,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   historySize: fc.constantFrom(undefined, 1, 4, 16),
   keys: fc.integer({ min: 1, max: 3 }),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 80 }),
+  cloneAt: fc.option(fc.integer({ min: 0, max: 80 })),
 });
 
 class RecordingSink implements SequencerSink<string> {
@@ -86,7 +90,7 @@ class RecordingSink implements SequencerSink<string> {
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
-  const engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize }, sink);
+  let engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize }, sink);
   const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize });
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
@@ -95,6 +99,8 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
   const top = names.map((_, i) => (s.bits === 16 ? 65_528 + 3 * i : 100 + 1000 * i));
   let t = 0;
   s.steps.forEach((step, i) => {
+    // The clone carries on alone: every event from here on is the copy's.
+    if (i === s.cloneAt) engine = engine.clone(sink);
     t += step.dt / 2;
     engine.advance(t);
     model.advance(t);
