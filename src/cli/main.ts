@@ -7,7 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
-import { inputOverwrittenBy } from '../core/fileIdentity';
+import { inputOverwrittenBy, repeatedInput } from '../core/fileIdentity';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
 import { runReplay } from '../core/replayRun';
@@ -168,6 +168,12 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
   if (stdinProblem) throw new UsageError(stdinProblem);
+  const repeated = repeatedInput(paths.filter((p) => p !== '-'));
+  if (repeated !== undefined) {
+    const [first, again] = repeated;
+    const named = first === again ? `${first} is named twice` : `${first} and ${again} are the same file`;
+    throw new UsageError(`${named}: name each capture once (read twice, it would merge with itself and every message would count as a duplicate)`);
+  }
   let format: TraceFormat | undefined;
   if (flags.format !== undefined) {
     if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);

@@ -1,8 +1,9 @@
 /**
- * Whether writing a path would write over one of the files being read. By file identity (device
- * and inode, after symbolic links), not by name: `out.jsonl` through a link, `./x` and `/abs/x`,
- * or a hard link all name the same file, and opening it for writing truncates the capture before
- * it is read — the one way an export could destroy its own input.
+ * Which paths name the same file, by file identity (device and inode, after symbolic links), not
+ * by name: `out.jsonl` through a link, `./x` and `/abs/x`, or a hard link all name one file.
+ * Whether writing a path would write over one of the files being read (opening it for writing
+ * truncates the capture before it is read — the one way an export could destroy its own input),
+ * and whether one capture is named twice.
  */
 import { statSync } from 'node:fs';
 
@@ -11,6 +12,24 @@ export function inputOverwrittenBy(target: string, inputs: readonly string[]): s
   const t = identity(target);
   if (t === undefined) return undefined;
   return inputs.find((p) => identity(p) === t);
+}
+
+/**
+ * Two of `paths` that name the same file — the first naming and a later one — or undefined.
+ * Read twice, a capture merges with itself: every message arrives again with its own messageId
+ * and the replay reports each as a redelivery, which says nothing about the feed. Paths that
+ * cannot be read are left to the reader, which names them.
+ */
+export function repeatedInput(paths: readonly string[]): [string, string] | undefined {
+  const seen = new Map<string, string>();
+  for (const p of paths) {
+    const id = identity(p);
+    if (id === undefined) continue;
+    const first = seen.get(id);
+    if (first !== undefined) return [first, p];
+    seen.set(id, p);
+  }
+  return undefined;
 }
 
 function identity(path: string): string | undefined {

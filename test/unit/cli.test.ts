@@ -162,6 +162,29 @@ describe('seqscope CLI', function () {
     }
   });
 
+  it('refuses a capture named twice, by any name (exit 2): read twice, it would merge with itself', () => {
+    const own = join(dir, 'twice.jsonl');
+    writeFileSync(own, captureText(FEED));
+    const link = join(dir, 'twice-link.jsonl');
+    symlinkSync(own, link);
+    const tail = ': name each capture once (read twice, it would merge with itself and every message would count as a duplicate)\n';
+    for (const [args, said] of [
+      [[own, own], `${own} is named twice`],
+      [[feed, own, link], `${own} and ${link} are the same file`],
+      [[own, relative(root, own)], `${own} and ${relative(root, own)} are the same file`],
+    ] as const) {
+      const r = seqscope('replay', ...args, '--preset', 'cme', '--json');
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `seqscope: ${said}${tail}`);
+    }
+    // Two files with the same content are two captures (two recorders on one subscription).
+    const copy = join(dir, 'twice-copy.jsonl');
+    writeFileSync(copy, captureText(FEED));
+    const r = seqscope('replay', own, copy, '--preset', 'cme', '--json');
+    assert.equal(r.code, 0, r.stderr);
+  });
+
   it('a capture it cannot read leaves the previous export as it was (exit 2); an export it cannot write says what to do', () => {
     const out = join(dir, 'previous.jsonl');
     writeFileSync(out, 'the previous export\n');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { inputOverwrittenBy } from '../../src/core/fileIdentity';
+import { inputOverwrittenBy, repeatedInput } from '../../src/core/fileIdentity';
 
 describe('inputOverwrittenBy (an export must not write over its own capture)', () => {
   let dir: string;
@@ -35,5 +35,15 @@ describe('inputOverwrittenBy (an export must not write over its own capture)', (
     assert.equal(inputOverwrittenBy(join(dir, 'new.jsonl'), [a, b]), undefined, 'a file that does not exist yet');
     assert.equal(inputOverwrittenBy(a, [join(dir, 'gone.jsonl')]), undefined);
     assert.equal(inputOverwrittenBy(a, []), undefined);
+  });
+
+  it('finds a file named twice among the inputs, whatever the spelling; different files pass', () => {
+    assert.deepEqual(repeatedInput([a, b, a]), [a, a], 'the same path');
+    assert.deepEqual(repeatedInput([a, join(dir, '.', 'a.jsonl')]), [a, join(dir, '.', 'a.jsonl')], 'another spelling');
+    assert.deepEqual(repeatedInput([join(dir, 'link-to-a.jsonl'), b, a]), [join(dir, 'link-to-a.jsonl'), a], 'through a symbolic link');
+    assert.deepEqual(repeatedInput([join(dir, 'hard-a.jsonl'), a]), [join(dir, 'hard-a.jsonl'), a], 'a hard link');
+    assert.equal(repeatedInput([a, b]), undefined);
+    assert.equal(repeatedInput([join(dir, 'gone.jsonl'), join(dir, 'gone.jsonl')]), undefined, 'left to the reader to name');
+    assert.equal(repeatedInput([]), undefined);
   });
 });
