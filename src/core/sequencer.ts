@@ -15,6 +15,7 @@
 import { refArray } from './arrayKinds';
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
+import { IdMemory, SeenIds } from './seenIds';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerQueue } from './timerQueue';
 
@@ -29,9 +30,14 @@ export interface SequencerConfig {
   /**
    * How many recent deliveries per key remember their messageId, to tell a redelivery (same id)
    * from a second publish of a number. Older duplicates are still found, but their first id is
-   * unknown (reported as not a redelivery).
+   * unknown (reported as not a redelivery). Unsequenced keys remember this many messageIds each.
    */
   readonly historySize?: number;
+  /**
+   * Unsequenced keys: messageIds remembered over all keys (default 2^20), so that memory does not
+   * grow with the capture when keys are many (see seenIds.ts).
+   */
+  readonly idsKept?: number;
 }
 
 export type GapReason = 'timeout' | 'capacity' | 'end';
@@ -156,12 +162,6 @@ class KeyFindings {
   }
 }
 
-/** Unsequenced keys: messageIds seen, with a FIFO for eviction at the history size. */
-interface SeenIds {
-  readonly ids: Set<string>;
-  readonly order: string[];
-}
-
 /**
  * The queue of every key that holds nothing, shared: a queue is an object and four arrays, and
  * kept per key it was most of the per-key state. Never inserted into: `Sequencer.hold` gives the
@@ -240,7 +240,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
     history.copy(this, c);
     c.findings = this.findings?.copy();
-    c.seen = this.seen && { ids: new Set(this.seen.ids), order: [...this.seen.order] };
+    c.seen = this.seen?.copy();
     return c;
   }
 }
@@ -262,6 +262,8 @@ export class Sequencer<T> {
   private readonly history: HistoryArena;
   private readonly historySize: number;
   private readonly histMask: number;
+  /** Unsequenced keys' messageIds (see seenIds.ts). */
+  private idMemory: IdMemory<KeyState<T>>;
   private nowMs = -Infinity;
   private cascadeCount = 0;
   /** Empty queues for keys that start holding (see recycleQueues). */
@@ -280,6 +282,7 @@ export class Sequencer<T> {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.histMask = this.historySize - 1;
     this.history = new HistoryArena(this.historySize);
+    this.idMemory = new IdMemory(this.historySize, config.idsKept);
   }
 
   /** Counters summed over every key. */
@@ -305,6 +308,7 @@ export class Sequencer<T> {
     c.keyNumbers = this.keyNumbers.slice();
     const copies = c.keyList;
     c.timers = this.timers.clone((k) => copies[k.order]);
+    c.idMemory = this.idMemory.clone((k) => copies[k.order]);
     c.nowMs = this.nowMs;
     c.cascadeCount = this.cascadeCount;
     c.totalsState = { ...this.totalsState };
@@ -479,14 +483,12 @@ export class Sequencer<T> {
   }
 
   private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
-    const seen = (k.seen ??= { ids: new Set(), order: [] });
-    if (seen.ids.has(messageId)) {
+    const seen = (k.seen ??= new SeenIds());
+    if (seen.has(messageId)) {
       this.duplicate(k, NaN, messageId, messageId, true, item, now);
       return;
     }
-    seen.ids.add(messageId);
-    seen.order.push(messageId);
-    if (seen.order.length > this.historySize) seen.ids.delete(seen.order.shift() as string);
+    this.idMemory.remember(k, seen, messageId);
     k.cascadeOpen = false;
     k.delivered++;
     this.totalsState.delivered++;

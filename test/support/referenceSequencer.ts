@@ -7,8 +7,8 @@
  * both the same random arrivals and expects the same events, in the same order.
  *
  * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations. The delivery
- * history is every delivery; only the last `historySize` positions of it are consulted, as the
- * engine remembers no more.
+ * history is every delivery; only what the engine remembers of it is consulted (the last
+ * `historySize` positions of a key; unsequenced, also only the last `idsKept` of all keys).
  *
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
@@ -24,6 +24,8 @@ export interface ReferenceConfig {
   readonly sequenced: boolean;
   /** As the engine's SequencerConfig.historySize (rounded up the same way). */
   readonly historySize?: number;
+  /** As the engine's SequencerConfig.idsKept: unsequenced ids remembered over all keys. */
+  readonly idsKept?: number;
 }
 
 /** What either side reports, as plain values (the test's sink records the engine's the same way). */
@@ -78,8 +80,8 @@ class RefKey {
   readonly held = new Map<number, Held>();
   /** Every delivered position and its messageId. */
   readonly deliveredIds = new Map<number, string>();
-  /** Unsequenced: the messageIds of the last `historySize` deliveries, oldest first. */
-  readonly seenIds: string[] = [];
+  /** Unsequenced: every delivery, with its number on the key and over all keys. */
+  readonly seenLog: { id: string; onKey: number; overall: number }[] = [];
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
@@ -108,10 +110,14 @@ export class ReferenceSequencer {
   private cascades = 0;
   /** Deliveries per key whose messageId is remembered: a power of two, at least 2. */
   private readonly historySize: number;
+  /** Unsequenced deliveries over all keys, and how many of the latest are remembered. */
+  private unsequencedDelivered = 0;
+  private readonly idsKept: number;
 
   constructor(private readonly config: ReferenceConfig) {
     this.space = new SerialSpace(config.seqBits);
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? 65_536)));
+    this.idsKept = config.idsKept ?? 1 << 20;
   }
 
   /** When a key's start window ends or its lowest gap times out, or Infinity. */
@@ -156,10 +162,13 @@ export class ReferenceSequencer {
     }
     k.counts.received++;
     if (!this.config.sequenced) {
-      if (k.seenIds.includes(id)) this.duplicate(k, NaN, id, id, true, true);
+      // A duplicate when the id's latest delivery is among the key's last `historySize`
+      // deliveries and among the last `idsKept` of all keys.
+      const last = [...k.seenLog].reverse().find((d) => d.id === id);
+      const remembered = last !== undefined && last.onKey > k.seenLog.length - this.historySize && last.overall > this.unsequencedDelivered - this.idsKept;
+      if (remembered) this.duplicate(k, NaN, id, id, true, true);
       else {
-        k.seenIds.push(id);
-        if (k.seenIds.length > this.historySize) k.seenIds.shift();
+        k.seenLog.push({ id, onKey: k.seenLog.length + 1, overall: ++this.unsequencedDelivered });
         k.cascadeOpen = false;
         k.counts.delivered++;
         this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });

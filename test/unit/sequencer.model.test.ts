@@ -29,6 +29,8 @@ interface Scenario {
   readonly capacity: number;
   /** Deliveries per key whose messageId is remembered (undefined: the default, 65 536). */
   readonly historySize: number | undefined;
+  /** Unsequenced ids remembered over all keys (undefined: the default, 2^20). */
+  readonly idsKept: number | undefined;
   readonly keys: number;
   readonly steps: readonly Step[];
   /** Before this step the engine is replaced by its clone (a step-back checkpoint), if any. */
@@ -62,6 +64,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   capacity: fc.constantFrom(1, 2, 3, 5, 10_000),
   // Short histories wrap within a scenario: older duplicates lose their first id.
   historySize: fc.constantFrom(undefined, 1, 4, 16),
+  idsKept: fc.constantFrom(undefined, 1, 3, 8),
   keys: fc.integer({ min: 1, max: 3 }),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 80 }),
   cloneAt: fc.option(fc.integer({ min: 0, max: 80 })),
@@ -96,8 +99,8 @@ class RecordingSink implements SequencerSink<string> {
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
-  let engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize }, sink);
-  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize });
+  let engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, idsKept: s.idsKept }, sink);
+  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, idsKept: s.idsKept });
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
   // Each key starts a few numbers before the 16-bit wrap (at different places), so wrapping
