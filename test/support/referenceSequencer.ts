@@ -13,20 +13,11 @@
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
  */
-import { GapReason } from '../../src/core/sequencer';
-import { SeqBits, SerialSpace } from '../../src/core/serial';
+import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer';
+import { SerialSpace } from '../../src/core/serial';
 
-export interface ReferenceConfig {
-  readonly gapTimeoutMs: number;
-  readonly capacity: number;
-  readonly seqBits: SeqBits;
-  /** False for `--seq none`: arrival order kept, duplicates found by messageId. */
-  readonly sequenced: boolean;
-  /** As the engine's SequencerConfig.historySize (rounded up the same way). */
-  readonly historySize?: number;
-  /** As the engine's SequencerConfig.idsKept: unsequenced ids remembered over all keys. */
-  readonly idsKept?: number;
-}
+/** The engine's configuration, every field of it modelled (historySize, idsKept: what is remembered). */
+export type ReferenceConfig = SequencerConfig;
 
 /** What either side reports, as plain values (the test's sink records the engine's the same way). */
 export type ModelEvent =
@@ -42,21 +33,12 @@ export type ModelEvent =
       firstDelivered: boolean;
       cascade: number | undefined;
       at: number;
+      item: string;
     }
-  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number };
+  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number; item: string };
 
-export interface ModelCounts {
-  received: number;
-  delivered: number;
-  duplicates: number;
-  redeliveries: number;
-  cascades: number;
-  gaps: number;
-  lost: number;
-  late: number;
-  maxHeld: number;
-  maxHoldMs: number;
-}
+/** A key's counters, its most messages held at once and its longest hold (ms). */
+export type ModelCounts = SequenceCounts & { maxHeld: number; maxHoldMs: number };
 
 interface Held {
   readonly id: string;
@@ -166,7 +148,7 @@ export class ReferenceSequencer {
       // deliveries and among the last `idsKept` of all keys.
       const last = [...k.seenLog].reverse().find((d) => d.id === id);
       const remembered = last !== undefined && last.onKey > k.seenLog.length - this.historySize && last.overall > this.unsequencedDelivered - this.idsKept;
-      if (remembered) this.duplicate(k, NaN, id, id, true, true);
+      if (remembered) this.duplicate(k, NaN, id, id, true, item, true);
       else {
         k.seenLog.push({ id, onKey: k.seenLog.length + 1, overall: ++this.unsequencedDelivered });
         k.cascadeOpen = false;
@@ -188,7 +170,7 @@ export class ReferenceSequencer {
       k.cascadeOpen = false;
       this.deliver(k, abs, id, item, this.now, this.now, true);
       this.releaseRun(k, this.now, true);
-    } else if (abs < k.expected) this.behind(k, abs, id);
+    } else if (abs < k.expected) this.behind(k, abs, id, item);
     else this.hold(k, abs, id, item);
   }
 
@@ -207,7 +189,7 @@ export class ReferenceSequencer {
   private hold(k: RefKey, abs: number, id: string, item: string): void {
     const first = k.held.get(abs);
     if (first !== undefined) {
-      this.duplicate(k, abs, id, first.id, false, first.id === id);
+      this.duplicate(k, abs, id, first.id, false, item, first.id === id);
       return;
     }
     k.held.set(abs, { id, arrivedAt: this.now, item });
@@ -219,29 +201,29 @@ export class ReferenceSequencer {
     }
   }
 
-  private behind(k: RefKey, abs: number, id: string): void {
+  private behind(k: RefKey, abs: number, id: string, item: string): void {
     for (let i = k.lost.length - 1; i >= 0; i--) {
       const r = k.lost[i];
       if (abs < r.from || abs > r.to) continue;
       const prior = r.arrived.get(abs);
       if (prior !== undefined) {
-        this.duplicate(k, abs, id, prior, true, prior === id);
+        this.duplicate(k, abs, id, prior, true, item, prior === id);
         return;
       }
       r.arrived.set(abs, id);
       k.cascadeOpen = false;
       k.counts.late++;
-      this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt: r.declaredAt, at: this.now });
+      this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt: r.declaredAt, at: this.now, item });
       return;
     }
     // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
     // engine's choice). A redelivery only when the first copy's id is remembered and the same.
     const remembered = k.expected - abs <= this.historySize ? k.deliveredIds.get(abs) : undefined;
     const redelivery = remembered === id;
-    this.duplicate(k, abs, id, redelivery ? id : undefined, true, redelivery);
+    this.duplicate(k, abs, id, redelivery ? id : undefined, true, item, redelivery);
   }
 
-  private duplicate(k: RefKey, abs: number, id: string, firstId: string | undefined, firstDelivered: boolean, redelivery: boolean): void {
+  private duplicate(k: RefKey, abs: number, id: string, firstId: string | undefined, firstDelivered: boolean, item: string, redelivery: boolean): void {
     k.counts.duplicates++;
     let cascade: number | undefined;
     if (redelivery) {
@@ -266,6 +248,7 @@ export class ReferenceSequencer {
       firstDelivered,
       cascade,
       at: this.now,
+      item,
     });
   }
 
