@@ -96,6 +96,11 @@ export class IdMemory<K extends HasSeenIds> {
     if (!(perKey >= 1) || !(total >= 1)) throw new RangeError('id memory bounds must be ≥ 1');
   }
 
+  /** Deliveries the bound over all keys tracks: at most `total` (some already forgotten by their key's bound). */
+  get size(): number {
+    return this.keys.length;
+  }
+
   /** Remembers an id `k` delivered, forgetting what falls out of either bound. */
   remember(k: K, seen: SeenIds, id: string): void {
     const n = seen.add(id);

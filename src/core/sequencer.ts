@@ -315,6 +315,11 @@ export class Sequencer<T> {
     return c;
   }
 
+  /** Deliveries of `--seq none` keys whose messageIds the engine tracks (see seenIds.ts): what a copy of it carries. */
+  get idMemorySize(): number {
+    return this.idMemory.size;
+  }
+
   /** The engine clock: the latest time passed to `advance`. */
   get now(): number {
     return this.nowMs;

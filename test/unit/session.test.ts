@@ -126,6 +126,25 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       }
     });
 
+    it('keeps checkpoints of a session without sequence numbers small: they carry no messageId memory', async () => {
+      // With --seq none the engine tracks the last 2^20 messageIds over all keys; the cursor's
+      // re-run sequencer needs none of them (the event store says which arrivals were duplicates),
+      // and every checkpoint would copy them.
+      const plain = resolveOptions({});
+      const loaded = (await loadSession([SAMPLE], plain)).session;
+      const cursor = new ReplayCursor(loaded, plain, 1);
+      cursor.stateAt(loaded.arrivalCount);
+      cursor.stateAt(1500);
+      const held = cursor as unknown as { checkpoints: { seq: Sequencer<number> }[]; live: Sequencer<number>; floating?: { seq: Sequencer<number> } };
+      const copies = [...held.checkpoints.map((c) => c.seq), held.live, ...(held.floating ? [held.floating.seq] : [])];
+      assert.ok(copies.length >= 2);
+      for (const seq of copies) assert.ok(seq.idMemorySize <= 2, `a copy tracks ${seq.idMemorySize} messageIds`);
+      // The same run through an engine of the session's own options tracks every one of them.
+      const full = new Sequencer<number>({ gapTimeoutMs: plain.gapTimeoutMs, capacity: plain.capacity, seqBits: plain.seqBits, sequenced: false }, { message() {}, gap() {}, duplicate() {}, late() {} });
+      for (let i = 0; i < loaded.log.count; i++) if (loaded.log.key.get(i) >= 0) full.offer(loaded.keyNames[loaded.log.key.get(i)], 0, loaded.log.messageId.get(i), i);
+      assert.ok(full.idMemorySize > 2900, `${full.idMemorySize}`);
+    });
+
     it('reports what was emitted up to the position and finds the next finding', () => {
       const cursor = new ReplayCursor(session, CME);
       const p = session.nextPositionOf('gap', 0)!;

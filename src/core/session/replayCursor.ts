@@ -7,7 +7,8 @@
  * gap has waited — comes from re-running the sequencer over the arrival log from the nearest
  * checkpoint: the engine is deterministic, so stepping back is exact, not an approximation.
  * Checkpoints are spaced to a memory budget; the re-run sequencer keeps only a tiny messageId
- * history, because history only affects how duplicates are labelled, never what is held.
+ * history, because history only affects how duplicates are labelled (and, without sequence
+ * numbers, which arrivals are duplicates: the event store says so), never what is held.
  */
 import { Sequencer, SequencerSink, KeyState } from '../sequencer';
 import { SequencingOptions } from '../sequencingOptions';
@@ -143,7 +144,10 @@ export class ReplayCursor {
   private fresh(): Sequencer<number> {
     const o = this.options;
     return new Sequencer<number>(
-      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: o.seq.kind === 'attribute', historySize: 2 },
+      // The messageIds remembered without sequence numbers only decide which arrivals are
+      // duplicates, which the event store says already: two, not the 2^20 over all keys that
+      // every checkpoint would otherwise copy.
+      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: o.seq.kind === 'attribute', historySize: 2, idsKept: 2 },
       noopSink,
     );
   }
