@@ -54,8 +54,8 @@ export class SeenIds {
 
   /** Forgets the oldest remembered id. */
   dropOldest(): void {
-    // The map holds exactly the ids in `order`, each once: an id is added again only after it
-    // was dropped from both.
+    // `ids` holds exactly the ids in `order`, each once: an id is added again only after it was
+    // dropped from both.
     this.ids.delete(this.order[this.head]);
     this.order[this.head] = undefined as unknown as string;
     this.head++;

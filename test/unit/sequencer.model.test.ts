@@ -4,9 +4,10 @@
  * duplicate, late numbers, 16- and 32-bit wrap, small capacities and histories, `--seq none`,
  * timeouts that fire between arrivals and several at once, a clock that goes back — compared
  * event by event, in order, with every field, and each key's deadline after every step; in some
- * runs the engine is swapped for its clone midway (the checkpoints behind step-back). The property tests check what the output must contain; this
- * checks exactly what it is, so an optimisation in the engine (the timer queue, the raw-number
- * fast path, recycled queues, the hashed history) cannot change an answer unnoticed.
+ * runs the engine is swapped for its clone midway (the checkpoints behind step-back). The
+ * property tests check what the output must contain; this checks exactly what it is, so an
+ * optimisation in the engine (the timer queue, the raw-number fast path, recycled queues, the
+ * hashed history, the id memory) cannot change an answer unnoticed.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
