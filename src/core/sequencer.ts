@@ -15,7 +15,7 @@
 import { refArray } from './arrayKinds';
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
-import { IdMemory, SeenIds } from './seenIds';
+import { IdMemory } from './seenIds';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerQueue } from './timerQueue';
 
@@ -30,12 +30,12 @@ export interface SequencerConfig {
   /**
    * How many recent deliveries per key remember their messageId, to tell a redelivery (same id)
    * from a second publish of a number. Older duplicates are still found, but their first id is
-   * unknown (reported as not a redelivery). Unsequenced keys remember this many messageIds each.
+   * unknown (reported as not a redelivery).
    */
   readonly historySize?: number;
   /**
-   * Unsequenced keys: messageIds remembered over all keys (default 2^20), so that memory does not
-   * grow with the capture when keys are many (see seenIds.ts).
+   * Unsequenced keys (`sequenced: false`): how many of the latest deliveries of all keys remember
+   * their messageId, to find duplicates (default 2^20; see seenIds.ts).
    */
   readonly idsKept?: number;
 }
@@ -210,7 +210,8 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   /** Arrival order of what is held after the start; present only while the key holds then. */
   arrivals: ArrivalQueue | undefined;
   findings: KeyFindings | undefined;
-  seen: SeenIds | undefined;
+  /** Unsequenced: the messageIds the sequencer remembers this key delivered (see seenIds.ts). */
+  seen: Set<string> | undefined;
 
   constructor(
     readonly name: string,
@@ -240,7 +241,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
     history.copy(this, c);
     c.findings = this.findings?.copy();
-    c.seen = this.seen?.copy();
+    c.seen = this.seen && new Set(this.seen);
     return c;
   }
 }
@@ -282,7 +283,7 @@ export class Sequencer<T> {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.histMask = this.historySize - 1;
     this.history = new HistoryArena(this.historySize);
-    this.idMemory = new IdMemory(this.historySize, config.idsKept);
+    this.idMemory = new IdMemory(config.idsKept);
   }
 
   /** Counters summed over every key. */
@@ -315,7 +316,7 @@ export class Sequencer<T> {
     return c;
   }
 
-  /** Deliveries of `--seq none` keys whose messageIds the engine tracks (see seenIds.ts): what a copy of it carries. */
+  /** Deliveries of `--seq none` keys whose messageIds the engine remembers (see seenIds.ts): what a copy of it carries. */
   get idMemorySize(): number {
     return this.idMemory.size;
   }
@@ -488,12 +489,11 @@ export class Sequencer<T> {
   }
 
   private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
-    const seen = (k.seen ??= new SeenIds());
-    if (seen.has(messageId)) {
+    if (this.idMemory.has(k, messageId)) {
       this.duplicate(k, NaN, messageId, messageId, true, item, now);
       return;
     }
-    this.idMemory.remember(k, seen, messageId);
+    this.idMemory.remember(k, messageId);
     k.cascadeOpen = false;
     k.delivered++;
     this.totalsState.delivered++;

@@ -8,7 +8,7 @@
  *
  * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations. The delivery
  * history is every delivery; only what the engine remembers of it is consulted (the last
- * `historySize` positions of a key; unsequenced, also only the last `idsKept` of all keys).
+ * `historySize` positions of a key; unsequenced, the last `idsKept` deliveries of all keys).
  *
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
@@ -62,8 +62,8 @@ class RefKey {
   readonly held = new Map<number, Held>();
   /** Every delivered position and its messageId. */
   readonly deliveredIds = new Map<number, string>();
-  /** Unsequenced: every delivery, with its number on the key and over all keys. */
-  readonly seenLog: { id: string; onKey: number; overall: number }[] = [];
+  /** Unsequenced: every delivery, with its number over all keys. */
+  readonly seenLog: { id: string; overall: number }[] = [];
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
@@ -144,13 +144,13 @@ export class ReferenceSequencer {
     }
     k.counts.received++;
     if (!this.config.sequenced) {
-      // A duplicate when the id's latest delivery is among the key's last `historySize`
-      // deliveries and among the last `idsKept` of all keys.
+      // A duplicate when the id's latest delivery on the key is among the last `idsKept`
+      // deliveries of all keys.
       const last = [...k.seenLog].reverse().find((d) => d.id === id);
-      const remembered = last !== undefined && last.onKey > k.seenLog.length - this.historySize && last.overall > this.unsequencedDelivered - this.idsKept;
+      const remembered = last !== undefined && last.overall > this.unsequencedDelivered - this.idsKept;
       if (remembered) this.duplicate(k, NaN, id, id, true, item, true);
       else {
-        k.seenLog.push({ id, onKey: k.seenLog.length + 1, overall: ++this.unsequencedDelivered });
+        k.seenLog.push({ id, overall: ++this.unsequencedDelivered });
         k.cascadeOpen = false;
         k.counts.delivered++;
         this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });
