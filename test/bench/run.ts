@@ -305,7 +305,7 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
     '',
   );
   report.push(
-    `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and the last 65 536 messageIds per key, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
+    `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and a 4-byte hash of each key's last 65 536 messageIds, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
     '',
   );
   return report;
