@@ -53,6 +53,36 @@ export function captureOptions(numbers: number): StreamOptions {
   };
 }
 
+/** Ordering keys of the `--seq none` memory case: a topic keyed per customer or per order. */
+export const MANY_KEYS = 20_000;
+
+/**
+ * A capture of about `numbers` messages over MANY_KEYS ordering keys, in order, 0.5 % of them
+ * redelivered (same messageId): what the default options (`--seq none`, duplicates by
+ * messageId) replay. Its ids are what such a replay remembers, so memory is measured on it.
+ */
+export function manyKeysOptions(numbers: number): StreamOptions {
+  return {
+    seed: 11,
+    keys: MANY_KEYS,
+    messagesPerKey: Math.round(numbers / MANY_KEYS),
+    seqBits: 64,
+    redeliveryFraction: 0.005,
+    burst: { min: 1, max: 3 },
+    burstGapMs: 0.2,
+    intraBurstMs: 0.05,
+  };
+}
+
+/** What a `--seq none` replay of a manyKeysOptions capture must say (duplicates are its redeliveries). */
+export function checkUnsequencedSummary(stdout: string, t: GroundTruth): string[] {
+  const s = JSON.parse(stdout) as Record<string, number>;
+  const want: Record<string, number> = { received: t.deliveries, delivered: t.deliveries - t.redeliveries, duplicates: t.redeliveries, redeliveries: t.redeliveries, gaps: 0, invalid: 0 };
+  return Object.keys(want)
+    .filter((k) => s[k] !== want[k])
+    .map((k) => `${k} ${s[k]} ≠ ${want[k]}`);
+}
+
 /**
  * Writes the capture unless a file generated from the same options by the same generator source
  * is already there (generating a million lines takes a while; the bench reruns should not).
@@ -151,6 +181,25 @@ export function runNode(args: string[]): ProcessRun {
     cpuMs = Number(m[2]) / 1000;
   }
   return { wallMs, cpuMs, maxRss: Number(m[1]) * 1024, stdout: r.stdout };
+}
+
+/**
+ * The largest live heap of `node <args>`: a --require hook forces a full collection every 250 ms
+ * and keeps the largest heap left after it. What a process holds, where peak RSS also counts
+ * garbage V8 has not collected yet (it lets the heap grow with the allocation rate).
+ */
+export function liveHeap(args: string[]): { bytes: number; stdout: string } {
+  const hook = join(BENCH_DIR, 'live-heap-hook.cjs');
+  writeFileSync(
+    hook,
+    "let max = 0; setInterval(() => { global.gc(); max = Math.max(max, process.memoryUsage().heapUsed); }, 250).unref(); process.on('exit', () => process.stderr.write('SEQSCOPE_BENCH_LIVEHEAP=' + max + '\\n'));\n",
+  );
+  const r = spawnSync(process.execPath, ['--expose-gc', '--require', hook, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
+  const m = /SEQSCOPE_BENCH_LIVEHEAP=(\d+)/.exec(r.stderr);
+  if (!m) throw new Error(`no live heap in the output of node ${args.join(' ')}`);
+  return { bytes: Number(m[1]), stdout: r.stdout };
 }
 
 /** Writes (every time, so it is never stale) the hook used when GNU time is missing. */

@@ -21,7 +21,7 @@ import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
-import { BENCH_DIR, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, ensureCapture, ensureGzipCopy, runNode } from './cliBench';
+import { BENCH_DIR, MANY_KEYS, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, checkUnsequencedSummary, ensureCapture, ensureGzipCopy, liveHeap, manyKeysOptions, runNode } from './cliBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
@@ -174,6 +174,13 @@ function cliCases() {
   const bareLines = (JSON.parse(bareRun.stdout) as { lines: number }).lines;
   progress('cli: the 100 000-line capture (peak RSS)');
   const [smallBare, smallReplay] = bestRuns(1, [[bare, small.path], replayArgs(small.path)]);
+  // Two million lines and four: the ids of the last 2^20 deliveries are remembered, so once that
+  // many have passed memory should stay where it is.
+  progress(`cli: --seq none over ${count(MANY_KEYS)} ordering keys, 2 000 000 and 4 000 000 lines (live heap)`);
+  const keysSmall = ensureCapture('capture-keys-2m', manyKeysOptions(2_000_000));
+  const keysBig = ensureCapture('capture-keys-4m', manyKeysOptions(4_000_000));
+  const keysSmallRun = liveHeap([cli, 'replay', keysSmall.path, '--json']);
+  const keysBigRun = liveHeap([cli, 'replay', keysBig.path, '--json']);
   return {
     capture: { path: big.path, bytes: big.bytes, lines: big.lines, generated: big.generated, gaps: big.truth.gaps, lost: big.truth.lost, duplicates: big.truth.duplicates },
     bare: { wallMs: bareRun.wallMs, cpuMs: bareRun.cpuMs, maxRss: bareRun.maxRssAll, problems: bareLines === big.lines ? [] : [`lines ${bareLines} ≠ ${big.lines}`] },
@@ -182,6 +189,11 @@ function cliCases() {
     gzip: { bytes: gz.bytes, wallMs: gzReplay.wallMs, cpuMs: gzReplay.cpuMs, maxRss: gzReplay.maxRssAll, problems: checkSummary(gzReplay.stdout, big.truth) },
     gzipExport: { bytes: gzExportBytes, wallMs: gzExported.wallMs, cpuMs: gzExported.cpuMs, maxRss: gzExported.maxRssAll, problems: checkSummary(gzExported.stdout, big.truth) },
     small: { bytes: small.bytes, lines: small.lines, replayRss: smallReplay.maxRssAll, bareRss: smallBare.maxRssAll, problems: checkSummary(smallReplay.stdout, small.truth) },
+    manyKeys: {
+      small: { lines: keysSmall.lines, bytes: keysSmall.bytes, liveHeap: keysSmallRun.bytes },
+      big: { lines: keysBig.lines, bytes: keysBig.bytes, liveHeap: keysBigRun.bytes },
+      problems: [...checkUnsequencedSummary(keysSmallRun.stdout, keysSmall.truth), ...checkUnsequencedSummary(keysBigRun.stdout, keysBig.truth)],
+    },
   };
 }
 
@@ -306,6 +318,11 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
   );
   report.push(
     `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and a 4-byte hash of each key's last 65 536 messageIds, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
+    '',
+  );
+  const k = c.manyKeys;
+  report.push(
+    `Live heap without sequence numbers — \`seqscope replay --json\` with the default \`--seq none\`, which finds duplicates by messageId and remembers the ids of the last 2^20 deliveries of all keys, so once that many have passed it should stay level — over ${count(MANY_KEYS)} ordering keys, 0.5 % redelivered (the largest heap left after a forced full collection, every 250 ms; peak RSS would also count garbage not yet collected): ${count(k.small.lines)} lines (${mib(k.small.bytes)}) → ${mib(k.small.liveHeap)}; ${count(k.big.lines)} lines (${mib(k.big.bytes)}) → ${mib(k.big.liveHeap)}. Check of both: ${checked(k.problems)}`,
     '',
   );
   return report;
