@@ -630,14 +630,11 @@ export class Sequencer<T> {
     const due = this.deadlineOf(k);
     if (due === Infinity) return;
     // A timer is not moved when the key's deadline moves later (the message that set it was
-    // released): it goes off early, and the key waits its turn at the real deadline. Fired now,
-    // a key whose deadline is later than another key's still queued would report first, and the
-    // output would go back in time (the differential test found it).
-    if (due > queuedAt) {
-      this.schedule(k, due);
-      return;
-    }
-    if (due <= this.nowMs) {
+    // released): it goes off early, and the key is scheduled again, to wait its turn at the real
+    // deadline. Fired now, a key whose deadline is later than another key's still queued would
+    // report first, and the output would go back in time (the differential test found it).
+    // `queuedAt` is at most the clock (advance pops only what is due).
+    if (due <= queuedAt) {
       // Fire at the deadline itself, not at the arrival that moved the clock past it, so a gap
       // is declared exactly gapTimeout after it opened whatever the input's pacing.
       if (!k.started) this.start(k, due);

@@ -76,8 +76,12 @@ export function manyKeysOptions(numbers: number): StreamOptions {
 
 /** What a `--seq none` replay of a manyKeysOptions capture must say (duplicates are its redeliveries). */
 export function checkUnsequencedSummary(stdout: string, t: GroundTruth): string[] {
+  return summaryDifferences(stdout, { received: t.deliveries, delivered: t.deliveries - t.redeliveries, duplicates: t.redeliveries, redeliveries: t.redeliveries, gaps: 0, invalid: 0 });
+}
+
+/** The fields of a `--json` summary that differ from `want`, each as "field got ≠ wanted". */
+function summaryDifferences(stdout: string, want: Record<string, number>): string[] {
   const s = JSON.parse(stdout) as Record<string, number>;
-  const want: Record<string, number> = { received: t.deliveries, delivered: t.deliveries - t.redeliveries, duplicates: t.redeliveries, redeliveries: t.redeliveries, gaps: 0, invalid: 0 };
   return Object.keys(want)
     .filter((k) => s[k] !== want[k])
     .map((k) => `${k} ${s[k]} ≠ ${want[k]}`);
@@ -235,8 +239,7 @@ export type BestRun = ProcessRun & { maxRssAll: number };
 
 /** Summary fields that must match the injected truth. */
 export function checkSummary(stdout: string, t: GroundTruth): string[] {
-  const s = JSON.parse(stdout) as Record<string, number>;
-  const want: Record<string, number> = {
+  return summaryDifferences(stdout, {
     received: t.deliveries,
     delivered: t.distinct,
     gaps: t.gaps,
@@ -245,8 +248,5 @@ export function checkSummary(stdout: string, t: GroundTruth): string[] {
     redeliveries: t.redeliveries,
     late: t.late,
     invalid: 0,
-  };
-  return Object.keys(want)
-    .filter((k) => s[k] !== want[k])
-    .map((k) => `${k} ${s[k]} ≠ ${want[k]}`);
+  });
 }
