@@ -11,6 +11,11 @@
  * Each key owns one chunk of a page (a power of two of slots, its ring). When the ring is full
  * and still below the history size, it moves to a chunk twice as large; the chunk it leaves goes
  * to a free list for its size and is reused by the next key that grows to that size.
+ *
+ * The rings of all keys together are bounded (`budget`): past it, a full ring stops growing and
+ * wraps at the size it has. Without that bound the history grew with the capture until every
+ * key reached the history size — 4 bytes a delivery, 2.5 GiB for 10 000 keys of a long capture —
+ * so a replay's memory followed the file's size rather than what it holds.
  */
 
 /** Where a key's ring lives. The sequencer's KeyState carries these fields itself. */
@@ -21,8 +26,14 @@ export interface HistoryRing {
   histOff: number;
   /** Slots in the chunk (0 until the first delivery). */
   histCap: number;
-  /** Slots filled so far: they fill in order until the history size is reached, then wrap. */
+  /** Slots filled so far: they fill in order until the ring stops growing, then wrap. */
   histLen: number;
+  /**
+   * Slot index mask of the position relative to the ring's first one: the history size − 1 while
+   * the ring may grow to it, its own size − 1 once the budget stopped it (the sequencer
+   * initialises it; the arena lowers it).
+   */
+  histMask: number;
 }
 
 /** The page of a ring with no chunk yet (shared: a key allocates nothing before its first delivery). */
@@ -32,6 +43,8 @@ const MIN_CHUNK = 16;
 /** Page sizes double from the first to the last (slots), so small sequencers (checkpoint copies, tests) stay small. */
 const FIRST_PAGE = 4096;
 const LARGEST_PAGE = 1 << 20;
+/** Slots of all rings together, by default (16 MiB of hashes). */
+export const DEFAULT_HISTORY_BUDGET = 1 << 22;
 
 export class HistoryArena {
   private page = EMPTY_PAGE;
@@ -41,10 +54,25 @@ export class HistoryArena {
   /** Free chunks by log2(size): their pages and offsets. */
   private readonly freePages: Int32Array[][] = [];
   private readonly freeOffs: number[][] = [];
+  /** Slots of the live rings (not of free chunks), which growth keeps within the budget. */
+  private slotsInUse = 0;
 
-  /** @param ringSize slots per key once full: a power of two (the sequencer's history size). */
-  constructor(readonly ringSize: number) {
+  /**
+   * @param ringSize slots per key once full: a power of two (the sequencer's history size).
+   * @param budget slots of all rings together past which a full ring stops growing. Every ring
+   *   gets its first chunk whatever the budget, so a key always remembers its latest few.
+   */
+  constructor(
+    readonly ringSize: number,
+    readonly budget = DEFAULT_HISTORY_BUDGET,
+  ) {
     if (!(ringSize >= 1) || (ringSize & (ringSize - 1)) !== 0) throw new RangeError('ringSize must be a power of two');
+    if (!(budget >= 0)) throw new RangeError('budget must be ≥ 0');
+  }
+
+  /** Slots the live rings hold together (at most the budget, plus a first chunk per ring past it). */
+  get slots(): number {
+    return this.slotsInUse;
   }
 
   /** The hash in `slot`, or 0 (unknown) when the slot was never filled. */
@@ -54,12 +82,14 @@ export class HistoryArena {
 
   /**
    * Stores `hash` in `slot`. Slots are filled in order: `slot` is at most the number filled so
-   * far (the sequencer records every position, lost ones included, in increasing order).
+   * far (the sequencer records every position, lost ones included, in increasing order). A slot
+   * one past a full ring that the budget keeps from growing is slot 0: from there the ring wraps
+   * at its size (its `histMask` says so to the sequencer).
    */
   set(r: HistoryRing, slot: number, hash: number): void {
     if (slot === r.histLen) {
-      if (slot === r.histCap) this.grow(r);
-      r.histLen = slot + 1;
+      if (slot === r.histCap && !this.grow(r)) slot = 0;
+      else r.histLen = slot + 1;
     }
     r.histPage[r.histOff + slot] = hash;
   }
@@ -70,23 +100,31 @@ export class HistoryArena {
     to.histCap = 0;
     to.histPage = EMPTY_PAGE;
     to.histOff = 0;
+    to.histMask = from.histMask;
     if (from.histCap === 0) return;
     this.place(to, from.histCap);
     copySlots(from.histPage, from.histOff, to.histPage, to.histOff, from.histLen);
     to.histLen = from.histLen;
   }
 
-  private grow(r: HistoryRing): void {
-    const cap = r.histCap === 0 ? Math.min(MIN_CHUNK, this.ringSize) : r.histCap * 2;
+  /** Moves a full ring to a chunk twice its size; false when the budget stops it (it then wraps). */
+  private grow(r: HistoryRing): boolean {
+    const oldCap = r.histCap;
+    const cap = oldCap === 0 ? Math.min(MIN_CHUNK, this.ringSize) : oldCap * 2;
     if (cap > this.ringSize) throw new RangeError('history ring is already full');
+    if (oldCap > 0 && this.slotsInUse + cap - oldCap > this.budget) {
+      r.histMask = oldCap - 1;
+      return false;
+    }
     const oldPage = r.histPage;
     const oldOff = r.histOff;
-    const oldCap = r.histCap;
     this.place(r, cap);
     if (oldCap > 0) {
       copySlots(oldPage, oldOff, r.histPage, r.histOff, r.histLen);
       this.release(oldPage, oldOff, oldCap);
+      this.slotsInUse -= oldCap;
     }
+    return true;
   }
 
   /** Points `r` at a fresh chunk of `cap` slots (a power of two). */
@@ -103,6 +141,7 @@ export class HistoryArena {
       this.top += cap;
     }
     r.histCap = cap;
+    this.slotsInUse += cap;
   }
 
   private newPage(atLeast: number): void {

@@ -34,6 +34,11 @@ export interface SequencerConfig {
    */
   readonly historySize?: number;
   /**
+   * How many delivery hashes all keys keep together (default 2^22, 16 MiB): past it a key's
+   * history stops growing and keeps the latest deliveries it has room for, at least 16.
+   */
+  readonly historyTotal?: number;
+  /**
    * Unsequenced keys (`sequenced: false`): how many of the latest deliveries of all keys remember
    * their messageId, to find duplicates (default 2^20; see seenIds.ts).
    */
@@ -200,6 +205,8 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   histOff = 0;
   histCap = 0;
   histLen = 0;
+  /** Set by the sequencer to its history size − 1 (see HistoryRing.histMask). */
+  histMask = 0;
   maxHeld = 0;
   duplicates = 0;
   redeliveries = 0;
@@ -262,7 +269,6 @@ export class Sequencer<T> {
   private timers = new TimerQueue<KeyState<T>>();
   private readonly history: HistoryArena;
   private readonly historySize: number;
-  private readonly histMask: number;
   /** Unsequenced keys' messageIds (see seenIds.ts). */
   private idMemory: IdMemory<KeyState<T>>;
   private nowMs = -Infinity;
@@ -281,8 +287,7 @@ export class Sequencer<T> {
     this.space = new SerialSpace(config.seqBits);
     // A power of two, so the history ring index is a mask.
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
-    this.histMask = this.historySize - 1;
-    this.history = new HistoryArena(this.historySize);
+    this.history = new HistoryArena(this.historySize, config.historyTotal);
     this.idMemory = new IdMemory(config.idsKept);
   }
 
@@ -483,6 +488,7 @@ export class Sequencer<T> {
     this.keyNumbers[at + KeySlot.Queued] = Infinity;
     this.keyNumbers[at + KeySlot.StartDeadline] = this.nowMs + this.config.gapTimeoutMs;
     const k = new KeyState<T>(name, order);
+    k.histMask = this.historySize - 1;
     this.keys.set(name, k);
     this.keyList.push(k);
     return k;
@@ -568,7 +574,7 @@ export class Sequencer<T> {
       return;
     }
     let redelivery = false;
-    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= this.historySize) {
+    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= k.histMask + 1) {
       const first = this.history.get(k, this.histSlot(k, abs));
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -667,7 +673,7 @@ export class Sequencer<T> {
   private histSlot(k: KeyState<T>, abs: number): number {
     const d = abs - this.keyNumbers[this.slot(k, KeySlot.HistoryBase)];
     // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
-    return d <= 0x7fffffff ? d & this.histMask : d % this.historySize;
+    return d <= 0x7fffffff ? d & k.histMask : d % (k.histMask + 1);
   }
 
   /** Records the messageId hash of a delivered position. */
@@ -680,7 +686,7 @@ export class Sequencer<T> {
 
   /** Lost numbers were never delivered: their history slots must not name an older message. */
   private forgetHistory(k: KeyState<T>, from: number, to: number): void {
-    const last = Math.min(to, from + this.historySize - 1);
+    const last = Math.min(to, from + k.histMask);
     for (let abs = from; abs <= last; abs++) this.remember(k, abs, 0);
   }
 

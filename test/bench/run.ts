@@ -21,6 +21,7 @@ import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
+import { EngineMemoryArgs, EngineMemoryResult } from './engineMemory';
 import { BENCH_DIR, MANY_KEYS, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, checkUnsequencedSummary, ensureCapture, ensureGzipCopy, liveHeap, manyKeysOptions, runNode } from './cliBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
@@ -39,6 +40,10 @@ const ENGINE_TOTAL = 3_000_000;
 const KEY_COUNTS = [1, 1_000, 100_000];
 const CAPTURE_NUMBERS = 990_000; // ≈ 1 000 000 lines once duplicates are added
 const SMALL_CAPTURE_NUMBERS = 99_000;
+/** The engine's memory on a long stream: keys, deliveries, and where it is measured. */
+const MEMORY_STREAM: EngineMemoryArgs = { keys: 10_000, total: 40_000_000, checkpoints: [10_000_000, 20_000_000, 40_000_000] };
+/** "Flat": what the engine keeps grows by at most this share from the first checkpoint to the last. */
+const MEMORY_FLAT = 0.1;
 
 type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder';
 const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder'];
@@ -197,7 +202,34 @@ function cliCases() {
   };
 }
 
-function engineReport(engine: readonly EngineRow[]): string[] {
+/** What the engine keeps on a stream 4–40× longer than the throughput cases, in a fresh process. */
+function engineMemory(): EngineMemoryResult & { flat: boolean } {
+  const m = MEMORY_STREAM;
+  progress(`engine: memory over ${count(m.total)} in-order deliveries, ${count(m.keys)} keys`);
+  const script = bundleForNode('engineMemory');
+  const r = JSON.parse(runNode(['--expose-gc', script, JSON.stringify(m)]).stdout) as EngineMemoryResult;
+  const kept = (p: EngineMemoryResult['points'][number]) => p.arrayBuffers + p.heapUsed;
+  const first = kept(r.points[0]);
+  return { ...r, flat: r.points.every((p) => kept(p) <= first * (1 + MEMORY_FLAT)) };
+}
+
+function engineMemoryReport(m: ReturnType<typeof engineMemory>): string[] {
+  return [
+    `### Engine memory on a long stream`,
+    '',
+    `${count(MEMORY_STREAM.total)} in-order deliveries over ${count(MEMORY_STREAM.keys)} keys in bursts of 8, generated as fed (as a capture, tens of GB), in ${seconds(m.ms)}. Measured after a forced full collection: typed arrays (the delivery history's pages, the per-key numbers) and the JS heap. Target: memory bounded by what is held (nothing here), not by the stream's length — at most ${MEMORY_FLAT * 100} % more at the last checkpoint than at the first.`,
+    '',
+    table(
+      ['deliveries', 'typed arrays', 'JS heap', 'together', 'check'],
+      m.points.map((p) => [count(p.deliveries), mib(p.arrayBuffers), mib(p.heapUsed), mib(p.arrayBuffers + p.heapUsed), checked(m.problems)]),
+    ),
+    '',
+    `Flat: ${verdict(m.flat)}`,
+    '',
+  ];
+}
+
+function engineReport(engine: readonly EngineRow[], memory: ReturnType<typeof engineMemory> | undefined): string[] {
   const cfg = engineConfig(64);
   const report: string[] = [];
   report.push('## 1. Engine throughput (`Sequencer` direct, counting sink)', '');
@@ -265,6 +297,7 @@ function engineReport(engine: readonly EngineRow[]): string[] {
     '³ `runCeiling` in `test/bench/engineBench.ts`: the least any sequencer obeying the rules does per message — find the key, hash the messageId (to tell a redelivery from a second publish), compare one number, hand it on — with no holding, history, timers or findings. Not a sequencer (its count is not checked); where it is below 3× the baseline, the target is out of reach for any engine that does the work the rules ask.',
     '',
   );
+  if (memory) report.push(...engineMemoryReport(memory));
   return report;
 }
 
@@ -363,6 +396,7 @@ async function main(): Promise<void> {
   progress(`${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
 
   const engine: EngineRow[] = [];
+  let memory: ReturnType<typeof engineMemory> | undefined;
   if (sections.has('engine')) {
     const contenderScript = bundleForNode('engineContender');
     for (const kind of ['in order', 'reordered'] as const) {
@@ -370,12 +404,13 @@ async function main(): Promise<void> {
     }
     // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
     for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(contenderScript, kind, 1_000, 16, false));
+    memory = engineMemory();
   }
   const cli = sections.has('cli') ? cliCases() : undefined;
   // Each section's report; the header goes above them once all have run (the time and load it gives).
   const report: string[] = [];
 
-  if (engine.length) report.push(...engineReport(engine));
+  if (engine.length) report.push(...engineReport(engine, memory));
   let vsBare: number | undefined;
   if (cli) {
     vsBare = cli.replay.wallMs / cli.bare.wallMs;
@@ -425,7 +460,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

@@ -8,7 +8,8 @@
  *
  * Sequenced (`--seq attribute:…`) and unsequenced (`--seq none`) configurations. The delivery
  * history is every delivery; only what the engine remembers of it is consulted (the last
- * `historySize` positions of a key; unsequenced, the last `idsKept` deliveries of all keys).
+ * positions of a key its room allows — see `recordPositions`; unsequenced, the last `idsKept`
+ * deliveries of all keys).
  *
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
@@ -16,7 +17,7 @@
 import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer';
 import { SerialSpace } from '../../src/core/serial';
 
-/** The engine's configuration, every field of it modelled (historySize, idsKept: what is remembered). */
+/** The engine's configuration, every field of it modelled (historySize, historyTotal, idsKept: what is remembered). */
 export type ReferenceConfig = SequencerConfig;
 
 /** What either side reports, as plain values (the test's sink records the engine's the same way). */
@@ -62,6 +63,11 @@ class RefKey {
   readonly held = new Map<number, Held>();
   /** Every delivered position and its messageId. */
   readonly deliveredIds = new Map<number, string>();
+  /** Positions (delivered or lost) the key's history has recorded, and the room it has for them. */
+  recorded = 0;
+  room = 0;
+  /** Whether the room may still grow (until the history size, or historyTotal stops it). */
+  roomGrows = true;
   /** Unsequenced: every delivery, with its number over all keys. */
   readonly seenLog: { id: string; overall: number }[] = [];
   readonly lost: Lost[] = [];
@@ -92,6 +98,9 @@ export class ReferenceSequencer {
   private cascades = 0;
   /** Deliveries per key whose messageId is remembered: a power of two, at least 2. */
   private readonly historySize: number;
+  private readonly historyTotal: number;
+  /** Room of every key's history together. */
+  private roomInUse = 0;
   /** Unsequenced deliveries over all keys, and how many of the latest are remembered. */
   private unsequencedDelivered = 0;
   private readonly idsKept: number;
@@ -99,6 +108,7 @@ export class ReferenceSequencer {
   constructor(private readonly config: ReferenceConfig) {
     this.space = new SerialSpace(config.seqBits);
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? 65_536)));
+    this.historyTotal = config.historyTotal ?? 1 << 22;
     this.idsKept = config.idsKept ?? 1 << 20;
   }
 
@@ -218,7 +228,7 @@ export class ReferenceSequencer {
     }
     // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
     // engine's choice). A redelivery only when the first copy's id is remembered and the same.
-    const remembered = k.expected - abs <= this.historySize ? k.deliveredIds.get(abs) : undefined;
+    const remembered = k.expected - abs <= this.window(k) ? k.deliveredIds.get(abs) : undefined;
     const redelivery = remembered === id;
     this.duplicate(k, abs, id, redelivery ? id : undefined, true, item, redelivery);
   }
@@ -266,7 +276,35 @@ export class ReferenceSequencer {
     }
   }
 
+  /** How many of a key's latest positions its history remembers. */
+  private window(k: RefKey): number {
+    return k.roomGrows ? this.historySize : k.room;
+  }
+
+  /**
+   * A key's history records `n` more positions (the engine's rule, README "Duplicate"): its room
+   * starts at 16 (or the history size, if smaller) whatever the total, and doubles each time it
+   * is full, up to the history size, while all keys' rooms together stay within historyTotal.
+   * The first time that stops it, it keeps its room for good and wraps.
+   */
+  private recordPositions(k: RefKey, n: number): void {
+    for (let i = 0; i < n && k.roomGrows; i++) {
+      if (k.recorded === k.room) {
+        const grown = k.room === 0 ? Math.min(16, this.historySize) : k.room * 2;
+        if (grown > this.historySize) break;
+        if (k.room > 0 && this.roomInUse + grown - k.room > this.historyTotal) {
+          k.roomGrows = false;
+          break;
+        }
+        this.roomInUse += grown - k.room;
+        k.room = grown;
+      }
+      k.recorded++;
+    }
+  }
+
   private deliver(k: RefKey, abs: number, id: string, item: string, arrivedAt: number, at: number, countHold: boolean): void {
+    this.recordPositions(k, 1);
     k.deliveredIds.set(abs, id);
     k.expected = abs + 1;
     k.counts.delivered++;
@@ -282,6 +320,8 @@ export class ReferenceSequencer {
     k.counts.gaps++;
     k.counts.lost += count;
     k.lost.push({ from, to, declaredAt: at, arrived: new Map() });
+    // Lost positions take history room as deliveries do; past the window they change nothing.
+    this.recordPositions(k, Math.min(count, this.window(k)));
     this.events.push({ type: 'gap', key: k.name, from: this.space.wrap(from), to: this.space.wrap(to), count, openedAt: k.oldestArrival(), declaredAt: at, reason });
     k.expected = lowest;
     this.releaseRun(k, at, true);

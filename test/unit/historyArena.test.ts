@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from '../../src/core/historyArena';
 
-function ring(): HistoryRing {
-  return { histPage: EMPTY_PAGE, histOff: 0, histCap: 0, histLen: 0 };
+/** A ring as the sequencer makes one: its mask the history size − 1 until the budget stops it. */
+function ring(size = 1 << 16): HistoryRing {
+  return { histPage: EMPTY_PAGE, histOff: 0, histCap: 0, histLen: 0, histMask: size - 1 };
 }
 
 /** What a ring holds, slot by slot (0 = unknown), read through the arena. */
@@ -69,6 +71,41 @@ describe('HistoryArena', () => {
     b.copy(ring(), empty);
     assert.equal(empty.histLen, 0);
     assert.equal(b.get(empty, 0), 0);
+  });
+
+  it('keeps all rings within the budget: a full ring then wraps at its size, keeping its latest hashes', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1024 }),
+        fc.array(fc.integer({ min: 0, max: 11 }), { minLength: 200, maxLength: 3000, size: 'max' }),
+        (budget, writes) => {
+          const size = 256;
+          const a = new HistoryArena(size, budget);
+          const rings = Array.from({ length: 12 }, () => ring(size));
+          const written: number[][] = rings.map(() => []);
+          for (const k of writes) {
+            // As the sequencer does: position p goes to slot p & mask, positions in order.
+            const r = rings[k];
+            const p = written[k].length;
+            const v = k * 100_000 + p + 1;
+            a.set(r, p & r.histMask, v);
+            written[k].push(v);
+            // Past the budget only a ring's first chunk (16 slots) is still given.
+            assert.ok(a.slots <= budget + 16 * rings.length, `${a.slots} slots in use, budget ${budget}`);
+          }
+          let inUse = 0;
+          rings.forEach((r, k) => {
+            const kept = r.histMask + 1;
+            assert.ok(kept <= size && r.histCap <= kept, `ring ${k}: cap ${r.histCap}, wraps at ${kept}`);
+            const latest = written[k].slice(-kept);
+            const got = latest.map((_, i) => a.get(r, (written[k].length - latest.length + i) & r.histMask));
+            assert.deepEqual(got, latest, `ring ${k} keeps its latest ${kept}`);
+            inUse += r.histCap;
+          });
+          assert.equal(a.slots, inUse);
+        },
+      ),
+    );
   });
 
   it('accepts ring sizes below the smallest chunk', () => {

@@ -270,6 +270,33 @@ describe('Sequencer', () => {
       const h = new Harness({ historySize: 4 }).feed(run(1, 20, 0)).at(T).feed([{ t: T + 1, seq: 2 }, { t: T + 2, seq: 19 }]);
       assert.deepEqual(h.of('duplicate').map((d) => [d.seq, d.redelivery]), [[2, false], [19, true]]);
     });
+
+    it('keeps the histories of all keys within historyTotal: a key past it remembers only its latest', () => {
+      // 32 slots for all keys: 'a' grows to 32 first; 'b' still gets its first 16 but no more.
+      const h = new Harness({ historyTotal: 32 })
+        .feed(run(1, 32, 0, 1, 'a'))
+        .feed(run(1, 40, 100, 1, 'b'))
+        .at(T + 200)
+        .feed(run(33, 40, T + 300, 1, 'a'))
+        .feed([
+          { t: T + 400, key: 'b', seq: 25 }, // among b's latest 16 (25–40)
+          { t: T + 401, key: 'b', seq: 24 },
+          { t: T + 402, key: 'a', seq: 9 }, // among a's latest 32 (9–40): a stopped at 32 too
+          { t: T + 403, key: 'a', seq: 8 },
+        ]);
+      assert.deepEqual(h.delivered('a'), Array.from({ length: 40 }, (_, i) => i + 1));
+      assert.deepEqual(h.delivered('b'), Array.from({ length: 40 }, (_, i) => i + 1));
+      assert.deepEqual(
+        h.of('duplicate').map((d) => [d.key, d.seq, d.redelivery]),
+        [
+          ['b', 25, true],
+          ['b', 24, false],
+          ['a', 9, true],
+          ['a', 8, false],
+        ],
+        'older duplicates are still duplicates, with their first id unknown',
+      );
+    });
   });
 
   describe('without sequence numbers (--seq none)', () => {
