@@ -10,7 +10,8 @@ import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../cor
 import { inputOverwrittenBy, repeatedInput } from '../core/fileIdentity';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
-import { runReplay } from '../core/replayRun';
+import { HeapGuard } from '../core/heapGuard';
+import { HeapStop, runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
 import { ExportError, writeError } from '../core/outputFile';
 import { TraceWriter } from '../core/traceWriter';
@@ -104,8 +105,9 @@ Sequencing rules (full text in README.md):
   reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
   publishTime).
 
-Exit codes: 0 ok · 2 usage or input error · 3 a --fail-on finding occurred · 130 interrupted ·
-141 standard output closed early (| head): the replay stops there, quietly.
+Exit codes: 0 ok · 2 usage or input error, or the keys filled the memory · 3 a --fail-on finding
+occurred · 130 interrupted · 141 standard output closed early (| head): the replay stops there,
+quietly.
 
 Examples:
   seqscope replay capture.jsonl
@@ -214,6 +216,9 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
       options,
       writer,
       signal: abort.signal,
+      // Many keys (a topic keyed per order) can fill Node's heap: stop with what was read and
+      // say why, rather than die in V8's fatal error with nothing.
+      heapGuard: new HeapGuard(),
       stdin: io.stdin,
       exportFilter: exportMatcher,
       onProgress: progress && ((read, total) => progress.update(read, total)),
@@ -222,12 +227,18 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     process.off('SIGINT', onSigint);
     progress?.clear();
   }
-  const { cancelled } = result;
+  const { cancelled, heapStop } = result;
   const summary = sortedByKey(result.summary, flags.sortKeys ?? 'arrival');
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
   const exportNote = filter && { filter: describeFilter(filter), events: exportedEvents };
-  if (flags.json) summaryOut.write(JSON.stringify({ ...summary, ...(cancelled ? { cancelled } : {}), ...(exportNote ? { exported: exportNote } : {}) }) + '\n');
-  else summaryOut.write(formatSummary(summary, { cancelled, exported: flags.export, exportNote }));
+  if (flags.json) {
+    const stopped = heapStop ? { stopped: 'memory', heapMiB: mebibytes(heapStop.heap.used), heapLimitMiB: mebibytes(heapStop.heap.limit) } : {};
+    writeJsonSummary(summaryOut, { ...summary, ...(cancelled ? { cancelled } : {}), ...stopped, ...(exportNote ? { exported: exportNote } : {}) });
+  } else summaryOut.write(formatSummary(summary, { cancelled, stoppedForMemory: heapStop !== undefined, exported: flags.export, exportNote }));
+  if (heapStop) {
+    io.stderr.write(`seqscope: ${heapStopMessage(heapStop, flags.export !== undefined)}\n`);
+    return EXIT.usage;
+  }
   if (cancelled) return EXIT.interrupted;
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
@@ -237,6 +248,41 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.findings;
   }
   return EXIT.ok;
+}
+
+function mebibytes(bytes: number): number {
+  return Math.round(bytes / 2 ** 20);
+}
+
+/**
+ * Why the heap guard stopped a replay, where, and what to do. The cause is the keys: all else
+ * a replay keeps is bounded (see README, Performance), a key's state is not.
+ */
+function heapStopMessage(h: HeapStop, exported: boolean): string {
+  const where = h.path === undefined ? '' : ` after line ${h.line} of ${inputName(h.path)}`;
+  const share = h.totalBytes > 0 ? ` (${Math.floor((h.bytesRead / h.totalBytes) * 100)} % read)` : '';
+  // Twice the heap, in whole GiB: enough for twice the keys.
+  const more = Math.ceil((2 * h.heap.limit) / 2 ** 30) * 1024;
+  return (
+    `stopped reading${where}${share}: its ${h.keys} keys fill the memory Node allows the replay (${mebibytes(h.heap.used)} MiB in use and some ${mebibytes(h.heap.reserve)} MiB to summarise them, ` +
+    `of ${mebibytes(h.heap.limit)} MiB; the sequencer keeps counters and state for each key). ${exported ? 'The summary and the exported trace cover' : 'The summary covers'} what was read. ` +
+    `To read it all, give Node more memory (NODE_OPTIONS=--max-old-space-size=${more} seqscope replay …) or sequence by a coarser key (--key attribute:<name>, or --key none)`
+  );
+}
+
+/**
+ * Writes the JSON summary in pieces: with millions of keys its byKey list is hundreds of
+ * megabytes as one string, which could itself exhaust the heap the replay just fit in.
+ */
+function writeJsonSummary(out: NodeJS.WritableStream, summary: ReplaySummary & Record<string, unknown>): void {
+  const { byKey } = summary;
+  const [head, tail] = JSON.stringify({ ...summary, byKey: [] }).split('"byKey":[]');
+  out.write(`${head}"byKey":[`);
+  const PIECE = 10_000;
+  for (let i = 0; i < byKey.length; i += PIECE) {
+    out.write((i > 0 ? ',' : '') + byKey.slice(i, i + PIECE).map((k) => JSON.stringify(k)).join(','));
+  }
+  out.write(`]${tail}\n`);
 }
 
 function count(s: ReplaySummary, f: Finding): number {

@@ -7,9 +7,13 @@ import { inputName } from './standardInput';
 
 const MAX_ROWS = 40;
 
-export function formatSummary(s: ReplaySummary, opts: { cancelled?: boolean; exported?: string; exportNote?: { filter: string; events: number } } = {}): string {
+export function formatSummary(
+  s: ReplaySummary,
+  opts: { cancelled?: boolean; stoppedForMemory?: boolean; exported?: string; exportNote?: { filter: string; events: number } } = {},
+): string {
   const lines: string[] = [];
-  lines.push(`SeqScope replay of ${s.files.map(inputName).join(', ')}${opts.cancelled ? '  (CANCELLED: partial result)' : ''}`);
+  const partial = opts.stoppedForMemory ? '  (STOPPED, memory full: partial result)' : opts.cancelled ? '  (CANCELLED: partial result)' : '';
+  lines.push(`SeqScope replay of ${s.files.map(inputName).join(', ')}${partial}`);
   lines.push(`  ${s.options}`);
   if (s.firstTime !== null && s.lastTime !== null) {
     lines.push(`  clock ${iso(s.firstTime)} → ${iso(s.lastTime)} (${formatDuration(s.lastTime - s.firstTime)})`);

@@ -119,6 +119,11 @@ export class ReplayEngine {
     return true;
   }
 
+  /** Keys seen so far. */
+  get keyCount(): number {
+    return this.sequencer.keyStates.length;
+  }
+
   /** End of input: releases what is held and declares open gaps lost. */
   finish(): void {
     this.sequencer.finish();

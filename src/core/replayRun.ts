@@ -4,6 +4,7 @@
  */
 import { CaptureEntry } from './captureRecord';
 import { CaptureReader } from './captureReader';
+import { HeapAtStop, HeapGuard } from './heapGuard';
 import { mergeCaptures } from './mergeCaptures';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from './sequencingOptions';
@@ -31,6 +32,13 @@ export interface ReplayRunOptions {
   /** Also receives every trace event. */
   readonly listener?: TraceListener;
   readonly signal?: AbortSignal;
+  /**
+   * Stops reading, as `signal` does, when the heap is nearly full (see heapGuard.ts); the result
+   * then says where (`heapStop`).
+   */
+  readonly heapGuard?: HeapGuard;
+  /** What finishing costs per key once stopped, for the guard's reserve (default: what the CLI needs). */
+  readonly heapReservePerKey?: number;
   /** Called after each batch with bytes read so far and the total size of all captures. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Hooks for callers that index arrivals (the extension's session loader). */
@@ -42,9 +50,29 @@ export interface ReplayRunOptions {
 
 export interface ReplayRunResult {
   readonly summary: ReplaySummary;
-  /** True when the signal stopped the run before the end of the input. */
+  /** True when the signal (or the heap guard) stopped the run before the end of the input. */
   readonly cancelled: boolean;
+  /** When the heap guard stopped the run: the heap then, and the last record read. */
+  readonly heapStop?: HeapStop;
 }
+
+export interface HeapStop {
+  readonly heap: HeapAtStop;
+  /** Capture and line of the last record read (undefined before the first). */
+  readonly path: string | undefined;
+  readonly line: number | undefined;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  /** Keys the sequencer knew. */
+  readonly keys: number;
+}
+
+/**
+ * What summarising costs per key once a run stops, for the heap guard's reserve: its KeySummary,
+ * ~150 bytes measured, and the CLI's or the session's work on the list. More would stop runs
+ * that fit: 6 M keys of one message each summarise in Node's default 4 GiB heap.
+ */
+const SUMMARY_BYTES_PER_KEY = 192;
 
 export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
   try {
@@ -72,8 +100,11 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const engine = new ReplayEngine(o.options, listener, o.paths);
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;
+  const guard = o.heapGuard;
+  const signal = guard && o.signal ? AbortSignal.any([o.signal, guard.signal]) : (guard?.signal ?? o.signal);
   let first = true;
-  for await (const batch of mergeCaptures(readers, { signal: o.signal })) {
+  let last: CaptureEntry | undefined;
+  for await (const batch of mergeCaptures(readers, { signal })) {
     if (first && writer) {
       const t = batch.find((e) => e.time === e.time)?.time;
       if (t !== undefined) {
@@ -92,11 +123,22 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
     }
     if (writer) await writer.flush();
     o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
+    if (batch.length) last = batch[batch.length - 1];
+    guard?.check(engine.keyCount * (o.heapReservePerKey ?? SUMMARY_BYTES_PER_KEY));
   }
-  const cancelled = o.signal?.aborted ?? false;
+  const heap = guard?.stopped;
+  const heapStop: HeapStop | undefined = heap && {
+    heap,
+    path: last && o.paths[last.file],
+    line: last?.line,
+    bytesRead: readers.reduce((s, r) => s + r.bytesRead, 0),
+    totalBytes: total,
+    keys: engine.keyCount,
+  };
+  const cancelled = (o.signal?.aborted ?? false) || heap !== undefined;
   o.beforeFinish?.();
   engine.finish();
   if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
   else if (writer) await writer.close();
-  return { summary: engine.summary(), cancelled };
+  return { summary: engine.summary(), cancelled, heapStop };
 }

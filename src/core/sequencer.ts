@@ -217,8 +217,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   /** Arrival order of what is held after the start; present only while the key holds then. */
   arrivals: ArrivalQueue | undefined;
   findings: KeyFindings | undefined;
-  /** Unsequenced: the messageIds the sequencer remembers this key delivered (see seenIds.ts). */
-  seen: Set<string> | undefined;
 
   constructor(
     readonly name: string,
@@ -248,7 +246,6 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
     history.copy(this, c);
     c.findings = this.findings?.copy();
-    c.seen = this.seen && new Set(this.seen);
     return c;
   }
 }

@@ -4,6 +4,7 @@ import type { KeyOrder } from '../core/keyOrder';
 import * as path from 'node:path';
 import { captureTitle } from '../core/session/captureSession';
 import { loadSessionInWorker } from '../core/session/loadInWorker';
+import type { HeapStop } from '../core/replayRun';
 import type { StandalonePreview } from '../webview/standaloneEmbed';
 import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
 import { formatBytes } from '../core/byteSize';
@@ -25,6 +26,18 @@ export interface LoadWatcher {
 }
 
 /** The open sessions, the active one, and loading with progress and cancellation. */
+/** Why a load stopped early for memory, what the session holds, and what to do. */
+function heapStopMessage(label: string, h: HeapStop): string {
+  const mib = (b: number) => Math.round(b / 2 ** 20);
+  const share = h.totalBytes > 0 ? ` at ${Math.floor((h.bytesRead / h.totalBytes) * 100)} %` : '';
+  const line = h.line === undefined ? '' : ` (line ${h.line}${h.path === undefined ? '' : ` of ${path.basename(h.path)}`})`;
+  return (
+    `SeqScope: stopped sequencing ${label}${share}${line}: its ${h.keys} keys fill the memory the loader has (${mib(h.heap.used)} MiB in use and some ${mib(h.heap.reserve)} MiB to summarise them, of ${mib(h.heap.limit)} MiB; ` +
+    `the sequencer keeps counters and state for each key). The session holds what was read, marked partial. ` +
+    `For all of it, run "seqscope replay" in a terminal (NODE_OPTIONS=--max-old-space-size=… gives it more memory), or sequence by a coarser key.`
+  );
+}
+
 export class SessionManager extends Disposable {
   private readonly sessions: Session[] = [];
   private activeSession: Session | undefined;
@@ -122,8 +135,13 @@ export class SessionManager extends Disposable {
         }
       },
     );
-    const { session: data, cancelled } = result;
-    log().info(`opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${cancelled ? ' (cancelled: partial)' : ''}`);
+    const { session: data, cancelled, heapStop } = result;
+    log().info(`opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`);
+    if (heapStop) {
+      const message = heapStopMessage(label, heapStop);
+      log().warn(message);
+      void vscode.window.showWarningMessage(message);
+    }
     if (cancelled && data.arrivalCount === 0) return undefined;
     const session = this.add(() => {
       const s = new Session(id, data, options, cancelled);

@@ -1,4 +1,5 @@
 /** Builds capture lines (ReceivedMessage JSON) for tests. */
+import { closeSync, openSync, writeSync } from 'node:fs';
 export interface LineSpec {
   /** ms after 2026-11-30T09:30:00Z */
   t: number;
@@ -35,4 +36,21 @@ export function receivedMessage(s: LineSpec): Record<string, unknown> {
 
 export function captureText(specs: readonly LineSpec[]): string {
   return specs.map((s) => JSON.stringify(receivedMessage(s))).join('\n') + '\n';
+}
+
+/**
+ * Writes a capture of `lines` messages, each of its own ordering key (a topic keyed per order):
+ * what fills the sequencer's memory fastest, per byte of capture.
+ */
+export function writeKeyPerMessageCapture(path: string, lines: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let from = 0; from < lines; from += 10_000) {
+      const chunk: string[] = [];
+      for (let i = from; i < Math.min(lines, from + 10_000); i++) chunk.push(`${JSON.stringify(receivedMessage({ t: i, orderingKey: `order-${i}`, id: `m-${i}` }))}\n`);
+      writeSync(fd, chunk.join(''));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

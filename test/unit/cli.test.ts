@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildCli } from '../support/builtCli';
-import { captureText, LineSpec } from '../support/captureLines';
+import { captureText, LineSpec, writeKeyPerMessageCapture } from '../support/captureLines';
 
 const root = join(__dirname, '..', '..');
 // Built from the same esbuild target as dist/cli.js, into a folder of the test's own, so a
@@ -80,6 +80,38 @@ describe('seqscope CLI', function () {
     const all = seqscope('replay', lateFeed, '--preset', 'cme', '--fail-on', 'gap,duplicate,late,invalid');
     assert.equal(all.code, 3);
     assert.equal(all.stderr, 'seqscope: --fail-on: 1 gap, 2 duplicates, 1 late message, 2 invalid records\n');
+  });
+
+  it("exit 2, a partial summary and what to do when the keys fill the heap (not V8's fatal error)", () => {
+    // 200 000 keys in a 64 MiB heap (a small young generation, so the limit is mostly old space): it
+    // stops near 100 000.
+    const orders = join(dir, 'orders.jsonl');
+    writeKeyPerMessageCapture(orders, 200_000);
+    const small = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['--max-old-space-size=64', '--max-semi-space-size=1', cli, ...args], { encoding: 'utf8', cwd: root, maxBuffer: 256 << 20 });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const r = small('replay', orders, '--export', join(dir, 'orders-trace.jsonl'));
+    assert.equal(r.code, 2, r.stderr.slice(0, 2000));
+    const line = Number(/stopped reading after line (\d+) of .*orders\.jsonl \(\d+ % read\)/.exec(r.stderr)?.[1]);
+    assert.ok(line > 0 && line < 200_000, r.stderr);
+    assert.match(r.stderr, /: its \d+ keys fill the memory Node allows the replay \(\d+ MiB in use and some \d+ MiB to summarise them, of \d+ MiB; /);
+    assert.match(r.stderr, /The summary and the exported trace cover what was read\. To read it all, give Node more memory \(NODE_OPTIONS=--max-old-space-size=\d+ seqscope replay …\) or sequence by a coarser key/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+    assert.doesNotMatch(r.stderr, /FATAL|heap out of memory/);
+    assert.match(r.stdout, /\(STOPPED, memory full: partial result\)/);
+    // The trace holds what was read: one message event per line read.
+    const trace = readFileSync(join(dir, 'orders-trace.jsonl'), 'utf8').trim().split('\n');
+    assert.equal(trace.length, line);
+
+    const j = small('replay', orders, '--json');
+    assert.equal(j.code, 2);
+    const summary = JSON.parse(j.stdout);
+    assert.equal(summary.stopped, 'memory');
+    assert.equal(summary.cancelled, true);
+    assert.equal(summary.byKey.length, summary.keys, 'every key read is listed (written in pieces)');
+    assert.equal(summary.received, summary.keys);
+    assert.ok(summary.heapMiB > 0 && summary.heapMiB < summary.heapLimitMiB);
   });
 
   it('exit 2 with a one-line message for a missing file, naming it', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildSync } from 'esbuild';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { unpackLanes } from '../../src/core/session/laneWire';
 import { loadSession } from '../../src/core/session/loadSession';
 import { packSession, unpackSession } from '../../src/core/session/sessionTransfer';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
+import { writeKeyPerMessageCapture } from '../support/captureLines';
 import { ReplayCursor } from '../../src/core/session/replayCursor';
 
 const SAMPLE = join(__dirname, '..', '..', 'media', 'samples', 'cme-sample.jsonl');
@@ -174,6 +175,25 @@ describe('Loading a session on a worker thread', function () {
     const r = await viaWorker([SAMPLE], CME, { signal: abort.signal });
     assert.equal(r.cancelled, true);
     assert.ok(r.session.arrivalCount < (await loadSession([SAMPLE], CME)).session.arrivalCount, 'a partial session');
+  });
+
+  it('stops when its heap fills with keys, keeping what was read and saying where (not losing the worker)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-worker-heap-'));
+    try {
+      const orders = join(dir, 'orders.jsonl');
+      writeKeyPerMessageCapture(orders, 200_000);
+      const r = await viaWorker([orders], resolveOptions({}), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 } });
+      assert.ok(r.heapStop, 'stopped by the heap guard');
+      assert.equal(r.cancelled, true);
+      assert.equal(r.heapStop.path, orders);
+      const read = r.session.arrivalCount;
+      assert.ok(read > 0 && read < 200_000, `${read} arrivals kept`);
+      assert.equal(r.heapStop.line, read, 'one arrival per line, up to the last line read');
+      assert.equal(r.session.summary.keys, read);
+      assert.ok(r.heapStop.heap.used < r.heapStop.heap.limit && r.heapStop.heap.limit < 100 * 2 ** 20, "the worker's own small heap");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('computes the timeline’s first view on the worker, before the session arrives, as the session’s own service does', async () => {

@@ -5,8 +5,9 @@
  * slack — lives in the worker's own heap, which is returned whole when the worker ends: the host
  * keeps only the finished columns, moved over without a copy (see sessionTransfer.ts).
  */
-import { Worker } from 'node:worker_threads';
+import { ResourceLimits, Worker } from 'node:worker_threads';
 import { CaptureError } from '../captureReader';
+import type { HeapStop } from '../replayRun';
 import { SequencingOptions } from '../sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from './sessionTransfer';
@@ -35,7 +36,7 @@ export interface LoadFailure {
 export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
   | { type: 'firstView'; view: StandalonePreview }
-  | { type: 'done'; packed: PackedSession; cancelled: boolean }
+  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop }
   | { type: 'failed'; error: LoadFailure };
 
 /**
@@ -63,6 +64,8 @@ export interface LoadFirstView {
 export interface WorkerLoadOptions extends LoadOptions {
   /** Node options for the worker (tests run the TypeScript entry through a loader). */
   readonly execArgv?: string[];
+  /** The worker's heap (tests give it a small one); by default Node's. */
+  readonly resourceLimits?: ResourceLimits;
   readonly firstView?: LoadFirstView;
 }
 
@@ -80,7 +83,7 @@ export function reviveFailure(f: LoadFailure): Error {
  */
 export function loadSessionInWorker(workerScript: string, paths: readonly string[], options: SequencingOptions, load: WorkerLoadOptions = {}): Promise<LoadResult> {
   return new Promise<LoadResult>((resolve, reject) => {
-    const worker = new Worker(workerScript, { execArgv: load.execArgv });
+    const worker = new Worker(workerScript, { execArgv: load.execArgv, resourceLimits: load.resourceLimits });
     let settled = false;
     const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies LoadWorkerRequest);
     const settle = (fn: () => void) => {
@@ -106,7 +109,7 @@ export function loadSessionInWorker(workerScript: string, paths: readonly string
             });
           break;
         case 'done':
-          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled }));
+          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop }));
           break;
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));

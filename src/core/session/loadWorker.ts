@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
+import { HeapGuard } from '../heapGuard';
 import { loadSession } from './loadSession';
 import { packSession } from './sessionTransfer';
 import { TimelineService } from './timelineService';
@@ -36,11 +37,14 @@ port.on('message', (req: LoadWorkerRequest) => {
   loadSession(req.paths, req.options, {
     signal: abort.signal,
     onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+    // A capture of millions of keys fills the worker's heap: stop with what was read (the
+    // caller says why) rather than lose the worker and all of it.
+    heapGuard: new HeapGuard(),
   }).then(
-    ({ session, cancelled }) => {
+    ({ session, cancelled, heapStop }) => {
       const sendNow = () => {
         const { packed, transfer } = packSession(session);
-        reply({ type: 'done', packed, cancelled }, transfer);
+        reply({ type: 'done', packed, cancelled, heapStop }, transfer);
       };
       // First, while the columns are still here: the view a timeline waiting for this load
       // shows. The session follows when the caller takes it (see LoadFirstView.onView).
