@@ -8,6 +8,7 @@ import { noun } from '../core/plural';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration, parseWhen } from '../core/duration';
 import { futureSeekProblem } from '../core/seekTime';
+import { HeapGuard } from '../core/heapGuard';
 import { runReplay } from '../core/replayRun';
 import type * as PubsubLayer from '../pubsub';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
@@ -146,13 +147,22 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     recorder = undefined;
     const stats = source!.stats;
     const elapsed = Date.now() - started;
-    // The summary is a replay of the file just written: the same verdict `seqscope replay` gives.
-    const { summary } = await runReplay({ paths: [flags.out], options });
+    // The summary is a replay of the file just written: the same verdict `seqscope replay` gives,
+    // and the same stop when its keys fill the heap (the recording is whole either way).
+    const { summary, heapStop } = await runReplay({ paths: [flags.out], options, heapGuard: new HeapGuard() });
+    const stopped = heapStop && { summaryStopped: 'memory', summaryLines: heapStop.line ?? 0 };
     if (flags.json) {
-      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary }) + '\n');
+      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary, ...stopped }) + '\n');
     } else {
       io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${subscription.path} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
-      io.stdout.write(formatSummary(summary));
+      io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
+    }
+    if (heapStop) {
+      io.stderr.write(
+        `seqscope: the recording is complete, but its summary covers only the first ${heapStop.line ?? 0} lines: its ${heapStop.keys} keys fill the memory Node allows (of ${Math.round(heapStop.heap.limit / 2 ** 20)} MiB). ` +
+          `Replay it with more memory: NODE_OPTIONS=--max-old-space-size=${Math.ceil((2 * heapStop.heap.limit) / 2 ** 30) * 1024} seqscope replay ${flags.out}\n`,
+      );
+      return 2;
     }
     return 0;
   } finally {

@@ -1,5 +1,7 @@
+import * as vscode from 'vscode';
 import { mkdirSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
+import { HeapGuard } from '../core/heapGuard';
 import { claimRecordingPath } from '../core/recordingPath';
 import { SequencingOptions } from '../core/sequencingOptions';
 import { LiveFeed } from '../core/session/liveFeed';
@@ -11,6 +13,11 @@ import { SessionManager } from './sessionManager';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
 const REFRESH_MS = 500;
+/**
+ * What a key costs the live session until it detaches, beyond what it holds now, for the heap
+ * guard: the summary's row, the window's key list (as the loader's reserve, loadSession.ts).
+ */
+const RESERVE_PER_KEY = 512;
 
 export interface LiveStart {
   readonly layer: typeof PubsubLayer;
@@ -44,6 +51,12 @@ export class LiveSession extends Disposable {
   onDidEnd: (() => void) | undefined;
   private closeHook: { dispose(): void } | undefined;
   private readonly status: LiveStatus;
+  /**
+   * The sequencer runs on across windows, so a topic keyed per order grows a key per message
+   * for as long as the session is attached, in the extension host's own heap: past what it
+   * holds, every extension would go down with it. The guard detaches first.
+   */
+  private readonly heapGuard = new HeapGuard();
 
   private constructor(
     private readonly manager: SessionManager,
@@ -134,6 +147,19 @@ export class LiveSession extends Disposable {
       status.received = summary.received + summary.invalid;
       status.windows = this.feed.rollovers + 1;
       if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - duplicatesAtReconnect;
+      this.heapGuard.check(this.feed.engine.keyCount * RESERVE_PER_KEY);
+      const full = this.heapGuard.stopped;
+      if (full && !this.detaching) {
+        const mib = (b: number) => Math.round(b / 2 ** 20);
+        const message =
+          `SeqScope: detached from ${subscription.id}: its ${this.feed.engine.keyCount} keys fill the extension host's memory ` +
+          `(${mib(full.used)} MiB in use of ${mib(full.limit)} MiB; the sequencer keeps counters and state for each key, across windows). ` +
+          `The recording holds everything received and opens now as a capture; attach again to go on from here.`;
+        log().warn(message);
+        void vscode.window.showWarningMessage(message);
+        void this.detach();
+        return;
+      }
       this.rateWindow.push({ t: now, n: status.received });
       while (this.rateWindow.length > 1 && now - this.rateWindow[0].t > 3000) this.rateWindow.shift();
       const first = this.rateWindow[0];
