@@ -4,10 +4,11 @@
  * stack trace and nothing else from the CLI (exit 134), a loader worker gone with everything it
  * had read in the extension.
  *
- * What grows: the sequencer keeps counters and state per key (a few hundred bytes), so a topic
- * keyed per order or per customer has as many keys as messages; the extension's session keeps
- * tens of bytes per event. Both are what the user asked to see, so they cannot be bounded
- * without losing results — but they can be watched.
+ * What grows: the sequencer keeps counters and state per key (a few hundred bytes; the
+ * extension's session adds its per-key lists), so a topic keyed per order or per customer has as
+ * many keys as messages. That is what the user asked to see, so it cannot be bounded without
+ * losing results — but it can be watched. (A session's events are in typed arrays, outside this
+ * heap: running out there is an ordinary error, which the load reports.)
  *
  * How: between batches the guard reads the heap's size, a few microseconds. That size counts
  * garbage V8 has not collected yet, which can fill the heap close to its limit before V8 runs a
@@ -60,7 +61,9 @@ let gc: (() => void) | undefined;
 
 /**
  * A full collection. Node has no call for it without `--expose-gc`; the flag can be set at run
- * time, and a context made after that has `gc` (the flag only adds that function).
+ * time, and a context made after that has `gc`. The flag is the process's (in the extension
+ * host, every extension's): contexts made later get a `gc` function, and nothing else changes.
+ * Set only once a run is near the line.
  */
 function fullCollection(): void {
   if (gc === undefined) {

@@ -152,8 +152,8 @@ export class LiveSession extends Disposable {
       if (full && !this.detaching) {
         const mib = (b: number) => Math.round(b / 2 ** 20);
         const message =
-          `SeqScope: detached from ${subscription.id}: its ${this.feed.engine.keyCount} keys fill the extension host's memory ` +
-          `(${mib(full.used)} MiB in use of ${mib(full.limit)} MiB; the sequencer keeps counters and state for each key, across windows). ` +
+          `SeqScope: detached from ${subscription.id}: the extension host's memory is nearly full (${mib(full.used)} MiB in use of ${mib(full.limit)} MiB), ` +
+          `and this session's ${this.feed.engine.keyCount} keys grow with every new key (the sequencer keeps counters and state for each, across windows). ` +
           `The recording holds everything received and opens now as a capture; attach again to go on from here.`;
         log().warn(message);
         void vscode.window.showWarningMessage(message);
