@@ -74,6 +74,20 @@ export function manyKeysOptions(numbers: number): StreamOptions {
   };
 }
 
+/** A capture of `keys` messages, each of its own ordering key (a topic keyed per order): what fills a replay's memory. */
+export function keyPerMessageOptions(keys: number): StreamOptions {
+  return { seed: 13, keys, messagesPerKey: 1, seqBits: 64, burst: { min: 1, max: 1 }, burstGapMs: 0.05, intraBurstMs: 0 };
+}
+
+/**
+ * The keys and the messages received that a (text) summary's total row gives, or a problem:
+ * with millions of keys `--json` is hundreds of megabytes, more than a pipe should carry here.
+ */
+export function summaryTotals(stdout: string): { keys: number; received: number } | string {
+  const m = /total \((\d+) keys?\)\s+(\d+)/.exec(stdout);
+  return m ? { keys: Number(m[1]), received: Number(m[2]) } : 'no total row in the summary';
+}
+
 /** What a `--seq none` replay of a manyKeysOptions capture must say (duplicates are its redeliveries). */
 export function checkUnsequencedSummary(stdout: string, t: GroundTruth): string[] {
   return summaryDifferences(stdout, { received: t.deliveries, delivered: t.deliveries - t.redeliveries, duplicates: t.redeliveries, redeliveries: t.redeliveries, gaps: 0, invalid: 0 });
@@ -157,6 +171,8 @@ export interface ProcessRun {
   /** Peak resident set size, bytes. */
   maxRss: number;
   stdout: string;
+  /** What the process wrote on stderr (without the measuring tool's report). */
+  stderr: string;
 }
 
 /**
@@ -165,7 +181,7 @@ export interface ProcessRun {
  * process.resourceUsage() as the process exits. Both add the same small constant to every
  * process measured.
  */
-export function runNode(args: string[]): ProcessRun {
+export function runNode(args: string[], exitCode = 0): ProcessRun {
   const useTime = existsSync(TIME);
   const cmd = useTime ? TIME : process.execPath;
   const argv = useTime ? ['-v', process.execPath, ...args] : ['--require', rssHook(), ...args];
@@ -173,7 +189,7 @@ export function runNode(args: string[]): ProcessRun {
   const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const wallMs = performance.now() - t0;
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
+  if (r.status !== exitCode) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}, not ${exitCode}: ${r.stderr.slice(-2000)}`);
   const m = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr) : /SEQSCOPE_BENCH_MAXRSS=(\d+) CPU=(\d+)/.exec(r.stderr);
   if (!m) throw new Error(`no peak RSS in the output of node ${args.join(' ')}`);
   let cpuMs: number;
@@ -184,7 +200,11 @@ export function runNode(args: string[]): ProcessRun {
   } else {
     cpuMs = Number(m[2]) / 1000;
   }
-  return { wallMs, cpuMs, maxRss: Number(m[1]) * 1024, stdout: r.stdout };
+  // GNU time's report (after "Command exited with non-zero status N" when it did) follows what
+  // the process wrote; the hook's line likewise.
+  const end = useTime ? r.stderr.search(/(Command exited with non-zero status \d+\n)?\tCommand being timed/) : m.index;
+  const stderr = (end >= 0 ? r.stderr.slice(0, end) : r.stderr).trim();
+  return { wallMs, cpuMs, maxRss: Number(m[1]) * 1024, stdout: r.stdout, stderr };
 }
 
 /**
@@ -221,7 +241,7 @@ function rssHook(): string {
  * from elsewhere hits every command alike; with the highest peak RSS of any run (conservative).
  */
 export function bestRuns(reps: number, commands: readonly string[][]): BestRun[] {
-  const best: BestRun[] = commands.map(() => ({ wallMs: Infinity, cpuMs: Infinity, maxRss: 0, stdout: '', maxRssAll: 0 }));
+  const best: BestRun[] = commands.map(() => ({ wallMs: Infinity, cpuMs: Infinity, maxRss: 0, stdout: '', stderr: '', maxRssAll: 0 }));
   for (let i = 0; i < reps; i++) {
     commands.forEach((args, j) => {
       const r = runNode(args);

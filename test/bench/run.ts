@@ -22,7 +22,24 @@ import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
 import { EngineMemoryArgs, EngineMemoryResult } from './engineMemory';
-import { BENCH_DIR, MANY_KEYS, ROOT, bestRuns, buildBareParse, bundleForNode, captureOptions, checkSummary, checkUnsequencedSummary, ensureCapture, ensureGzipCopy, liveHeap, manyKeysOptions, runNode } from './cliBench';
+import {
+  BENCH_DIR,
+  MANY_KEYS,
+  ROOT,
+  bestRuns,
+  buildBareParse,
+  bundleForNode,
+  captureOptions,
+  checkSummary,
+  checkUnsequencedSummary,
+  ensureCapture,
+  ensureGzipCopy,
+  keyPerMessageOptions,
+  liveHeap,
+  manyKeysOptions,
+  runNode,
+  summaryTotals,
+} from './cliBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
@@ -152,6 +169,34 @@ function engineCase(script: string, kind: StreamKind, keys: number, seqBits: 16 
   return row;
 }
 
+/** Keys (one message each) of the capture that shows the heap guard, and the heap it is given. */
+const KEY_PER_MESSAGE = 2_000_000;
+const GUARDED_HEAP_MIB = 1024;
+
+/** The line the heap guard's message says a replay stopped after (NaN if none). */
+function stoppedAt(stderr: string): number {
+  return Number(/^seqscope: stopped reading after line (\d+) of /.exec(stderr)?.[1]);
+}
+
+/**
+ * With the default heap every key is summarised; with a small one the replay stops: one line
+ * on stderr naming the line, a summary marked STOPPED of exactly the lines read.
+ */
+function keyPerMessageProblems(lines: number, fits: { stdout: string }, stops: { stdout: string; stderr: string }): string[] {
+  const problems: string[] = [];
+  const all = summaryTotals(fits.stdout);
+  if (typeof all === 'string') problems.push(`default heap: ${all}`);
+  else if (all.keys !== lines || all.received !== lines) problems.push(`default heap: ${all.keys} keys, ${all.received} received ≠ ${lines}`);
+  const read = stoppedAt(stops.stderr);
+  const part = summaryTotals(stops.stdout);
+  if (!(read > 0 && read < lines)) problems.push(`small heap: no stop in ${JSON.stringify(stops.stderr.slice(0, 200))}`);
+  if (stops.stderr.split('\n').length !== 1) problems.push('small heap: more than one line on stderr');
+  if (!stops.stdout.includes('(STOPPED, memory full: partial result)')) problems.push('small heap: the summary is not marked STOPPED');
+  if (typeof part === 'string') problems.push(`small heap: ${part}`);
+  else if (part.received !== read) problems.push(`small heap: ${part.received} received ≠ ${read} lines read`);
+  return problems;
+}
+
 function cliCases() {
   const cli = join(ROOT, 'dist/cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first) or `node esbuild.js --production`');
@@ -186,6 +231,10 @@ function cliCases() {
   const keysBig = ensureCapture('capture-keys-4m', manyKeysOptions(4_000_000));
   const keysSmallRun = liveHeap([cli, 'replay', keysSmall.path, '--json']);
   const keysBigRun = liveHeap([cli, 'replay', keysBig.path, '--json']);
+  progress(`cli: a key per message, ${count(KEY_PER_MESSAGE)} keys, with Node's default heap and with ${GUARDED_HEAP_MIB} MiB (the heap guard)`);
+  const perKey = ensureCapture('capture-key-per-message-2m', keyPerMessageOptions(KEY_PER_MESSAGE));
+  const fits = runNode([cli, 'replay', perKey.path, '--no-progress']);
+  const stops = runNode([`--max-old-space-size=${GUARDED_HEAP_MIB}`, cli, 'replay', perKey.path, '--no-progress'], 2);
   return {
     capture: { path: big.path, bytes: big.bytes, lines: big.lines, generated: big.generated, gaps: big.truth.gaps, lost: big.truth.lost, duplicates: big.truth.duplicates },
     bare: { wallMs: bareRun.wallMs, cpuMs: bareRun.cpuMs, maxRss: bareRun.maxRssAll, problems: bareLines === big.lines ? [] : [`lines ${bareLines} ≠ ${big.lines}`] },
@@ -198,6 +247,13 @@ function cliCases() {
       small: { lines: keysSmall.lines, bytes: keysSmall.bytes, liveHeap: keysSmallRun.bytes },
       big: { lines: keysBig.lines, bytes: keysBig.bytes, liveHeap: keysBigRun.bytes },
       problems: [...checkUnsequencedSummary(keysSmallRun.stdout, keysSmall.truth), ...checkUnsequencedSummary(keysBigRun.stdout, keysBig.truth)],
+    },
+    keyPerMessage: {
+      lines: perKey.lines,
+      bytes: perKey.bytes,
+      fits: { wallMs: fits.wallMs, maxRss: fits.maxRss },
+      stops: { wallMs: stops.wallMs, maxRss: stops.maxRss, message: stops.stderr, linesRead: stoppedAt(stops.stderr) },
+      problems: keyPerMessageProblems(perKey.lines, fits, stops),
     },
   };
 }
@@ -350,12 +406,17 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
     '',
   );
   report.push(
-    `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and a 4-byte hash of each key's last 65 536 messageIds, so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
+    `Peak RSS against capture size (a replay holds each key's start window, messages waiting behind a gap and 4-byte hashes of recent messageIds — 65 536 a key at most, 4 194 304 over all keys — so it should level off rather than grow with the file): ${count(c.small.lines)} lines (${mib(c.small.bytes)}) → ${mib(c.small.replayRss)} (bare loop ${mib(c.small.bareRss)}); ${count(c.capture.lines)} lines (${mib(c.capture.bytes)}) → ${mib(c.replay.maxRss)} (bare loop ${mib(c.bare.maxRss)}). Check of the smaller replay: ${checked(c.small.problems)}`,
     '',
   );
   const k = c.manyKeys;
   report.push(
     `Live heap without sequence numbers — \`seqscope replay --json\` with the default \`--seq none\`, which finds duplicates by messageId and remembers the ids of the last 2^20 deliveries of all keys, so once that many have passed it should stay level — over ${count(MANY_KEYS)} ordering keys, 0.5 % redelivered (the largest heap left after a forced full collection, every 250 ms; peak RSS would also count garbage not yet collected): ${count(k.small.lines)} lines (${mib(k.small.bytes)}) → ${mib(k.small.liveHeap)}; ${count(k.big.lines)} lines (${mib(k.big.bytes)}) → ${mib(k.big.liveHeap)}. Check of both: ${checked(k.problems)}`,
+    '',
+  );
+  const p = c.keyPerMessage;
+  report.push(
+    `A key per message (a topic keyed per order): ${count(p.lines)} keys (${mib(p.bytes)}), \`seqscope replay\` with the default options. Every key keeps its counters and state, so keys are what memory grows with. With Node's default heap: ${seconds(p.fits.wallMs)}, peak RSS ${mib(p.fits.maxRss)}. With \`--max-old-space-size=${GUARDED_HEAP_MIB}\` the heap guard stops it after ${count(p.stops.linesRead)} lines (${seconds(p.stops.wallMs)}, peak RSS ${mib(p.stops.maxRss)}), exit 2, summary of what was read: "${p.stops.message}". Check (every key summarised; the stop: one line, exit 2, a STOPPED summary of exactly the lines read): ${checked(p.problems)}`,
     '',
   );
   return report;
