@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { access, chmod, constants, realpath, rename, rm, stat } from 'node:fs/promises';
+import { access, chmod, constants, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export class ExportError extends Error {
@@ -66,6 +66,40 @@ export function writeError(target: string, e: unknown, left?: 'unchanged' | 'not
   return new ExportError(`cannot write ${target}: ${reason}${after}`, target, (e as NodeJS.ErrnoException)?.code, nextStep);
 }
 
+/** How long a temporary file must have gone unwritten before it is taken as abandoned. */
+const STALE_PART_MS = 10 * 60_000;
+
+/**
+ * Removes temporary files an earlier export to `final` left behind when it was killed outright
+ * (SIGKILL, a machine stopped): hidden, they would stay beside the trace for good. One is taken
+ * as abandoned only when the process named in it is gone from this machine and it has not been
+ * written for ten minutes — on a folder shared between machines a pid says nothing, and an
+ * export in progress writes all the time.
+ */
+async function removeStaleParts(final: string, now = Date.now()): Promise<void> {
+  const dir = dirname(final);
+  const prefix = `.${basename(final)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.part$/.exec(name.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || processExists(Number(m[1]))) continue;
+    const path = join(dir, name);
+    const st = await stat(path).catch(() => undefined);
+    if (st?.isFile() && now - st.mtimeMs > STALE_PART_MS) await rm(path, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Whether a process with this pid runs here (one of another user's counts: EPERM). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class OutputFile {
   private state: 'open' | 'committed' | 'discarded' = 'open';
 
@@ -94,6 +128,7 @@ export class OutputFile {
     const final = st?.isFile() ? await realpath(target).catch(() => target) : target;
     // Hidden, and unique per process and call: two exports to one folder never share it.
     const temp = direct ? undefined : join(dirname(final), `.${basename(final)}.${process.pid}.${randomBytes(4).toString('hex')}.part`);
+    if (temp !== undefined) await removeStaleParts(final);
     const stream = createWriteStream(temp ?? target, { encoding, flags: temp ? 'wx' : 'w' });
     try {
       await once(stream, 'open');

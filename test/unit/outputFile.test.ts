@@ -1,6 +1,7 @@
 /** Files written for the user: in place only when whole, the target untouched otherwise, and errors in words. */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportError, OutputFile, writeError } from '../../src/core/outputFile';
@@ -40,6 +41,33 @@ describe('OutputFile', () => {
     assert.equal(readFileSync(target, 'utf8'), 'whole\n');
     await f.discard(); // after a commit: nothing
     assert.equal(readFileSync(target, 'utf8'), 'whole\n');
+  });
+
+  it('removes what an export killed outright left beside the target, and nothing else', async () => {
+    const target = join(dir, 'trace.jsonl');
+    // A process that has ended: its pid names no one now.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const alive = process.ppid;
+    const old = (Date.now() - 3_600_000) / 1000;
+    const part = (name: string, mtime?: number) => {
+      writeFileSync(join(dir, name), 'cut off');
+      if (mtime !== undefined) utimesSync(join(dir, name), mtime, mtime);
+    };
+    part(`.trace.jsonl.${dead}.0badf00d.part`, old); // abandoned: goes
+    part(`.trace.jsonl.${dead}.0000beef.part`); // written a moment ago (another machine's, say): stays
+    part(`.trace.jsonl.${alive}.12345678.part`, old); // its process runs: stays
+    part(`.other.jsonl.${dead}.0badf00d.part`, old); // another target's: stays
+    part(`.trace.jsonl.${dead}.notours.part`, old); // not a name we make: stays
+    const f = await OutputFile.open(target);
+    await write(f, 'whole\n');
+    await f.commit();
+    assert.deepEqual(names(), [
+      `.other.jsonl.${dead}.0badf00d.part`,
+      `.trace.jsonl.${alive}.12345678.part`,
+      `.trace.jsonl.${dead}.0000beef.part`,
+      `.trace.jsonl.${dead}.notours.part`,
+      'trace.jsonl',
+    ].sort());
   });
 
   it('discard leaves an existing target as it was and no partial file', async () => {
