@@ -16,6 +16,7 @@ import { createWriteStream, WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { access, chmod, constants, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isRunning } from './processAlive';
 
 export class ExportError extends Error {
   constructor(
@@ -83,20 +84,10 @@ async function removeStaleParts(final: string, now = Date.now()): Promise<void> 
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const m = /^(\d+)\.[0-9a-f]{8}\.part$/.exec(name.slice(prefix.length));
-    if (!m || Number(m[1]) === process.pid || processExists(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || isRunning(Number(m[1]))) continue;
     const path = join(dir, name);
     const st = await stat(path).catch(() => undefined);
     if (st?.isFile() && now - st.mtimeMs > STALE_PART_MS) await rm(path, { force: true }).catch(() => undefined);
-  }
-}
-
-/** Whether a process with this pid runs here (one of another user's counts: EPERM). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

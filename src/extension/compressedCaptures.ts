@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { decompressCapture, DamagedCompressionError, sniffGzip } from '../core/captureSource';
 import { CaptureError } from '../core/captureReader';
+import { isRunning } from '../core/processAlive';
 import { log } from './log';
 import { formatBytes } from '../core/byteSize';
 import { byteProgress, ProgressWatcher } from './byteProgress';
@@ -296,16 +297,5 @@ function restate(e: unknown, copies: readonly string[], sources: readonly string
   const message = e.message.split(copies[i]).join(`${sources[i]} (decompressed)`);
   const name = shellQuote(basename(sources[i]));
   return new CompressedCaptureError(message, sources[i], `Look at what it holds (gzip -dc ${name} | head -c 300), or open the capture it was made from`);
-}
-
-/** Whether a process with this id runs (on this machine: where the global storage is). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it runs, as another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
