@@ -7,7 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Writable } from 'node:stream';
 import { CaptureError } from '../core/captureReader';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/exporters';
-import { inputOverwrittenBy, repeatedInput } from '../core/fileIdentity';
+import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core/fileIdentity';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
 import { HeapGuard } from '../core/heapGuard';
@@ -171,11 +171,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
   if (stdinProblem) throw new UsageError(stdinProblem);
   const repeated = repeatedInput(paths.filter((p) => p !== '-'));
-  if (repeated !== undefined) {
-    const [first, again] = repeated;
-    const named = first === again ? `${first} is named twice` : `${first} and ${again} are the same file`;
-    throw new UsageError(`${named}: name each capture once (read twice, it would merge with itself and every message would count as a duplicate)`);
-  }
+  if (repeated !== undefined) throw new UsageError(repeatedInputMessage(repeated, 'name each capture once'));
   let format: TraceFormat | undefined;
   if (flags.format !== undefined) {
     if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);

@@ -32,6 +32,15 @@ export function repeatedInput(paths: readonly string[]): [string, string] | unde
   return undefined;
 }
 
+/**
+ * What to say of a capture named twice (see repeatedInput): which paths, what to do (the CLI
+ * "names", the editor "opens") and why it is refused.
+ */
+export function repeatedInputMessage([first, again]: readonly [string, string], nextStep: string): string {
+  const named = first === again ? `${first} is named twice` : `${first} and ${again} are the same file`;
+  return `${named}: ${nextStep} (read twice, it would merge with itself and every message would count as a duplicate)`;
+}
+
 function identity(path: string): string | undefined {
   try {
     // bigint: inode numbers can exceed 2^53 (some file systems), where a number would round.

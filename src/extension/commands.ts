@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { noun } from '../core/plural';
+import { CaptureError } from '../core/captureReader';
+import { repeatedInput, repeatedInputMessage } from '../core/fileIdentity';
 import { captureTitle } from '../core/session/captureSession';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
 import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
@@ -82,6 +84,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         uris = await vscode.window.showOpenDialog({ canSelectMany: true, filters: CAPTURE_FILTERS, title: 'Open capture (several are merged by their clock)', openLabel: 'Open Capture' });
         if (!uris?.length) return undefined;
       }
+      // A file and a link to it, selected together in the Explorer or the dialog: refused before
+      // the options are asked, as the CLI refuses it.
+      const repeated = repeatedInput(uris.map((u) => u.fsPath));
+      if (repeated) throw new CaptureError(repeatedInputMessage(repeated, 'open each capture once'), repeated[1]);
       const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
       if (!options) return undefined;
       // Interactive opens show the timeline at once: it starts up while the capture loads, under

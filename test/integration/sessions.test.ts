@@ -132,6 +132,33 @@ describe('SeqScope in VS Code', function () {
     assert.doesNotMatch(page, /\son(error|load|click)=/i, 'no inline event handlers');
   });
 
+  it('refuses to open one capture twice, as a file and a link to it, before asking for options', async () => {
+    const restore: (() => unknown)[] = [];
+    const errors: string[] = [];
+    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
+    try {
+      const capture = join(out, 'twice.jsonl');
+      copyFileSync(sample, capture);
+      const link = join(out, 'twice-link.jsonl');
+      symlinkSync(capture, link);
+      const before = api.manager.all.length;
+      const said = `${capture} and ${link} are the same file: open each capture once (read twice, it would merge with itself and every message would count as a duplicate)`;
+      // As the Explorer passes a multi-selection: (clicked, all selected), then the options would be asked.
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(capture), [vscode.Uri.file(capture), vscode.Uri.file(link)])), { message: said });
+      assert.equal(api.manager.all.length, before, 'nothing opened');
+      // The notification follows the rejection (it first looks whether the file is gzip).
+      await eventually(() => (errors.length ? true : undefined));
+      assert.deepEqual(errors, [`SeqScope: ${said}`]);
+      // The two as separate captures with the same content still open (two recorders on one subscription).
+      const copy = join(out, 'twice-copy.jsonl');
+      copyFileSync(sample, copy);
+      const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', [vscode.Uri.file(capture), vscode.Uri.file(copy)], { preset: 'cme' });
+      assert.ok(r, 'two files with the same content open');
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
+  });
+
   it('refuses to export over the capture it reads, through a link or another spelling of its path', async () => {
     const restore: (() => unknown)[] = [];
     const errors: string[] = [];
