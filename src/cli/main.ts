@@ -10,6 +10,7 @@ import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../cor
 import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core/fileIdentity';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
+import { mebibytes } from '../core/byteSize';
 import { HeapGuard } from '../core/heapGuard';
 import { HeapStop, runReplay } from '../core/replayRun';
 import { PRESETS } from '../core/sequencingOptions';
@@ -244,10 +245,6 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.findings;
   }
   return EXIT.ok;
-}
-
-function mebibytes(bytes: number): number {
-  return Math.round(bytes / 2 ** 20);
 }
 
 /**

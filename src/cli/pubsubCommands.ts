@@ -8,6 +8,7 @@ import { noun } from '../core/plural';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration, parseWhen } from '../core/duration';
 import { futureSeekProblem } from '../core/seekTime';
+import { mebibytes } from '../core/byteSize';
 import { HeapGuard } from '../core/heapGuard';
 import { runReplay } from '../core/replayRun';
 import type * as PubsubLayer from '../pubsub';
@@ -159,7 +160,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     }
     if (heapStop) {
       io.stderr.write(
-        `seqscope: the recording is complete, but its summary covers only the first ${heapStop.line ?? 0} lines: its ${heapStop.keys} keys fill the memory Node allows (of ${Math.round(heapStop.heap.limit / 2 ** 20)} MiB). ` +
+        `seqscope: the recording is complete, but its summary covers only the first ${heapStop.line ?? 0} lines: its ${heapStop.keys} keys fill the memory Node allows (of ${mebibytes(heapStop.heap.limit)} MiB). ` +
           `Replay it with more memory: NODE_OPTIONS=--max-old-space-size=${Math.ceil((2 * heapStop.heap.limit) / 2 ** 30) * 1024} seqscope replay ${flags.out}\n`,
       );
       return 2;

@@ -1,3 +1,8 @@
+/** Whole mebibytes, for messages and figures that count in MiB. */
+export function mebibytes(bytes: number): number {
+  return Math.round(bytes / 2 ** 20);
+}
+
 /** A size for people: "300 B", "1.5 KB", "473.0 MB", "2.10 GB" (powers of 1 024). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { mkdirSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
+import { mebibytes } from '../core/byteSize';
 import { HeapGuard } from '../core/heapGuard';
 import { claimRecordingPath } from '../core/recordingPath';
 import { SequencingOptions } from '../core/sequencingOptions';
@@ -150,9 +151,8 @@ export class LiveSession extends Disposable {
       this.heapGuard.check(this.feed.engine.keyCount * RESERVE_PER_KEY);
       const full = this.heapGuard.stopped;
       if (full && !this.detaching) {
-        const mib = (b: number) => Math.round(b / 2 ** 20);
         const message =
-          `SeqScope: detached from ${subscription.id}: the extension host's memory is nearly full (${mib(full.used)} MiB in use of ${mib(full.limit)} MiB), ` +
+          `SeqScope: detached from ${subscription.id}: the extension host's memory is nearly full (${mebibytes(full.used)} MiB in use of ${mebibytes(full.limit)} MiB), ` +
           `and this session's ${this.feed.engine.keyCount} keys grow with every new key (the sequencer keeps counters and state for each, across windows). ` +
           `The recording holds everything received and opens now as a capture; attach again to go on from here.`;
         log().warn(message);

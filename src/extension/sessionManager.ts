@@ -7,7 +7,7 @@ import { loadSessionInWorker } from '../core/session/loadInWorker';
 import type { HeapStop } from '../core/replayRun';
 import type { StandalonePreview } from '../webview/standaloneEmbed';
 import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
-import { formatBytes } from '../core/byteSize';
+import { formatBytes, mebibytes } from '../core/byteSize';
 import { byteProgress } from './byteProgress';
 import { Disposable } from './dispose';
 import { log } from './log';
@@ -28,11 +28,10 @@ export interface LoadWatcher {
 /** The open sessions, the active one, and loading with progress and cancellation. */
 /** Why a load stopped early for memory, what the session holds, and what to do. */
 function heapStopMessage(label: string, h: HeapStop): string {
-  const mib = (b: number) => Math.round(b / 2 ** 20);
   const share = h.totalBytes > 0 ? ` at ${Math.floor((h.bytesRead / h.totalBytes) * 100)} %` : '';
   const line = h.line === undefined ? '' : ` (line ${h.line}${h.path === undefined ? '' : ` of ${path.basename(h.path)}`})`;
   return (
-    `SeqScope: stopped sequencing ${label}${share}${line}: its ${h.keys} keys fill the memory the loader has (${mib(h.heap.used)} MiB in use and some ${mib(h.heap.reserve)} MiB to summarise them, of ${mib(h.heap.limit)} MiB; ` +
+    `SeqScope: stopped sequencing ${label}${share}${line}: its ${h.keys} keys fill the memory the loader has (${mebibytes(h.heap.used)} MiB in use and some ${mebibytes(h.heap.reserve)} MiB to summarise them, of ${mebibytes(h.heap.limit)} MiB; ` +
     `the sequencer keeps counters and state for each key). The session holds what was read, marked partial. ` +
     `For all of it, run "seqscope replay" in a terminal (NODE_OPTIONS=--max-old-space-size=… gives it more memory), or sequence by a coarser key.`
   );

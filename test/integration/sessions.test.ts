@@ -64,6 +64,18 @@ describe('SeqScope in VS Code', function () {
     }
   }
 
+  /** Runs `test` with VS Code's error notifications caught into a list, then puts them back. */
+  async function withErrorNotifications(test: (errors: string[]) => Promise<void>): Promise<void> {
+    const restore: (() => unknown)[] = [];
+    const errors: string[] = [];
+    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
+    try {
+      await test(errors);
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
+  }
+
   function children(n?: TreeNode): TreeNode[] {
     return api.tree.getChildren(n) as TreeNode[];
   }
@@ -132,11 +144,8 @@ describe('SeqScope in VS Code', function () {
     assert.doesNotMatch(page, /\son(error|load|click)=/i, 'no inline event handlers');
   });
 
-  it('refuses to open one capture twice, as a file and a link to it, before asking for options', async () => {
-    const restore: (() => unknown)[] = [];
-    const errors: string[] = [];
-    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
-    try {
+  it('refuses to open one capture twice, as a file and a link to it, before asking for options', () =>
+    withErrorNotifications(async (errors) => {
       const capture = join(out, 'twice.jsonl');
       copyFileSync(sample, capture);
       const link = join(out, 'twice-link.jsonl');
@@ -154,16 +163,10 @@ describe('SeqScope in VS Code', function () {
       copyFileSync(sample, copy);
       const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', [vscode.Uri.file(capture), vscode.Uri.file(copy)], { preset: 'cme' });
       assert.ok(r, 'two files with the same content open');
-    } finally {
-      for (const r of restore.reverse()) r();
-    }
-  });
+    }));
 
-  it('refuses to export over the capture it reads, through a link or another spelling of its path', async () => {
-    const restore: (() => unknown)[] = [];
-    const errors: string[] = [];
-    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
-    try {
+  it('refuses to export over the capture it reads, through a link or another spelling of its path', () =>
+    withErrorNotifications(async (errors) => {
       const capture = join(out, 'own.jsonl');
       copyFileSync(sample, capture);
       const before = readFileSync(capture);
@@ -178,16 +181,10 @@ describe('SeqScope in VS Code', function () {
         assert.deepEqual(readFileSync(capture), before, `the capture is untouched (${target})`);
       }
       assert.equal(errors.length, 3, 'each refusal is shown');
-    } finally {
-      for (const r of restore.reverse()) r();
-    }
-  });
+    }));
 
-  it('an export that fails leaves the file it would replace as it was, and says what to do', async () => {
-    const restore: (() => unknown)[] = [];
-    const errors: string[] = [];
-    stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
-    try {
+  it('an export that fails leaves the file it would replace as it was, and says what to do', () =>
+    withErrorNotifications(async (errors) => {
       // The capture goes away while its session is open: the export cannot read it.
       const capture = join(out, 'vanishing.jsonl');
       copyFileSync(sample, capture);
@@ -203,10 +200,7 @@ describe('SeqScope in VS Code', function () {
       const { id: other } = await open();
       await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.exportTrace', other, { format: 'csv', path: nowhere })), { name: 'ExportError' });
       assert.equal(errors.at(-1), `SeqScope: cannot write ${nowhere}: the folder ${join(out, 'no-such-folder')} does not exist. Next: create it, or export to a folder that exists.`);
-    } finally {
-      for (const r of restore.reverse()) r();
-    }
-  });
+    }));
 
   it('exports only what passes the filter', async () => {
     const { id } = await open();
