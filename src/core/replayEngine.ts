@@ -40,7 +40,8 @@ export interface ReplaySummary extends SequenceCounts {
 export type TraceListener = (event: TraceEvent, entry?: CaptureEntry) => void;
 
 const INVALID_SAMPLES = 100;
-const DECIMAL = /^-?\d+$/;
+/** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
+const DIGITS = /^\d+$/;
 
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
@@ -104,8 +105,9 @@ export class ReplayEngine {
         this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`);
         return false;
       }
-      seq = DECIMAL.test(text) ? Number(text) : NaN;
-      const problem = seq === seq ? this.sequencer.space.check(seq) : 'is not an integer';
+      seq = DIGITS.test(text) ? Number(text) : NaN;
+      // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
+      const problem = seq === seq ? this.sequencer.space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
       if (problem !== undefined) {
         this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`);
         return false;

@@ -116,9 +116,11 @@ describe('ReplayEngine', () => {
         { t: 5, seq: 2 },
         { t: 6, channel: '1', seq: '1.5' },
         { t: 7, channel: '1', seq: 2 },
+        { t: 8, channel: '1', seq: '-0' },
+        { t: 9, channel: '1', seq: '+3' },
       ],
       opts,
-      [parseEntry('{not json', 0, 9)],
+      [parseEntry('{not json', 0, 11)],
     );
     const invalid = events.filter((e) => e.type === 'invalid');
     assert.deepEqual(
@@ -130,12 +132,14 @@ describe('ReplayEngine', () => {
         [5, 'MsgSeqNum "65536" is out of range for 16-bit numbers (max 65535)'],
         [6, 'key attribute "Channel" is missing'],
         [7, 'MsgSeqNum "1.5" is not an integer'],
-        [9, invalid[6]?.type === 'invalid' ? invalid[6].reason : ''],
+        [9, 'MsgSeqNum "-0" is negative'],
+        [10, 'MsgSeqNum "+3" is not an integer'],
+        [11, invalid[8]?.type === 'invalid' ? invalid[8].reason : ''],
       ],
     );
-    assert.match((invalid[6] as { reason: string }).reason, /^not valid JSON/);
-    assert.equal(summary.invalid, 7);
-    assert.equal(summary.invalidSamples.length, 7);
+    assert.match((invalid[8] as { reason: string }).reason, /^not valid JSON/);
+    assert.equal(summary.invalid, 9);
+    assert.equal(summary.invalidSamples.length, 9);
     assert.equal(summary.delivered, 2);
     assert.equal(summary.received, 2);
   });
