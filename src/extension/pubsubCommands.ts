@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CaptureReader } from '../core/captureReader';
 import { parseWhen } from '../core/duration';
 import { futureSeekProblem } from '../core/seekTime';
@@ -11,6 +11,7 @@ import { LiveSession } from './liveSession';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
+import { RecordingsResult, showRecordings } from './recordingsPicker';
 import { optionsFromSettings } from './settings';
 
 /** Arguments for automation (tests, tasks): skip the pickers. */
@@ -120,7 +121,23 @@ export class PubsubCommands extends Disposable {
   }
 
   private recordingDir(): string {
-    return pubsubSettings().recordingDirectory ?? join(this.storageUri.fsPath, 'recordings');
+    return pubsubSettings().recordingDirectory ?? this.defaultRecordingDir();
+  }
+
+  private defaultRecordingDir(): string {
+    return join(this.storageUri.fsPath, 'recordings');
+  }
+
+  /**
+   * "Recordings…": the folder recorded into now, and the default one, which keeps what was
+   * recorded before the setting pointed elsewhere.
+   */
+  recordings(): Promise<RecordingsResult> {
+    return showRecordings({
+      folders: () => [...new Set([this.recordingDir(), this.defaultRecordingDir()])],
+      recordingNow: () => new Set([...this.lives].map((l) => resolve(l.recordingPath))),
+      openInSessions: () => new Set(this.manager.all.flatMap((s) => [...s.sourcePaths, ...s.data.paths]).map((p) => resolve(p))),
+    });
   }
 
   private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, tap?: PubsubLayer.Tap): Promise<LiveResult> {

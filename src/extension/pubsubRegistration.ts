@@ -18,6 +18,7 @@ export function registerPubsubCommands(pubsub: PubsubCommands, manager: SessionM
     reg('seqscope.pubsub.attach', (args?: AttachArgs) => pubsub.attach(args)),
     reg('seqscope.pubsub.tapTopic', (args?: TapArgs) => pubsub.tapTopic(args)),
     reg('seqscope.pubsub.deleteLeftoverTaps', (args?: { all?: boolean }) => pubsub.deleteLeftoverTaps(args)),
+    reg('seqscope.pubsub.recordings', () => pubsub.recordings()),
     reg('seqscope.pubsub.publishCapture', (args?: { file?: string; topic?: string; pace?: string }) => pubsub.publishCapture(args)),
     reg('seqscope.live.detach', (arg?: unknown) => pubsub.detach(liveSession(arg))),
     reg('seqscope.live.replayFromTime', (arg?: unknown, when?: string) => pubsub.replayFromTime(liveSession(arg), when)),

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { stubber } from './windowStubs';
+import { FakeQuickPick, stubber } from './windowStubs';
 import type * as PubsubLayer from '../../src/pubsub';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
@@ -113,6 +113,18 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     await until('100 delivered in the tree', () => /100 delivered/.test(treeText(summaryNode())) || undefined);
     assert.equal(session.data.summary.gaps, 0);
     await until('the live status to count 100 received', () => session.live?.received === 100 || undefined, 5000);
+
+    // SeqScope: Recordings… marks the recording being written, and offers no delete for it.
+    let picker: FakeQuickPick | undefined;
+    const pickerShown = new Promise<void>((r) => stub('createQuickPick', (() => (picker = new FakeQuickPick(r))) as never));
+    const listed = Promise.resolve(vscode.commands.executeCommand('seqscope.pubsub.recordings'));
+    await pickerShown;
+    const recordingItem = picker!.items.find((i) => (i as { recording?: { path: string } }).recording?.path === result.recording);
+    assert.ok(recordingItem, `${result.recording} is listed`);
+    assert.match(recordingItem.detail ?? '', /recording now: detach to delete it/);
+    assert.deepEqual(recordingItem.buttons?.map((b) => b.tooltip), ['Reveal in File Explorer']);
+    picker!.hide();
+    await listed;
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.replay.stepForward')), /detach the live session first/);
 
     // The window holds 100 arrivals (seqscope.pubsub.liveWindowMessages): the views move on to a

@@ -17,6 +17,12 @@ export function stubber(restore: Restore) {
 
 type PickItem = vscode.QuickPickItem & { key?: string };
 
+/** An item button pressed, as VS Code reports it. */
+interface ItemButtonEvent {
+  readonly item: PickItem;
+  readonly button: vscode.QuickInputButton;
+}
+
 /**
  * A quick pick the test drives as a user would: types, ticks, accepts or dismisses. What VS Code
  * reports back is imitated at its narrowest: a tick change reports only the items given.
@@ -29,15 +35,23 @@ export class FakeQuickPick {
   placeholder: string | undefined;
   canSelectMany = false;
   matchOnDescription = false;
+  matchOnDetail = false;
+  buttons: readonly vscode.QuickInputButton[] = [];
+  busy = false;
+  ignoreFocusOut = false;
   disposed = false;
   private readonly value$ = new vscode.EventEmitter<string>();
   private readonly selection$ = new vscode.EventEmitter<readonly PickItem[]>();
   private readonly accept$ = new vscode.EventEmitter<void>();
   private readonly hide$ = new vscode.EventEmitter<void>();
+  private readonly button$ = new vscode.EventEmitter<vscode.QuickInputButton>();
+  private readonly itemButton$ = new vscode.EventEmitter<ItemButtonEvent>();
   readonly onDidChangeValue = this.value$.event;
   readonly onDidChangeSelection = this.selection$.event;
   readonly onDidAccept = this.accept$.event;
   readonly onDidHide = this.hide$.event;
+  readonly onDidTriggerButton = this.button$.event;
+  readonly onDidTriggerItemButton = this.itemButton$.event;
 
   constructor(private readonly onShow: () => void) {}
 
@@ -60,5 +74,17 @@ export class FakeQuickPick {
   }
   accept(): void {
     this.accept$.fire();
+  }
+  /** A button in the title bar, found by its tooltip. */
+  pressButton(tooltip: string): void {
+    const b = this.buttons.find((x) => x.tooltip === tooltip);
+    if (!b) throw new Error(`no title button "${tooltip}" (there are: ${this.buttons.map((x) => x.tooltip).join(', ')})`);
+    this.button$.fire(b);
+  }
+  /** One of an item's buttons, found by its tooltip. */
+  pressItemButton(item: PickItem, tooltip: string): void {
+    const b = item.buttons?.find((x) => x.tooltip === tooltip);
+    if (!b) throw new Error(`"${item.label}" has no button "${tooltip}"`);
+    this.itemButton$.fire({ item, button: b });
   }
 }
