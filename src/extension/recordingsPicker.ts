@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { formatBytes } from '../core/byteSize';
 import { noun } from '../core/plural';
 import { formatAge, listRecordings, RecordingFile } from '../core/recordings';
+import { reportError } from './errors';
 
 /** Where recordings are, and which are in use. */
 export interface RecordingsPlace {
@@ -32,10 +33,30 @@ interface RecordingItem extends vscode.QuickPickItem {
   readonly inUse: boolean;
 }
 
-const REVEAL: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder-opened'), tooltip: 'Reveal in File Explorer' };
+/**
+ * The OS's file manager is on this machine only in desktop VS Code without a remote; in a browser
+ * (code-server, vscode.dev) or over Remote SSH the recording is on another machine, so its path
+ * is copied instead.
+ */
+export function canRevealInOS(): boolean {
+  return vscode.env.uiKind === vscode.UIKind.Desktop && !vscode.env.remoteName;
+}
+
+const REVEAL: vscode.QuickInputButton = canRevealInOS()
+  ? { iconPath: new vscode.ThemeIcon('folder-opened'), tooltip: 'Reveal in File Explorer' }
+  : { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Path' };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete…' };
-const OPEN_FOLDER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder'), tooltip: 'Open the Recordings Folder' };
+const OPEN_FOLDER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder'), tooltip: canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path' };
 const DELETE_UNUSED: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Delete Every Recording Not in Use…' };
+
+async function reveal(path: string): Promise<void> {
+  if (canRevealInOS()) {
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(path));
+    return;
+  }
+  await vscode.env.clipboard.writeText(path);
+  vscode.window.setStatusBarMessage(`SeqScope: copied ${path}`, 5000);
+}
 
 export async function showRecordings(place: RecordingsPlace): Promise<RecordingsResult> {
   const deleted: string[] = [];
@@ -117,25 +138,37 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
   show(list);
   return new Promise<RecordingsResult>((done) => {
     let opened: string | undefined;
-    picker.onDidTriggerItemButton(async ({ item, button }) => {
-      if (button === REVEAL) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(item.recording.path));
-      else if (button === DELETE && !item.inUse) await remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
-    });
-    picker.onDidTriggerButton(async (button) => {
-      if (button === OPEN_FOLDER) {
-        await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(list[0]?.path ?? place.folders()[0]));
-        return;
-      }
-      if (button !== DELETE_UNUSED) return;
-      const unused = itemsOf(list).filter((i) => !i.inUse).map((i) => i.recording);
-      if (!unused.length) {
-        void vscode.window.showInformationMessage('SeqScope: every recording listed is in use (recording now, or open in a session).');
-        return;
-      }
-      const kept = list.length - unused.length;
-      const bytes = unused.reduce((n, f) => n + f.bytes, 0);
-      await remove(unused, `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`);
-    });
+    /** Event handlers' failures (a folder gone unreadable, a dialog refused) reach the user. */
+    const reported =
+      <A>(fn: (a: A) => Promise<void>) =>
+      (a: A): void =>
+        void fn(a).catch((e) => reportError('seqscope.pubsub.recordings', e));
+    picker.onDidTriggerItemButton(
+      reported(async ({ item, button }: vscode.QuickPickItemButtonEvent<RecordingItem>) => {
+        if (button === REVEAL) await reveal(item.recording.path);
+        else if (button === DELETE && !item.inUse) await remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
+      }),
+    );
+    picker.onDidTriggerButton(
+      reported(async (button: vscode.QuickInputButton) => {
+        if (button === OPEN_FOLDER) {
+          // The file manager opens a folder by one of its files, selected (the folder recorded
+          // into now may not exist yet); elsewhere the folder's path is copied.
+          const folder = place.folders()[0];
+          await reveal(canRevealInOS() ? (list.find((f) => dirname(f.path) === folder) ?? list[0]).path : folder);
+          return;
+        }
+        if (button !== DELETE_UNUSED) return;
+        const unused = itemsOf(list).filter((i) => !i.inUse).map((i) => i.recording);
+        if (!unused.length) {
+          void vscode.window.showInformationMessage('SeqScope: every recording listed is in use (recording now, or open in a session).');
+          return;
+        }
+        const kept = list.length - unused.length;
+        const bytes = unused.reduce((n, f) => n + f.bytes, 0);
+        await remove(unused, `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`);
+      }),
+    );
     picker.onDidAccept(() => {
       const item = picker.selectedItems[0];
       if (!item) return;
@@ -144,7 +177,7 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
     });
     picker.onDidHide(async () => {
       hidden = true;
-      await removing;
+      await removing.catch(() => undefined); // reported where it failed
       picker.dispose();
       // Opened after the picker is gone: Open Capture asks for the options with a picker of its
       // own. Its failures are reported by its own command wrapper.

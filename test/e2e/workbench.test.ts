@@ -1,7 +1,7 @@
 // End-to-end: the real VS Code 1.100 workbench in headless Chromium, with the extension under
 // development loaded, driven as a person would (F1, clicks), checked by what is on screen.
 import * as assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
@@ -9,10 +9,21 @@ import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../script
 import { openCaptureFromPalette, SHOTS as shots, until, useWorkbench } from './support-workbench';
 
 describe('workbench (e2e)', () => {
+  /** Where the workspace's settings say live sessions record: two recordings, the older a day old. */
+  let recordings = '';
   const workbench = useWorkbench((folder) => {
     cpSync(join(ROOT, 'test', 'fixtures', 'captures'), folder, { recursive: true });
     writeFileSync(join(folder, 'NOTES.md'), '# Capture notes\n\nRead with **markdown**.\n');
     writeFileSync(join(folder, 'keys-1200.jsonl'), generateCapture({ seed: 11, keys: 1200, messagesPerKey: 2 }).lines.join('\n') + '\n');
+    recordings = join(folder, 'recordings');
+    mkdirSync(recordings);
+    mkdirSync(join(folder, '.vscode'));
+    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'seqscope.pubsub.recordingDirectory': recordings }));
+    for (const [name, ageS] of [['orders-20261201T090000Z.jsonl', 60], ['orders-20261130T090000Z.jsonl', 86_400]] as const) {
+      writeFileSync(join(recordings, name), generateCapture({ seed: 3, keys: 2, messagesPerKey: 10 }).lines.join('\n') + '\n');
+      const t = Date.now() / 1000 - ageS;
+      utimesSync(join(recordings, name), t, t);
+    }
   });
 
   it('shows the workspace files in the Explorer', async () => {
@@ -106,5 +117,35 @@ describe('workbench (e2e)', () => {
     assert.equal(await rows.first().getAttribute('aria-checked'), 'true');
     await page.keyboard.press('Escape');
     await runCommand(page, 'SeqScope: Clear Filter');
+  });
+
+  it('Recordings… lists the recordings, newest first, with their buttons, and opens the one picked as a capture', async () => {
+    // VS Code refuses modal dialogs under its smoke-test driver, so deleting (which asks first)
+    // is tested in the extension host (test/integration/recordings.test.ts); this is what the
+    // real quick input shows, and its accept.
+    const { page } = workbench();
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'SeqScope: Recordings…');
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await until(async () => (await title.innerText().catch(() => '')).startsWith('SeqScope Recordings: 2 files'), 15_000);
+    assert.match(await title.innerText(), /^SeqScope Recordings: 2 files, \d+\.\d KB$/);
+    assert.match(await rows.nth(0).innerText(), /orders-20261201T090000Z\.jsonl\s*\d+\.\d KB · 1 min ago/);
+    assert.match(await rows.nth(1).innerText(), /orders-20261130T090000Z\.jsonl\s*\d+\.\d KB · 1 day ago/);
+    // In the browser the file manager is on another machine: Copy Path, not Reveal.
+    const actions = rows.nth(1).locator('.quick-input-list-entry-action-bar .action-label');
+    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Copy Path', 'Delete…']);
+    const titleActions = page.locator('.quick-input-widget .quick-input-titlebar .action-label');
+    assert.deepEqual(await titleActions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Copy the Recordings Folder Path', 'Delete Every Recording Not in Use…']);
+    await screenshot(page, join(shots, 'recordings.png'));
+
+    await rows.nth(1).click();
+    // Open Capture's own question follows.
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Preset: cme' }).click();
+    let tree: string[] = [];
+    await until(async () => (tree = await treeRows(page, 'seqscope')).some((r) => /^orders-20261130T090000Z\.jsonl.*2 keys/s.test(r)), 30_000).catch((e) =>
+      assert.fail(`${e.message}; tree rows: ${tree.join(' | ')}`),
+    );
+    assert.ok(existsSync(join(recordings, 'orders-20261130T090000Z.jsonl')));
   });
 });

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
 import type { SeqScopeApi } from '../../src/extension/extension';
-import type { RecordingsResult } from '../../src/extension/recordingsPicker';
+import { canRevealInOS, type RecordingsResult } from '../../src/extension/recordingsPicker';
 import { FakeQuickPick, stubber } from './windowStubs';
 
 type RecordingItem = vscode.QuickPickItem & { recording: { path: string; bytes: number } };
@@ -68,11 +68,13 @@ describe('SeqScope: Recordings…', function () {
   const ours = (p: FakeQuickPick) => (p.items as readonly RecordingItem[]).filter((i) => dirname(i.recording.path) === rec);
   const item = (p: FakeQuickPick, path: string) => ours(p).find((i) => i.recording.path === path)!;
   const buttons = (i: RecordingItem) => (i.buttons ?? []).map((b) => b.tooltip);
+  /** In a browser or a remote window the file manager is elsewhere: the path is copied. */
+  const REVEAL = canRevealInOS() ? 'Reveal in File Explorer' : 'Copy Path';
 
-  async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+  async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const v = probe();
+      const v = await probe();
       if (v !== undefined) return v;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 25));
@@ -96,9 +98,13 @@ describe('SeqScope: Recordings…', function () {
     assert.match(item(p, b).description ?? '', new RegExp(`^${(statSync(b).size / 1024).toFixed(1).replace('.', '\\.')} KB · 1 h ago$`));
     assert.match(item(p, c).description ?? '', / · 2 days ago$/);
     assert.match(item(p, inSession).detail ?? '', /open in a session: close it to delete it/);
-    assert.deepEqual(buttons(item(p, inSession)), ['Reveal in File Explorer'], 'no delete for a file a session reads');
-    assert.deepEqual(buttons(item(p, b)), ['Reveal in File Explorer', 'Delete…']);
-    assert.deepEqual(p.buttons.map((x) => x.tooltip), ['Open the Recordings Folder', 'Delete Every Recording Not in Use…']);
+    assert.deepEqual(buttons(item(p, inSession)), [REVEAL], 'no delete for a file a session reads');
+    assert.deepEqual(buttons(item(p, b)), [REVEAL, 'Delete…']);
+    assert.deepEqual(p.buttons.map((x) => x.tooltip), [canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path', 'Delete Every Recording Not in Use…']);
+    if (!canRevealInOS()) {
+      p.pressItemButton(item(p, b), REVEAL);
+      assert.equal(await until('the path on the clipboard', async () => ((await vscode.env.clipboard.readText()) === b ? true : undefined)), true);
+    }
 
     // Delete, confirmed: gone from the disk and from the list, the picker still open.
     answer = 'Delete';
@@ -126,7 +132,7 @@ describe('SeqScope: Recordings…', function () {
 
     // Every one not in use: only d (the two others are open in sessions).
     ({ p, done } = await openPicker());
-    assert.deepEqual(buttons(item(p, c)), ['Reveal in File Explorer']);
+    assert.deepEqual(buttons(item(p, c)), [REVEAL]);
     answer = 'Delete';
     const elsewhere = p.items.length - ours(p).length;
     p.pressButton('Delete Every Recording Not in Use…');
