@@ -220,6 +220,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   async function revealSession(s: Session): Promise<void> {
     await vscode.commands.executeCommand('workbench.view.extension.seqscope');
     const node = tree.sessionNode(s);
+    // VS Code looks for the node among the root items it has: the refresh that lists the new
+    // session (throttled, up to 200 ms away) must reach it first, or the reveal fails whenever
+    // another session is open.
+    tree.flushRefresh();
     try {
       await treeView.reveal(node, { select: true, focus: false, expand: true });
     } catch {

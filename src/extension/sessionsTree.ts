@@ -113,6 +113,14 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     }, 200);
   }
 
+  /** A refresh that is waiting for its throttle, done now. */
+  flushRefresh(): void {
+    if (!this.refreshTimer) return;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
+    this.refresh();
+  }
+
   refresh(): void {
     for (const s of [...this.sessionNodes.keys()]) {
       if (!this.manager.all.includes(s)) {

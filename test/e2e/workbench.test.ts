@@ -142,10 +142,16 @@ describe('workbench (e2e)', () => {
     await rows.nth(1).click();
     // Open Capture's own question follows.
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Preset: cme' }).click();
+    // The new session is revealed and selected: with the 1 200 keys of an earlier session expanded
+    // above it, its row is drawn only if the tree scrolled to it (it did not while the tree's
+    // throttled refresh had not reached VS Code yet).
     let tree: string[] = [];
     await until(async () => (tree = await treeRows(page, 'seqscope')).some((r) => /^orders-20261130T090000Z\.jsonl.*2 keys/s.test(r)), 30_000).catch((e) =>
       assert.fail(`${e.message}; tree rows: ${tree.join(' | ')}`),
     );
+    assert.ok(tree.some((r) => /^1100\s*2 delivered/.test(r)) === false, 'scrolled past the 1 200-key session');
+    const selected = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row.selected');
+    assert.match(await selected.innerText(), /^orders-20261130T090000Z\.jsonl/);
     assert.ok(existsSync(join(recordings, 'orders-20261130T090000Z.jsonl')));
   });
 });
