@@ -68,6 +68,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   };
 
   const revealInTree = async (s: Session, eventId: number) => {
+    // As in revealSession: a live session's tree refreshes on a throttle, and VS Code resolves the
+    // node among the children it has. Before the node is made: a refresh makes the nodes anew.
+    tree.flushRefresh();
     const node = tree.nodeForEvent(s, s.data.event(eventId));
     if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
   };
