@@ -41,6 +41,25 @@ export function repeatedInputMessage([first, again]: readonly [string, string], 
   return `${named}: ${nextStep} (read twice, it would merge with itself and every message would count as a duplicate)`;
 }
 
+/**
+ * The files at `paths` as they are now — which files (device, inode) with what size and last
+ * write — in order; undefined when one cannot be read. Equal versions: the same captures,
+ * unchanged, so sequencing them again gives the same session (a recording still being written
+ * changes size).
+ */
+export function captureVersion(paths: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const p of paths) {
+    try {
+      const s = statSync(p, { bigint: true });
+      parts.push(`${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`);
+    } catch {
+      return undefined;
+    }
+  }
+  return parts.join('|');
+}
+
 function identity(path: string): string | undefined {
   try {
     // bigint: inode numbers can exceed 2^53 (some file systems), where a number would round.

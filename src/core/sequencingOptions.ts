@@ -116,6 +116,11 @@ export function resolveOptions(text: OptionText): SequencingOptions {
   return o;
 }
 
+/** Whether two option sets sequence alike (however they were written: a preset, flags, settings). */
+export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean {
+  return describeOptions(a) === describeOptions(b) && a.sendingTimeAttribute === b.sendingTimeAttribute;
+}
+
 export function describeOptions(o: SequencingOptions): string {
   const seq = o.seq.kind === 'attribute' ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
   return `key ${formatKeySpec(o.key)}, ${seq}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;

@@ -93,6 +93,14 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (repeated) throw new CaptureError(repeatedInputMessage(repeated, 'open each capture once'), repeated[1]);
       const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
       if (!options) return undefined;
+      // Open already, unchanged, sequenced alike: shown, not loaded a second time (two sessions
+      // of one title would be told apart by nothing). A changed file — a recording that grew —
+      // or other options open a session of their own.
+      const same = manager.findSame(uris.map((u) => u.fsPath), options);
+      if (same) {
+        await showOpenAlready(same, !automated && showTimelineOnOpen());
+        return { id: same.id, title: same.title } satisfies OpenResult;
+      }
       // Interactive opens show the timeline at once: it starts up while the capture loads, under
       // the title the session will have (a gzip capture's is its name without .gz).
       const title = captureTitle(uris.map((u) => decompressedName(u.fsPath)), false);
@@ -114,7 +122,13 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
 
     reg('seqscope.openSample', async () => {
       const sample = vscode.Uri.joinPath(ctx.extensionUri, 'media', 'samples', 'cme-sample.jsonl');
-      const s = await manager.open([sample.fsPath], resolveOptions({ preset: 'cme' }));
+      const options = resolveOptions({ preset: 'cme' });
+      const same = manager.findSame([sample.fsPath], options);
+      if (same) {
+        await showOpenAlready(same, true);
+        return { id: same.id, title: same.title } satisfies OpenResult;
+      }
+      const s = await manager.open([sample.fsPath], options);
       if (!s) return undefined;
       await revealSession(s);
       showTimeline(s);
@@ -220,7 +234,17 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     reg('seqscope.showLog', () => log().show()),
   ];
 
-  async function revealSession(s: Session): Promise<void> {
+  /** A capture opened again, unchanged and sequenced alike: its session, shown and said so. */
+  async function showOpenAlready(s: Session, withTimeline: boolean): Promise<void> {
+    manager.active = s;
+    await revealInSessionsView(s);
+    if (withTimeline) showTimeline(s);
+    log().info(`${s.title} is open already (the same files, unchanged, sequenced alike): showing it`);
+    vscode.window.setStatusBarMessage(`SeqScope: ${s.title} is open already, unchanged: showing it (close it to load it again)`, 5000);
+  }
+
+  /** The Sessions view, shown, with the session selected in it. */
+  async function revealInSessionsView(s: Session): Promise<void> {
     await vscode.commands.executeCommand('workbench.view.extension.seqscope');
     const node = tree.sessionNode(s);
     // VS Code looks for the node among the root items it has: the refresh that lists the new
@@ -232,6 +256,11 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     } catch {
       // The view may not be visible yet; the session is in the tree all the same.
     }
+  }
+
+  /** A session just opened: shown in the Sessions view, its summary said. */
+  async function revealSession(s: Session): Promise<void> {
+    await revealInSessionsView(s);
     const sum = s.data.summary;
     const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.

@@ -47,6 +47,11 @@ export class Session extends Disposable {
    * decompressed copy: `data.paths`). Shown with the session and used to name exports.
    */
   sources: readonly string[] | undefined;
+  /**
+   * The captures as they were when loaded (see captureVersion): opening them again unchanged,
+   * sequenced alike, shows this session instead of repeating it. Undefined for a live session.
+   */
+  version: string | undefined;
   /** Damage found decompressing a gzip capture: the session holds what came before it. */
   damage: readonly string[] | undefined;
   private readonly disposed = new vscode.EventEmitter<void>();

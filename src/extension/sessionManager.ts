@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
+import { describeOptions, sameOptions, SequencingOptions } from '../core/sequencingOptions';
+import { captureVersion } from '../core/fileIdentity';
 import type { KeyOrder } from '../core/keyOrder';
 import * as path from 'node:path';
 import { captureTitle } from '../core/session/captureSession';
@@ -90,6 +91,8 @@ export class SessionManager extends Disposable {
    * cancelling that opens nothing.
    */
   async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}): Promise<Session | undefined> {
+    // Taken before reading: a file written to during the load is not the version loaded.
+    const version = captureVersion(paths);
     const prepared = await this.decompressed.prepare(paths, watcher);
     if (!prepared) return undefined;
     let session: Session | undefined;
@@ -100,8 +103,21 @@ export class SessionManager extends Disposable {
       throw prepared.explain(e);
     }
     if (!session) await prepared.release();
-    else if (prepared.decompressed) session.whenFilesClosed(prepared.release);
+    else {
+      session.version = version;
+      if (prepared.decompressed) session.whenFilesClosed(prepared.release);
+    }
     return session;
+  }
+
+  /**
+   * An open session of these captures, unchanged since it loaded them and sequenced alike, whole
+   * (not a cancelled or stopped load): opening them again would only repeat it.
+   */
+  findSame(paths: readonly string[], options: SequencingOptions): Session | undefined {
+    const version = captureVersion(paths);
+    if (version === undefined) return undefined;
+    return this.sessions.find((s) => !s.live && !s.partial && s.version === version && sameOptions(s.options, options));
   }
 
   private async load(prepared: PreparedCaptures, options: SequencingOptions, watcher: LoadWatcher): Promise<Session | undefined> {

@@ -3,7 +3,7 @@
  * tree against the engine's own results, exports every format, steps the replay, closes.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -164,6 +164,31 @@ describe('SeqScope in VS Code', function () {
       const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', [vscode.Uri.file(capture), vscode.Uri.file(copy)], { preset: 'cme' });
       assert.ok(r, 'two files with the same content open');
     }));
+
+  it('shows the session of a capture opened again unchanged and sequenced alike, and loads it anew when it changed or with other options', async () => {
+    const first = await open();
+    assert.equal((await open()).id, first.id, 'the same file, the same options: the open session');
+    const sampleAgain = await vscode.commands.executeCommand<OpenResult>('seqscope.openSample');
+    assert.equal(sampleAgain?.id, first.id, 'Open Sample Capture shows it too');
+    assert.equal(api.manager.all.length, 1);
+    assert.equal(api.manager.active?.id, first.id);
+
+    const other = await open(sample, { preset: 'cme', gapTimeout: '5s' });
+    assert.notEqual(other.id, first.id, 'other options: a session of its own');
+    assert.equal(api.manager.active?.id, other.id);
+    assert.equal((await open()).id, first.id, 'still the first, for the first options');
+    assert.equal(api.manager.active?.id, first.id, 'and made active again');
+
+    // A recording that grew since it was opened is loaded again.
+    const growing = join(out, 'growing.jsonl');
+    copyFileSync(sample, growing);
+    const before = await open(growing);
+    appendFileSync(growing, readFileSync(sample, 'utf8').split('\n')[0].replace(/"messageId":"[^"]*"/, '"messageId":"appended-1"') + '\n');
+    const after = await open(growing);
+    assert.notEqual(after.id, before.id);
+    assert.equal(api.manager.get(after.id)!.data.summary.received, api.manager.get(before.id)!.data.summary.received + 1);
+    assert.equal(api.manager.all.length, 4);
+  });
 
   it('refuses to export over the capture it reads, through a link or another spelling of its path', () =>
     withErrorNotifications(async (errors) => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, linkSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { inputOverwrittenBy, repeatedInput } from '../../src/core/fileIdentity';
+import { captureVersion, inputOverwrittenBy, repeatedInput } from '../../src/core/fileIdentity';
 
 describe('inputOverwrittenBy (an export must not write over its own capture)', () => {
   let dir: string;
@@ -45,5 +45,31 @@ describe('inputOverwrittenBy (an export must not write over its own capture)', (
     assert.equal(repeatedInput([a, b]), undefined);
     assert.equal(repeatedInput([join(dir, 'gone.jsonl'), join(dir, 'gone.jsonl')]), undefined, 'left to the reader to name');
     assert.equal(repeatedInput([]), undefined);
+  });
+});
+
+describe('captureVersion (the same captures, unchanged)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'seqscope-version-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is equal for the same files unchanged, whatever the spelling, and differs when one changes', () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    writeFileSync(a, 'a\n');
+    writeFileSync(b, 'b\n');
+    symlinkSync(a, join(dir, 'link-to-a.jsonl'));
+    const v = captureVersion([a, b]);
+    assert.ok(v);
+    assert.equal(captureVersion([join(dir, 'link-to-a.jsonl'), join(dir, '.', 'b.jsonl')]), v, 'through a link, another spelling');
+    assert.notEqual(captureVersion([b, a]), v, 'in another order');
+    assert.notEqual(captureVersion([a]), v, 'fewer files');
+    appendFileSync(b, 'more\n');
+    assert.notEqual(captureVersion([a, b]), v, 'a file grew (a recording)');
+    const grown = captureVersion([a, b]);
+    utimesSync(a, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    assert.notEqual(captureVersion([a, b]), grown, 'written again at the same size');
+    rmSync(a);
+    assert.equal(captureVersion([a, b]), undefined, 'a file gone');
   });
 });

@@ -9,6 +9,7 @@ import {
   parseSeqSpec,
   PRESETS,
   resolveOptions,
+  sameOptions,
 } from '../../src/core/sequencingOptions';
 
 /** Asserts that resolving `text` throws a RangeError whose message matches `message`. */
@@ -141,6 +142,17 @@ describe('sequencingOptions', () => {
     assert.deepEqual(parseSeqSpec('attribute:MsgSeqNum'), { kind: 'attribute', name: 'MsgSeqNum' });
     for (const t of ['orderingKey', 'none', 'attribute:Channel']) assert.equal(formatKeySpec(parseKeySpec(t)), t);
     for (const t of ['none', 'attribute:MsgSeqNum']) assert.equal(formatSeqSpec(parseSeqSpec(t)), t);
+  });
+
+  it('tells option sets that sequence alike, however written', () => {
+    const cme = resolveOptions({ preset: 'cme' });
+    assert.ok(sameOptions(cme, resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: '16', gapTimeout: '10000ms', preset: 'cme' })));
+    assert.ok(sameOptions(DEFAULT_OPTIONS, resolveOptions({})));
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', gapTimeout: '9s' })), 'gap timeout');
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', capacity: '100' })), 'capacity');
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', seqBits: '32' })), 'width');
+    assert.ok(!sameOptions(cme, { ...cme, sendingTimeAttribute: undefined }), 'latency attribute');
+    assert.ok(!sameOptions(DEFAULT_OPTIONS, resolveOptions({ key: 'none' })), 'key');
   });
 
   it('describes options in one line', () => {
