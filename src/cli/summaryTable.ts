@@ -4,6 +4,7 @@ import { orderKeys } from '../core/keyOrder';
 import { noun } from '../core/plural';
 import { KeySummary, ReplaySummary } from '../core/replayEngine';
 import { inputName } from './standardInput';
+import { keyLabel } from '../core/keyLabel';
 
 const MAX_ROWS = 40;
 
@@ -31,7 +32,7 @@ export function formatSummary(
     keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
-  for (const k of keys) rows.push(row(k.key === '' ? '(none)' : k.key, k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
+  for (const k of keys) rows.push(row(keyLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
   rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);

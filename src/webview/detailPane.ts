@@ -6,6 +6,7 @@
 import type { EventView, MessageDetail } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
+import { keyLabel } from '../core/keyLabel';
 
 const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
 
@@ -85,7 +86,7 @@ export class DetailPane {
 }
 
 function title(e: EventView): string {
-  const key = e.key ? ` · ${e.key}` : '';
+  const key = e.key !== undefined && e.kind !== 'invalid' ? ` · ${keyLabel(e.key)}` : '';
   switch (e.kind) {
     case 'gap':
       return `Gap ${missingRange(e.seq ?? NaN, e.seqTo ?? NaN, e.count)}${key}`;
@@ -102,7 +103,7 @@ function title(e: EventView): string {
 
 function eventRows(e: EventView): [string, string][] {
   const rows: [string, string][] = [['Kind', e.kind]];
-  if (e.key) rows.push(['Key', e.key]);
+  if (e.key !== undefined && e.kind !== 'invalid') rows.push(['Key', keyLabel(e.key)]);
   switch (e.kind) {
     case 'gap':
       rows.push(['Missing', missingRange(e.seq ?? NaN, e.seqTo ?? NaN)], ['Count', count(e.count ?? NaN)]);

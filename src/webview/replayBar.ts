@@ -9,6 +9,7 @@ import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage
 import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, duration, missingRange, positionText } from './format';
+import { keyLabel } from '../core/keyLabel';
 
 /** Seeks while dragging the slider go out at most this often (the host re-runs the sequencer). */
 const SEEK_INTERVAL_MS = 100;
@@ -116,7 +117,7 @@ export class ReplayBar {
     const rows = s.keys.map((k) => {
       const held = k.held.length ? k.held.join(', ') + (k.heldCount > k.held.length ? ` … (+${count(k.heldCount - k.held.length)})` : '') : '—';
       return el('tr', {}, [
-        el('th', { text: k.key, attrs: { scope: 'row' } }),
+        el('th', { text: keyLabel(k.key), attrs: { scope: 'row' } }),
         el('td', { text: k.expected !== undefined ? String(k.expected) : k.startsAt !== undefined ? 'starting' : '—' }),
         el('td', { text: held, title: `${count(k.heldCount)} held` }),
         el('td', { text: k.gap ? missingRange(k.gap.from, k.gap.to) : '—' }),

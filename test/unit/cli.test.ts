@@ -56,6 +56,14 @@ describe('seqscope CLI', function () {
     assert.deepEqual(row.trim().split(/\s+/).slice(0, 9), ['310', '7', '5', '1', '1', '2', '1', '1', '0']);
   });
 
+  it('names the empty key "(no key)" in the summary, as the editor does (--key none: every message)', () => {
+    const r = seqscope('replay', feed, '--preset', 'cme', '--key', 'none');
+    assert.equal(r.code, 0, r.stderr);
+    const row = r.stdout.split('\n').find((l) => l.trim().startsWith('(no key)'));
+    assert.ok(row, r.stdout);
+    assert.deepEqual(row.trim().split(/\s+/).slice(2, 4), ['7', '5'], 'its received and delivered');
+  });
+
   it('--json prints exactly one JSON object with the counts', () => {
     const r = seqscope('replay', feed, '--preset', 'cme', '--json');
     assert.equal(r.code, 0, r.stderr);

@@ -284,7 +284,7 @@ describe('exporters', () => {
           [0, 'capture'],
           [1, 'key 310'],
           [2, 'key key, with "quotes"\r\nand lines'],
-          [3, 'key (none)'],
+          [3, '(no key)'],
         ],
       );
       const sorts = doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_sort_index');
@@ -308,9 +308,9 @@ describe('exporters', () => {
         assert.equal(doc.otherData.keyOrder, order);
         return sorts.sort((a, b) => (a.args!.sort_index as number) - (b.args!.sort_index as number)).map((e) => names.get(e.pid));
       };
-      // 310 lost 3 numbers and has a duplicate and a late message; (none) has a duplicate; the quoted key nothing.
-      assert.deepEqual(sortIndex('findings'), ['key 310', 'key (none)', 'key key, with "quotes"\r\nand lines']);
-      assert.deepEqual(sortIndex('name'), ['key (none)', 'key 310', 'key key, with "quotes"\r\nand lines']);
+      // 310 lost 3 numbers and has a duplicate and a late message; (no key) has a duplicate; the quoted key nothing.
+      assert.deepEqual(sortIndex('findings'), ['key 310', '(no key)', 'key key, with "quotes"\r\nand lines']);
+      assert.deepEqual(sortIndex('name'), ['(no key)', 'key 310', 'key key, with "quotes"\r\nand lines']);
     });
 
     it('pairs b/e async events by id for holds and gaps', () => {

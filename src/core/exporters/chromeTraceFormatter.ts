@@ -1,6 +1,7 @@
 import { KeyOrder, orderKeys } from '../keyOrder';
 import { TraceEvent } from '../traceEvents';
 import { TraceFormatter } from './traceFormatter';
+import { NO_KEY_LABEL } from '../keyLabel';
 
 /**
  * Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Each key is a process, so it
@@ -126,7 +127,7 @@ export class ChromeTraceFormatter implements TraceFormatter {
     if (pid === undefined) {
       pid = this.pids.size + 1;
       this.pids.set(key, pid);
-      out(meta(pid, 'process_name', { name: key === '' ? 'key (none)' : `key ${key}` }));
+      out(meta(pid, 'process_name', { name: key === '' ? NO_KEY_LABEL : `key ${key}` }));
       this.tallies.push({ name: key, lost: 0, late: 0, duplicates: 0 });
       out({ ...meta(pid, 'thread_name', { name: 'delivered' }), tid: DELIVERED_TID });
       out({ ...meta(pid, 'thread_name', { name: 'findings' }), tid: FINDINGS_TID });
