@@ -16,13 +16,17 @@ export interface RecordingFile {
   readonly modifiedMs: number;
 }
 
-/** What a recording is named: the capture format, plain or gzip (`seqscope record --out x.jsonl.gz`). */
-const RECORDING_NAME = /\.jsonl(\.gz)?$/i;
+/**
+ * How a live session names its recording (see claimRecordingPath): `<subscription>-<UTC time>`,
+ * `-2`… when the second was taken, `.jsonl` (or gzip's `.jsonl.gz`). Only such files are listed:
+ * the setting may point at a folder of other captures, which "delete every one not in use" must
+ * never touch.
+ */
+const RECORDING_NAME = /^.+-\d{8}T\d{6}Z(-\d+)?\.jsonl(\.gz)?$/;
 
 /**
  * The recordings in `dirs`, newest first (ties by path). A folder that does not exist yet has
- * none (nothing was recorded); one that cannot be read is an error naming it. Hidden files are
- * not recordings: an export's temporary `.NAME.part` is one.
+ * none (nothing was recorded); one that cannot be read is an error naming it.
  */
 export async function listRecordings(dirs: readonly string[]): Promise<RecordingFile[]> {
   const found = new Map<string, RecordingFile>();
@@ -35,7 +39,7 @@ export async function listRecordings(dirs: readonly string[]): Promise<Recording
       throw new Error(`cannot list the recordings in ${dir}: ${(e as Error).message}`);
     }
     for (const name of names) {
-      if (name.startsWith('.') || !RECORDING_NAME.test(name)) continue;
+      if (!RECORDING_NAME.test(name)) continue;
       const path = join(dir, name);
       try {
         const s = await stat(path);

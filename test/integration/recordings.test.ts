@@ -5,7 +5,7 @@
  * live.test.ts, which needs the emulator.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -87,11 +87,14 @@ describe('SeqScope: Recordings…', function () {
     const c = recording('orders-20261130T090000Z.jsonl', 20, 2 * 86_400);
     const d = recording('orders-20261129T090000Z.jsonl.gz', 10, 3 * 86_400); // named so; not opened
     writeFileSync(join(rec, 'notes.txt'), 'not a recording');
+    // A capture of the user's own, in the folder the setting names: not a recording, never deleted.
+    const mine = join(rec, 'my-capture.jsonl');
+    writeFileSync(mine, readFileSync(b));
     const opened = await vscode.commands.executeCommand<{ id: string }>('seqscope.openCapture', vscode.Uri.file(inSession), { preset: 'cme' });
     assert.ok(opened);
 
     let { p, done } = await openPicker();
-    assert.deepEqual(ours(p).map((i) => i.recording.path), [inSession, b, c, d], 'newest first; notes.txt is not listed');
+    assert.deepEqual(ours(p).map((i) => i.recording.path), [inSession, b, c, d], 'newest first; my-capture.jsonl and notes.txt are not listed');
     const total = (p.items as readonly RecordingItem[]).reduce((n, i) => n + i.recording.bytes, 0);
     assert.ok(p.title?.includes(`: ${p.items.length} file`), p.title);
     assert.ok(p.title?.endsWith(` ${total < 1024 ** 2 ? (total / 1024).toFixed(1) + ' KB' : (total / 1024 ** 2).toFixed(1) + ' MB'}`), `${p.title}: the total of ${total} bytes`);
@@ -145,5 +148,6 @@ describe('SeqScope: Recordings…', function () {
     assert.equal(result.opened, undefined);
     assert.ok(result.deleted.includes(d));
     assert.ok(existsSync(inSession) && existsSync(c), 'what sessions read stays');
+    assert.ok(existsSync(mine), "the user's own capture stays");
   });
 });

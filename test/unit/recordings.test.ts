@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { claimRecordingPath } from '../../src/core/recordingPath';
 import { formatAge, listRecordings } from '../../src/core/recordings';
 
 describe('listRecordings', () => {
@@ -26,36 +27,46 @@ describe('listRecordings', () => {
     const a = join(root, 'a');
     const b = join(root, 'b');
     const old = file(a, 'orders-20261130T090000Z.jsonl', 10, 3600);
-    const gz = file(b, 'feed.jsonl.gz', 7, 60);
-    const fresh = file(a, 'orders-20261130T100000Z-2.JSONL', 3, 5);
-    // Not recordings: an export's temporary file, other kinds of file, a folder named like one.
-    file(a, '.orders.jsonl.123.0badcafe.part', 1, 0);
+    const gz = file(b, 'seqscope-tap-feed-1a2b-20261130T093000Z.jsonl.gz', 7, 60);
+    const fresh = file(a, 'orders-20261130T100000Z-2.jsonl', 3, 5);
+    // Not recordings: captures of the user's own (the setting may name a folder of them), an
+    // export's temporary file, other kinds of file, a folder named like a recording.
+    file(a, 'feed.jsonl', 1, 0);
+    file(a, 'capture-2026.jsonl.gz', 1, 0);
+    file(a, 'orders-20261130T090000Z.jsonl.bak', 1, 0);
+    file(a, '.orders-20261130T090000Z.jsonl.123.0badcafe.part', 1, 0);
     file(a, 'notes.txt', 1, 0);
-    file(a, 'trace.csv', 1, 0);
-    mkdirSync(join(a, 'old.jsonl'));
+    mkdirSync(join(a, 'old-20261101T000000Z.jsonl'));
     const list = await listRecordings([a, b, a]);
     assert.deepEqual(
       list.map((r) => [r.path, r.name, r.bytes]),
       [
-        [fresh, 'orders-20261130T100000Z-2.JSONL', 3],
-        [gz, 'feed.jsonl.gz', 7],
+        [fresh, 'orders-20261130T100000Z-2.jsonl', 3],
+        [gz, 'seqscope-tap-feed-1a2b-20261130T093000Z.jsonl.gz', 7],
         [old, 'orders-20261130T090000Z.jsonl', 10],
       ],
     );
     assert.equal(list[1].modifiedMs, Date.parse('2026-12-01T00:00:00Z') - 60_000);
   });
 
+  it('lists what live sessions name their recordings, a second one in the same second too', async () => {
+    const now = new Date('2026-12-01T09:30:00.123Z');
+    const first = claimRecordingPath(root, 'seqscope-tap-orders-k3j9', now);
+    const second = claimRecordingPath(root, 'seqscope-tap-orders-k3j9', now);
+    assert.deepEqual((await listRecordings([root])).map((r) => r.path).sort(), [first, second].sort());
+  });
+
   it('breaks ties in age by path, so the list does not shuffle between two looks', async () => {
-    const z = file(root, 'z.jsonl', 1, 30);
-    const m = file(root, 'm.jsonl', 1, 30);
+    const z = file(root, 'z-20261130T090000Z.jsonl', 1, 30);
+    const m = file(root, 'm-20261130T090000Z.jsonl', 1, 30);
     assert.deepEqual((await listRecordings([root])).map((r) => r.path), [m, z]);
   });
 
   it('has none in a folder that does not exist yet, and names a folder it cannot list', async () => {
     assert.deepEqual(await listRecordings([join(root, 'never-recorded')]), []);
-    const notAFolder = file(root, 'setting-points-here.jsonl', 1, 0);
+    const notAFolder = file(root, 'setting-points-here.txt', 1, 0);
     await assert.rejects(listRecordings([notAFolder]), (e: Error) => {
-      assert.match(e.message, /^cannot list the recordings in .*setting-points-here\.jsonl: ENOTDIR/);
+      assert.match(e.message, /^cannot list the recordings in .*setting-points-here\.txt: ENOTDIR/);
       return true;
     });
   });
@@ -64,9 +75,9 @@ describe('listRecordings', () => {
     const target = file(join(root, 'elsewhere'), 'big.jsonl', 42, 0);
     const dir = join(root, 'recordings');
     mkdirSync(dir);
-    symlinkSync(target, join(dir, 'linked.jsonl'));
-    symlinkSync(join(root, 'gone.jsonl'), join(dir, 'broken.jsonl'));
-    assert.deepEqual((await listRecordings([dir])).map((r) => [r.name, r.bytes]), [['linked.jsonl', 42]]);
+    symlinkSync(target, join(dir, 'linked-20261130T090000Z.jsonl'));
+    symlinkSync(join(root, 'gone.jsonl'), join(dir, 'broken-20261130T090000Z.jsonl'));
+    assert.deepEqual((await listRecordings([dir])).map((r) => [r.name, r.bytes]), [['linked-20261130T090000Z.jsonl', 42]]);
   });
 });
 
