@@ -156,8 +156,13 @@ export class TimelinePanel extends Disposable {
     this._register(manager.onDidChange(() => {
       // While loading, the panel waits for its capture (finishLoading), whatever else changes.
       if (this.loadingState) return;
-      if (this.session && !manager.all.includes(this.session)) this.attach(manager.active);
-      else if (manager.active !== this.session) this.attach(manager.active);
+      if (this.session && !manager.all.includes(this.session) && !manager.active) {
+        // Its session closed and none is left: the panel closes, as an editor of a closed file
+        // does. It kept drawing the closed session under an error bar.
+        this.dispose();
+        return;
+      }
+      if (manager.active !== this.session) this.attach(manager.active);
     }));
   }
 

@@ -84,6 +84,17 @@ describe('Open Capture… with the timeline (interactive)', function () {
     // Show Timeline reuses that panel.
     await vscode.commands.executeCommand('seqscope.showTimeline');
     assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl']);
+
+    // A second session, then closed: the timeline goes back to the first. The last closed: the
+    // timeline closes too (it kept drawing the closed session under an error bar).
+    const second = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme', gapTimeout: '5s' });
+    assert.ok(second && second.id !== result.id);
+    await vscode.commands.executeCommand('seqscope.showTimeline', second.id);
+    await vscode.commands.executeCommand('seqscope.session.close', second.id);
+    assert.equal(api.manager.active?.id, result.id);
+    assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl'], 'showing the first session');
+    await vscode.commands.executeCommand('seqscope.session.close', result.id);
+    await until('the timeline to close with the last session', () => timelineTabs().length === 0);
   });
 
   it('closes the timeline it opened when the load fails and no other session is open', async () => {
