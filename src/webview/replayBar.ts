@@ -115,7 +115,10 @@ export class ReplayBar {
     );
     if (!s.keys.length) return;
     const rows = s.keys.map((k) => {
-      const held = k.held.length ? k.held.join(', ') + (k.heldCount > k.held.length ? ` … (+${count(k.heldCount - k.held.length)})` : '') : '—';
+      // Runs, not numbers: a start window holds dozens in a row ("7100–7167 (68)").
+      const held = k.heldRuns.length
+        ? k.heldRuns.map(([from, to]) => missingRange(from, to)).join(', ') + (k.heldMore ? ', …' : '') + (k.heldCount > 1 ? ` (${count(k.heldCount)})` : '')
+        : '—';
       return el('tr', {}, [
         el('th', { text: keyLabel(k.key), attrs: { scope: 'row' } }),
         el('td', { text: k.expected !== undefined ? String(k.expected) : k.startsAt !== undefined ? 'starting' : '—' }),

@@ -235,6 +235,23 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // VS Code's status bar says the same, in the same words.
     await workbench().page.locator('.statusbar-item', { hasText: 'cme-sample.jsonl: 0 gaps · 0 dup · 0 late · arrival 3 of 3006' }).waitFor({ timeout: 10_000 });
     assert.match(await panel.innerText(), /0 gaps \(0 lost\)/);
+    // What each key holds in its start window after three arrivals, as runs of consecutive
+    // numbers with a count ("7100–7101 (2)"), not a number a line.
+    const heldAt3 = new Map<string, number[]>();
+    for (const l of lines.slice(0, 3)) heldAt3.set(l.message.attributes.Channel, [...(heldAt3.get(l.message.attributes.Channel) ?? []), Number(l.message.attributes.MsgSeqNum)]);
+    const cell = (nums: number[]): string => {
+      const sorted = [...new Set(nums)].sort((a, b) => a - b);
+      const runs: string[] = [];
+      for (let i = 0; i < sorted.length; ) {
+        let j = i;
+        while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+        runs.push(i === j ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
+        i = j + 1;
+      }
+      return runs.join(', ') + (sorted.length > 1 ? ` (${sorted.length})` : '');
+    };
+    const heldCells = new Map((await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[2].textContent] as [string, string]))));
+    assert.deepEqual(heldCells, new Map([...heldAt3].map(([k, nums]) => [k, cell(nums)])));
     // The lane labels count up to the position (the start windows hold: no findings yet).
     const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;
     const at3 = await waitForSnapshot(frame, (x) => x.allFresh && x.lanes.length === 3 && x.lanes.every((l) => l.label === upTo3(l.name)), 'lane labels at arrival 3');

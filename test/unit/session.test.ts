@@ -3,7 +3,7 @@ import { StringColumn } from '../../src/core/session/columns';
 import { join } from 'node:path';
 import { resolveOptions } from '../../src/core/sequencingOptions';
 import { loadSession } from '../../src/core/session/loadSession';
-import { ReplayCursor } from '../../src/core/session/replayCursor';
+import { heldRuns, KeyStateView, ReplayCursor } from '../../src/core/session/replayCursor';
 import { queryTimeline, overview } from '../../src/core/session/timelineQuery';
 import { restoreSession, snapshotSession } from '../../src/core/session/sessionSnapshot';
 import { unpackPage } from '../../src/core/session/pageWire';
@@ -78,6 +78,18 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       return seq.keyStates.map((k) => ({ key: k.name, expected: seq.expectedNumber(k), held: seq.heldNumbers(k) }));
     }
 
+    /** A key's held runs as numbers (16-bit: a run may span 65535 → 0), or all of them when it lists every run. */
+    function heldOf(k: KeyStateView): number[] | string {
+      if (k.heldMore) return 'more runs than shown';
+      const out: number[] = [];
+      for (const [from, to] of k.heldRuns) for (let n = from; ; n = (n + 1) % 65536) {
+        out.push(n);
+        if (n === to) break;
+      }
+      assert.equal(out.length, k.heldCount, `${k.key}: the runs hold heldCount numbers`);
+      return out;
+    }
+
     it('gives the exact state at any position, stepping forward, back, or jumping', () => {
       const cursor = new ReplayCursor(session, CME);
       const n = session.arrivalCount;
@@ -88,7 +100,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         const ref = reference(p).filter((k) => k.held.length > 0);
         const got = st.keys.filter((k) => k.heldCount > 0);
         assert.deepEqual(
-          got.map((k) => [k.key, k.expected, k.held]).sort(),
+          got.map((k) => [k.key, k.expected, heldOf(k)]).sort(),
           ref.map((k) => [k.key, k.expected, k.held]).sort(),
           `position ${p}`,
         );
@@ -114,7 +126,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
           rerun.push(offers);
           const ref = reference(p).filter((k) => k.held.length > 0);
           const got = st.keys.filter((k) => k.heldCount > 0);
-          assert.deepEqual(got.map((k) => [k.key, k.expected, k.held]).sort(), ref.map((k) => [k.key, k.expected, k.held]).sort(), `position ${p}`);
+          assert.deepEqual(got.map((k) => [k.key, k.expected, heldOf(k)]).sort(), ref.map((k) => [k.key, k.expected, k.held]).sort(), `position ${p}`);
         }
         // The first step back re-runs from the start and leaves a checkpoint at 2048; the steps
         // after it re-run from there, until one goes below it (2047: from the start again, and
@@ -246,5 +258,18 @@ describe('StringColumn', () => {
     assert.equal(c.length, 300);
     for (let round = 0; round < 50; round++) values.forEach((v, j) => assert.equal(c.get(round * values.length + j), v + (round || '')));
     assert.deepEqual(c.toArray().slice(0, 6), values);
+  });
+});
+
+describe('heldRuns (the replay state panel\'s Held column)', () => {
+  const wrap16 = (abs: number) => ((abs % 65536) + 65536) % 65536;
+  it('gives runs of consecutive numbers, a run across the wrap as one', () => {
+    assert.deepEqual(heldRuns([5, 6, 7, 9, 11, 12], 8, (x) => x), { runs: [[5, 7], [9, 9], [11, 12]], more: false });
+    assert.deepEqual(heldRuns([65534, 65535, 65536, 65537, 65540], 8, wrap16), { runs: [[65534, 1], [4, 4]], more: false });
+    assert.deepEqual(heldRuns([], 8, (x) => x), { runs: [], more: false });
+  });
+  it('lists at most `max` runs and says when there are more', () => {
+    assert.deepEqual(heldRuns([1, 3, 5, 6], 2, (x) => x), { runs: [[1, 1], [3, 3]], more: true });
+    assert.deepEqual(heldRuns([1, 3, 5, 6], 3, (x) => x), { runs: [[1, 1], [3, 3], [5, 6]], more: false });
   });
 });

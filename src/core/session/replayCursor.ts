@@ -19,8 +19,14 @@ export interface KeyStateView {
   keyIndex: number;
   /** Next number the key expects; undefined during its start window. */
   expected?: number;
-  /** Held numbers, lowest first (at most `HELD_SHOWN`), and how many in all. */
-  held: number[];
+  /**
+   * Held numbers as runs of consecutive ones, lowest first, each [first, last] (raw: a run can
+   * span the wrap, 65534–1), at most `HELD_RUNS_SHOWN` runs; and how many numbers in all. A key
+   * in its start window holds a run of dozens: listed one by one they filled the panel.
+   */
+  heldRuns: [number, number][];
+  /** True when more runs are held than `heldRuns` lists. */
+  heldMore?: boolean;
   heldCount: number;
   /** The open gap the key waits on, if any: missing range and how long it has waited. */
   gap?: { from: number; to: number; waitedMs: number; deadline: number };
@@ -53,7 +59,7 @@ export function positionWords(position: number, arrivals: number, num: (n: numbe
   return `arrival ${num(position)} of ${num(arrivals)}`;
 }
 
-const HELD_SHOWN = 32;
+const HELD_RUNS_SHOWN = 8;
 const KEYS_SHOWN = 50;
 /** Bytes of checkpoints a session may keep (rough estimate per key). */
 const CHECKPOINT_BUDGET = 64 << 20;
@@ -199,8 +205,10 @@ export class ReplayCursor {
   }
 
   private keyView(seq: Sequencer<number>, k: KeyState<number>): KeyStateView {
-    const held = seq.heldNumbers(k);
-    const v: KeyStateView = { key: k.name, keyIndex: k.order, held: held.slice(0, HELD_SHOWN), heldCount: held.length };
+    const held = k.held.positions();
+    const runs = heldRuns(held, HELD_RUNS_SHOWN, (abs) => seq.space.wrap(abs));
+    const v: KeyStateView = { key: k.name, keyIndex: k.order, heldRuns: runs.runs, heldCount: held.length };
+    if (runs.more) v.heldMore = true;
     const expected = seq.expectedNumber(k);
     if (expected !== undefined) v.expected = expected;
     const deadline = seq.deadlineOf(k);
@@ -212,4 +220,20 @@ export class ReplayCursor {
     }
     return v;
   }
+}
+
+/**
+ * Runs of consecutive positions (sorted, distinct), at most `max`, their ends mapped by `raw`
+ * (positions are unwrapped: consecutive across the wrap too); `more` when runs were left out.
+ */
+export function heldRuns(positions: readonly number[], max: number, raw: (abs: number) => number): { runs: [number, number][]; more: boolean } {
+  const runs: [number, number][] = [];
+  let i = 0;
+  while (i < positions.length && runs.length < max) {
+    let j = i;
+    while (j + 1 < positions.length && positions[j + 1] === positions[j] + 1) j++;
+    runs.push([raw(positions[i]), raw(positions[j])]);
+    i = j + 1;
+  }
+  return { runs, more: i < positions.length };
 }
