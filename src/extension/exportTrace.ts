@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TraceFormat } from '../core/exporters';
@@ -90,11 +91,14 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
   if (!spec) throw new RangeError(`export format "${format}" is unknown: use ${FORMATS.map((f) => f.format).join(', ')}`);
   let target = req.path;
   if (!target) {
-    // Beside the file the user opened (not a gzip capture's decompressed copy), named after it.
+    // Beside the file the user opened (not a gzip capture's decompressed copy), named after it;
+    // for the bundled sample, in the workspace (else the home folder), not in the extension's
+    // own folder, which an update replaces.
     const first = session.sourcePaths[0];
     const base = path.basename(first).replace(/\.gz$/i, '').replace(/\.(jsonl|json)$/i, '');
+    const dir = isInside(first, extensionUri.fsPath) ? (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir()) : path.dirname(first);
     const uri = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.file(path.join(path.dirname(first), `${base}.ordered.${spec.ext}`)),
+      defaultUri: vscode.Uri.file(path.join(dir, `${base}.ordered.${spec.ext}`)),
       filters: spec.filter,
       title: `Export ordered trace as ${spec.label}`,
     });
@@ -134,4 +138,9 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
   );
   log().info(`exported ${session.title} as ${spec.label} to ${out}${session.filterActive ? ` (filter: ${describeFilter(session.filter)})` : ''}`);
   return out;
+}
+
+function isInside(file: string, folder: string): boolean {
+  const rel = path.relative(folder, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
@@ -188,6 +188,24 @@ describe('SeqScope in VS Code', function () {
     assert.notEqual(after.id, before.id);
     assert.equal(api.manager.get(after.id)!.data.summary.received, api.manager.get(before.id)!.data.summary.received + 1);
     assert.equal(api.manager.all.length, 4);
+  });
+
+  it('offers to export beside the capture, and the bundled sample into the workspace or the home folder, not the extension', async () => {
+    const restore: (() => unknown)[] = [];
+    const offered: string[] = [];
+    stubber(restore)('showSaveDialog', (async (o: vscode.SaveDialogOptions) => void offered.push(o.defaultUri!.fsPath)) as never);
+    try {
+      const own = join(out, 'feed-for-export.jsonl');
+      copyFileSync(sample, own);
+      const s = await open(own);
+      assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', s.id, { format: 'csv' }), undefined, 'backed out of the dialog');
+      const sampleSession = await vscode.commands.executeCommand<OpenResult>('seqscope.openSample');
+      await vscode.commands.executeCommand('seqscope.exportTrace', sampleSession!.id, { format: 'csv' });
+      const home = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
+      assert.deepEqual(offered, [join(out, 'feed-for-export.ordered.csv'), join(home, 'cme-sample.ordered.csv')]);
+    } finally {
+      for (const r of restore.reverse()) r();
+    }
   });
 
   it('refuses to export over the capture it reads, through a link or another spelling of its path', () =>
