@@ -268,7 +268,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     if (sum.received + sum.invalid === 0 && !damage) {
       void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
     } else if (sum.invalid || damage) {
-      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, 'Show Timeline').then((a) => a && showTimeline(s));
+      // Show Timeline only where it would show something: not when the timeline is on it already.
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions).then((a) => a && showTimeline(s));
     } else {
       vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
     }

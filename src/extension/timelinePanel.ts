@@ -140,6 +140,12 @@ export class TimelinePanel extends Disposable {
     });
   }
 
+  /** Whether the panel is open on `session` (its tab in view). */
+  static isShowing(session: Session): boolean {
+    const p = TimelinePanel.instance;
+    return !!p && p.session === session && p.panel.visible;
+  }
+
   static get instance(): TimelinePanel | undefined {
     return TimelinePanel.current && !TimelinePanel.current.isDisposed ? TimelinePanel.current : undefined;
   }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { stubber } from './windowStubs';
 import type { OpenResult } from '../../src/extension/commands';
@@ -95,6 +95,23 @@ describe('Open Capture… with the timeline (interactive)', function () {
     assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl'], 'showing the first session');
     await vscode.commands.executeCommand('seqscope.session.close', result.id);
     await until('the timeline to close with the last session', () => timelineTabs().length === 0);
+  });
+
+  it('offers Show Timeline with the invalid-records warning only when the timeline does not show that session', async () => {
+    const withInvalid = join(dirname(sample), '..', '..', 'test', 'fixtures', 'captures', 'with-invalid.jsonl');
+    const offered: string[][] = [];
+    stub('showWarningMessage', (async (_message: string, ...items: string[]) => void offered.push(items)) as never);
+    answer(withInvalid);
+    const shown = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    assert.ok(shown);
+    assert.deepEqual(timelineTabs(), ['Timeline: with-invalid.jsonl']);
+    // The timeline follows the active session: opened again with other options, it shows that one.
+    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '1s' });
+    // With the timeline closed, the warning offers it.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the timeline to close', () => timelineTabs().length === 0);
+    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '2s' });
+    assert.deepEqual(offered, [[], [], ['Show Timeline']]);
   });
 
   it('closes the timeline it opened when the load fails and no other session is open', async () => {
