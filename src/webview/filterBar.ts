@@ -7,7 +7,7 @@ import type { SeqBits } from '../core/serial';
 import { numberRangeProblem } from '../core/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
 import { button, clear, el } from './dom';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel, NO_KEY_LABEL } from '../core/keyLabel';
 
 const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
 /** Above this many keys a multi-select is unusable: type names instead. */
@@ -113,7 +113,7 @@ export class FilterBar {
   set(f: TimelineFilter): void {
     const keys = new Set(f.keys ?? []);
     if (this.keySelect) for (const o of this.keySelect.options) o.selected = keys.has(o.value);
-    if (this.keyText) this.keyText.value = [...keys].join(', ');
+    if (this.keyText) this.keyText.value = [...keys].map(keyLabel).join(', ');
     const kinds = f.kinds?.length ? new Set(f.kinds) : undefined;
     for (const [k, cb] of this.kinds) cb.checked = !kinds || kinds.has(k);
     this.seqFrom.value = f.seqFrom !== undefined ? String(f.seqFrom) : '';
@@ -133,7 +133,12 @@ export class FilterBar {
     const f: TimelineFilter = {};
     const keys = this.keySelect
       ? [...this.keySelect.selectedOptions].map((o) => o.value)
-      : (this.keyText?.value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      : (this.keyText?.value ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          // The empty key is written as it is shown.
+          .map((s) => (s === NO_KEY_LABEL ? '' : s));
     if (keys.length) f.keys = keys;
     const kinds = KINDS.filter((k) => this.kinds.get(k)?.checked);
     if (kinds.length < KINDS.length) f.kinds = kinds;

@@ -8,7 +8,8 @@
  * Needs dist/webview/timeline.js (npm run build) and /usr/bin/chromium.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { CaptureSession } from '../../src/core/session/captureSession';
@@ -97,6 +98,37 @@ describe('timeline webview, standalone export in Chromium', function () {
       const html = readFileSync(xssHtml, 'utf8');
       assert.ok(html.includes('\\u003cimg src=x onerror=alert(1)\\u003e'), 'escaped key name');
       assert.ok(!html.includes(XSS_PAYLOAD), 'the raw payload is nowhere in the file');
+    });
+  });
+
+  describe('many keys, one of them empty', () => {
+    it('takes the empty key typed as it is shown, "(no key)", in the filter bar of more keys than a list holds', async () => {
+      // Over 200 keys (the filter bar's list holds 200: above, keys are typed), and messages without
+      // an ordering key: the empty key.
+      const dir = join(RESULTS_DIR, 'many-keys');
+      mkdirSync(dir, { recursive: true });
+      const lines = generateCapture({ seed: 21, keys: 210, messagesPerKey: 1 }).lines.map((l, i) => {
+        if (i % 50 !== 0) return l;
+        const r = JSON.parse(l);
+        delete r.message.orderingKey;
+        return JSON.stringify(r);
+      });
+      const capture = join(dir, 'keys.jsonl');
+      writeFileSync(capture, lines.join('\n') + '\n');
+      const html = join(dir, 'keys.html');
+      const keysSession = await exportCapture(capture, html, undefined, resolveOptions({}));
+      assert.ok(keysSession.keyNames.includes('') && keysSession.keyNames.length > 200);
+      const { page: p } = await open(html);
+      await settled(p);
+      await p.getByRole('button', { name: 'Show the filter bar' }).click();
+      const form = p.getByRole('form', { name: 'Filter the timeline' });
+      await form.getByLabel('Keys to show, comma-separated (empty: all)').fill('(no key)');
+      const gen = (await snapshot(p)).generation;
+      await p.getByRole('button', { name: 'Apply the filter' }).click();
+      await waitForSnapshot(p, (x) => x.generation > gen, 'the filter reply');
+      const s = await settled(p);
+      assert.deepEqual(s.lanes.map((l) => l.name), [''], 'the empty key only');
+      assert.equal(s.lanes[0].label, `${lines.length - lines.filter((l) => /"orderingKey"/.test(l)).length} rcv`);
     });
   });
 

@@ -26,9 +26,8 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Loads a capture with the CME preset and writes its standalone export to `out`. */
-export async function exportCapture(capture: string, out: string, maxEmbeddedRecords?: number): Promise<CaptureSession> {
-  const options = resolveOptions({ preset: 'cme' });
+/** Loads a capture (with the CME preset unless told) and writes its standalone export to `out`. */
+export async function exportCapture(capture: string, out: string, maxEmbeddedRecords?: number, options = resolveOptions({ preset: 'cme' })): Promise<CaptureSession> {
   const { session } = await loadSession([capture], options);
   const records = fileRecordSource(session);
   try {
