@@ -19,8 +19,8 @@
  * the heap grows (one at 1.6 GB live, the next at 2.2 GB), so the run could be found past the
  * line with too little room left to summarise. After a collection that leaves room, the next
  * waits `spacing` times as long as that one took, so a run near the line spends at most a fifth
- * of its time collecting (a second or more at a few GB live), while a small heap that fills in
- * seconds is still checked every few batches. V8 gives up before the heap is full to the byte
+ * of its time collecting (a second or more at a few GB live) — unless the heap passes halfway
+ * from the line to the limit meanwhile, which a small heap can within one wait. V8 gives up before the heap is full to the byte
  * ("ineffective mark-compacts near heap limit"), hence a share.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -76,6 +76,8 @@ function fullCollection(): void {
 export class HeapGuard {
   private readonly controller = new AbortController();
   private readonly stopAt: number;
+  /** Share of the limit past which the spacing no longer holds a collection back. */
+  private readonly urgentAt: number;
   private readonly spacing: number;
   private readonly read: () => HeapUse;
   private readonly collect: () => void;
@@ -86,6 +88,7 @@ export class HeapGuard {
 
   constructor(o: HeapGuardOptions = {}) {
     this.stopAt = o.stopAt ?? 0.8;
+    this.urgentAt = (this.stopAt + 1) / 2;
     this.spacing = o.spacing ?? 4;
     if (!(this.stopAt > 0 && this.stopAt < 1) || !(this.spacing >= 0)) throw new RangeError('need 0 < stopAt < 1 and spacing ≥ 0');
     this.read = o.read ?? v8Heap;
@@ -113,7 +116,10 @@ export class HeapGuard {
     const line = this.stopAt * h.limit - reserve;
     if (h.used <= line) return;
     const started = this.now();
-    if (started < this.nextTime) return;
+    // Within the spacing only while the heap has room left: past halfway from the line to the
+    // limit it collects anyway. A small heap fills faster than the spacing (a worker of 64 MiB
+    // reading a capture of a key per message ran out of memory within one, under load).
+    if (started < this.nextTime && h.used <= this.urgentAt * h.limit - reserve) return;
     this.collect();
     const live = this.read();
     if (live.used <= line) {

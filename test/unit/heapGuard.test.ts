@@ -58,7 +58,7 @@ describe('HeapGuard (stops a run before Node runs out of heap)', () => {
     assert.equal(g.stopped, undefined);
     assert.equal(g.signal.aborted, false);
     // Past the line again: the next collection waits four times as long as that one took.
-    heap.at(900, 745);
+    heap.at(860, 745);
     heap.clock += 399;
     g.check();
     assert.equal(heap.collections, 1, 'within 400 ms of a 100 ms collection');
@@ -66,6 +66,30 @@ describe('HeapGuard (stops a run before Node runs out of heap)', () => {
     g.check();
     assert.equal(heap.collections, 2);
     assert.equal(g.stopped, undefined);
+  });
+
+  it('collects within the spacing once the heap is past halfway from the line to the limit', () => {
+    const heap = new FakeHeap();
+    heap.collectMs = 100;
+    const g = heap.guard({ stopAt: 0.75, spacing: 4 });
+    heap.at(800, 700);
+    g.check();
+    assert.equal(heap.collections, 1);
+    // 875 is halfway from the line (750) to the limit: up to it the spacing holds.
+    heap.at(875, 740);
+    heap.clock += 10;
+    g.check();
+    assert.equal(heap.collections, 1, 'within the spacing, the heap still has room');
+    heap.at(876, 740);
+    g.check();
+    assert.equal(heap.collections, 2, 'past halfway: collected although within the spacing');
+    assert.equal(g.stopped, undefined, '740 live is within the line');
+    // The halfway mark counts the reserve as the line does: 826 + 50 is past 875.
+    heap.at(826, 760);
+    heap.clock += 10;
+    g.check(50);
+    assert.equal(heap.collections, 3);
+    assert.deepEqual(g.stopped, { used: 760, limit: 1000, reserve: 50 }, '760 live + 50 is past 750');
   });
 
   it('counts what the run still needs to finish (the reserve) against the line', () => {
