@@ -32,9 +32,11 @@ describe('KeySearch', () => {
     assert.deepEqual([eleven.matches.length, eleven.more], [11, false]);
   });
 
-  it('finds nothing for a name no key contains; the empty key is found by an empty query only', () => {
+  it('finds nothing for a name no key contains; the empty key by what it is shown as, "(no key)"', () => {
     assert.deepEqual(search.find('zzz', 10), { matches: [], more: false });
     assert.deepEqual(new KeySearch(['', 'x']).find('', 10).matches, [0, 1]);
     assert.deepEqual(new KeySearch(['', 'x']).find('x', 10).matches, [1]);
+    assert.deepEqual(new KeySearch(['', 'x', 'no keys']).find('No Key', 10).matches, [0, 2]);
+    assert.deepEqual(new KeySearch(['', 'x']).find('(no key)', 10).matches, [0]);
   });
 });

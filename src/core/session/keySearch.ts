@@ -1,3 +1,5 @@
+import { keyLabel } from '../keyLabel';
+
 /**
  * Finding keys by part of their name, for pickers over sessions with many keys.
  *
@@ -7,7 +9,7 @@
  * matches, searched again as the user types: 0.17 s and 0.16 s.
  */
 export class KeySearch {
-  /** The names in lower case, made once: a search runs on every keystroke. */
+  /** The names as shown (the empty key as "(no key)"), in lower case, made once: a search runs on every keystroke. */
   private lower: string[] | undefined;
 
   /** @param order The keys' indices in the order to list them (default: as they appeared; see keyOrder.ts). */
@@ -16,10 +18,13 @@ export class KeySearch {
     private readonly order?: readonly number[],
   ) {}
 
-  /** Indices of the keys whose names contain `query` (ignoring case), in the order given, at most `limit`. */
+  /**
+   * Indices of the keys whose names as shown contain `query` (ignoring case), in the order given,
+   * at most `limit`: "no key" finds the empty key, as the picker labels it.
+   */
   find(query: string, limit: number): { matches: number[]; more: boolean } {
     const q = query.trim().toLowerCase();
-    const lower = (this.lower ??= this.names.map((n) => n.toLowerCase()));
+    const lower = (this.lower ??= this.names.map((n) => keyLabel(n).toLowerCase()));
     const order = this.order;
     const matches: number[] = [];
     for (let j = 0; j < lower.length; j++) {
