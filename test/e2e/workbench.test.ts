@@ -49,6 +49,9 @@ describe('workbench (e2e)', () => {
     const welcome = page.locator('[id="workbench.view.extension.seqscope"] .welcome-view-content');
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await welcome.innerText(), /No capture is open/);
+    // Every way in: captures, the sample and live Pub/Sub as buttons; earlier recordings a link.
+    assert.deepEqual(await welcome.locator('.monaco-button').allInnerTexts(), ['Open Capture…', 'Open Sample Capture', 'Tap Topic…', 'Attach to Subscription…']);
+    assert.equal(await welcome.locator('a:not(.monaco-button)', { hasText: /^Recordings…$/ }).count(), 1);
     assert.deepEqual(await treeRows(page, 'seqscope'), []);
   });
 
