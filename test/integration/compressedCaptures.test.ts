@@ -17,23 +17,9 @@ import type { SeqScopeApi } from '../../src/extension/extension';
 import type { Session } from '../../src/extension/session';
 import type { SessionNode, TreeNode } from '../../src/extension/sessionsTree';
 import { DecompressedCaptures } from '../../src/extension/compressedCaptures';
+import { timelineTabs, until } from './hostProbes';
 
 const EXTENSION_ID = 'seqscope.seqscope';
-
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function timelineTabs(): string[] {
-  return vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs)
-    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('seqscope.timeline'))
-    .map((t) => t.label);
-}
 
 describe('gzip-compressed captures', function () {
   this.timeout(60_000);

@@ -13,19 +13,10 @@ import type { SeqScopeApi } from '../../src/extension/extension';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
 import type { SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+import { until } from './hostProbes';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 const PROJECT = 'seqscope-it';
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('SeqScope live Pub/Sub in VS Code', function () {
   this.timeout(120_000);

@@ -11,24 +11,9 @@ import * as vscode from 'vscode';
 import { stubber } from './windowStubs';
 import type { OpenResult } from '../../src/extension/commands';
 import type { SeqScopeApi } from '../../src/extension/extension';
+import { timelineTabs, until } from './hostProbes';
 
 const EXTENSION_ID = 'seqscope.seqscope';
-
-/** Titles of the open timeline tabs (webview tabs of SeqScope's view type). */
-function timelineTabs(): string[] {
-  return vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs)
-    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('seqscope.timeline'))
-    .map((t) => t.label);
-}
-
-async function until(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('Open Capture… with the timeline (interactive)', function () {
   this.timeout(60_000);

@@ -13,6 +13,7 @@ import { generateCapture } from '../../scripts/lib/captureGenerator';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import { canRevealInOS, type RecordingsResult } from '../../src/extension/recordingsPicker';
 import { FakeQuickPick, stubber } from './windowStubs';
+import { until } from './hostProbes';
 
 type RecordingItem = vscode.QuickPickItem & { recording: { path: string; bytes: number } };
 
@@ -70,16 +71,6 @@ describe('SeqScope: Recordings…', function () {
   const buttons = (i: RecordingItem) => (i.buttons ?? []).map((b) => b.tooltip);
   /** In a browser or a remote window the file manager is elsewhere: the path is copied. */
   const REVEAL = canRevealInOS() ? 'Reveal in File Explorer' : 'Copy Path';
-
-  async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
 
   it('lists recordings newest first with sizes; deletes after a confirmation, never one a session has open; opens one as a capture', async () => {
     const inSession = recording('orders-20261201T100000Z.jsonl', 40, 60);
