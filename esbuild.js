@@ -66,8 +66,8 @@ const targets = [
     plugins: [pubsubApart],
   },
   {
-    // Loads captures on a worker thread for the extension (src/core/session/loadInWorker.ts).
-    entryPoints: ['src/core/session/loadWorker.ts'],
+    // Loads captures on a worker thread for the extension (src/timeline/loadInWorker.ts).
+    entryPoints: ['src/timeline/loadWorker.ts'],
     outfile: 'dist/loadWorker.js',
     platform: 'node',
     target: 'node20',

@@ -4,9 +4,9 @@
  * findings. The summary still counts everything.
  */
 import { Command } from 'commander';
-import { numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
-import { TRACE_EVENT_TYPES, TraceEventType } from '../core/traceEvents';
-import type { SeqBits } from '../core/serial';
+import { numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
+import { TRACE_EVENT_TYPES, TraceEventType } from '../core/trace/traceEvents';
+import type { SeqBits } from '../core/sequencer/serial';
 
 export interface ExportFilterFlags {
   only?: string;

@@ -3,14 +3,14 @@
  * the client library in it) is loaded only when one of them runs.
  */
 import { Command, Option } from 'commander';
-import { CaptureReader } from '../core/captureReader';
-import { noun } from '../core/plural';
+import { CaptureReader } from '../core/capture/captureReader';
+import { noun } from '../core/util/plural';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
-import { formatDuration, parseDuration, parseWhen } from '../core/duration';
-import { futureSeekProblem } from '../core/seekTime';
-import { mebibytes } from '../core/byteSize';
-import { HeapGuard } from '../core/heapGuard';
-import { runReplay } from '../core/replayRun';
+import { formatDuration, parseDuration, parseWhen } from '../core/util/duration';
+import { futureSeekProblem } from '../core/util/seekTime';
+import { mebibytes } from '../core/util/byteSize';
+import { HeapGuard } from '../core/replay/heapGuard';
+import { runReplay } from '../core/replay/replayRun';
 import type * as PubsubLayer from '../pubsub';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { formatSummary } from './summaryTable';

@@ -1,6 +1,6 @@
 /** The sequencing flags `replay` and `record` share, and the options they describe. */
-import { formatDuration } from '../core/duration';
-import { resolveOptions, SequencingOptions } from '../core/sequencingOptions';
+import { formatDuration } from '../core/util/duration';
+import { resolveOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
 
 /** The flags as commander hands them over (strings). */
 export interface SequencingFlags {

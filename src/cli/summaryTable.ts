@@ -1,10 +1,10 @@
 /** The human-readable replay summary the CLI prints without `--json`. */
-import { formatDuration } from '../core/duration';
-import { orderKeys } from '../core/keyOrder';
-import { noun } from '../core/plural';
-import { KeySummary, ReplaySummary } from '../core/replayEngine';
+import { formatDuration } from '../core/util/duration';
+import { orderKeys } from '../core/trace/keyOrder';
+import { noun } from '../core/util/plural';
+import { KeySummary, ReplaySummary } from '../core/replay/replayEngine';
 import { inputName } from './standardInput';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel } from '../core/trace/keyLabel';
 
 const MAX_ROWS = 40;
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatBytes } from '../core/byteSize';
+import { formatBytes } from '../core/util/byteSize';
 
 /** Also told of the progress (a timeline opened with the load shows it). */
 export interface ProgressWatcher {

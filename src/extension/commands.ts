@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { noun } from '../core/plural';
-import { CaptureError } from '../core/captureReader';
-import { repeatedInput, repeatedInputMessage } from '../core/fileIdentity';
-import { captureTitle } from '../core/session/captureSession';
-import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencingOptions';
-import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/traceFilter';
+import { noun } from '../core/util/plural';
+import { CaptureError } from '../core/capture/captureReader';
+import { repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
+import { captureTitle } from '../timeline/captureSession';
+import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencer/sequencingOptions';
+import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
 import { decompressedName } from './compressedCaptures';
 import { withErrorHandling } from './errors';
@@ -14,7 +14,7 @@ import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
 import { optionsFromSettings, optionTextFromSettings, setKeyOrderSetting, showTimelineOnOpen } from './settings';
-import { isKeyOrder, KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/keyOrder';
+import { isKeyOrder, KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/trace/keyOrder';
 import { TimelinePanel } from './timelinePanel';
 import { pickKeys } from './keyPicker';
 

@@ -15,11 +15,11 @@ import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { decompressCapture, DamagedCompressionError, sniffGzip } from '../core/captureSource';
-import { CaptureError } from '../core/captureReader';
-import { isRunning } from '../core/processAlive';
+import { decompressCapture, DamagedCompressionError, sniffGzip } from '../core/capture/captureSource';
+import { CaptureError } from '../core/capture/captureReader';
+import { isRunning } from '../core/util/processAlive';
 import { log } from './log';
-import { formatBytes } from '../core/byteSize';
+import { formatBytes } from '../core/util/byteSize';
 import { byteProgress, ProgressWatcher } from './byteProgress';
 
 /** The captures of one open, as the loader is to read them. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { CaptureError } from '../core/captureReader';
-import { sniffGzip } from '../core/captureSource';
-import { ExportError } from '../core/outputFile';
+import { CaptureError } from '../core/capture/captureReader';
+import { sniffGzip } from '../core/capture/captureSource';
+import { ExportError } from '../core/export/outputFile';
 import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { mkdirSync } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
-import { mebibytes } from '../core/byteSize';
-import { HeapGuard } from '../core/heapGuard';
-import { claimRecordingPath } from '../core/recordingPath';
-import { SequencingOptions } from '../core/sequencingOptions';
-import { LiveFeed } from '../core/session/liveFeed';
+import { mebibytes } from '../core/util/byteSize';
+import { HeapGuard } from '../core/replay/heapGuard';
+import { claimRecordingPath } from '../core/capture/recordingPath';
+import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { LiveFeed } from '../timeline/liveFeed';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
 import { log } from './log';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { join, resolve } from 'node:path';
-import { CaptureReader } from '../core/captureReader';
-import { parseWhen } from '../core/duration';
-import { futureSeekProblem } from '../core/seekTime';
-import { noun } from '../core/plural';
+import { CaptureReader } from '../core/capture/captureReader';
+import { parseWhen } from '../core/util/duration';
+import { futureSeekProblem } from '../core/util/seekTime';
+import { noun } from '../core/util/plural';
 import type * as PubsubLayer from '../pubsub';
 import { CAPTURE_FILTERS } from './commands';
 import { Disposable } from './dispose';

@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { formatBytes } from '../core/byteSize';
-import { noun } from '../core/plural';
-import { formatAge, listRecordings, RecordingFile } from '../core/recordings';
+import { formatBytes } from '../core/util/byteSize';
+import { noun } from '../core/util/plural';
+import { formatAge, listRecordings, RecordingFile } from '../core/capture/recordings';
 import { reportError } from './errors';
 
 /** Where recordings are, and which are in use. */

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { SequencingOptions } from '../core/sequencingOptions';
-import { CaptureSession } from '../core/session/captureSession';
-import { CursorState, ReplayCursor } from '../core/session/replayCursor';
+import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { CaptureSession } from '../timeline/captureSession';
+import { ReplayCursor } from '../timeline/replayCursor';
+import { CursorState } from '../shared/timelineModel';
 import type { ReplayAction, ReplayInfo, ReplaySpeed } from '../shared/protocol';
 import { Disposable, toDisposable } from './dispose';
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { describeOptions, SequencingOptions } from '../core/sequencingOptions';
-import { CaptureSession, captureTitle } from '../core/session/captureSession';
-import { SessionFiles } from '../core/session/sessionFiles';
-import { lanesOf, TimelineService } from '../core/session/timelineService';
+import { describeOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { CaptureSession, captureTitle } from '../timeline/captureSession';
+import { SessionFiles } from '../timeline/sessionFiles';
+import { lanesOf, TimelineService } from '../timeline/timelineService';
 import type { LaneInfo } from '../shared/protocol';
-import { isFilterActive, TraceFilterSpec } from '../core/traceFilter';
-import { KeyOrder, listKeys } from '../core/keyOrder';
+import { isFilterActive, TraceFilterSpec } from '../core/trace/traceFilter';
+import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { Disposable } from './dispose';
 import { ReplayController } from './replayController';
 

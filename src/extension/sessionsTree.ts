@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import { formatDuration } from '../core/duration';
-import { noun } from '../core/plural';
-import { EmittedCounts } from '../core/session/captureSession';
-import { FindingGroup } from '../core/session/eventStore';
-import { EventView } from '../core/session/eventView';
-import { positionWords } from '../core/session/replayCursor';
-import { describeFilter, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/traceFilter';
-import { KEY_ORDER_LABELS, KeyOrder } from '../core/keyOrder';
+import { formatDuration } from '../core/util/duration';
+import { noun } from '../core/util/plural';
+import { EmittedCounts } from '../shared/timelineModel';
+import type { FindingGroup } from '../core/trace/traceFilter';
+import { EventView } from '../shared/timelineModel';
+import { positionWords } from '../timeline/replayCursor';
+import { describeFilter, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/trace/traceFilter';
+import { KEY_ORDER_LABELS, KeyOrder } from '../core/trace/keyOrder';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { treePageSize } from './settings';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel } from '../core/trace/keyLabel';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /

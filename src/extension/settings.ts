@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { isKeyOrder, KeyOrder } from '../core/keyOrder';
-import { OptionText, resolveOptions, SequencingOptions } from '../core/sequencingOptions';
+import { isKeyOrder, KeyOrder } from '../core/trace/keyOrder';
+import { OptionText, resolveOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
 
 /**
  * The `seqscope.*` settings as option text: a preset (the setting, or `presetOverride`), then

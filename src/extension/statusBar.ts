@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { noun } from '../core/plural';
-import { positionWords } from '../core/session/replayCursor';
+import { noun } from '../core/util/plural';
+import { positionWords } from '../timeline/replayCursor';
 import { Disposable } from './dispose';
 import { emulatorHostInUse } from './pubsubCommands';
 import { SessionManager } from './sessionManager';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { inlineScript, inlineStyle, jsonForHtml } from '../core/export/standaloneHtml';
-import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../webview/standaloneEmbed';
+import { inlineScript, inlineStyle, jsonForHtml } from '../timeline/standaloneHtml';
+import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../shared/standaloneEmbed';
 import type { HostMessage, KeyOrder, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { Disposable } from './dispose';

@@ -12,7 +12,7 @@
  * later one of that key are kept, in order, until `resume(key)` — which calls the client's
  * resumePublishing — or the run is aborted. Nothing is skipped silently.
  */
-import type { CaptureEntry } from '../core/captureRecord';
+import type { CaptureEntry } from '../core/capture/captureRecord';
 import type { PubsubConnection } from './connection';
 import type { ResourceName } from './resourceNames';
 

@@ -25,8 +25,8 @@ import { writeSync } from 'node:fs';
 import { access, constants, open, stat, FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { formatBytes } from '../core/byteSize';
-import { DamagedCompressionError, fileChunks, GunzipChunks, sniffGzip } from '../core/captureSource';
+import { formatBytes } from '../core/util/byteSize';
+import { DamagedCompressionError, fileChunks, GunzipChunks, sniffGzip } from '../core/capture/captureSource';
 
 export interface RecorderOptions {
   /** Append to an existing file instead of truncating it (in the file's own format: plain or gzip). */

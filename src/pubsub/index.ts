@@ -2,7 +2,7 @@
  * The Pub/Sub layer's one entry point. esbuild builds it (with @google-cloud/pubsub) into its own
  * bundle, dist/pubsub.js, which the CLI and the extension load only when a Pub/Sub command runs:
  * the client library is megabytes of JavaScript and protos that `seqscope replay` and extension
- * activation never need. Callers import it with `await import('../pubsub')`.
+ * activation never need. Callers import it with `await import('./')`.
  */
 export * from './admin';
 export * from './capturePublisher';

@@ -16,7 +16,7 @@
  * call's deadline, as before.
  */
 import type { Subscription } from '@google-cloud/pubsub';
-import type { ReceivedMessage } from '../core/captureRecord';
+import type { ReceivedMessage } from '../core/capture/captureRecord';
 import { describeSubscription, getSubscription, SubscriptionInfo } from './admin';
 import { CaptureRecorder } from './captureRecorder';
 import { PubsubConnection } from './connection';

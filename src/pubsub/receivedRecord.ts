@@ -3,7 +3,7 @@
  * into the capture record the engine reads (the REST `ReceivedMessage` shape plus
  * `receivedAt`): what SeqScope records is exactly what `seqscope replay` and the extension open.
  */
-import type { ReceivedMessage } from '../core/captureRecord';
+import type { ReceivedMessage } from '../core/capture/captureRecord';
 import { encodeText } from './captureRecorder';
 import type { PulledMessage } from './pullStream';
 

@@ -6,31 +6,18 @@
  * Requests carry a `requestId` the reply echoes, so the webview can drop stale pages when the
  * user pans faster than pages arrive.
  */
-import type { CursorState } from '../core/session/replayCursor';
-import type { EventView } from '../core/session/eventView';
-import type { LaneCounts, Overview } from '../core/session/timelineQuery';
-import type { WireLanes } from '../core/session/laneWire';
-import type { WirePage } from '../core/session/pageWire';
-import type { SeqBits } from '../core/serial';
-import type { TraceFilterSpec } from '../core/traceFilter';
-import type { KeyOrder } from '../core/keyOrder';
+import type { SeqBits } from '../core/sequencer/serial';
+import type { KeyOrder } from '../core/trace/keyOrder';
+import type { TraceFilterSpec } from '../core/trace/traceFilter';
+import type { WireLanes } from './laneWire';
+import type { WirePage } from './pageWire';
+import type { CursorState, EventView, LaneInfo, Overview } from './timelineModel';
 
-export type { CursorState, KeyStateView } from '../core/session/replayCursor';
-export type { EventView } from '../core/session/eventView';
-export type { LaneCounts, LanePage, MarkList, Overview, TimelinePage } from '../core/session/timelineQuery';
-export type { KindName } from '../core/session/eventStore';
-export type { KeyOrder } from '../core/keyOrder';
-export type { WireLanes } from '../core/session/laneWire';
-export type { WirePage } from '../core/session/pageWire';
-
-/** A lane: its key and the key's counts over the whole session. */
-export interface LaneInfo extends LaneCounts {
-  /** Key index (the lane's identity in pages). */
-  key: number;
-  name: string;
-  /** Carries far more traffic than the other keys, or built a large backlog. */
-  hot: boolean;
-}
+// The model the messages carry, re-exported so the webview reads the protocol from one file.
+export type { KeyOrder } from '../core/trace/keyOrder';
+export type { WireLanes } from './laneWire';
+export type { WirePage } from './pageWire';
+export type { CursorState, EventView, KeyStateView, KindName, LaneCounts, LaneInfo, LanePage, MarkList, Overview, TimelinePage } from './timelineModel';
 
 export interface SessionInfo {
   id: string;
@@ -49,7 +36,7 @@ export interface SessionInfo {
   standalone?: boolean;
 }
 
-/** SessionInfo as it crosses: its lanes packed (core/session/laneWire.ts: one string, not an object a lane); the webview unpacks. */
+/** SessionInfo as it crosses: its lanes packed (shared/laneWire.ts: one string, not an object a lane); the webview unpacks. */
 export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
   lanes: WireLanes;
 }
@@ -98,14 +85,14 @@ export interface FirstPage {
 /** Messages to the webview. */
 export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
-  /** `keyOrder`: the order of the lanes (after the filter's choice of them; see core/keyOrder.ts listKeys). */
+  /** `keyOrder`: the order of the lanes (after the filter's choice of them; see core/trace/keyOrder.ts listKeys). */
   | { type: 'init'; session: WireSessionInfo; overview: Overview; filter: TimelineFilter; keyOrder: KeyOrder; replay: ReplayInfo; firstPage?: FirstPage }
   /**
    * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
    */
   | { type: 'loading'; title: string; fraction: number; detail: string; sentAt: number }
-  /** Pages cross packed (core/session/pageWire.ts: marks as differences, about half the size); the webview unpacks them. */
+  /** Pages cross packed (shared/pageWire.ts: marks as differences, about half the size); the webview unpacks them. */
   | { type: 'page'; requestId: number; page: WirePage }
   | { type: 'detail'; requestId: number; detail: MessageDetail }
   | { type: 'replay'; replay: ReplayInfo }

@@ -6,7 +6,7 @@
 import type { EventView, MessageDetail } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel } from '../core/trace/keyLabel';
 
 const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
 

@@ -3,11 +3,11 @@
  * `setFilter`; the host answers `filter` with the filter it applied and a new overview, and only
  * then does the app re-request pages (so pages never mix two filters).
  */
-import type { SeqBits } from '../core/serial';
-import { numberRangeProblem } from '../core/traceFilter';
+import type { SeqBits } from '../core/sequencer/serial';
+import { numberRangeProblem } from '../core/trace/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
 import { button, clear, el } from './dom';
-import { keyLabel, NO_KEY_LABEL } from '../core/keyLabel';
+import { keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
 const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
 /** Above this many keys a multi-select is unusable: type names instead. */

@@ -3,8 +3,9 @@
  * rendered as JSON, text or hex. Pure (no DOM), so it is unit-tested in plain Node; the UI puts
  * every string it returns into the page with textContent, never as markup.
  */
-import { noun } from '../core/plural';
-import { positionWords, type CursorState } from '../core/session/replayCursor';
+import { noun } from '../core/util/plural';
+import { positionWords } from '../timeline/replayCursor';
+import { type CursorState } from '../shared/timelineModel';
 
 /** Largest payload shown in the detail pane; the rest is summarised, so a 10 MB body cannot freeze the page. */
 export const PAYLOAD_SHOWN_BYTES = 64 * 1024;

@@ -3,8 +3,8 @@
  * (postMessage through `acquireVsCodeApi`) or the in-page host of a standalone export. The
  * rest of the webview only sees `HostChannel` and the protocol types.
  */
-import type { StandalonePreview } from './standaloneEmbed';
-import { answerFromPreview } from './standaloneEmbed';
+import type { StandalonePreview } from '../shared/standaloneEmbed';
+import { answerFromPreview } from '../shared/standaloneEmbed';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
 
 export interface HostChannel {

@@ -13,7 +13,7 @@
  * deduplicated per pixel column, so the work is bounded by pixels and capped page contents.
  */
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
-import { Kind } from '../core/session/eventStore';
+import { Kind } from '../shared/timelineModel';
 import { count, missingRange } from './format';
 import { HitList } from './layout';
 import { Theme, withAlpha } from './theme';

@@ -5,7 +5,7 @@
  * in <body> (or in #seqscope-root when the host page provides one).
  */
 import { HostChannel, vscodeApi, vscodeChannel } from './hostChannel';
-import { PREVIEW_ELEMENT_ID, readJsonBlock, StandalonePreview } from './standaloneEmbed';
+import { PREVIEW_ELEMENT_ID, readJsonBlock, StandalonePreview } from '../shared/standaloneEmbed';
 import { hasEmbeddedSession, standaloneChannel } from './standaloneHost';
 import { followSystemScheme } from './theme';
 import { TimelineApp } from './timelineApp';

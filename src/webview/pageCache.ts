@@ -7,7 +7,7 @@
  * is on its way, the renderer draws the best other one — an older generation, another zoom level,
  * a window that only overlaps — scaled to the view, instead of a blank lane.
  */
-import type { PageWindow, TimeWindow } from './viewport';
+import type { PageWindow, TimeWindow } from '../shared/paging';
 
 export interface PageKey extends PageWindow {
   /** Bumped when what the host would answer changes (filter, replay position). */

@@ -4,12 +4,12 @@
  * holds, and the gap it waits on and for how long. The extension's replay controller owns the
  * cursor; this only sends `replay` / `setSpeed` / `seek` and shows the `replay` replies.
  */
-import { noun } from '../core/plural';
+import { noun } from '../core/util/plural';
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, duration, missingRange, positionText } from './format';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel } from '../core/trace/keyLabel';
 
 /** Seeks while dragging the slider go out at most this often (the host re-runs the sequencer). */
 const SEEK_INTERVAL_MS = 100;

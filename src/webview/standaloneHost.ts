@@ -16,16 +16,16 @@
  */
 import type { HostMessage, LanePage, TimelinePage, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
-import type { ReceivedMessage } from '../core/captureRecord';
-import { lowerBound } from '../core/session/columns';
-import type { Base64, SessionSnapshot } from '../core/session/sessionSnapshot';
-import { queryTimeline } from '../core/session/timelineQuery';
-import { TimelineService } from '../core/session/timelineService';
-import { LaneIndex } from '../core/session/laneIndex';
+import type { ReceivedMessage } from '../core/capture/captureRecord';
+import { lowerBound } from '../timeline/columns';
+import type { Base64, SessionSnapshot } from '../shared/timelineModel';
+import { queryTimeline } from '../timeline/timelineQuery';
+import { TimelineService } from '../timeline/timelineService';
+import { LaneIndex } from '../timeline/laneIndex';
 import type { HostChannel } from './hostChannel';
 import { restoreSessionSliced } from './sessionRestore';
-import { PackedSnapshot, unpackSnapshot } from './snapshotPacking';
-import { answerFromPreview, META_ELEMENT_ID, PREVIEW_ELEMENT_ID, readJsonBlock, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from './standaloneEmbed';
+import { PackedSnapshot, unpackSnapshot } from '../shared/snapshotPacking';
+import { answerFromPreview, META_ELEMENT_ID, PREVIEW_ELEMENT_ID, readJsonBlock, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../shared/standaloneEmbed';
 
 /** Events scanned per slice before yielding to the renderer. */
 const SLICE_EVENTS = 150_000;
@@ -181,7 +181,7 @@ class InPageHost {
 
   /**
    * The same page TimelineService would answer, computed a few lanes at a time with a yield to
-   * the renderer between groups. Without a filter, lanes take the indexed path of LaneIndex (core/session/laneIndex.ts)
+   * the renderer between groups. Without a filter, lanes take the indexed path of LaneIndex (timeline/laneIndex.ts)
    * (bounded work per lane); with one, queryTimeline answers, lanes grouped until they hold
    * about SLICE_EVENTS events in the window.
    */

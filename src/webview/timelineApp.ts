@@ -8,8 +8,8 @@
  * the right page is missing) → once the view settles, the page for it is requested → the reply,
  * if not stale, goes into the cache → another frame.
  */
-import { noun } from '../core/plural';
-import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder, listKeys } from '../core/keyOrder';
+import { noun } from '../core/util/plural';
+import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder, listKeys } from '../core/trace/keyOrder';
 import type {
   EventView,
   HostMessage,
@@ -22,8 +22,8 @@ import type {
   TimelinePage,
 } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
-import { unpackLanes } from '../core/session/laneWire';
-import { unpackPage } from '../core/session/pageWire';
+import { unpackLanes } from '../shared/laneWire';
+import { unpackPage } from '../shared/pageWire';
 import { attachCanvasInput } from './canvasInput';
 import { DetailPane } from './detailPane';
 import { button, el } from './dom';
@@ -38,8 +38,9 @@ import { ReplayBar } from './replayBar';
 import { readTheme, Theme, watchTheme } from './theme';
 import { countsShown, FrameStats, kindName, TimelineView } from './timelineView';
 import type { TimelineSnapshot } from './timelineSnapshot';
-import { laneBlock, LaneScroll, pageWindow, Viewport } from './viewport';
-import { keyLabel } from '../core/keyLabel';
+import { laneBlock, pageWindow } from '../shared/paging';
+import { LaneScroll, Viewport } from './viewport';
+import { keyLabel } from '../core/trace/keyLabel';
 
 /** Wait this long after the last view change before asking for a page… */
 const REQUEST_DEBOUNCE_MS = 60;

@@ -5,7 +5,7 @@
  * zooming — so a frame costs the same whatever the session holds. The layer is rendered again
  * only when what it shows changed or the view settled somewhere it does not cover exactly.
  */
-import { noun } from '../core/plural';
+import { noun } from '../core/util/plural';
 import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { LaneLayer } from './laneLayer';
@@ -13,7 +13,7 @@ import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
 import type { DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
 import type { LaneScroll, Viewport } from './viewport';
-import { keyLabel } from '../core/keyLabel';
+import { keyLabel } from '../core/trace/keyLabel';
 
 /** What the renderer needs for a frame (the app owns all of it). */
 export interface FrameInput {

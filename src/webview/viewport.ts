@@ -6,16 +6,8 @@
  * Times are the engine clock (ms since the epoch, fractional). At ~1.8e12 ms a double still
  * resolves ~0.0004 ms, so the narrowest window is kept well above that.
  */
+import { FIT_PAD, fitWindow, MIN_SPAN_MS } from '../shared/paging';
 
-/** Narrowest window: 10 µs (CME bursts are ~0.2 ms apart; doubles resolve ~0.4 µs at today's epoch). */
-export const MIN_SPAN_MS = 0.01;
-/** Fit-all leaves this share of the session empty on each side, so edge marks are not clipped. */
-export const FIT_PAD = 0.01;
-
-export interface TimeWindow {
-  t0: number;
-  t1: number;
-}
 
 export class Viewport {
   /** The visible window. */
@@ -105,9 +97,7 @@ export class Viewport {
   }
 
   fitAll(): void {
-    const pad = (this.domainT1 - this.domainT0) * FIT_PAD;
-    this.t0 = this.domainT0 - pad;
-    this.t1 = this.domainT1 + pad;
+    ({ t0: this.t0, t1: this.t1 } = fitWindow(this.domainT0, this.domainT1));
   }
 
   isFitAll(): boolean {
@@ -186,41 +176,3 @@ export class LaneScroll {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Which page to request
-
-/** Lanes are requested in blocks, so scrolling a lane or two reuses the page. */
-export const LANE_BLOCK = 16;
-
-export interface PageWindow {
-  /** Zoom level: the page's resolution; pages of one level are interchangeable. */
-  level: number;
-  t0: number;
-  t1: number;
-  buckets: number;
-}
-
-/**
- * The page to ask for to draw `view` at `widthPx`: the window padded by about half a screen on
- * each side (so panning draws from the page already here), snapped to a grid of quarter-page
- * steps and zoom levels a half-octave apart, so that nearby views ask for the very same page and
- * hit the cache. Buckets give about one per pixel at this level.
- */
-export function pageWindow(view: TimeWindow, widthPx: number): PageWindow {
-  const span = Math.max(MIN_SPAN_MS, view.t1 - view.t0);
-  const level = Math.ceil(Math.log2(span) * 2) / 2;
-  const levelSpan = 2 ** level; // ≥ span, < span·√2
-  const step = levelSpan / 2;
-  const pageSpan = levelSpan * 2 + step;
-  // Start on the grid, at least half a level span before the view starts.
-  const t0 = Math.floor((view.t0 - levelSpan / 2) / step) * step;
-  const buckets = Math.max(1, Math.min(8192, Math.round((Math.max(1, widthPx) * pageSpan) / levelSpan)));
-  return { level, t0, t1: t0 + pageSpan, buckets };
-}
-
-/** Lanes to request for the visible range [first, end) of `order` (lane position → key index). */
-export function laneBlock(order: readonly number[], first: number, end: number): number[] {
-  const a = Math.floor(first / LANE_BLOCK) * LANE_BLOCK;
-  const b = Math.min(order.length, Math.ceil(end / LANE_BLOCK) * LANE_BLOCK);
-  return order.slice(a, Math.max(a, b));
-}

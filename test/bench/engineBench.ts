@@ -2,7 +2,7 @@
  * Engine throughput: the `Sequencer` from src/core fed straight from pre-built arrays, with a
  * sink that only counts — the cost of sequencing itself, without parsing or output.
  */
-import { hashId, Sequencer, SequencerConfig, SequencerSink } from '../../src/core/sequencer';
+import { hashId, Sequencer, SequencerConfig, SequencerSink } from '../../src/core/sequencer/sequencer';
 import { CmeBaseline } from './cmeBaseline';
 import { EngineInput } from './streams';
 

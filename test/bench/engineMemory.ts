@@ -10,7 +10,7 @@
  * over 10 000 keys and still growing, toward 2.5 GiB. Since it is bounded over all keys
  * (SequencerConfig.historyTotal) it stays flat.
  */
-import { Sequencer, SequencerSink } from '../../src/core/sequencer';
+import { Sequencer, SequencerSink } from '../../src/core/sequencer/sequencer';
 import { engineConfig } from './engineBench';
 
 export interface EngineMemoryArgs {

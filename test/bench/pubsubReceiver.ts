@@ -23,9 +23,9 @@
 import type { Message, Subscription } from '@google-cloud/pubsub';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { CaptureEntry, ReceivedMessage } from '../../src/core/captureRecord';
-import { ReplayEngine } from '../../src/core/replayEngine';
-import { resolveOptions } from '../../src/core/sequencingOptions';
+import { CaptureEntry, ReceivedMessage } from '../../src/core/capture/captureRecord';
+import { ReplayEngine } from '../../src/core/replay/replayEngine';
+import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { connect, loadPubsub } from '../../src/pubsub/connection';
 import { LiveSource } from '../../src/pubsub/liveSource';

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
-import { exportCapture, launchChromium, ROOT, settled, snapshot } from '../e2e/support-webview/browser';
+import { exportCapture, launchChromium, ROOT, settled, snapshot } from '../support/e2e/browser';
 
 
 export interface TimelineBenchResult {

@@ -16,8 +16,8 @@ import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { clockTime } from '../../src/webview/format';
 import type { DrawnMark, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
-import { settled, snapshot, waitForSnapshot } from './support-webview/browser';
-import { openCaptureFromPalette, SHOTS, until, useWorkbench } from './support-workbench';
+import { settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
+import { openCaptureFromPalette, SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
 const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
 const XSS = join(ROOT, 'test', 'fixtures', 'xss.jsonl');

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runReplay } from '../../src/core/replayRun';
-import { resolveOptions } from '../../src/core/sequencingOptions';
-import { DuplicateEvent, MessageEvent, TraceEvent } from '../../src/core/traceEvents';
+import { runReplay } from '../../src/core/replay/replayRun';
+import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
+import { DuplicateEvent, MessageEvent, TraceEvent } from '../../src/core/trace/traceEvents';
 import { seekSubscription } from '../../src/pubsub/admin';
 import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
 import { PubsubConnection } from '../../src/pubsub/connection';

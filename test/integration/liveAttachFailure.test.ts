@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { resolveOptions } from '../../src/core/sequencingOptions';
+import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import { LiveSession } from '../../src/extension/liveSession';
 import type * as PubsubLayer from '../../src/pubsub';

@@ -2,7 +2,7 @@
  * A reference model of the sequencing rules (README.md, "Sequencing rules"), written for
  * clarity only: per key a Map of what is held and of every number delivered, deadlines
  * recomputed from scratch by scanning every key, nothing cached, pooled or unboxed. The engine
- * (src/core/sequencer.ts) does the same work with a timer queue, a raw-number fast path, recycled
+ * (src/core/sequencer/sequencer.ts) does the same work with a timer queue, a raw-number fast path, recycled
  * queues and a hashed delivery history; the differential test (sequencer.model.test.ts) feeds
  * both the same random arrivals and expects the same events, in the same order.
  *
@@ -14,8 +14,8 @@
  * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
  */
-import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer';
-import { SerialSpace } from '../../src/core/serial';
+import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer/sequencer';
+import { SerialSpace } from '../../src/core/sequencer/serial';
 
 /** The engine's configuration, every field of it modelled (historySize, historyTotal, idsKept: what is remembered). */
 export type ReferenceConfig = SequencerConfig;

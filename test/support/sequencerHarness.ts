@@ -2,7 +2,7 @@
  * Drives a Sequencer with (time, key, seq, messageId) arrivals and records what it emits as
  * plain objects, so tests can compare whole outputs.
  */
-import { Sequencer, SequencerConfig, SequencerSink } from '../../src/core/sequencer';
+import { Sequencer, SequencerConfig, SequencerSink } from '../../src/core/sequencer/sequencer';
 
 export type Emitted =
   | { type: 'message'; key: string; seq: number | undefined; id: string; arrivedAt: number; releasedAt: number }

@@ -1,0 +1,308 @@
+/**
+ * Feeds capture entries through the sequencer: takes each record's key and number as the
+ * options say, reports records that cannot be sequenced as invalid, drives the clock from the
+ * records' own times, and turns what the sequencer finds into trace events and a summary.
+ */
+import { CaptureEntry } from '../capture/captureRecord';
+import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
+import { SequencingOptions, describeOptions } from '../sequencer/sequencingOptions';
+import { InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
+
+export interface LatencyStats {
+  count: number;
+  sumMs: number;
+  maxMs: number;
+}
+
+export interface KeySummary extends SequenceCounts {
+  key: string;
+  maxHoldMs: number;
+  maxHeld: number;
+  latency?: { count: number; meanMs: number; maxMs: number };
+}
+
+export interface ReplaySummary extends SequenceCounts {
+  invalid: number;
+  /** Number of keys. */
+  keys: number;
+  files: string[];
+  options: string;
+  /** First and last clock values seen (ms since epoch), or null for an empty run. */
+  firstTime: number | null;
+  lastTime: number | null;
+  maxHoldMs: number;
+  byKey: KeySummary[];
+  /** The first invalid records, with where they are. */
+  invalidSamples: { file?: string; line: number; reason: string }[];
+}
+
+/** Receives each trace event and, except for gaps, the capture entry it is about. */
+export type TraceListener = (event: TraceEvent, entry?: CaptureEntry) => void;
+
+const INVALID_SAMPLES = 100;
+/** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
+const DIGITS = /^\d+$/;
+
+export class ReplayEngine {
+  readonly sequencer: Sequencer<CaptureEntry>;
+  invalid = 0;
+  /** Key and raw number of the last valid record pushed. */
+  lastKey = '';
+  lastSeq = 0;
+  private readonly invalidSamples: ReplaySummary['invalidSamples'] = [];
+  private firstTime = NaN;
+  private readonly latency = new Map<string, LatencyStats>();
+
+  constructor(
+    readonly options: SequencingOptions,
+    /** Receives every trace event in release order; omit it when only the summary is wanted. */
+    private readonly listener?: TraceListener,
+    /** Capture paths by file index; named on events only when there are several. */
+    readonly files: readonly string[] = [],
+  ) {
+    this.sequencer = new Sequencer<CaptureEntry>(
+      {
+        gapTimeoutMs: options.gapTimeoutMs,
+        capacity: options.capacity,
+        seqBits: options.seqBits,
+        sequenced: options.seq.kind === 'attribute',
+      },
+      this.makeSink(),
+    );
+  }
+
+  pushAll(entries: readonly CaptureEntry[]): void {
+    for (let i = 0; i < entries.length; i++) this.push(entries[i]);
+  }
+
+  /**
+   * Offers one entry. Returns false when it was invalid (reported). Afterwards `lastKey` and
+   * `lastSeq` hold what the record was sequenced by (for callers that log arrivals).
+   */
+  push(e: CaptureEntry): boolean {
+    const rm = e.record;
+    if (rm === undefined) {
+      this.reportInvalid(e, e.invalid ?? 'not a record');
+      return false;
+    }
+    const m = rm.message;
+    const o = this.options;
+    let key: string;
+    if (o.key.kind === 'orderingKey') key = m.orderingKey ?? '';
+    else if (o.key.kind === 'none') key = '';
+    else {
+      const v = m.attributes?.[o.key.name];
+      if (v === undefined) {
+        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`);
+        return false;
+      }
+      key = v;
+    }
+    let seq = 0;
+    if (o.seq.kind === 'attribute') {
+      const text = m.attributes?.[o.seq.name];
+      if (text === undefined) {
+        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`);
+        return false;
+      }
+      seq = DIGITS.test(text) ? Number(text) : NaN;
+      // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
+      const problem = seq === seq ? this.sequencer.space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
+      if (problem !== undefined) {
+        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`);
+        return false;
+      }
+    }
+    if (this.firstTime !== this.firstTime) this.firstTime = e.time;
+    this.lastKey = key;
+    this.lastSeq = seq;
+    this.sequencer.advance(e.time);
+    this.sequencer.offer(key, seq, m.messageId, e);
+    return true;
+  }
+
+  /** Keys seen so far. */
+  get keyCount(): number {
+    return this.sequencer.keyStates.length;
+  }
+
+  /** End of input: releases what is held and declares open gaps lost. */
+  finish(): void {
+    this.sequencer.finish();
+  }
+
+  summary(): ReplaySummary {
+    const s = this.sequencer;
+    const byKey: KeySummary[] = s.keyStates.map((k) => {
+      const ks: KeySummary = {
+        key: k.name,
+        received: k.received,
+        delivered: k.delivered,
+        duplicates: k.duplicates,
+        redeliveries: k.redeliveries,
+        cascades: k.cascades,
+        gaps: k.gaps,
+        lost: k.lost,
+        late: k.late,
+        maxHoldMs: s.maxHoldMsOf(k),
+        maxHeld: k.maxHeld,
+      };
+      const l = this.latency.get(k.name);
+      if (l) ks.latency = { count: l.count, meanMs: l.sumMs / l.count, maxMs: l.maxMs };
+      return ks;
+    });
+    return {
+      ...s.totals,
+      invalid: this.invalid,
+      keys: byKey.length,
+      files: [...this.files],
+      options: describeOptions(this.options),
+      firstTime: this.firstTime === this.firstTime ? this.firstTime : null,
+      lastTime: s.now === -Infinity ? null : s.now,
+      maxHoldMs: byKey.reduce((m, k) => Math.max(m, k.maxHoldMs), 0),
+      byKey,
+      invalidSamples: [...this.invalidSamples],
+    };
+  }
+
+  private fileName(e: CaptureEntry): string | undefined {
+    return this.files.length > 1 ? this.files[e.file] : undefined;
+  }
+
+  private reportInvalid(e: CaptureEntry, reason: string): void {
+    this.invalid++;
+    const file = this.fileName(e);
+    if (this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
+    if (!this.listener) return;
+    const ev: InvalidEvent = { type: 'invalid', line: e.line, reason };
+    // Before the first valid record there is no clock yet.
+    const at = this.sequencer.now === -Infinity ? e.time : this.sequencer.now;
+    if (at === at) ev.at = at;
+    if (file) ev.file = file;
+    this.listener(ev, e);
+  }
+
+  private makeSink(): SequencerSink<CaptureEntry> {
+    const listener = this.listener;
+    const sendingAttr = this.options.sendingTimeAttribute;
+    return {
+      message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
+        const rm = e.record!;
+        const m = rm.message;
+        let latencyMs: number | undefined;
+        if (sendingAttr !== undefined) {
+          const st = m.attributes?.[sendingAttr];
+          if (st !== undefined) {
+            const sent = Number(st);
+            if (sent === sent) {
+              latencyMs = e.time - sent;
+              let l = this.latency.get(k.name);
+              if (!l) this.latency.set(k.name, (l = { count: 0, sumMs: 0, maxMs: -Infinity }));
+              l.count++;
+              l.sumMs += latencyMs;
+              if (latencyMs > l.maxMs) l.maxMs = latencyMs;
+            }
+          }
+        }
+        if (!listener) return;
+        listener(
+          new MessageRelease(
+            'message',
+            k.name,
+            seq,
+            m.messageId,
+            m.publishTime,
+            rm.receivedAt,
+            m.orderingKey,
+            m.attributes,
+            m.data,
+            rm.deliveryAttempt,
+            arrivedAt,
+            releasedAt,
+            releasedAt - arrivedAt,
+            latencyMs,
+            this.fileName(e),
+            e.line,
+          ),
+          e,
+        );
+      },
+      gap: (k: KeyState<CaptureEntry>, g: GapInfo): void => {
+        listener?.({
+          type: 'gap',
+          key: k.name,
+          from: g.from,
+          to: g.to,
+          count: g.count,
+          openedAt: g.openedAt,
+          declaredAt: g.declaredAt,
+          waitedMs: g.declaredAt - g.openedAt,
+          reason: g.reason,
+        });
+      },
+      duplicate: (k: KeyState<CaptureEntry>, d: DuplicateInfo<CaptureEntry>): void => {
+        if (!listener) return;
+        const rm = d.item.record!;
+        listener({
+          type: 'duplicate',
+          key: k.name,
+          seq: d.seq,
+          messageId: d.messageId,
+          redelivery: d.redelivery,
+          firstMessageId: d.firstMessageId,
+          cascade: d.cascade,
+          deliveryAttempt: rm.deliveryAttempt,
+          publishTime: rm.message.publishTime,
+          receivedAt: rm.receivedAt,
+          at: d.at,
+          file: this.fileName(d.item),
+          line: d.item.line,
+        }, d.item);
+      },
+      late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
+        if (!listener) return;
+        const rm = l.item.record!;
+        listener({
+          type: 'late',
+          key: k.name,
+          seq: l.seq,
+          messageId: l.messageId,
+          lostAt: l.lostAt,
+          publishTime: rm.message.publishTime,
+          receivedAt: rm.receivedAt,
+          at: l.at,
+          file: this.fileName(l.item),
+          line: l.item.line,
+        }, l.item);
+      },
+    };
+  }
+}
+
+/**
+ * A message event, made by a class rather than an object literal: an exporter holds a batch's
+ * events until it writes them, so most survive a young-generation collection, and V8 then may
+ * allocate an object literal's site in the old generation (see RecordEntry in captureRecord.ts
+ * for what that costs). Parameters in the order of the JSONL export's fields, `type` first: a
+ * class field would be defined after them.
+ */
+class MessageRelease implements MessageEvent {
+  constructor(
+    readonly type: 'message',
+    readonly key: string,
+    readonly seq: number | undefined,
+    readonly messageId: string,
+    readonly publishTime: string | undefined,
+    readonly receivedAt: string | undefined,
+    readonly orderingKey: string | undefined,
+    readonly attributes: Record<string, string> | undefined,
+    readonly data: string | undefined,
+    readonly deliveryAttempt: number | undefined,
+    readonly arrivedAt: number,
+    readonly releasedAt: number,
+    readonly heldMs: number,
+    readonly latencyMs: number | undefined,
+    readonly file: string | undefined,
+    readonly line: number,
+  ) {}
+}

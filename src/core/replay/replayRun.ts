@@ -1,0 +1,144 @@
+/**
+ * One replay of capture files end to end: read (merged by clock), sequence, optionally export,
+ * summarise. The CLI's `replay` and the extension's "Open Capture" both run this.
+ */
+import { CaptureEntry } from '../capture/captureRecord';
+import { CaptureReader } from '../capture/captureReader';
+import { HeapAtStop, HeapGuard } from './heapGuard';
+import { mergeCaptures } from '../capture/mergeCaptures';
+import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
+import { SequencingOptions } from '../sequencer/sequencingOptions';
+import { TraceWriter } from '../export/traceWriter';
+import { TraceEvent } from '../trace/traceEvents';
+
+export interface ReplayRunOptions {
+  /** Capture files; "-" reads `stdin`. */
+  readonly paths: readonly string[];
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly options: SequencingOptions;
+  /**
+   * Where the ordered trace goes, if anywhere. The run closes it; if the run fails it discards
+   * it instead, so a file target keeps what it held before (see OutputFile).
+   */
+  readonly writer?: TraceWriter;
+  /**
+   * What a cancelled run does with the trace: keep what was written up to the cancel (the CLI's
+   * Ctrl-C: the summary says the run was cut short), or discard it (the editor, whose user asked
+   * for the whole trace and would find a cut-off file that looks complete).
+   */
+  readonly onCancel?: 'keep trace' | 'discard trace';
+  /** Which events the writer gets (all when absent); the summary always counts everything. */
+  readonly exportFilter?: (event: TraceEvent, entry?: CaptureEntry) => boolean;
+  /** Also receives every trace event. */
+  readonly listener?: TraceListener;
+  readonly signal?: AbortSignal;
+  /**
+   * Stops reading, as `signal` does, when the heap is nearly full (see heapGuard.ts); the result
+   * then says where (`heapStop`).
+   */
+  readonly heapGuard?: HeapGuard;
+  /** What finishing costs per key once stopped, for the guard's reserve (default: what the CLI needs). */
+  readonly heapReservePerKey?: number;
+  /** Called after each batch with bytes read so far and the total size of all captures. */
+  readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Hooks for callers that index arrivals (the extension's session loader). */
+  readonly onEngine?: (engine: ReplayEngine) => void;
+  readonly beforePush?: (entry: CaptureEntry) => void;
+  readonly afterPush?: (entry: CaptureEntry, valid: boolean) => void;
+  readonly beforeFinish?: () => void;
+}
+
+export interface ReplayRunResult {
+  readonly summary: ReplaySummary;
+  /** True when the signal (or the heap guard) stopped the run before the end of the input. */
+  readonly cancelled: boolean;
+  /** When the heap guard stopped the run: the heap then, and the last record read. */
+  readonly heapStop?: HeapStop;
+}
+
+export interface HeapStop {
+  readonly heap: HeapAtStop;
+  /** Capture and line of the last record read (undefined before the first). */
+  readonly path: string | undefined;
+  readonly line: number | undefined;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  /** Keys the sequencer knew. */
+  readonly keys: number;
+}
+
+/**
+ * What summarising costs per key once a run stops, for the heap guard's reserve: its KeySummary,
+ * ~150 bytes measured, and the CLI's or the session's work on the list. More would stop runs
+ * that fit: 6 M keys of one message each summarise in Node's default 4 GiB heap.
+ */
+const SUMMARY_BYTES_PER_KEY = 192;
+
+export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
+  try {
+    return await replayInto(o);
+  } catch (e) {
+    await o.writer?.discard();
+    throw e;
+  }
+}
+
+async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
+  const readers = o.paths.map((p, i) => new CaptureReader(p, i, p === '-' ? o.stdin : undefined));
+  try {
+    for (const r of readers) await r.open();
+  } catch (e) {
+    await Promise.all(readers.map((r) => r.close()));
+    throw e;
+  }
+  const total = readers.reduce((s, r) => s + r.size, 0);
+  const writer = o.writer;
+  const extra = o.listener;
+  const keep = o.exportFilter;
+  const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
+  const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
+  const engine = new ReplayEngine(o.options, listener, o.paths);
+  o.onEngine?.(engine);
+  const { beforePush, afterPush } = o;
+  const guard = o.heapGuard;
+  const signal = guard && o.signal ? AbortSignal.any([o.signal, guard.signal]) : (guard?.signal ?? o.signal);
+  let first = true;
+  let last: CaptureEntry | undefined;
+  for await (const batch of mergeCaptures(readers, { signal })) {
+    if (first && writer) {
+      const t = batch.find((e) => e.time === e.time)?.time;
+      if (t !== undefined) {
+        writer.startAt(t);
+        first = false;
+      }
+    }
+    if (beforePush || afterPush) {
+      for (const e of batch) {
+        beforePush?.(e);
+        const valid = engine.push(e);
+        afterPush?.(e, valid);
+      }
+    } else {
+      engine.pushAll(batch);
+    }
+    if (writer) await writer.flush();
+    o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
+    if (batch.length) last = batch[batch.length - 1];
+    guard?.check(engine.keyCount * (o.heapReservePerKey ?? SUMMARY_BYTES_PER_KEY));
+  }
+  const heap = guard?.stopped;
+  const heapStop: HeapStop | undefined = heap && {
+    heap,
+    path: last && o.paths[last.file],
+    line: last?.line,
+    bytesRead: readers.reduce((s, r) => s + r.bytesRead, 0),
+    totalBytes: total,
+    keys: engine.keyCount,
+  };
+  const cancelled = (o.signal?.aborted ?? false) || heap !== undefined;
+  o.beforeFinish?.();
+  engine.finish();
+  if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
+  else if (writer) await writer.close();
+  return { summary: engine.summary(), cancelled, heapStop };
+}

@@ -1,0 +1,715 @@
+/**
+ * The sequencer: orders messages per key, drops and reports duplicates, waits for and then
+ * reports gaps. The rules are the contract documented in README.md ("Sequencing rules").
+ *
+ * It owns no clock: callers pass the time with `advance(now)` (the capture's own time on replay,
+ * the wall clock live), so the same input always gives the same output — replay and step-back
+ * rely on that. Everything it finds goes to a `SequencerSink`; it keeps per-key counters itself.
+ *
+ * Hot path: a message that is the next expected number of a key holding nothing is delivered
+ * with a few comparisons and one store into the history arena — no allocation, and no map
+ * lookup when it is of the same key as the previous arrival. With many keys the cost is memory
+ * latency (each key's first touch misses the caches) and the garbage collector, so per-key state
+ * is laid out and allocated with both in mind (see KeyState, HeldQueue, HistoryArena).
+ */
+import { refArray } from '../util/arrayKinds';
+import { ArrivalQueue, HeldQueue } from './heldQueue';
+import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
+import { IdMemory } from './seenIds';
+import { SeqBits, SerialSpace } from './serial';
+import { TimerQueue } from './timerQueue';
+
+export interface SequencerConfig {
+  /** How long a gap (and the start of a key) waits, in clock milliseconds. */
+  readonly gapTimeoutMs: number;
+  /** Held messages per key above which the lowest gap is declared lost at once. */
+  readonly capacity: number;
+  readonly seqBits: SeqBits;
+  /** False for `--seq none`: no numbers, so arrival order is kept and duplicates are found by messageId. */
+  readonly sequenced: boolean;
+  /**
+   * How many recent deliveries per key remember their messageId, to tell a redelivery (same id)
+   * from a second publish of a number. Older duplicates are still found, but their first id is
+   * unknown (reported as not a redelivery).
+   */
+  readonly historySize?: number;
+  /**
+   * How many delivery hashes all keys keep together (default 2^22, 16 MiB): past it a key's
+   * history stops growing and keeps the latest deliveries it has room for, at least 16.
+   */
+  readonly historyTotal?: number;
+  /**
+   * Unsequenced keys (`sequenced: false`): how many of the latest deliveries of all keys remember
+   * their messageId, to find duplicates (default 2^20; see seenIds.ts).
+   */
+  readonly idsKept?: number;
+}
+
+export type GapReason = 'timeout' | 'capacity' | 'end';
+
+export interface GapInfo {
+  /** First and last missing numbers (raw, inclusive, in serial order: may span the wrap). */
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  /** Arrival of the earliest message held above the gap: when the wait started. */
+  readonly openedAt: number;
+  readonly declaredAt: number;
+  readonly reason: GapReason;
+}
+
+export interface DuplicateInfo<T> {
+  readonly seq: number | undefined;
+  readonly messageId: string;
+  /** True when the first copy carried the same messageId (a Pub/Sub redelivery). */
+  readonly redelivery: boolean;
+  /** messageId of the copy that was delivered or held, when still remembered. */
+  readonly firstMessageId: string | undefined;
+  /** Whether the first copy was already delivered (else it is still held). */
+  readonly firstDelivered: boolean;
+  /** Cascade number (1-based, over the whole run) when this is a redelivery. */
+  readonly cascade: number | undefined;
+  readonly at: number;
+  readonly item: T;
+}
+
+export interface LateInfo<T> {
+  readonly seq: number;
+  readonly messageId: string;
+  /** When the number was declared lost. */
+  readonly lostAt: number;
+  readonly at: number;
+  readonly item: T;
+}
+
+export interface SequencerSink<T> {
+  message(key: KeyState<T>, seq: number | undefined, item: T, arrivedAt: number, releasedAt: number): void;
+  gap(key: KeyState<T>, gap: GapInfo): void;
+  duplicate(key: KeyState<T>, dup: DuplicateInfo<T>): void;
+  late(key: KeyState<T>, late: LateInfo<T>): void;
+}
+
+/** Counters per key (and, summed, for the run). */
+export interface SequenceCounts {
+  received: number;
+  delivered: number;
+  duplicates: number;
+  redeliveries: number;
+  cascades: number;
+  gaps: number;
+  lost: number;
+  late: number;
+}
+
+export function zeroCounts(): SequenceCounts {
+  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, gaps: 0, lost: 0, late: 0 };
+}
+
+interface LostRange {
+  readonly from: number;
+  readonly to: number;
+  readonly declaredAt: number;
+  /** Numbers of this range that have since arrived late, with the messageId they came with. */
+  arrived?: Map<number, string>;
+}
+
+/** Lost ranges remembered per key for "late" detection; older ones age out. */
+const LOST_RANGES_KEPT = 1024;
+const NO_LOST_RANGES: readonly LostRange[] = [];
+
+/** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
+export function hashId(id: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h === 0 ? 1 : h;
+}
+const DEFAULT_HISTORY = 65_536;
+
+/** Which of a key's numbers, in Sequencer.keyNumbers. */
+const enum KeySlot {
+  /** Absolute position of the next number to deliver (valid once the key started). */
+  Expected = 0,
+  /** Position of history slot 0 (valid once the key has history). */
+  HistoryBase = 1,
+  /** Deadline the key has in the timer heap, or Infinity. */
+  Queued = 2,
+  /** End of the key's start window: its first arrival plus the gap timeout. */
+  StartDeadline = 3,
+  /** Unwrapping reference before the key starts: the previous arrival's position. */
+  StartRef = 4,
+  /** Longest time a message of the key was held for a missing number (not the start window), ms. */
+  MaxHold = 5,
+  /**
+   * The raw (wire) value of Expected. An in-order arrival is recognised by its raw number alone,
+   * and delivered with it: unwrapping and wrapping a 16- or 32-bit number each cost a division.
+   */
+  ExpectedRaw = 6,
+}
+/** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
+const KEY_NUMBERS_SHIFT = 3;
+
+/**
+ * What a key needs only once it has findings: the lost ranges behind "late", the open redelivery
+ * cascade. Apart from KeyState so that a key with none (most keys of a healthy feed) carries
+ * none of it: with 100 000 keys every byte of per-key state is cache footprint.
+ */
+class KeyFindings {
+  /** Last redelivered position of the open cascade, and the cascade's number. */
+  cascadeLast = 0;
+  cascadeId = 0;
+  /** Created at the key's first gap. */
+  lostRanges: LostRange[] | undefined;
+
+  copy(): KeyFindings {
+    const c = Object.assign(new KeyFindings(), this);
+    c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    return c;
+  }
+}
+
+/**
+ * The queue of every key that holds nothing, shared: a queue is an object and four arrays, and
+ * kept per key it was most of the per-key state. Never inserted into: `Sequencer.hold` gives the
+ * key a queue of its own first, and `recycleQueues` takes it back once it is empty.
+ */
+const NOTHING_HELD = new HeldQueue<never>();
+/** Spare queues kept at most: enough for the keys that hold at once, not a burst's worth. */
+const SPARE_QUEUES = 1024;
+
+export class KeyState<T> implements SequenceCounts, HistoryRing {
+  // With many keys the cost of sequencing is cache misses on this state (each key's first touch
+  // in a burst misses), so it is kept small — what is rarely needed lives in KeyFindings and in
+  // the queues, created on demand — and field order is memory order: what an in-order delivery
+  // touches comes first. V8 would keep a large or fractional number in a field as a boxed object
+  // (one more miss each), so those live in Sequencer.keyNumbers and the fields here hold small
+  // integers, booleans and references.
+
+  /**
+   * False during the start window, while the first expected number is not known yet. The next
+   * position to deliver and the key's other large or fractional numbers are in the sequencer
+   * (see Sequencer.keyNumbers).
+   */
+  started = false;
+  /** What the key holds back; the shared empty queue while it holds nothing. */
+  held: HeldQueue<T> = NOTHING_HELD;
+  received = 0;
+  delivered = 0;
+  /** Whether a redelivery cascade is open (see KeyFindings.cascadeLast). */
+  cascadeOpen = false;
+  /**
+   * Hashes of the messageIds of recent deliveries (0 = unknown), slot (abs − history base) mod size,
+   * in the sequencer's HistoryArena. Hashes, not the strings: millions of string references
+   * would cost the garbage collector more than sequencing itself.
+   */
+  histPage: Int32Array = EMPTY_PAGE;
+  histOff = 0;
+  histCap = 0;
+  histLen = 0;
+  /** Set by the sequencer to its history size − 1 (see HistoryRing.histMask). */
+  histMask = 0;
+  maxHeld = 0;
+  duplicates = 0;
+  redeliveries = 0;
+  cascades = 0;
+  gaps = 0;
+  lost = 0;
+  late = 0;
+  /** Arrival order of what is held after the start; present only while the key holds then. */
+  arrivals: ArrivalQueue | undefined;
+  findings: KeyFindings | undefined;
+
+  constructor(
+    readonly name: string,
+    /** Creation order, for deterministic tie-breaks. */
+    readonly order: number,
+  ) {}
+
+  /** A deep copy of the state (see Sequencer.clone), its history in `history`. */
+  copy(history: HistoryArena, expected: number): KeyState<T> {
+    // Field by field, through the constructor: Object.assign onto Object.create was half of a
+    // 100 000-key clone's time (a checkpoint, step-back, the state at the end). A unit test
+    // checks that every field is copied.
+    const c = new KeyState<T>(this.name, this.order);
+    c.started = this.started;
+    c.received = this.received;
+    c.delivered = this.delivered;
+    c.cascadeOpen = this.cascadeOpen;
+    c.maxHeld = this.maxHeld;
+    c.duplicates = this.duplicates;
+    c.redeliveries = this.redeliveries;
+    c.cascades = this.cascades;
+    c.gaps = this.gaps;
+    c.lost = this.lost;
+    c.late = this.late;
+    c.held = this.held === NOTHING_HELD ? NOTHING_HELD : this.held.clone();
+    // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
+    c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
+    history.copy(this, c);
+    c.findings = this.findings?.copy();
+    return c;
+  }
+}
+
+export class Sequencer<T> {
+  readonly space: SerialSpace;
+  private keys = new Map<string, KeyState<T>>();
+  /**
+   * Per key, at 8 × its creation order, the numbers that are not small integers (see the slot
+   * constants). Positions go up to 2^53 and times are fractional milliseconds, and V8 keeps such
+   * a number in an object field as a separate boxed object: one more cache miss per key on every
+   * delivery. Here they are unboxed, 64 bytes a key, one cache line.
+   */
+  private keyNumbers = new Float64Array(64 << KEY_NUMBERS_SHIFT);
+  private keyList = refArray<KeyState<T>>();
+  /** The key of the latest arrival. */
+  private lastKey: KeyState<T> | undefined;
+  private timers = new TimerQueue<KeyState<T>>();
+  private readonly history: HistoryArena;
+  private readonly historySize: number;
+  /** Unsequenced keys' messageIds (see seenIds.ts). */
+  private idMemory: IdMemory<KeyState<T>>;
+  private nowMs = -Infinity;
+  private cascadeCount = 0;
+  /** Empty queues for keys that start holding (see recycleQueues). */
+  private readonly spareHeld = refArray<HeldQueue<T>>();
+  private readonly spareArrivals = refArray<ArrivalQueue>();
+  private totalsState: SequenceCounts = zeroCounts();
+
+  constructor(
+    readonly config: SequencerConfig,
+    private readonly sink: SequencerSink<T>,
+  ) {
+    if (!(config.gapTimeoutMs >= 0)) throw new RangeError('gapTimeoutMs must be ≥ 0');
+    if (!(config.capacity >= 1)) throw new RangeError('capacity must be ≥ 1');
+    this.space = new SerialSpace(config.seqBits);
+    // A power of two, so the history ring index is a mask.
+    this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
+    this.history = new HistoryArena(this.historySize, config.historyTotal);
+    this.idMemory = new IdMemory(config.idsKept);
+  }
+
+  /** Counters summed over every key. */
+  get totals(): SequenceCounts {
+    return this.totalsState;
+  }
+
+  /**
+   * An independent copy of the whole state that reports to `sink`: a checkpoint for exact
+   * step-back (re-run from the nearest earlier copy). Items are shared, not copied.
+   */
+  clone(sink: SequencerSink<T>): Sequencer<T> {
+    const c = new Sequencer<T>(this.config, sink);
+    // A key's copy is found by its creation order (its index in keyList), not through a Map
+    // keyed by the state objects: that Map gave each of them an identity hash, and with 100 000
+    // keys it was most of a clone's time.
+    const list = this.keyList;
+    for (let i = 0; i < list.length; i++) {
+      const copy = list[i].copy(c.history, this.expected(list[i]));
+      c.keyList.push(copy);
+      c.keys.set(copy.name, copy);
+    }
+    c.keyNumbers = this.keyNumbers.slice();
+    const copies = c.keyList;
+    c.timers = this.timers.clone((k) => copies[k.order]);
+    c.idMemory = this.idMemory.clone((k) => copies[k.order]);
+    c.nowMs = this.nowMs;
+    c.cascadeCount = this.cascadeCount;
+    c.totalsState = { ...this.totalsState };
+    return c;
+  }
+
+  /** Deliveries of `--seq none` keys whose messageIds the engine remembers (see seenIds.ts): what a copy of it carries. */
+  get idMemorySize(): number {
+    return this.idMemory.size;
+  }
+
+  /** The engine clock: the latest time passed to `advance`. */
+  get now(): number {
+    return this.nowMs;
+  }
+
+  /** Keys in the order they first appeared. */
+  get keyStates(): readonly KeyState<T>[] {
+    return this.keyList;
+  }
+
+  key(name: string): KeyState<T> | undefined {
+    return this.keys.get(name);
+  }
+
+  /** Earliest pending deadline (a gap or a key's start window), or Infinity. */
+  get nextDeadline(): number {
+    return this.timers.peekDeadline();
+  }
+
+  /**
+   * Moves the clock to `now` (it never goes backwards) and fires every deadline up to it, each
+   * at its own time, in time order.
+   */
+  advance(now: number): void {
+    if (now > this.nowMs) this.nowMs = now;
+    const timers = this.timers;
+    for (let at = timers.peekDeadline(); timers.size > 0 && at <= this.nowMs; at = timers.peekDeadline()) {
+      const k = timers.pop();
+      this.keyNumbers[this.slot(k, KeySlot.Queued)] = Infinity;
+      this.fire(k, at);
+    }
+  }
+
+  /**
+   * Offers one arrival at the current clock. `seq` is the raw number (already validated with
+   * `space.check`), ignored for unsequenced configs.
+   */
+  offer(keyName: string, seq: number, messageId: string, item: T): void {
+    // Feeds come in bursts per key: the previous arrival's key saves a map lookup most times.
+    let k = this.lastKey;
+    if (k === undefined || k.name !== keyName) {
+      k = this.keys.get(keyName) ?? this.createKey(keyName);
+      this.lastKey = k;
+    }
+    k.received++;
+    this.totalsState.received++;
+    const now = this.nowMs;
+
+    if (!this.config.sequenced) {
+      this.offerUnsequenced(k, messageId, item, now);
+      return;
+    }
+
+    if (k.started) {
+      if (seq === this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)]) {
+        k.cascadeOpen = false;
+        this.deliver(k, messageId, item, now, now);
+        if (k.held.size > 0) this.releaseRun(k, now);
+        return;
+      }
+      const expected = this.expected(k);
+      const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
+      if (abs < expected) {
+        this.behind(k, abs, messageId, item, now);
+        return;
+      }
+      this.hold(k, abs, messageId, item, now);
+      return;
+    }
+
+    // Start window: hold everything; the lowest held number becomes the first expected one.
+    // Unwrap against the previous arrival, not the first: a fast 16-bit feed can move more than
+    // half its number space during one start window.
+    const ref = this.slot(k, KeySlot.StartRef);
+    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? this.keyNumbers[ref] : seq) : seq;
+    this.keyNumbers[ref] = abs;
+    this.hold(k, abs, messageId, item, now);
+  }
+
+  /** End of input: releases everything held, declaring open gaps lost, key by key. */
+  finish(): void {
+    const now = this.nowMs;
+    for (const k of this.keyList) {
+      if (!k.started && k.held.size > 0) this.start(k, now);
+      while (k.held.size > 0) this.declareLowestGap(k, now, 'end');
+    }
+  }
+
+  /** Numbers currently held by a key, raw, lowest first. */
+  heldNumbers(k: KeyState<T>): number[] {
+    return k.held.positions().map((a) => this.space.wrap(a));
+  }
+
+  /** The next number a key expects (raw), or undefined during its start window. */
+  expectedNumber(k: KeyState<T>): number | undefined {
+    return k.started ? this.space.wrap(this.expected(k)) : undefined;
+  }
+
+  /**
+   * The longest time a message of the key was held for a missing number (reordering or a gap),
+   * ms. Releases at the end of the start window do not count: they waited by rule.
+   */
+  maxHoldMsOf(k: KeyState<T>): number {
+    return this.keyNumbers[this.slot(k, KeySlot.MaxHold)];
+  }
+
+  /** When a key's lowest open gap (or start window) times out, or Infinity. */
+  deadlineOf(k: KeyState<T>): number {
+    if (!k.started) return k.held.size > 0 ? this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] : Infinity;
+    if (k.held.size === 0) return Infinity;
+    return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * Takes the queues of a key that holds nothing any more, for the next key that holds. With
+   * many keys few hold at once, so a handful of queues, warm in the caches, serve them all.
+   */
+  private recycleQueues(k: KeyState<T>): void {
+    if (k.held !== NOTHING_HELD) {
+      if (this.spareHeld.length < SPARE_QUEUES) this.spareHeld.push(k.held);
+      k.held = NOTHING_HELD;
+    }
+    const arrivals = k.arrivals;
+    if (arrivals !== undefined) {
+      arrivals.clear();
+      if (this.spareArrivals.length < SPARE_QUEUES) this.spareArrivals.push(arrivals);
+      k.arrivals = undefined;
+    }
+  }
+
+  private findingsOf(k: KeyState<T>): KeyFindings {
+    return (k.findings ??= new KeyFindings());
+  }
+
+  /** Index of one of a key's numbers in keyNumbers. */
+  private slot(k: KeyState<T>, which: KeySlot): number {
+    return (k.order << KEY_NUMBERS_SHIFT) + which;
+  }
+
+  private expected(k: KeyState<T>): number {
+    return this.keyNumbers[this.slot(k, KeySlot.Expected)];
+  }
+
+  /** Moves a key's expected number other than by a delivery (which steps it itself). */
+  private setExpected(k: KeyState<T>, abs: number): void {
+    this.keyNumbers[this.slot(k, KeySlot.Expected)] = abs;
+    this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)] = this.space.wrap(abs);
+  }
+
+  private createKey(name: string): KeyState<T> {
+    const order = this.keyList.length;
+    if ((order + 1) << KEY_NUMBERS_SHIFT > this.keyNumbers.length) {
+      const grown = new Float64Array(this.keyNumbers.length * 2);
+      grown.set(this.keyNumbers);
+      this.keyNumbers = grown;
+    }
+    const at = order << KEY_NUMBERS_SHIFT;
+    this.keyNumbers[at + KeySlot.Queued] = Infinity;
+    this.keyNumbers[at + KeySlot.StartDeadline] = this.nowMs + this.config.gapTimeoutMs;
+    const k = new KeyState<T>(name, order);
+    k.histMask = this.historySize - 1;
+    this.keys.set(name, k);
+    this.keyList.push(k);
+    return k;
+  }
+
+  private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
+    if (this.idMemory.has(k, messageId)) {
+      this.duplicate(k, NaN, messageId, messageId, true, item, now);
+      return;
+    }
+    this.idMemory.remember(k, messageId);
+    k.cascadeOpen = false;
+    k.delivered++;
+    this.totalsState.delivered++;
+    this.sink.message(k, undefined, item, now, now);
+  }
+
+  /** Delivers the key's expected number. */
+  private deliver(k: KeyState<T>, messageId: string, item: T, arrivedAt: number, now: number): void {
+    const at = this.slot(k, KeySlot.Expected);
+    const rawAt = this.slot(k, KeySlot.ExpectedRaw);
+    const abs = this.keyNumbers[at];
+    const raw = this.keyNumbers[rawAt];
+    this.remember(k, abs, hashId(messageId));
+    this.keyNumbers[at] = abs + 1;
+    // The space's modulus is Infinity for 64-bit numbers: they never wrap to 0.
+    this.keyNumbers[rawAt] = raw + 1 === this.space.modulus ? 0 : raw + 1;
+    k.delivered++;
+    this.totalsState.delivered++;
+    const held = now - arrivedAt;
+    // Most deliveries were not held: skip the maximum for them.
+    if (held > 0) {
+      const max = this.slot(k, KeySlot.MaxHold);
+      if (held > this.keyNumbers[max]) this.keyNumbers[max] = held;
+    }
+    this.sink.message(k, raw, item, arrivedAt, now);
+  }
+
+  /** Delivers the held run that starts at the expected number. */
+  private releaseRun(k: KeyState<T>, now: number): void {
+    const held = k.held;
+    while (held.size > 0 && held.lowest() === this.expected(k)) {
+      const messageId = held.lowestId();
+      const item = held.lowestItem();
+      const arrivedAt = held.lowestArrivedAt();
+      held.dropLowest();
+      this.deliver(k, messageId, item, arrivedAt, now);
+    }
+    if (held.size === 0) this.recycleQueues(k);
+  }
+
+  private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    if (k.held === NOTHING_HELD) k.held = this.spareHeld.pop() ?? new HeldQueue<T>();
+    const heldId = k.held.insert(abs, messageId, now, item);
+    if (heldId !== undefined) {
+      this.duplicate(k, abs, messageId, heldId, false, item, now);
+      return;
+    }
+    if (k.started) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).push(abs, now);
+    k.cascadeOpen = false;
+    const size = k.held.size;
+    if (size > k.maxHeld) k.maxHeld = size;
+    if (this.keyNumbers[this.slot(k, KeySlot.Queued)] === Infinity) this.schedule(k, this.deadlineOf(k));
+    if (size > this.config.capacity) this.overflow(k, now);
+  }
+
+  /** A number below the expected one: late if it was declared lost, else a duplicate. */
+  private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    const ranges = k.findings?.lostRanges ?? NO_LOST_RANGES;
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const r = ranges[i];
+      if (abs < r.from || abs > r.to) continue;
+      const prior = r.arrived?.get(abs);
+      if (prior !== undefined) {
+        this.duplicate(k, abs, messageId, prior, true, item, now);
+        return;
+      }
+      (r.arrived ??= new Map()).set(abs, messageId);
+      k.cascadeOpen = false;
+      k.late++;
+      this.totalsState.late++;
+      this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
+      return;
+    }
+    let redelivery = false;
+    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= k.histMask + 1) {
+      const first = this.history.get(k, this.histSlot(k, abs));
+      // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
+      // about one in four billion.
+      redelivery = first !== 0 && first === hashId(messageId);
+    }
+    this.duplicate(k, abs, messageId, redelivery ? messageId : undefined, true, item, now, redelivery);
+  }
+
+  private duplicate(
+    k: KeyState<T>,
+    abs: number,
+    messageId: string,
+    firstMessageId: string | undefined,
+    firstDelivered: boolean,
+    item: T,
+    now: number,
+    redelivery = firstMessageId === messageId,
+  ): void {
+    k.duplicates++;
+    this.totalsState.duplicates++;
+    let cascade: number | undefined;
+    if (redelivery) {
+      const f = this.findingsOf(k);
+      k.redeliveries++;
+      this.totalsState.redeliveries++;
+      // One cascade = a run of redeliveries of this key in increasing order with no fresh
+      // message between them: Pub/Sub re-sending N and everything after it.
+      const continues = k.cascadeOpen && (abs !== abs || abs > f.cascadeLast);
+      if (!continues) {
+        k.cascades++;
+        this.totalsState.cascades++;
+        f.cascadeId = ++this.cascadeCount;
+      }
+      k.cascadeOpen = true;
+      f.cascadeLast = abs !== abs ? 0 : abs;
+      cascade = f.cascadeId;
+    }
+    this.sink.duplicate(k, {
+      seq: abs !== abs ? undefined : this.space.wrap(abs),
+      messageId,
+      redelivery,
+      firstMessageId,
+      firstDelivered,
+      cascade,
+      at: now,
+      item,
+    });
+  }
+
+  private schedule(k: KeyState<T>, deadline: number): void {
+    const at = this.slot(k, KeySlot.Queued);
+    if (deadline === Infinity || deadline >= this.keyNumbers[at]) return;
+    this.keyNumbers[at] = deadline;
+    this.timers.push(deadline, k);
+  }
+
+  /** A key's timer, set for `queuedAt`, went off: its start window or its lowest gap may be due. */
+  private fire(k: KeyState<T>, queuedAt: number): void {
+    const due = this.deadlineOf(k);
+    if (due === Infinity) return;
+    // A timer is not moved when the key's deadline moves later (the message that set it was
+    // released): it goes off early, and the key is scheduled again, to wait its turn at the real
+    // deadline. Fired now, a key whose deadline is later than another key's still queued would
+    // report first, and the output would go back in time (the differential test found it).
+    // `queuedAt` is at most the clock (advance pops only what is due).
+    if (due <= queuedAt) {
+      // Fire at the deadline itself, not at the arrival that moved the clock past it, so a gap
+      // is declared exactly gapTimeout after it opened whatever the input's pacing.
+      if (!k.started) this.start(k, due);
+      else this.declareLowestGap(k, due, 'timeout');
+    }
+    this.schedule(k, this.deadlineOf(k));
+  }
+
+  private start(k: KeyState<T>, now: number): void {
+    k.started = true;
+    this.setExpected(k, k.held.lowest());
+    // What the start releases waited for the window's rule, not for a missing number: every
+    // key's first message waits the whole gap timeout, so counted it would make every key's
+    // longest hold the gap timeout and hide the waits reordering and gaps cause.
+    const max = this.slot(k, KeySlot.MaxHold);
+    const before = this.keyNumbers[max];
+    this.releaseRun(k, now);
+    this.keyNumbers[max] = before;
+    // The start window records no arrival order (nothing is released during it, and every key
+    // has one): what is still held now waits behind a gap, and its wait needs that order.
+    if (k.held.size > 0) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).refill(k.held);
+    else this.recycleQueues(k);
+  }
+
+  private overflow(k: KeyState<T>, now: number): void {
+    if (!k.started) this.start(k, now);
+    while (k.held.size > this.config.capacity) this.declareLowestGap(k, now, 'capacity');
+  }
+
+  private histSlot(k: KeyState<T>, abs: number): number {
+    const d = abs - this.keyNumbers[this.slot(k, KeySlot.HistoryBase)];
+    // Bitwise ops truncate to 32 bits; 64-bit numbers can jump further than that.
+    return d <= 0x7fffffff ? d & k.histMask : d % (k.histMask + 1);
+  }
+
+  /** Records the messageId hash of a delivered position. */
+  private remember(k: KeyState<T>, abs: number, hash: number): void {
+    if (k.histLen === 0) this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] = abs; // the key's first delivery
+    // Slots fill in order (lost ranges included), so the ring grows by appending until it
+    // reaches the history size, then wraps.
+    this.history.set(k, this.histSlot(k, abs), hash);
+  }
+
+  /** Lost numbers were never delivered: their history slots must not name an older message. */
+  private forgetHistory(k: KeyState<T>, from: number, to: number): void {
+    const last = Math.min(to, from + k.histMask);
+    for (let abs = from; abs <= last; abs++) this.remember(k, abs, 0);
+  }
+
+  private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {
+    const lowest = k.held.lowest();
+    const from = this.expected(k);
+    const to = lowest - 1;
+    const count = to - from + 1;
+    const openedAt = (k.arrivals as ArrivalQueue).oldest(from) as number;
+    k.gaps++;
+    k.lost += count;
+    this.totalsState.gaps++;
+    this.totalsState.lost += count;
+    const ranges = (this.findingsOf(k).lostRanges ??= []);
+    ranges.push({ from, to, declaredAt: now });
+    if (ranges.length > LOST_RANGES_KEPT) ranges.shift();
+    this.forgetHistory(k, from, to);
+    this.sink.gap(k, {
+      from: this.space.wrap(from),
+      to: this.space.wrap(to),
+      count,
+      openedAt,
+      declaredAt: now,
+      reason,
+    });
+    this.setExpected(k, lowest);
+    this.releaseRun(k, now);
+  }
+}

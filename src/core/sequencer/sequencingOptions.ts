@@ -1,0 +1,127 @@
+/**
+ * How a stream is sequenced: where the key and the number come from, the number's width, and
+ * the timeouts. Shared by the CLI flags and the extension's settings so both mean the same.
+ */
+import { formatDurationExact, parseDuration } from '../util/duration';
+import { SEQ_BITS, SeqBits } from './serial';
+
+export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
+export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
+
+export interface SequencingOptions {
+  readonly key: KeySpec;
+  readonly seq: SeqSpec;
+  readonly seqBits: SeqBits;
+  readonly gapTimeoutMs: number;
+  readonly capacity: number;
+  /** Attribute carrying the sender's time in ms since epoch (CME `SendingTime`), for latency. */
+  readonly sendingTimeAttribute?: string;
+}
+
+export const DEFAULT_OPTIONS: SequencingOptions = {
+  key: { kind: 'orderingKey' },
+  seq: { kind: 'none' },
+  seqBits: 64,
+  gapTimeoutMs: 10_000,
+  capacity: 10_000,
+};
+
+/** Named option sets; flags given next to a preset override it. */
+export const PRESETS: Record<string, Partial<SequencingOptions>> = {
+  cme: {
+    key: { kind: 'attribute', name: 'Channel' },
+    seq: { kind: 'attribute', name: 'MsgSeqNum' },
+    seqBits: 16,
+    sendingTimeAttribute: 'SendingTime',
+  },
+};
+
+export function parseKeySpec(text: string): KeySpec {
+  if (text === 'orderingKey') return { kind: 'orderingKey' };
+  if (text === 'none') return { kind: 'none' };
+  const name = attributeName(text);
+  if (name !== undefined) return { kind: 'attribute', name };
+  throw new RangeError(`key "${text}" is not valid: use orderingKey, attribute:<name> or none`);
+}
+
+export function parseSeqSpec(text: string): SeqSpec {
+  if (text === 'none') return { kind: 'none' };
+  const name = attributeName(text);
+  if (name !== undefined) return { kind: 'attribute', name };
+  throw new RangeError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum) or none`);
+}
+
+export function formatKeySpec(k: KeySpec): string {
+  return k.kind === 'attribute' ? `attribute:${k.name}` : k.kind;
+}
+
+export function formatSeqSpec(s: SeqSpec): string {
+  return s.kind === 'attribute' ? `attribute:${s.name}` : 'none';
+}
+
+function attributeName(text: string): string | undefined {
+  const m = /^attribute:(.+)$/.exec(text);
+  return m ? m[1] : undefined;
+}
+
+/** Option values as users write them (flags, settings); every field optional. */
+export interface OptionText {
+  preset?: string;
+  key?: string;
+  seq?: string;
+  seqBits?: string | number;
+  gapTimeout?: string | number;
+  capacity?: string | number;
+}
+
+/** Resolves and validates; throws RangeError with a message naming the option and the fix. */
+export function resolveOptions(text: OptionText): SequencingOptions {
+  let o: SequencingOptions = DEFAULT_OPTIONS;
+  if (text.preset !== undefined && text.preset !== '' && text.preset !== 'none') {
+    // Own keys only: "constructor" or "toString" must not pass as presets.
+    const p = Object.hasOwn(PRESETS, text.preset) ? PRESETS[text.preset] : undefined;
+    if (!p) throw new RangeError(`preset "${text.preset}" is unknown: use ${Object.keys(PRESETS).join(', ')}`);
+    o = { ...o, ...p };
+  }
+  if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
+  if (text.seq !== undefined) o = { ...o, seq: parseSeqSpec(text.seq) };
+  if (text.seqBits !== undefined) {
+    const bits = Number(text.seqBits);
+    if (!SEQ_BITS.includes(bits as SeqBits)) throw new RangeError(`seq-bits "${text.seqBits}" is not valid: use 16, 32 or 64`);
+    o = { ...o, seqBits: bits as SeqBits };
+  }
+  if (text.gapTimeout !== undefined) {
+    let ms: number;
+    if (typeof text.gapTimeout === 'number') ms = text.gapTimeout;
+    else {
+      try {
+        ms = parseDuration(text.gapTimeout);
+      } catch {
+        throw new RangeError(`gap-timeout "${text.gapTimeout}" is not valid: write a duration like 500ms, 10s or 2m`);
+      }
+    }
+    if (!(ms >= 0)) throw new RangeError(`gap-timeout ${ms} is not valid: use a duration of 0 or more`);
+    o = { ...o, gapTimeoutMs: ms };
+  }
+  if (text.capacity !== undefined) {
+    const c = Number(text.capacity);
+    if (!Number.isInteger(c) || c < 1) throw new RangeError(`capacity "${text.capacity}" is not valid: use a whole number of 1 or more`);
+    o = { ...o, capacity: c };
+  }
+  // Serial arithmetic only orders numbers less than half the space apart; more held than that
+  // would make a held number look older than the expected one.
+  if (o.seq.kind === 'attribute' && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
+    throw new RangeError(`capacity ${o.capacity} is too large for ${o.seqBits}-bit numbers: use less than ${2 ** (o.seqBits - 1)}`);
+  }
+  return o;
+}
+
+/** Whether two option sets sequence alike (however they were written: a preset, flags, settings). */
+export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean {
+  return describeOptions(a) === describeOptions(b) && a.sendingTimeAttribute === b.sendingTimeAttribute;
+}
+
+export function describeOptions(o: SequencingOptions): string {
+  const seq = o.seq.kind === 'attribute' ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
+  return `key ${formatKeySpec(o.key)}, ${seq}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The ordered trace: what the sequencer released and found, one event each, in release order.
+ * This is the JSONL export format (README "Ordered trace"); the CSV and Chrome-trace exporters
+ * and the extension's views read the same objects. Times are the engine clock in ms since the
+ * epoch; `publishTime` / `receivedAt` are the record's own strings.
+ */
+import { GapReason } from '../sequencer/sequencer';
+
+export interface MessageEvent {
+  type: 'message';
+  key: string;
+  /** Absent with `--seq none`. */
+  seq?: number;
+  messageId: string;
+  publishTime?: string;
+  receivedAt?: string;
+  orderingKey?: string;
+  attributes?: Record<string, string>;
+  /** Base64 payload. */
+  data?: string;
+  deliveryAttempt?: number;
+  /** Clock at arrival and at release; heldMs = releasedAt − arrivedAt. */
+  arrivedAt: number;
+  releasedAt: number;
+  heldMs: number;
+  /** Receive clock − SendingTime, when the sending-time attribute is present. */
+  latencyMs?: number;
+  file?: string;
+  line: number;
+}
+
+export interface GapEvent {
+  type: 'gap';
+  key: string;
+  /** Missing numbers, inclusive, in serial order (may span the wrap). */
+  from: number;
+  to: number;
+  count: number;
+  openedAt: number;
+  declaredAt: number;
+  waitedMs: number;
+  reason: GapReason;
+}
+
+export interface DuplicateEvent {
+  type: 'duplicate';
+  key: string;
+  seq?: number;
+  messageId: string;
+  /** Same messageId as the first copy: a Pub/Sub redelivery; false: a second publish. */
+  redelivery: boolean;
+  firstMessageId?: string;
+  cascade?: number;
+  deliveryAttempt?: number;
+  publishTime?: string;
+  receivedAt?: string;
+  at: number;
+  file?: string;
+  line: number;
+}
+
+export interface LateEvent {
+  type: 'late';
+  key: string;
+  seq: number;
+  messageId: string;
+  lostAt: number;
+  publishTime?: string;
+  receivedAt?: string;
+  at: number;
+  file?: string;
+  line: number;
+}
+
+export interface InvalidEvent {
+  type: 'invalid';
+  line: number;
+  file?: string;
+  reason: string;
+  /** Engine clock when it was read; absent before the first valid record. */
+  at?: number;
+}
+
+export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | InvalidEvent;
+export type TraceEventType = TraceEvent['type'];
+export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];

@@ -1,0 +1,188 @@
+/**
+ * What the timeline shows, as plain data: the shapes the session/timeline layer produces and the
+ * webview draws (lanes, pages, marks, events, replay state, the standalone snapshot). Types and
+ * constants only; both sides import them from here.
+ */
+import type { ReceivedMessage } from '../core/capture/captureRecord';
+import type { ReplaySummary } from '../core/replay/replayEngine';
+import type { SeqBits } from '../core/sequencer/serial';
+import type { KeyOrder } from '../core/trace/keyOrder';
+
+export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4 } as const;
+
+export type KindCode = (typeof Kind)[keyof typeof Kind];
+
+export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid'] as const;
+
+export type KindName = (typeof KIND_NAMES)[number];
+
+export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4 } as const;
+
+/** Counts of what the sequencer emitted (in total or for one key), up to some replay position. */
+export interface EmittedCounts {
+  delivered: number;
+  gaps: number;
+  lost: number;
+  duplicates: number;
+  late: number;
+  invalid: number;
+}
+
+export interface KeyStateView {
+  key: string;
+  keyIndex: number;
+  /** Next number the key expects; undefined during its start window. */
+  expected?: number;
+  /**
+   * Held numbers as runs of consecutive ones, lowest first, each [first, last] (raw: a run can
+   * span the wrap, 65534–1), at most `HELD_RUNS_SHOWN` runs; and how many numbers in all. A key
+   * in its start window holds a run of dozens: listed one by one they filled the panel.
+   */
+  heldRuns: [number, number][];
+  /** True when more runs are held than `heldRuns` lists. */
+  heldMore?: boolean;
+  heldCount: number;
+  /** The open gap the key waits on, if any: missing range and how long it has waited. */
+  gap?: { from: number; to: number; waitedMs: number; deadline: number };
+  /** In its start window: when it ends. */
+  startsAt?: number;
+}
+
+export interface CursorState {
+  position: number;
+  /** arrivalCount + 1: the end. */
+  end: number;
+  /** Engine clock at this position (NaN before the first arrival). */
+  time: number;
+  /** The arrival just processed (position − 1), if any. */
+  current?: { arrival: number; key: string; seq?: number; messageId: string; line: number; file: number; valid: boolean };
+  counts: EmittedCounts;
+  /** Keys holding something, or the current arrival's key; most held first, at most `KEYS_SHOWN`. */
+  keys: KeyStateView[];
+  keysHolding: number;
+}
+
+export interface EventView {
+  id: number;
+  kind: KindName;
+  /** Key name ('' for invalid records, which have none). */
+  key: string;
+  keyIndex: number;
+  /** message / duplicate / late: the number (absent without one); gap: first missing number. */
+  seq?: number;
+  /** Gap: last missing number and how many. */
+  seqTo?: number;
+  count?: number;
+  /** See EventStore.t0 / t1 (engine clock, ms since the epoch). */
+  t0: number;
+  t1: number;
+  redelivery?: boolean;
+  cascade?: number;
+  reason?: 'timeout' | 'capacity' | 'end';
+  /** Invalid: why the record could not be sequenced. */
+  problem?: string;
+  latencyMs?: number;
+  /** The record's arrival index, file index, 1-based line and messageId (not for gaps). */
+  arrival?: number;
+  file?: number;
+  line?: number;
+  messageId?: string;
+}
+
+/** Parallel arrays, so a page serialises compactly. */
+export interface MarkList {
+  id: number[];
+  kind: number[];
+  t0: number[];
+  t1: number[];
+  seq: number[];
+  /** Gap: last missing number; others: flags (bit 0 = redelivery). */
+  aux: number[];
+}
+
+/** A key's counts: for the whole session, or up to a replay position. */
+export interface LaneCounts {
+  received: number;
+  delivered: number;
+  gaps: number;
+  lost: number;
+  duplicates: number;
+  late: number;
+}
+
+/** A lane: its key and the key's counts over the whole session. */
+export interface LaneInfo extends LaneCounts {
+  /** Key index (the lane's identity in pages). */
+  key: number;
+  name: string;
+  /** Carries far more traffic than the other keys, or built a large backlog. */
+  hot: boolean;
+}
+
+export interface LanePage {
+  key: number;
+  /**
+   * The key's counts up to the replay position, in a page for one (the lane's label follows the
+   * replay rather than show totals beside marks that stop at the position).
+   */
+  countsAt?: LaneCounts;
+  /** Messages one by one, when few enough. */
+  marks?: MarkList;
+  /** Otherwise: messages released per bucket. */
+  density?: number[];
+  findings: MarkList;
+  /** Findings left out over the cap. */
+  findingsOmitted: number;
+}
+
+export interface TimelinePage {
+  t0: number;
+  t1: number;
+  buckets: number;
+  lanes: LanePage[];
+  invalid: MarkList;
+}
+
+export interface Overview {
+  t0: number;
+  t1: number;
+  /** Arrivals per bin, and findings per bin. */
+  arrivals: number[];
+  gaps: number[];
+  duplicates: number[];
+  late: number[];
+}
+
+export interface Base64 {
+  encode(bytes: Uint8Array): string;
+  decode(text: string): Uint8Array;
+}
+
+export type EventColumn = 'kind' | 'key' | 'seq' | 'seqTo' | 'extra' | 't0' | 't1' | 'flags' | 'arrival' | 'cause';
+export type ArrivalColumn = 'file' | 'line' | 'time' | 'key' | 'seq';
+
+export interface SessionSnapshot {
+  version: 1;
+  paths: string[];
+  summary: ReplaySummary;
+  keyNames: string[];
+  events: Record<EventColumn, string>;
+  arrivals: Record<ArrivalColumn, string>;
+  messageIds: string[];
+  problems: [number, string][];
+  /** Records by arrival index (only those the export chose to embed). */
+  records: Record<number, ReceivedMessage>;
+}
+
+/** What a session is called and how it was sequenced, for its views (the extension's, the worker's first view, a standalone page). */
+export interface SessionMeta {
+  id: string;
+  title: string;
+  /** How the session was sequenced, in words. */
+  options: string;
+  /** Width of its sequence numbers. */
+  seqBits?: SeqBits;
+  standalone?: boolean;
+  /** The lanes' order to begin with (default: as the keys first appeared). */
+  keyOrder?: KeyOrder;
+}

@@ -1,0 +1,148 @@
+/**
+ * A sequenced capture held for viewing: the summary, every event in columns, and the arrival log.
+ * Answers the views' questions a page at a time — never "everything" — so a million events stay
+ * cheap to browse. Browser-safe: the standalone HTML export builds one from embedded columns.
+ */
+import type { ReplaySummary } from '../core/replay/replayEngine';
+import { ArrivalLog } from './arrivalLog';
+import { lowerBound } from './columns';
+import { EventStore } from './eventStore';
+import type { FindingGroup } from '../core/trace/traceFilter';
+import { Kind, KindName } from '../shared/timelineModel';
+import { decodeEvent } from './eventView';
+import { EventView } from '../shared/timelineModel';
+import type { EmittedCounts } from '../shared/timelineModel';
+
+/**
+ * A capture session's title: its files' names (the first and a count past two), "(partial)" when
+ * loading was cancelled. Shared by the extension and the loading worker, whose first view must
+ * carry the very title the session will have.
+ */
+export function captureTitle(paths: readonly string[], partial: boolean): string {
+  const names = paths.map((p) => p.split(/[\\/]/).pop() as string);
+  return (names.length > 2 ? `${names[0]} +${names.length - 1}` : names.join(' + ')) + (partial ? ' (partial)' : '');
+}
+
+export class CaptureSession {
+  constructor(
+    readonly paths: readonly string[],
+    /** Replaced as a live session grows (LiveFeed.refresh). */
+    public summary: ReplaySummary,
+    readonly store: EventStore,
+    readonly log: ArrivalLog,
+    /** Key names by key index (first-appearance order, the summary's byKey order). */
+    readonly keyNames: readonly string[],
+  ) {}
+
+  get arrivalCount(): number {
+    return this.log.count;
+  }
+
+  /** Clock range covered by the session (first arrival → last event). */
+  get timeRange(): { start: number; end: number } {
+    const s = this.summary;
+    const start = s.firstTime ?? 0;
+    let end = s.lastTime ?? start;
+    const n = this.store.count;
+    if (n > 0) end = Math.max(end, this.store.t1.get(n - 1));
+    return { start, end: end > start ? end : start + 1 };
+  }
+
+  event(id: number): EventView {
+    return decodeEvent(this.store, this.log, this.keyNames, id);
+  }
+
+  /** One key's gaps / duplicates / late events, `limit` from `offset`. */
+  findings(key: number, group: FindingGroup, offset: number, limit: number): EventView[] {
+    const list = this.store.keys[key]?.[group];
+    if (!list) return [];
+    const out: EventView[] = [];
+    for (let i = offset; i < Math.min(list.length, offset + limit); i++) out.push(this.event(list.get(i)));
+    return out;
+  }
+
+  findingCount(key: number, group: FindingGroup): number {
+    return this.store.keys[key]?.[group].length ?? 0;
+  }
+
+  invalidEvents(offset: number, limit: number): EventView[] {
+    const list = this.store.invalid;
+    const out: EventView[] = [];
+    for (let i = offset; i < Math.min(list.length, offset + limit); i++) out.push(this.event(list.get(i)));
+    return out;
+  }
+
+  /** Index of a key by name, or −1. */
+  keyIndex(name: string): number {
+    return this.keyNames.indexOf(name);
+  }
+
+  /**
+   * Counts of a key's events emitted before replay position `position` (events caused by
+   * arrivals < position; position > arrival count includes end of input).
+   */
+  keyCountsAt(key: number, position: number): EmittedCounts {
+    const ke = this.store.keys[key];
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, late: 0, invalid: 0 };
+    if (!ke) return c;
+    const cause = this.store.cause.data;
+    const count = (list: { data: Int32Array; length: number }) => lowerBound((i) => cause[list.data[i]], 0, list.length, position);
+    const all = count(ke.all);
+    c.gaps = count(ke.gap);
+    c.duplicates = count(ke.duplicate);
+    c.late = count(ke.late);
+    c.delivered = all - c.gaps - c.duplicates - c.late;
+    for (let i = 0; i < c.gaps; i++) c.lost += this.store.extra.get(ke.gap.get(i));
+    return c;
+  }
+
+  /** Session-wide counts up to a replay position. */
+  countsAt(position: number): EmittedCounts {
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, late: 0, invalid: 0 };
+    const cause = this.store.cause.data;
+    const n = lowerBound((i) => cause[i], 0, this.store.count, position);
+    const kind = this.store.kind.data;
+    for (let i = 0; i < n; i++) {
+      switch (kind[i]) {
+        case Kind.message:
+          c.delivered++;
+          break;
+        case Kind.gap:
+          c.gaps++;
+          c.lost += this.store.extra.get(i);
+          break;
+        case Kind.duplicate:
+          c.duplicates++;
+          break;
+        case Kind.late:
+          c.late++;
+          break;
+        case Kind.invalid:
+          c.invalid++;
+          break;
+      }
+    }
+    return c;
+  }
+
+  /**
+   * The replay position just after the next event of `kind` emitted at or after `position`
+   * (so stepping there shows it), or undefined when there is none.
+   */
+  nextPositionOf(kind: KindName, position: number, key?: number): number | undefined {
+    const code = Kind[kind];
+    const store = this.store;
+    const cause = store.cause.data;
+    if (key !== undefined && kind !== 'invalid' && kind !== 'message') {
+      const list = store.keys[key]?.[kind];
+      if (!list) return undefined;
+      const i = lowerBound((j) => cause[list.data[j]], 0, list.length, position);
+      return i < list.length ? cause[list.data[i]] + 1 : undefined;
+    }
+    const kinds = store.kind.data;
+    for (let i = lowerBound((j) => cause[j], 0, store.count, position); i < store.count; i++) {
+      if (kinds[i] === code && (key === undefined || store.key.get(i) === key)) return cause[i] + 1;
+    }
+    return undefined;
+  }
+}

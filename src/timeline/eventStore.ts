@@ -1,0 +1,93 @@
+/**
+ * Every trace event of a session in columns, with per-key indexes. Events are appended in
+ * emission order, which is engine-clock order, so each key's list is sorted by `t1` (the time
+ * the event happened: release, declaration, arrival) and by `cause` (the arrival being processed
+ * when it was emitted) — both searchable by bisection.
+ *
+ * Browser-safe (no Node imports): the standalone HTML export runs the same queries in the page.
+ */
+import { ByteColumn, FloatColumn, IntColumn } from './columns';
+import { Kind, type KindCode } from '../shared/timelineModel';
+
+/** Events spanning longer than this are listed per key (KeyEvents.long) for the lane index. */
+export const LONG_SPAN_MS = 50;
+
+export class KeyEvents {
+  /** Every event of the key, in emission order. */
+  readonly all = new IntColumn(16);
+  /**
+   * For the lane index (laneIndex.ts), kept as events arrive so it needs no pass over the store:
+   * the release times of the key's messages (ascending, as events come in t1 order), and the
+   * ids of its events longer than LONG_SPAN_MS.
+   */
+  readonly releases = new FloatColumn(16);
+  // Empty for most keys: no array until the first push (see Column).
+  readonly long = new IntColumn(0);
+  readonly gap = new IntColumn(0);
+  readonly duplicate = new IntColumn(0);
+  readonly late = new IntColumn(0);
+  /** Longest span (t1 − t0) of any event, so a time query knows how far back spans reach. */
+  maxSpan = 0;
+}
+
+export class EventStore {
+  readonly kind = new ByteColumn(4096);
+  readonly key = new IntColumn(4096);
+  /** seq of a message/duplicate/late (NaN without one); first missing number of a gap. */
+  readonly seq = new FloatColumn(4096);
+  /** Gap: last missing number; others: NaN. */
+  readonly seqTo = new FloatColumn(4096);
+  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none). */
+  readonly extra = new FloatColumn(4096);
+  /** Message: arrival; gap: opened; others: when it happened. */
+  readonly t0 = new FloatColumn(4096);
+  /** Message: release; gap: declared lost; others: when it happened. */
+  readonly t1 = new FloatColumn(4096);
+  readonly flags = new ByteColumn(4096);
+  /** Arrival index of the record this event is about (−1 for gaps). */
+  readonly arrival = new IntColumn(4096);
+  /** Arrival index being processed when the event was emitted (arrival count for end of input). */
+  readonly cause = new IntColumn(4096);
+
+  readonly keys: KeyEvents[] = [];
+  readonly invalid = new IntColumn(16);
+  /** Why each invalid event's record could not be sequenced. */
+  readonly problems = new Map<number, string>();
+
+  get count(): number {
+    return this.kind.length;
+  }
+
+  keyEvents(k: number): KeyEvents {
+    while (this.keys.length <= k) this.keys.push(new KeyEvents());
+    return this.keys[k];
+  }
+
+  add(kind: KindCode, key: number, seq: number, seqTo: number, extra: number, t0: number, t1: number, flags: number, arrival: number, cause: number): number {
+    const id = this.kind.length;
+    this.kind.push(kind);
+    this.key.push(key);
+    this.seq.push(seq);
+    this.seqTo.push(seqTo);
+    this.extra.push(extra);
+    this.t0.push(t0);
+    this.t1.push(t1);
+    this.flags.push(flags);
+    this.arrival.push(arrival);
+    this.cause.push(cause);
+    if (kind === Kind.invalid) {
+      this.invalid.push(id);
+      return id;
+    }
+    const ke = this.keyEvents(key);
+    ke.all.push(id);
+    if (kind === Kind.message) ke.releases.push(t1);
+    if (t1 - t0 > LONG_SPAN_MS) ke.long.push(id);
+    if (kind === Kind.gap) ke.gap.push(id);
+    else if (kind === Kind.duplicate) ke.duplicate.push(id);
+    else if (kind === Kind.late) ke.late.push(id);
+    const span = t1 - t0;
+    if (span > ke.maxSpan) ke.maxSpan = span;
+    return id;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * One event of a session as a plain object: what the tree items, the timeline's detail pane and
+ * the "copy" commands show. Decoded from the columns on demand, a page at a time.
+ */
+import { ArrivalLog } from './arrivalLog';
+import { EventStore } from './eventStore';
+import { Flag, Kind, KIND_NAMES, type EventView } from '../shared/timelineModel';
+
+export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readonly string[], id: number): EventView {
+  const kind = store.kind.get(id);
+  const keyIndex = store.key.get(id);
+  const v: EventView = {
+    id,
+    kind: KIND_NAMES[kind],
+    key: keyIndex >= 0 ? keyNames[keyIndex] : '',
+    keyIndex,
+    t0: store.t0.get(id),
+    t1: store.t1.get(id),
+  };
+  const seq = store.seq.get(id);
+  if (seq === seq) v.seq = seq;
+  const flags = store.flags.get(id);
+  const extra = store.extra.get(id);
+  if (kind === Kind.gap) {
+    v.seqTo = store.seqTo.get(id);
+    v.count = extra;
+    v.reason = flags & Flag.reasonCapacity ? 'capacity' : flags & Flag.reasonEnd ? 'end' : 'timeout';
+  } else {
+    const a = store.arrival.get(id);
+    v.arrival = a;
+    v.file = log.file.get(a);
+    v.line = log.line.get(a);
+    const mid = log.messageId.get(a);
+    if (mid) v.messageId = mid;
+    if (kind === Kind.invalid) {
+      v.problem = store.problems.get(id);
+    } else if (kind === Kind.duplicate) {
+      v.redelivery = (flags & Flag.redelivery) !== 0;
+      if (extra > 0) v.cascade = extra;
+    } else if (kind === Kind.message && extra === extra) {
+      v.latencyMs = extra;
+    }
+  }
+  return v;
+}

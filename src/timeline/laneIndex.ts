@@ -1,0 +1,177 @@
+/**
+ * The very lane pages queryTimeline() answers, for the common case of no filter and no replay
+ * position, without walking every event of the window.
+ *
+ * queryTimeline walks the lane's events from the window's start to its end plus the lane's
+ * longest span (a message held 10 s behind a gap makes every query scan 10 s more): zoomed out
+ * on a million events that is a million steps per page, zoomed in it is still tens of
+ * thousands, and the standalone page spends them on its only thread. Here, per lane (kept by the
+ * EventStore as events arrive, so there is nothing to build):
+ *   - the release times of its messages, sorted: a density page costs two binary searches per
+ *     bucket, and counting messages in the window costs two;
+ *   - its "long" events (span > LONG_SPAN_MS), sorted: the only ones that can reach into the
+ *     window from beyond the short stretch after its end that is scanned.
+ * Findings come from the lane's own gap / duplicate / late lists. Anything with a filter or a
+ * position goes to queryTimeline; a unit test checks the two agree on random windows.
+ *
+ * Browser-safe: TimelineService uses it in the extension host, and the standalone page's host
+ * (src/webview/standaloneHost.ts) in the browser.
+ */
+import type { CaptureSession } from './captureSession';
+import { lowerBound } from './columns';
+import { LONG_SPAN_MS } from './eventStore';
+import { Kind } from '../shared/timelineModel';
+import type { LanePage, MarkList } from '../shared/timelineModel';
+
+/** queryTimeline's caps (timelineQuery.ts): findings listed per lane, and marks per bucket. */
+export const FINDINGS_MAX = 2000;
+const MARKS_PER_BUCKET = 2;
+
+interface LaneData {
+  /** Release times (t1) of the lane's messages, ascending. */
+  releases: Float64Array;
+  /** Ids of the lane's events longer than LONG_SPAN_MS, ascending (= by t1). */
+  long: Int32Array;
+}
+
+export class LaneIndex {
+  private readonly lanes: (LaneData | undefined)[] = [];
+
+  constructor(private readonly session: CaptureSession) {}
+
+  private data(key: number): LaneData {
+    let d = this.lanes[key];
+    if (d) return d;
+    // The store keeps both lists as events arrive (KeyEvents.releases / .long).
+    const ke = this.session.store.keys[key];
+    d = ke ? { releases: ke.releases.data.subarray(0, ke.releases.length), long: ke.long.data.subarray(0, ke.long.length) } : { releases: new Float64Array(0), long: new Int32Array(0) };
+    this.lanes[key] = d;
+    return d;
+  }
+
+  /** The lane page queryTimeline would return for `key` over [t0, t1] (no filter, no position). */
+  lane(key: number, t0: number, t1: number, requestedBuckets: number): LanePage {
+    const s = this.session.store;
+    const ke = s.keys[key];
+    const lane: LanePage = { key, findings: emptyMarks(), findingsOmitted: 0 };
+    if (!ke) return lane;
+    const buckets = Math.max(1, Math.min(8192, Math.floor(requestedBuckets)));
+    const { releases: rel, long } = this.data(key);
+    const t0d = s.t0.data;
+    const t1d = s.t1.data;
+    const kinds = s.kind.data;
+    const all = ke.all.data;
+    const n = ke.all.length;
+    const hiAll = t1 + ke.maxSpan + 1e-9;
+
+    // Events past the window's end whose span reaches back into it: the short stretch after
+    // the end is scanned, longer spans come from the index.
+    const mid = upperBoundBy((i) => t1d[all[i]], 0, n, t1);
+    const shortHi = Math.min(hiAll, t1 + LONG_SPAN_MS + 1e-6);
+    const shortEnd = lowerBound((i) => t1d[all[i]], mid, n, shortHi);
+    const extras: number[] = [];
+    for (let i = mid; i < shortEnd; i++) if (t0d[all[i]] <= t1) extras.push(all[i]);
+    const l0 = lowerBound((i) => t1d[long[i]], 0, long.length, shortHi);
+    const l1 = lowerBound((i) => t1d[long[i]], l0, long.length, hiAll);
+    for (let i = l0; i < l1; i++) if (t0d[long[i]] <= t1) extras.push(long[i]);
+
+    // As many messages as queryTimeline counts: released in the window, plus held across its end.
+    const a = lowerBound((i) => rel[i], 0, rel.length, t0);
+    const b = upperBound(rel, a, rel.length, t1);
+    let messages = b - a;
+    for (const id of extras) if (kinds[id] === Kind.message) messages++;
+
+    if (messages <= buckets * MARKS_PER_BUCKET) {
+      // One by one: every event released in the window, then those reaching into it.
+      lane.marks = emptyMarks();
+      const from = lowerBound((i) => t1d[all[i]], 0, mid, t0);
+      const take = (id: number) => {
+        if (kinds[id] === Kind.message) push(lane.marks as MarkList, s, id);
+        else if (lane.findings.id.length < FINDINGS_MAX) push(lane.findings, s, id);
+        else lane.findingsOmitted++;
+      };
+      for (let i = from; i < mid; i++) take(all[i]);
+      for (const id of extras) take(id);
+      return lane;
+    }
+
+    // Density: bucket boundaries found with the very formula queryTimeline bins with, so the
+    // counts agree to the bit.
+    const width = t1 - t0 || 1;
+    const bucketOf = (t: number) => Math.min(buckets - 1, Math.floor(((t - t0) / width) * buckets));
+    const density = new Array<number>(buckets).fill(0);
+    let start = a;
+    for (let bk = 0; bk < buckets && start < b; bk++) {
+      const end = bk === buckets - 1 ? b : lowerBound((i) => bucketOf(rel[i]), start, b, bk + 1);
+      density[bk] = end - start;
+      start = end;
+    }
+    lane.density = density;
+    this.findings(key, t0, t1, hiAll, lane);
+    return lane;
+  }
+
+  /** Gaps, duplicates and late events reaching into the window, in event order, capped. */
+  private findings(key: number, t0: number, t1: number, hi: number, lane: LanePage): void {
+    const s = this.session.store;
+    const ke = s.keys[key];
+    const t0d = s.t0.data;
+    const t1d = s.t1.data;
+    const lists = [ke.gap, ke.duplicate, ke.late];
+    const pos = lists.map((l) => lowerBound((i) => t1d[l.data[i]], 0, l.length, t0));
+    const ends = lists.map((l, j) => lowerBound((i) => t1d[l.data[i]], pos[j], l.length, hi));
+    const out = lane.findings;
+    // Merge the three lists by event id: that is the lane's event order.
+    for (;;) {
+      let best = -1;
+      let bestId = Infinity;
+      for (let j = 0; j < 3; j++) {
+        if (pos[j] < ends[j]) {
+          const id = lists[j].data[pos[j]];
+          if (id < bestId) {
+            bestId = id;
+            best = j;
+          }
+        }
+      }
+      if (best < 0) break;
+      pos[best]++;
+      if (t0d[bestId] > t1) continue;
+      if (out.id.length < FINDINGS_MAX) push(out, s, bestId);
+      else lane.findingsOmitted++;
+    }
+  }
+}
+
+function push(m: MarkList, s: CaptureSession['store'], id: number): void {
+  const kind = s.kind.data[id];
+  m.id.push(id);
+  m.kind.push(kind);
+  m.t0.push(s.t0.data[id]);
+  m.t1.push(s.t1.data[id]);
+  m.seq.push(s.seq.data[id]);
+  m.aux.push(kind === Kind.gap ? s.seqTo.data[id] : s.flags.data[id]);
+}
+
+function emptyMarks(): MarkList {
+  return { id: [], kind: [], t0: [], t1: [], seq: [], aux: [] };
+}
+
+/** First index in [lo, hi) whose value is > x. */
+function upperBound(a: Float64Array, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBoundBy(get: (i: number) => number, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (get(mid) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

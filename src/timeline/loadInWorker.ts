@@ -1,0 +1,125 @@
+/**
+ * Loads a session on a worker thread. The extension host stays responsive while a large capture
+ * is parsed and sequenced (its main thread runs every extension's code), cancelling answers at
+ * once, and the load's garbage — a parsed object per record, the sequencer, the columns' growth
+ * slack — lives in the worker's own heap, which is returned whole when the worker ends: the host
+ * keeps only the finished columns, moved over without a copy (see sessionTransfer.ts).
+ */
+import { ResourceLimits, Worker } from 'node:worker_threads';
+import { CaptureError } from '../core/capture/captureReader';
+import type { HeapStop } from '../core/replay/replayRun';
+import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { LoadOptions, LoadResult } from './loadSession';
+import { PackedSession, unpackSession } from './sessionTransfer';
+import type { StandalonePreview } from '../shared/standaloneEmbed';
+import type { SessionMeta } from '../shared/timelineModel';
+
+/**
+ * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as
+ * its TimelineService will (see LoadFirstView).
+ */
+export type LoadWorkerRequest =
+  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta }
+  /** After a first view: send the session now. */
+  | { type: 'take' }
+  | { type: 'cancel' };
+
+/** What a failed load threw, as far as it crosses threads. */
+export interface LoadFailure {
+  name: string;
+  message: string;
+  path?: string;
+  line?: number;
+}
+
+/** Worker → main thread. */
+export type LoadWorkerReply =
+  | { type: 'progress'; bytesRead: number; totalBytes: number }
+  | { type: 'firstView'; view: StandalonePreview }
+  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop }
+  | { type: 'failed'; error: LoadFailure };
+
+/**
+ * The timeline's first view of the loaded session (TimelineService.firstView with the session's
+ * meta, replay idle, no filter), computed on the worker and delivered before the session itself.
+ *
+ * Why: a timeline opened with the load waits for it, and on the main thread it came last —
+ * after the columns arrived (a garbage collection of the host's heap follows the ~150 MB they
+ * bring), the session was made and the view computed cold, ~0.25 s on 1 M events, with every
+ * other message of the extension host held up behind them. The worker has the session at hand
+ * and nothing else to do.
+ */
+export interface LoadFirstView {
+  readonly meta: SessionMeta;
+  /**
+   * Called before the load resolves; not when it is cancelled or fails. The session is sent
+   * once what it returns has settled (it must settle): typically when the view has been
+   * painted. Until then the cores are left to getting the view on screen — receiving ~150 MB of
+   * columns, the garbage collection that follows and making the session held the view's
+   * message back by 0.2–0.3 s on two cores.
+   */
+  readonly onView: (view: StandalonePreview) => Promise<void> | void;
+}
+
+export interface WorkerLoadOptions extends LoadOptions {
+  /** Node options for the worker (tests run the TypeScript entry through a loader). */
+  readonly execArgv?: string[];
+  /** The worker's heap (tests give it a small one); by default Node's. */
+  readonly resourceLimits?: ResourceLimits;
+  readonly firstView?: LoadFirstView;
+}
+
+/** The error as the caller would have seen it from an in-thread load (CaptureError stays one). */
+export function reviveFailure(f: LoadFailure): Error {
+  if (f.name === 'CaptureError' && f.path !== undefined) return new CaptureError(f.message, f.path, f.line);
+  const e = new Error(f.message);
+  e.name = f.name;
+  return e;
+}
+
+/**
+ * `loadSession` on a worker running `workerScript` (dist/loadWorker.js, built from
+ * loadWorker.ts). Same result and errors; aborting keeps what was read, as loadSession does.
+ */
+export function loadSessionInWorker(workerScript: string, paths: readonly string[], options: SequencingOptions, load: WorkerLoadOptions = {}): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(workerScript, { execArgv: load.execArgv, resourceLimits: load.resourceLimits });
+    let settled = false;
+    const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies LoadWorkerRequest);
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      load.signal?.removeEventListener('abort', onAbort);
+      fn();
+      // The columns are ours now; the worker's heap goes with it.
+      void worker.terminate();
+    };
+    worker.on('message', (m: LoadWorkerReply) => {
+      switch (m.type) {
+        case 'progress':
+          load.onProgress?.(m.bytesRead, m.totalBytes);
+          break;
+        case 'firstView':
+          // The worker holds the session back until it is taken.
+          void Promise.resolve()
+            .then(() => load.firstView?.onView(m.view))
+            .catch(() => undefined)
+            .then(() => {
+              if (!settled) worker.postMessage({ type: 'take' } satisfies LoadWorkerRequest);
+            });
+          break;
+        case 'done':
+          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop }));
+          break;
+        case 'failed':
+          settle(() => reject(reviveFailure(m.error)));
+          break;
+      }
+    });
+    worker.on('error', (e) => settle(() => reject(e)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the capture loader stopped unexpectedly (exit code ${code})`))));
+    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta } satisfies LoadWorkerRequest);
+    if (load.signal?.aborted) onAbort();
+    else load.signal?.addEventListener('abort', onAbort);
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Builds a CaptureSession from capture files: one streaming pass through the sequencer that
+ * records every arrival and every event into columns. Memory grows with the number of events
+ * (tens of bytes each), not with the size of the records, which stay in the file.
+ */
+import { HeapGuard } from '../core/replay/heapGuard';
+import { HeapStop, runReplay } from '../core/replay/replayRun';
+import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { CaptureSession } from './captureSession';
+import { SessionBuilder } from './sessionBuilder';
+
+export interface LoadOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Stops the load (keeping what was read, as a cancel does) when the heap is nearly full. */
+  readonly heapGuard?: HeapGuard;
+}
+
+export interface LoadResult {
+  readonly session: CaptureSession;
+  readonly cancelled: boolean;
+  /** Set when the heap guard stopped the load (then `cancelled` too). */
+  readonly heapStop?: HeapStop;
+}
+
+export async function loadSession(paths: readonly string[], options: SequencingOptions, load: LoadOptions = {}): Promise<LoadResult> {
+  const b = new SessionBuilder();
+  const { summary, cancelled, heapStop } = await runReplay({
+    paths,
+    options,
+    signal: load.signal,
+    heapGuard: load.heapGuard,
+    // A session also makes its key names and packs its per-key lists for the move to the
+    // extension host: with the CLI's reserve (192) a 64 MiB worker ran out of memory there.
+    heapReservePerKey: 512,
+    onProgress: load.onProgress,
+    listener: b.listener,
+    // Key indexes are the sequencer's own (first-appearance order, as in the summary).
+    onEngine: (engine) => b.attach(engine),
+    // Each arrival is logged around the push, so events can point back to it.
+    beforePush: b.beforePush,
+    afterPush: b.afterPush,
+    beforeFinish: b.beforeAdvance,
+  });
+  const keyNames = summary.byKey.map((k) => k.key);
+  return { session: new CaptureSession(paths, summary, b.store, b.log, keyNames), cancelled, heapStop };
+}

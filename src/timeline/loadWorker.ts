@@ -1,0 +1,72 @@
+/**
+ * Entry point of the capture-loading worker (bundled as dist/loadWorker.js): loads one session
+ * with `loadSession` and hands its columns back to the thread that asked (loadInWorker.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
+import { HeapGuard } from '../core/replay/heapGuard';
+import { loadSession } from './loadSession';
+import { packSession } from './sessionTransfer';
+import { TimelineService } from './timelineService';
+import { IDLE_REPLAY } from '../shared/protocol';
+
+const port = parentPort;
+if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWorker.ts)');
+
+const abort = new AbortController();
+const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+/** After a first view: sends the session, when the caller takes it (or cancels). */
+let sendSession: (() => void) | undefined;
+const send = () => {
+  const f = sendSession;
+  sendSession = undefined;
+  f?.();
+};
+
+port.on('message', (req: LoadWorkerRequest) => {
+  if (req.type === 'cancel') {
+    abort.abort();
+    send();
+    return;
+  }
+  if (req.type === 'take') {
+    send();
+    return;
+  }
+  loadSession(req.paths, req.options, {
+    signal: abort.signal,
+    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+    // A capture of millions of keys fills the worker's heap: stop with what was read (the
+    // caller says why) rather than lose the worker and all of it.
+    heapGuard: new HeapGuard(),
+  }).then(
+    ({ session, cancelled, heapStop }) => {
+      const sendNow = () => {
+        const { packed, transfer } = packSession(session);
+        reply({ type: 'done', packed, cancelled, heapStop }, transfer);
+      };
+      // First, while the columns are still here: the view a timeline waiting for this load
+      // shows. The session follows when the caller takes it (see LoadFirstView.onView).
+      if (req.firstView && !cancelled) {
+        try {
+          const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
+          sendSession = sendNow;
+          reply({ type: 'firstView', view });
+          return;
+        } catch {
+          // Then the timeline asks the session for it, as it does without this.
+        }
+      }
+      sendNow();
+    },
+    (e: unknown) => {
+      const err = e instanceof Error ? e : new Error(String(e));
+      const failure: LoadFailure = { name: err.name, message: err.message };
+      const where = err as { path?: unknown; line?: unknown };
+      if (typeof where.path === 'string') failure.path = where.path;
+      if (typeof where.line === 'number') failure.line = where.line;
+      reply({ type: 'failed', error: failure });
+    },
+  );
+});

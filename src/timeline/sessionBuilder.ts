@@ -1,0 +1,86 @@
+/**
+ * Builds a session's columns while the sequencer runs: every arrival goes into the arrival log
+ * and every trace event into the event store, each event pointing back to the arrival that caused
+ * it. Used by loadSession (a capture, one pass) and by LiveFeed (a live subscription, as messages
+ * arrive).
+ */
+import { CaptureEntry } from '../core/capture/captureRecord';
+import { ReplayEngine } from '../core/replay/replayEngine';
+import { TraceEvent } from '../core/trace/traceEvents';
+import { ArrivalLog } from './arrivalLog';
+import { EventStore } from './eventStore';
+import { Flag, Kind } from '../shared/timelineModel';
+
+export class SessionBuilder {
+  readonly store = new EventStore();
+  readonly log = new ArrivalLog();
+  /** Arrival index of entries the sequencer still holds (and of the one being pushed). */
+  private readonly pending = new Map<CaptureEntry, number>();
+  /** Arrival index that events emitted now are caused by. */
+  private cause = 0;
+  private engine: ReplayEngine | undefined;
+
+  /** The engine whose events this builder records (its key indexes are the session's). */
+  attach(engine: ReplayEngine): void {
+    this.engine = engine;
+  }
+
+  private keyId(name: string): number {
+    return (this.engine as ReplayEngine).sequencer.key(name)!.order;
+  }
+
+  private arrivalOf(e: CaptureEntry | undefined): number {
+    if (e === undefined) return -1;
+    const a = this.pending.get(e);
+    this.pending.delete(e);
+    return a ?? -1;
+  }
+
+  /** The engine's listener: records each event in the store. */
+  readonly listener = (ev: TraceEvent, e?: CaptureEntry): void => {
+    const store = this.store;
+    const cause = this.cause;
+    switch (ev.type) {
+      case 'message':
+        store.add(Kind.message, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.latencyMs ?? NaN, ev.arrivedAt, ev.releasedAt, 0, this.arrivalOf(e), cause);
+        break;
+      case 'gap':
+        store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, ev.reason === 'capacity' ? Flag.reasonCapacity : ev.reason === 'end' ? Flag.reasonEnd : 0, -1, cause);
+        break;
+      case 'duplicate':
+        store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, ev.redelivery ? Flag.redelivery : 0, this.arrivalOf(e), cause);
+        break;
+      case 'late':
+        store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, 0, ev.at, ev.at, 0, this.arrivalOf(e), cause);
+        break;
+      case 'invalid': {
+        const t = ev.at ?? NaN;
+        const id = store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);
+        store.problems.set(id, ev.reason);
+        break;
+      }
+    }
+  };
+
+  /** Before the engine sees an arrival: events from here on are caused by it. */
+  readonly beforePush = (e: CaptureEntry): void => {
+    this.cause = this.log.count;
+    this.pending.set(e, this.cause);
+  };
+
+  /** After the engine saw it: log what it was sequenced by. */
+  readonly afterPush = (e: CaptureEntry, valid: boolean): void => {
+    const en = this.engine as ReplayEngine;
+    const m = e.record?.message;
+    if (valid) this.log.add(e.file, e.line, e.offset ?? -1, e.length ?? 0, e.time, this.keyId(en.lastKey), en.lastSeq, m?.messageId ?? '');
+    else this.log.add(e.file, e.line, e.offset ?? -1, e.length ?? 0, e.time, -1, NaN, m?.messageId ?? '');
+  };
+
+  /**
+   * Before the clock moves without an arrival (a live source's timer, or end of input): what
+   * fires now is attributed to the next arrival position, as replay does.
+   */
+  readonly beforeAdvance = (): void => {
+    this.cause = this.log.count;
+  };
+}

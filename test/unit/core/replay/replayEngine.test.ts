@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { CaptureEntry, parseEntry } from '../../../../src/core/capture/captureRecord';
+import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { TraceEvent } from '../../../../src/core/trace/traceEvents';
+import { LineSpec, receivedMessage, T0 } from '../../../support/captureLines';
+
+function entries(specs: LineSpec[]): CaptureEntry[] {
+  return specs.map((s, i) => parseEntry(JSON.stringify(receivedMessage(s)), 0, i + 1));
+}
+
+function replay(specs: LineSpec[], opts = resolveOptions({ preset: 'cme' }), extra: CaptureEntry[] = []) {
+  const events: TraceEvent[] = [];
+  const engine = new ReplayEngine(opts, (e) => events.push(e), ['c.jsonl']);
+  engine.pushAll([...entries(specs), ...extra]);
+  engine.finish();
+  return { events, summary: engine.summary() };
+}
+
+describe('ReplayEngine', () => {
+  it('sequences by Channel and MsgSeqNum with the cme preset, 16-bit, and reports latency from SendingTime', () => {
+    const { events, summary } = replay([
+      { t: 0, channel: '310', seq: 65535, sendingTime: -10 },
+      { t: 1, channel: '312', seq: 7, sendingTime: -2 },
+      { t: 2, channel: '310', seq: 0, sendingTime: -8 },
+    ]);
+    const msgs = events.filter((e) => e.type === 'message');
+    assert.deepEqual(msgs.map((m) => [m.key, m.seq]), [['310', 65535], ['310', 0], ['312', 7]]);
+    assert.equal(summary.keys, 2);
+    assert.equal(summary.gaps, 0);
+    const k310 = summary.byKey.find((k) => k.key === '310')!;
+    assert.deepEqual(k310.latency, { count: 2, meanMs: 10, maxMs: 10 });
+    const first = msgs[0];
+    assert.ok(first.type === 'message');
+    assert.equal(first.latencyMs, 10);
+    assert.equal(first.heldMs, 2, 'held in the start window until the end of input, 2 ms later');
+    assert.equal(first.arrivedAt, T0);
+    assert.equal(first.receivedAt, new Date(T0).toISOString());
+    assert.equal(first.messageId, '310-65535');
+  });
+
+  it('gives message events their fields in the order of the README\'s JSONL trace, type first', () => {
+    // JSONL export is JSON.stringify of the event: its key order is what users read and diff.
+    const order = [
+      'type', 'key', 'seq', 'messageId', 'publishTime', 'receivedAt', 'orderingKey', 'attributes', 'data',
+      'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs', 'latencyMs', 'file', 'line',
+    ];
+    const { events } = replay([{ t: 0, channel: '310', seq: 1, sendingTime: -1 }]);
+    const keys = Object.keys(JSON.parse(JSON.stringify(events.find((e) => e.type === 'message'))));
+    assert.equal(keys[0], 'type');
+    assert.ok(keys.length >= 12, `most fields present: ${keys.join(', ')}`);
+    // Fields the record lacks are absent; those present keep the order.
+    assert.deepEqual(keys, order.filter((k) => keys.includes(k)));
+  });
+
+  it('gives gap, duplicate, late and invalid events their fields in the order of the README\'s JSONL trace, type first', () => {
+    const order: Record<string, string[]> = {
+      gap: ['type', 'key', 'from', 'to', 'count', 'openedAt', 'declaredAt', 'waitedMs', 'reason'],
+      duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      late: ['type', 'key', 'seq', 'messageId', 'lostAt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      invalid: ['type', 'line', 'reason', 'at', 'file'],
+    };
+    // 2 is redelivered, 3 goes missing (a gap) and then arrives late, and one line is invalid.
+    const { events } = replay([
+      { t: 0, channel: '310', seq: 1 },
+      { t: 1, channel: '310', seq: 2 },
+      { t: 2, channel: '310', seq: 2, deliveryAttempt: 2 },
+      { t: 3, channel: '310', seq: 4 },
+      { t: 3, channel: '310', seq: 'x' },
+      { t: 30_000, channel: '310', seq: 3 },
+    ]);
+    const seen = new Set<string>();
+    for (const e of events) {
+      if (e.type === 'message') continue;
+      seen.add(e.type);
+      const keys = Object.keys(JSON.parse(JSON.stringify(e)));
+      // Fields an event lacks (file: one capture; cascade: not a redelivery) are absent.
+      assert.deepEqual(keys, order[e.type].filter((k) => keys.includes(k)), e.type);
+      assert.ok(keys.length >= order[e.type].length - 2, `${e.type}: most fields present: ${keys.join(', ')}`);
+    }
+    assert.deepEqual([...seen].sort(), ['duplicate', 'gap', 'invalid', 'late']);
+  });
+
+  it('orders by orderingKey by default and keeps arrival order without a sequence', () => {
+    const { events, summary } = replay(
+      [
+        { t: 0, orderingKey: 'a', id: 'm1' },
+        { t: 1, orderingKey: 'b', id: 'm2' },
+        { t: 2, orderingKey: 'a', id: 'm3' },
+        { t: 3, orderingKey: 'a', id: 'm1' },
+      ],
+      resolveOptions({}),
+    );
+    assert.deepEqual(events.map((e) => [e.type, 'messageId' in e ? e.messageId : '']), [
+      ['message', 'm1'],
+      ['message', 'm2'],
+      ['message', 'm3'],
+      ['duplicate', 'm1'],
+    ]);
+    assert.equal(summary.redeliveries, 1);
+    const m = events[0];
+    assert.ok(m.type === 'message');
+    assert.equal(m.seq, undefined);
+    assert.equal(m.orderingKey, 'a');
+  });
+
+  it('reports records it cannot sequence as invalid, with their line, and keeps going', () => {
+    const opts = resolveOptions({ preset: 'cme' });
+    const { events, summary } = replay(
+      [
+        { t: 0, channel: '1', seq: 1 },
+        { t: 1, channel: '1' },
+        { t: 2, channel: '1', seq: 'abc' },
+        { t: 3, channel: '1', seq: -4 },
+        { t: 4, channel: '1', seq: 65536 },
+        { t: 5, seq: 2 },
+        { t: 6, channel: '1', seq: '1.5' },
+        { t: 7, channel: '1', seq: 2 },
+        { t: 8, channel: '1', seq: '-0' },
+        { t: 9, channel: '1', seq: '+3' },
+      ],
+      opts,
+      [parseEntry('{not json', 0, 11)],
+    );
+    const invalid = events.filter((e) => e.type === 'invalid');
+    assert.deepEqual(
+      invalid.map((e) => (e.type === 'invalid' ? [e.line, e.reason] : [])),
+      [
+        [2, 'sequence attribute "MsgSeqNum" is missing'],
+        [3, 'MsgSeqNum "abc" is not an integer'],
+        [4, 'MsgSeqNum "-4" is negative'],
+        [5, 'MsgSeqNum "65536" is out of range for 16-bit numbers (max 65535)'],
+        [6, 'key attribute "Channel" is missing'],
+        [7, 'MsgSeqNum "1.5" is not an integer'],
+        [9, 'MsgSeqNum "-0" is negative'],
+        [10, 'MsgSeqNum "+3" is not an integer'],
+        [11, invalid[8]?.type === 'invalid' ? invalid[8].reason : ''],
+      ],
+    );
+    assert.match((invalid[8] as { reason: string }).reason, /^not valid JSON/);
+    assert.equal(summary.invalid, 9);
+    assert.equal(summary.invalidSamples.length, 9);
+    assert.equal(summary.delivered, 2);
+    assert.equal(summary.received, 2);
+  });
+
+  it('summarises counts per key and in total', () => {
+    const { summary } = replay([
+      { t: 0, channel: 'A', seq: 1 },
+      { t: 1, channel: 'A', seq: 3 },
+      { t: 2, channel: 'A', seq: 3 },
+      { t: 3, channel: 'A', seq: 3, id: 'again' },
+      { t: 4, channel: 'B', seq: 10 },
+    ]);
+    assert.equal(summary.received, 5);
+    assert.equal(summary.delivered, 3);
+    assert.equal(summary.duplicates, 2);
+    assert.equal(summary.redeliveries, 1);
+    assert.equal(summary.cascades, 1);
+    assert.equal(summary.gaps, 1);
+    assert.equal(summary.lost, 1);
+    assert.equal(summary.firstTime, T0);
+    assert.equal(summary.lastTime, T0 + 4);
+    assert.deepEqual(summary.byKey.map((k) => [k.key, k.received, k.delivered, k.gaps]), [
+      ['A', 4, 2, 1],
+      ['B', 1, 1, 0],
+    ]);
+  });
+});

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import {
+  DEFAULT_OPTIONS,
+  describeOptions,
+  formatKeySpec,
+  formatSeqSpec,
+  OptionText,
+  parseKeySpec,
+  parseSeqSpec,
+  PRESETS,
+  resolveOptions,
+  sameOptions,
+} from '../../../../src/core/sequencer/sequencingOptions';
+
+/** Asserts that resolving `text` throws a RangeError whose message matches `message`. */
+function rejects(text: OptionText, message: RegExp): void {
+  assert.throws(
+    () => resolveOptions(text),
+    (e: unknown) => {
+      assert.ok(e instanceof RangeError, `RangeError for ${JSON.stringify(text)}, got ${String(e)}`);
+      assert.match(e.message, message);
+      return true;
+    },
+  );
+}
+
+describe('sequencingOptions', () => {
+  it('resolves nothing to the defaults', () => {
+    assert.deepEqual(resolveOptions({}), {
+      key: { kind: 'orderingKey' },
+      seq: { kind: 'none' },
+      seqBits: 64,
+      gapTimeoutMs: 10_000,
+      capacity: 10_000,
+    });
+    assert.deepEqual(resolveOptions({}), DEFAULT_OPTIONS);
+    assert.deepEqual(resolveOptions({ preset: '' }), DEFAULT_OPTIONS);
+    assert.deepEqual(resolveOptions({ preset: 'none' }), DEFAULT_OPTIONS);
+  });
+
+  it('applies the cme preset', () => {
+    assert.deepEqual(resolveOptions({ preset: 'cme' }), {
+      key: { kind: 'attribute', name: 'Channel' },
+      seq: { kind: 'attribute', name: 'MsgSeqNum' },
+      seqBits: 16,
+      gapTimeoutMs: 10_000,
+      capacity: 10_000,
+      sendingTimeAttribute: 'SendingTime',
+    });
+  });
+
+  it('lets flags override the preset', () => {
+    const o = resolveOptions({ preset: 'cme', key: 'orderingKey', seq: 'attribute:Seq', seqBits: '32', gapTimeout: '500ms', capacity: '100' });
+    assert.deepEqual(o, {
+      key: { kind: 'orderingKey' },
+      seq: { kind: 'attribute', name: 'Seq' },
+      seqBits: 32,
+      gapTimeoutMs: 500,
+      capacity: 100,
+      sendingTimeAttribute: 'SendingTime',
+    });
+    assert.equal(resolveOptions({ preset: 'cme', seq: 'none' }).seq.kind, 'none');
+    assert.equal(resolveOptions({ preset: 'cme', seqBits: 64 }).seqBits, 64);
+  });
+
+  it('does not change the defaults or the presets', () => {
+    const defaults = JSON.stringify(DEFAULT_OPTIONS);
+    const presets = JSON.stringify(PRESETS);
+    resolveOptions({ preset: 'cme', key: 'none', capacity: 5, gapTimeout: 1 });
+    assert.equal(JSON.stringify(DEFAULT_OPTIONS), defaults);
+    assert.equal(JSON.stringify(PRESETS), presets);
+  });
+
+  it('takes numbers as well as text for numeric options', () => {
+    const o = resolveOptions({ seqBits: 16, gapTimeout: 0, capacity: 7 });
+    assert.equal(o.seqBits, 16);
+    assert.equal(o.gapTimeoutMs, 0);
+    assert.equal(o.capacity, 7);
+    assert.equal(resolveOptions({ gapTimeout: '2m' }).gapTimeoutMs, 120_000);
+    assert.equal(resolveOptions({ gapTimeout: '250' }).gapTimeoutMs, 250);
+    assert.equal(resolveOptions({ gapTimeout: '1.5s' }).gapTimeoutMs, 1500);
+  });
+
+  it('rejects an unknown preset, naming it and the known ones', () => {
+    rejects({ preset: 'nyse' }, /^preset "nyse" is unknown: use cme$/);
+    rejects({ preset: 'CME' }, /^preset "CME" is unknown/);
+    // Inherited object properties are not presets.
+    rejects({ preset: 'constructor' }, /^preset "constructor" is unknown/);
+    rejects({ preset: 'toString' }, /^preset "toString" is unknown/);
+    rejects({ preset: '__proto__' }, /^preset "__proto__" is unknown/);
+  });
+
+  it('rejects a bad key', () => {
+    for (const key of ['', 'foo', 'attribute:', 'attribute', 'orderingkey', 'Attribute:x']) {
+      rejects({ key }, new RegExp(`^key "${key}" is not valid: use orderingKey, attribute:<name> or none$`));
+    }
+  });
+
+  it('rejects a bad seq', () => {
+    for (const seq of ['', 'orderingKey', 'attribute:', 'MsgSeqNum']) {
+      rejects({ seq }, new RegExp(`^seq "${seq}" is not valid: use attribute:<name>`));
+    }
+  });
+
+  it('rejects bad seq-bits', () => {
+    for (const seqBits of ['8', '0', '', 'abc', '15.5', 128, -16]) {
+      rejects({ seqBits }, new RegExp(`^seq-bits "${seqBits}" is not valid: use 16, 32 or 64$`));
+    }
+  });
+
+  it('rejects a bad gap-timeout', () => {
+    for (const gapTimeout of ['soon', '', '-1s', '10x', '1e3']) {
+      rejects({ gapTimeout }, new RegExp(`^gap-timeout "${gapTimeout}" is not valid`));
+    }
+    rejects({ gapTimeout: -1 }, /^gap-timeout -1 is not valid: use a duration of 0 or more$/);
+    rejects({ gapTimeout: NaN }, /^gap-timeout NaN is not valid/);
+  });
+
+  it('rejects a bad capacity', () => {
+    for (const capacity of ['0', '-5', '1.5', 'abc', '', 0, -1, 2.5, NaN]) {
+      rejects({ capacity }, new RegExp(`^capacity "${capacity}" is not valid: use a whole number of 1 or more$`));
+    }
+  });
+
+  it('rejects a capacity too large for the number width', () => {
+    rejects({ preset: 'cme', capacity: '32768' }, /^capacity 32768 is too large for 16-bit numbers: use less than 32768$/);
+    rejects({ preset: 'cme', capacity: 100_000 }, /^capacity 100000 is too large for 16-bit/);
+    rejects({ seq: 'attribute:N', seqBits: 32, capacity: 2 ** 31 }, /^capacity 2147483648 is too large for 32-bit numbers/);
+    assert.equal(resolveOptions({ preset: 'cme', capacity: '32767' }).capacity, 32_767);
+    assert.equal(resolveOptions({ seq: 'attribute:N', seqBits: 32, capacity: 2 ** 31 - 1 }).capacity, 2 ** 31 - 1);
+    // 64-bit numbers do not wrap; without a sequence the width does not matter.
+    assert.equal(resolveOptions({ seq: 'attribute:N', capacity: 10_000_000 }).capacity, 10_000_000);
+    assert.equal(resolveOptions({ seqBits: 16, capacity: 100_000 }).capacity, 100_000);
+  });
+
+  it('parses and formats key and seq specs', () => {
+    assert.deepEqual(parseKeySpec('orderingKey'), { kind: 'orderingKey' });
+    assert.deepEqual(parseKeySpec('none'), { kind: 'none' });
+    assert.deepEqual(parseKeySpec('attribute:Channel'), { kind: 'attribute', name: 'Channel' });
+    assert.deepEqual(parseKeySpec('attribute:a:b'), { kind: 'attribute', name: 'a:b' });
+    assert.deepEqual(parseSeqSpec('none'), { kind: 'none' });
+    assert.deepEqual(parseSeqSpec('attribute:MsgSeqNum'), { kind: 'attribute', name: 'MsgSeqNum' });
+    for (const t of ['orderingKey', 'none', 'attribute:Channel']) assert.equal(formatKeySpec(parseKeySpec(t)), t);
+    for (const t of ['none', 'attribute:MsgSeqNum']) assert.equal(formatSeqSpec(parseSeqSpec(t)), t);
+  });
+
+  it('tells option sets that sequence alike, however written', () => {
+    const cme = resolveOptions({ preset: 'cme' });
+    assert.ok(sameOptions(cme, resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: '16', gapTimeout: '10000ms', preset: 'cme' })));
+    assert.ok(sameOptions(DEFAULT_OPTIONS, resolveOptions({})));
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', gapTimeout: '9s' })), 'gap timeout');
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', capacity: '100' })), 'capacity');
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', seqBits: '32' })), 'width');
+    assert.ok(!sameOptions(cme, { ...cme, sendingTimeAttribute: undefined }), 'latency attribute');
+    assert.ok(!sameOptions(DEFAULT_OPTIONS, resolveOptions({ key: 'none' })), 'key');
+  });
+
+  it('describes options in one line', () => {
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (16-bit), gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
+  });
+});

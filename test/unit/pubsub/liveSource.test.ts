@@ -1,0 +1,354 @@
+/**
+ * The live source's own logic and its pull stream, on fake calls (the emulator tests run them
+ * for real): the request it opens with, the capture line it writes, the receive time it hands
+ * the sequencer, acks only after the line is written (one request per response), nacks, the
+ * health looks — no metadata call while deliveries arrive, a call once they stop,
+ * "disconnected" when the call fails — and the stream's reopening after retryable statuses.
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import fc from 'fast-check';
+import { recordTime, ReceivedMessage } from '../../../src/core/capture/captureRecord';
+import type { PubsubConnection } from '../../../src/pubsub/connection';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CaptureRecorder } from '../../../src/pubsub/captureRecorder';
+import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState } from '../../../src/pubsub/liveSource';
+import { PulledMessage, PullCall, PullStream, SubscriberCalls } from '../../../src/pubsub/pullStream';
+import { captureLine, fromPulled, writeCaptureLine } from '../../../src/pubsub/receivedRecord';
+import { parseResourceName } from '../../../src/pubsub/resourceNames';
+
+const subscription = parseResourceName('subscriptions', 'projects/my-proj/subscriptions/live-1');
+
+/** A streaming-pull call: what was written to it, and a way to answer. */
+class FakeCall extends EventEmitter {
+  readonly writes: Record<string, unknown>[] = [];
+  ended = false;
+  cancelled = false;
+  /** Written by the source after its end() (a "write after end" on a real call). */
+  lateWrites = 0;
+  write(request: Record<string, unknown>): boolean {
+    if (this.ended || this.cancelled) this.lateWrites++;
+    this.writes.push(request);
+    return true;
+  }
+  end(): void {
+    this.ended = true;
+    // The server completes a half-closed stream.
+    setImmediate(() => this.emit('status', { code: 0 }));
+  }
+  cancel(): void {
+    this.cancelled = true;
+  }
+  /** The server sends one response. */
+  deliver(messages: PulledMessage[]): void {
+    this.emit('data', { receivedMessages: messages });
+  }
+  /** The server ends the call with a status (non-OK statuses come as errors, as in grpc-js). */
+  fail(code: number, details = 'fake'): void {
+    this.emit('error', Object.assign(new Error(`${code} ${details}`), { code, details }));
+    this.emit('status', { code });
+  }
+  acks(): string[] {
+    return this.writes.flatMap((w) => (w.ackIds as string[] | undefined) ?? []);
+  }
+  nacks(): string[] {
+    return this.writes.flatMap((w) => (w.modifyDeadlineAckIds as string[] | undefined) ?? []);
+  }
+}
+
+/** The generated client's calls, faked: every streaming pull made, unary acks counted. */
+class FakeCalls implements SubscriberCalls {
+  readonly calls: FakeCall[] = [];
+  readonly unaryAcks: string[] = [];
+  closed = false;
+  streamingPull(): PullCall {
+    const c = new FakeCall();
+    this.calls.push(c);
+    return c as unknown as PullCall;
+  }
+  async acknowledge(_s: string, ackIds: string[]): Promise<void> {
+    this.unaryAcks.push(...ackIds);
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+  get last(): FakeCall {
+    return this.calls[this.calls.length - 1];
+  }
+}
+
+/** A stand-in for the library's PubSub client: only the metadata calls of the health check, counted. */
+class FakeClient {
+  metadataCalls = 0;
+  /** What the next metadata calls do. */
+  failWith: Error | undefined;
+  subscription(path: string) {
+    return {
+      getMetadata: async () => {
+        this.metadataCalls++;
+        if (this.failWith) throw this.failWith;
+        return [{ name: path, topic: 'projects/my-proj/topics/t', enableMessageOrdering: true, ackDeadlineSeconds: 20 }];
+      },
+    };
+  }
+}
+
+function pulled(i: number, publishMs = Date.parse('2026-11-30T09:30:00.120Z')): PulledMessage {
+  return {
+    ackId: `ack-${i}`,
+    message: {
+      data: Buffer.from(`payload ${i}`),
+      attributes: { n: String(i) },
+      messageId: String(i),
+      publishTime: { seconds: String(Math.floor(publishMs / 1000)), nanos: (publishMs % 1000) * 1e6 + 4567 },
+      orderingKey: 'k',
+    },
+    deliveryAttempt: 0,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function source(calls: FakeCalls, events: Partial<LiveSourceEvents> = {}, options: Partial<LiveSourceOptions> = {}, client = new FakeClient()): LiveSource {
+  return new LiveSource(
+    { connection: { client, projectId: 'my-proj' } as unknown as PubsubConnection, subscription, calls, healthIntervalMs: 60_000, ...options },
+    { record() {}, ...events },
+  );
+}
+
+describe('LiveSource (fake stream)', () => {
+  it('opens the stream with the subscription, its ack deadline and flow control', async () => {
+    const calls = new FakeCalls();
+    const s = source(calls, {}, { maxMessages: 500, maxBytes: 1 << 20 });
+    await s.start();
+    assert.deepEqual(calls.last.writes[0], { subscription: subscription.path, streamAckDeadlineSeconds: 20, maxOutstandingMessages: 500, maxOutstandingBytes: 1 << 20 });
+    await s.stop();
+    assert.ok(calls.last.ended, 'half-closed on stop');
+  });
+
+  it('hands each delivery over with its line and receive time, and acks a response in one request', async () => {
+    const calls = new FakeCalls();
+    const seen: { rm: ReceivedMessage; length: number; at: number }[] = [];
+    const s = source(calls, { record: (rm, _offset, length, at) => seen.push({ rm, length, at }) });
+    await s.start();
+    const received = Date.parse('2026-11-30T09:30:00.130Z');
+    const realNow = Date.now;
+    Date.now = () => received + 0.7;
+    try {
+      calls.last.deliver([pulled(1), pulled(2)]);
+    } finally {
+      Date.now = realNow;
+    }
+    await s.stop();
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0].at, received, 'whole ms, as receivedAt says');
+    assert.equal(seen[0].at, recordTime(seen[0].rm), 'the time handed over is the one a replay reads from the line');
+    assert.equal(seen[0].length, captureLine(seen[0].rm).length);
+    assert.equal(seen[1].rm.message.publishTime, '2026-11-30T09:30:00.120004567Z');
+    assert.deepEqual(calls.last.writes.filter((w) => w.ackIds), [{ ackIds: ['ack-1', 'ack-2'] }]);
+    assert.equal(calls.last.lateWrites, 0);
+  });
+
+  it('acks a delivery only once its line is in the recording', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-live-'));
+    const path = join(dir, 'live.jsonl');
+    const recorder = await CaptureRecorder.open(path);
+    const calls = new FakeCalls();
+    const s = source(calls, {}, { recorder });
+    try {
+      await s.start();
+      const call = calls.last;
+      const linesAtAck: number[] = [];
+      const write = call.write.bind(call);
+      call.write = (request) => {
+        if (request.ackIds) linesAtAck.push(readFileSync(path, 'utf8').split('\n').filter(Boolean).length);
+        return write(request);
+      };
+      call.deliver([pulled(1), pulled(2), pulled(3)]);
+      assert.deepEqual(call.acks(), [], 'nothing acked before the batch is written');
+      await Promise.resolve();
+      await sleep(0);
+      assert.deepEqual(call.acks(), ['ack-1', 'ack-2', 'ack-3']);
+      assert.deepEqual(linesAtAck, [3], 'all three lines were in the file when their ack went out');
+      await s.stop();
+      await recorder.close();
+      assert.deepEqual(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).message.messageId), ['1', '2', '3']);
+    } finally {
+      await recorder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives back what is over stopAfter, and neither acks nor nacks a withheld message', async () => {
+    const calls = new FakeCalls();
+    const s = source(calls, {}, { stopAfter: 3, withholdAck: (rm) => rm.message.messageId === '2' });
+    await s.start();
+    calls.last.deliver([pulled(1), pulled(2), pulled(3), pulled(4), pulled(5)]);
+    await s.stop();
+    assert.deepEqual(calls.calls[0].acks(), ['ack-1', 'ack-3']);
+    assert.deepEqual(calls.calls[0].nacks(), ['ack-4', 'ack-5']);
+    assert.deepEqual(calls.calls[0].writes.find((w) => w.modifyDeadlineAckIds)?.modifyDeadlineSeconds, [0, 0]);
+    assert.deepEqual({ ...s.stats, lastReconnectAt: 0 }, { received: 3, acked: 2, nacked: 2, withheld: 1, reconnects: 0, lastReconnectAt: 0 });
+  });
+
+  it('makes no metadata call while deliveries arrive, calls once they stop, and says "disconnected" when the call fails', async function () {
+    this.timeout(10_000);
+    const calls = new FakeCalls();
+    const client = new FakeClient();
+    const states: LiveState[] = [];
+    const s = source(calls, { state: (st) => states.push(st) }, { healthIntervalMs: 40, healthTimeoutMs: 100 }, client);
+    await s.start();
+    const afterStart = client.metadataCalls;
+    // Traffic for ~12 looks: no call.
+    for (let i = 0; i < 60; i++) {
+      calls.last.deliver([pulled(i)]);
+      await sleep(8);
+    }
+    assert.equal(client.metadataCalls, afterStart, 'deliveries prove the server is there');
+    // Silence: the looks turn into calls (at most every other look).
+    await sleep(400);
+    const quiet = client.metadataCalls - afterStart;
+    assert.ok(quiet >= 2 && quiet <= 7, `${quiet} calls in 400 ms of silence with looks every 40 ms`);
+    assert.equal(s.state, 'live');
+    client.failWith = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
+    await sleep(300);
+    assert.equal(s.state, 'disconnected');
+    const streamsBefore = calls.calls.length;
+    client.failWith = undefined;
+    await sleep(300);
+    assert.equal(s.state, 'live', 'back when the server answers again');
+    assert.equal(calls.calls.length, streamsBefore + 1, 'on a fresh stream');
+    assert.ok(calls.calls[streamsBefore - 1].cancelled, 'the old one cancelled');
+    await s.stop();
+    assert.deepEqual(states, ['live', 'disconnected', 'live', 'stopped']);
+    assert.ok(!calls.closed, 'calls it was given stay open: they are the caller\'s');
+  });
+
+  it('says "disconnected" with the reason when the stream fails for good (subscription deleted)', async () => {
+    const calls = new FakeCalls();
+    const details: string[] = [];
+    const s = source(calls, { state: (st, d) => details.push(`${st}: ${d}`) });
+    await s.start();
+    calls.last.fail(5, 'Resource not found (resource=live-1).');
+    assert.equal(s.state, 'disconnected');
+    assert.match(details[details.length - 1], /disconnected: .*live-1/);
+    await sleep(50);
+    assert.equal(calls.calls.length, 1, 'not retried: the health check reopens it once the subscription is back');
+    await s.stop();
+  });
+});
+
+describe('PullStream', () => {
+  const opts = { subscription: subscription.path, ackDeadlineSeconds: 10, maxMessages: 10, maxBytes: 1000 };
+
+  it('reopens after a retryable status, backing off while failures repeat, and at once after a healthy end', async () => {
+    const calls = new FakeCalls();
+    const failed: Error[] = [];
+    const p = new PullStream(calls, opts, { messages() {}, failed: (e) => failed.push(e) });
+    calls.last.fail(14, 'UNAVAILABLE');
+    await sleep(150);
+    assert.equal(calls.calls.length, 2, 'reopened after ~100 ms');
+    calls.last.fail(14, 'UNAVAILABLE');
+    await sleep(120);
+    assert.equal(calls.calls.length, 2, 'the second wait is longer (~200 ms)');
+    await sleep(150);
+    assert.equal(calls.calls.length, 3);
+    calls.last.deliver([pulled(1)]);
+    calls.last.emit('status', { code: 0 });
+    await sleep(20);
+    assert.equal(calls.calls.length, 4, 'a stream the server completed is replaced at once');
+    assert.deepEqual(calls.last.writes[0], { subscription: subscription.path, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 10, maxOutstandingBytes: 1000 });
+    assert.deepEqual(failed, []);
+    await p.close();
+  });
+
+  it('keeps an idle stream alive with empty requests, and a busy one by its acks alone', async () => {
+    const calls = new FakeCalls();
+    const p = new PullStream(calls, { ...opts, keepaliveMs: 60 }, { messages() {}, failed() {} });
+    const empties = () => calls.last.writes.filter((w) => Object.keys(w).length === 0).length;
+    // Acks every ~5 ms: something is written in every keepalive period.
+    for (let i = 0; i < 40; i++) {
+      p.ack([`a${i}`]);
+      await sleep(5);
+    }
+    assert.equal(empties(), 0, 'acks keep it alive');
+    await sleep(400);
+    const idle = empties();
+    assert.ok(idle >= 2 && idle <= 7, `${idle} keepalives in 400 ms idle with a 60 ms period`);
+    await p.close();
+    await sleep(100);
+    assert.equal(empties(), idle, 'none after close');
+  });
+
+  it('acks by a unary call while no stream is open, and writes nothing after close', async () => {
+    const calls = new FakeCalls();
+    const p = new PullStream(calls, opts, { messages() {}, failed() {} });
+    calls.last.fail(14);
+    p.ack(['a', 'b']);
+    assert.deepEqual(calls.unaryAcks, ['a', 'b']);
+    await sleep(150);
+    p.ack(['c']);
+    assert.deepEqual(calls.last.acks(), ['c'], 'on the reopened stream');
+    await p.close();
+    p.nack(['d']);
+    assert.equal(calls.last.lateWrites, 0);
+    await sleep(150);
+    assert.equal(calls.calls.length, 2, 'closed for good');
+  });
+});
+
+describe('captureLine', () => {
+  const text = fc.string({ unit: 'binary', maxLength: 12 });
+  const message = fc.record({
+    ackId: fc.oneof(fc.constant(''), text),
+    message: fc.record({
+      data: fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)),
+      attributes: fc.dictionary(text, text, { maxKeys: 4 }),
+      messageId: fc.oneof(fc.stringMatching(/^\d{1,19}$/), text.filter((s) => s.length > 0)),
+      publishTime: fc.option(fc.record({ seconds: fc.integer({ min: 0, max: 4102444800 }).map(String), nanos: fc.integer({ min: 0, max: 999_999_999 }) }), { nil: undefined }),
+      orderingKey: fc.option(text, { nil: undefined }),
+    }),
+    deliveryAttempt: fc.option(fc.nat(20), { nil: undefined }),
+    received: fc.integer({ min: 0, max: 4102444800000 }),
+  });
+
+  it('writes exactly what JSON.stringify writes for any record a live source makes', () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        const rm = fromPulled(m, m.received);
+        const line = captureLine(rm);
+        assert.equal(line, JSON.stringify(rm) + '\n');
+        assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(rm)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes the same line as bytes into a buffer, and says when it does not fit', () => {
+    fc.assert(
+      fc.property(message, fc.nat(8), (m, at) => {
+        const rm = fromPulled(m, m.received);
+        const expected = Buffer.from(JSON.stringify(rm) + '\n');
+        const roomy = Buffer.alloc(at + expected.length * 3 + 8, 0xff);
+        const end = writeCaptureLine(rm, roomy, at);
+        assert.equal(end, at + expected.length);
+        assert.deepEqual(roomy.subarray(at, end), expected);
+        // Exactly enough room fits; one byte less is refused, for every size of line.
+        assert.equal(writeCaptureLine(rm, Buffer.alloc(at + expected.length), at), at + expected.length);
+        assert.equal(writeCaptureLine(rm, Buffer.alloc(at + expected.length - 1), at), -1);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('writes what JSON.stringify writes for records of other shapes, escapes and long lines included', () => {
+    const odd = { 'a\nb': 'é', n: 5, u: undefined } as unknown as Record<string, string>;
+    const rm: ReceivedMessage = { message: { messageId: 'x"\\\u2028\ud800', attributes: odd } };
+    assert.equal(captureLine(rm), JSON.stringify(rm) + '\n');
+    assert.deepEqual(JSON.parse(captureLine(rm)), JSON.parse(JSON.stringify(rm)));
+    const long: ReceivedMessage = { ackId: 'a', message: { data: 'QUFB'.repeat(5000), messageId: '1' }, receivedAt: '2026-11-30T09:30:00.130Z' };
+    assert.equal(captureLine(long), JSON.stringify(long) + '\n', 'longer than the first scratch buffer');
+  });
+});

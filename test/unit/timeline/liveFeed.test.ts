@@ -1,0 +1,96 @@
+/**
+ * LiveFeed: a session grown message by message (as from a live subscription) must come to the
+ * same verdict as loading the recording afterwards, declare gaps on the wall clock while nothing
+ * arrives, and stop indexing (not counting) past its window.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReceivedMessage } from '../../../src/core/capture/captureRecord';
+import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
+import { LiveFeed } from '../../../src/timeline/liveFeed';
+import { loadSession } from '../../../src/timeline/loadSession';
+import { LineSpec, receivedMessage, T0 } from '../../support/captureLines';
+
+const CME = resolveOptions({ preset: 'cme' });
+
+function stream(): LineSpec[] {
+  const specs: LineSpec[] = [];
+  let t = 0;
+  for (let n = 0; n < 300; n++) {
+    for (const ch of ['310', '312']) {
+      if (ch === '310' && n >= 100 && n < 103) continue; // a gap of 3
+      specs.push({ t: (t += 5), channel: ch, seq: (65400 + n) % 65536 });
+      if (n % 50 === 7) specs.push({ t: (t += 5), channel: ch, seq: (65400 + n) % 65536 }); // a redelivery
+    }
+  }
+  return specs;
+}
+
+describe('LiveFeed', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'seqscope-live-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('grown one delivery at a time, agrees with loading the recording', async () => {
+    const specs = stream();
+    const path = join(dir, 'rec.jsonl');
+    const lines = specs.map((s) => JSON.stringify(receivedMessage(s)) + '\n');
+    writeFileSync(path, lines.join(''));
+    const feed = new LiveFeed(path, CME);
+    let offset = 0;
+    for (const l of lines) {
+      feed.push(JSON.parse(l) as ReceivedMessage, offset, Buffer.byteLength(l));
+      offset += Buffer.byteLength(l);
+    }
+    const live = feed.finish();
+    const { session } = await loadSession([path], CME);
+    const loaded = session.summary;
+    for (const k of ['received', 'delivered', 'gaps', 'lost', 'duplicates', 'redeliveries', 'late', 'invalid', 'keys'] as const) assert.equal(live[k], loaded[k], k);
+    assert.equal(live.gaps, 1);
+    assert.equal(live.lost, 3);
+    assert.equal(feed.session.store.count, session.store.count, 'the same events indexed');
+    assert.deepEqual(feed.session.countsAt(Infinity), session.countsAt(Infinity));
+    assert.deepEqual(feed.session.keyNames, session.keyNames);
+    // Byte ranges point at the recording's lines, so the detail view reads them back.
+    assert.equal(feed.session.log.offset.get(5), session.log.offset.get(5));
+  });
+
+  it('declares a gap on the wall clock when its timeout passes, with nothing arriving', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1s' }));
+    const push = (t: number, seq: number) => feed.push(receivedMessage({ t, channel: '310', seq }) as unknown as ReceivedMessage, -1, 0);
+    push(0, 1);
+    feed.tick(T0 + 1500); // start-of-key window passes: 1 delivered
+    push(1600, 2);
+    push(1700, 4); // 3 is missing
+    feed.tick(T0 + 2000);
+    assert.equal(feed.refresh().gaps, 0, 'still waiting');
+    feed.tick(T0 + 2800);
+    const s = feed.refresh();
+    assert.equal(s.gaps, 1, 'declared after 1 s without any arrival');
+    assert.equal(s.lost, 1);
+    assert.equal(s.delivered, 3);
+    assert.equal(feed.session.countsAt(Infinity).gaps, 1, 'and the views see it');
+  });
+
+  it('starts a new window when one is full: bounded memory, counts since attach, line numbers go on', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1ms' }), { windowArrivals: 10 });
+    const windows: number[] = [];
+    feed.onRollover = (s) => windows.push(s.arrivalCount);
+    const first = feed.session;
+    for (let i = 0; i < 25; i++) feed.push(receivedMessage({ t: i * 10, channel: i % 2 ? '312' : '310', seq: i }) as unknown as ReceivedMessage, i * 100, 100);
+    const s = feed.finish();
+    assert.equal(s.received, 25, 'the sequencer counts everything since attach');
+    assert.equal(feed.arrivals, 25);
+    assert.equal(feed.rollovers, 2);
+    assert.deepEqual(windows, [0, 0], 'each new window is announced empty, before its first arrival');
+    assert.notEqual(feed.session, first);
+    assert.equal(feed.session.arrivalCount, 5, 'the current window holds only the latest arrivals');
+    assert.equal(feed.session.log.line.get(0), 21, 'line numbers in the recording go on');
+    assert.equal(feed.session.log.offset.get(0), 2000);
+    assert.deepEqual(feed.session.keyNames, ['310', '312'], 'key indexes stay the sequencer\'s');
+    assert.equal(feed.session.summary.firstTime, feed.session.log.time.get(0), 'the window\'s timeline starts at its first arrival');
+    assert.ok(feed.session.store.count < 25, `the window holds ${feed.session.store.count} events, not the whole stream's`);
+  });
+});
