@@ -112,12 +112,12 @@ class CeilingKey {
 }
 
 /**
- * The least work any sequencer that obeys the README's rules does per message, as a loop: find
- * the key (the map, and the same previous-key shortcut the engine takes), hash the messageId
- * (needed to tell a redelivery from a second publish), compare the number with the next one
- * expected, hand it on. It holds nothing, keeps no history, no timer, no findings — so it is not
- * a sequencer (it reorders nothing, its count is not checked): it is a ceiling. When even this
- * loop is not 3× the CME sample's loop, no engine doing the issue's work can be.
+ * The least work any sequencer that obeys the sequencing rules (docs/sequencing-rules.md) does per
+ * message, as a loop: find the key (the map, and the same previous-key shortcut the engine takes),
+ * hash the messageId (needed to tell a redelivery from a second publish), compare the number with
+ * the next one expected, hand it on. It holds nothing, keeps no history, no timer, no findings — so
+ * it is not a sequencer (it reorders nothing, its count is not checked): it is a ceiling. When even
+ * this loop is not 3× the CME sample's loop, no engine doing the issue's work can be.
  */
 export function runCeiling(input: EngineInput): number {
   const keys = new Map<string, CeilingKey>();

@@ -1,5 +1,5 @@
 /**
- * A reference model of the sequencing rules (README.md, "Sequencing rules"), written for
+ * A reference model of the sequencing rules (docs/sequencing-rules.md), written for
  * clarity only: per key a Map of what is held and of every number delivered, deadlines
  * recomputed from scratch by scanning every key, nothing cached, pooled or unboxed. The engine
  * (src/core/sequencer/sequencer.ts) does the same work with a timer queue, a raw-number fast path, recycled
@@ -11,7 +11,7 @@
  * positions of a key its room allows — see `recordPositions`; unsequenced, the last `idsKept`
  * deliveries of all keys).
  *
- * Where the README leaves a detail open, this follows the engine and says so (marked "engine's
+ * Where the rules leave a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
  */
 import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer/sequencer';
@@ -282,10 +282,10 @@ export class ReferenceSequencer {
   }
 
   /**
-   * A key's history records `n` more positions (the engine's rule, README "Duplicate"): its room
-   * starts at 16 (or the history size, if smaller) whatever the total, and doubles each time it
-   * is full, up to the history size, while all keys' rooms together stay within historyTotal.
-   * The first time that stops it, it keeps its room for good and wraps.
+   * A key's history records `n` more positions (the engine's rule, docs/sequencing-rules.md,
+   * "Duplicate"): its room starts at 16 (or the history size, if smaller) whatever the total, and
+   * doubles each time it is full, up to the history size, while all keys' rooms together stay
+   * within historyTotal. The first time that stops it, it keeps its room for good and wraps.
    */
   private recordPositions(k: RefKey, n: number): void {
     for (let i = 0; i < n && k.roomGrows; i++) {

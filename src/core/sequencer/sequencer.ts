@@ -1,6 +1,6 @@
 /**
  * The sequencer: orders messages per key, drops and reports duplicates, waits for and then
- * reports gaps. The rules are the contract documented in README.md ("Sequencing rules").
+ * reports gaps. The rules are the contract documented in docs/sequencing-rules.md.
  *
  * It owns no clock: callers pass the time with `advance(now)` (the capture's own time on replay,
  * the wall clock live), so the same input always gives the same output — replay and step-back

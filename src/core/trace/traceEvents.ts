@@ -1,8 +1,8 @@
 /**
- * The ordered trace: what the sequencer released and found, one event each, in release order.
- * This is the JSONL export format (README "Ordered trace"); the CSV and Chrome-trace exporters
- * and the extension's views read the same objects. Times are the engine clock in ms since the
- * epoch; `publishTime` / `receivedAt` are the record's own strings.
+ * The ordered trace: what the sequencer released and found, one event each, in release order. This
+ * is the JSONL export format (docs/capture-formats.md, "Output: the ordered trace"); the CSV and
+ * Chrome-trace exporters and the extension's views read the same objects. Times are the engine
+ * clock in ms since the epoch; `publishTime` / `receivedAt` are the record's own strings.
  */
 import { GapReason } from '../sequencer/sequencer';
 

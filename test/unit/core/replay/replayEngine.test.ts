@@ -39,7 +39,7 @@ describe('ReplayEngine', () => {
     assert.equal(first.messageId, '310-65535');
   });
 
-  it('gives message events their fields in the order of the README\'s JSONL trace, type first', () => {
+  it('gives message events their fields in the order of the documented JSONL trace (docs/capture-formats.md), type first', () => {
     // JSONL export is JSON.stringify of the event: its key order is what users read and diff.
     const order = [
       'type', 'key', 'seq', 'messageId', 'publishTime', 'receivedAt', 'orderingKey', 'attributes', 'data',
@@ -53,7 +53,7 @@ describe('ReplayEngine', () => {
     assert.deepEqual(keys, order.filter((k) => keys.includes(k)));
   });
 
-  it('gives gap, duplicate, late and invalid events their fields in the order of the README\'s JSONL trace, type first', () => {
+  it('gives gap, duplicate, late and invalid events their fields in the order of the documented JSONL trace (docs/capture-formats.md), type first', () => {
     const order: Record<string, string[]> = {
       gap: ['type', 'key', 'from', 'to', 'count', 'openedAt', 'declaredAt', 'waitedMs', 'reason'],
       duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
