@@ -5,7 +5,8 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { Writable } from 'node:stream';
-import { CaptureError } from '../core/capture/captureReader';
+import { CaptureError, INPUT_FORMATS, InputFormat } from '../core/capture/captureReader';
+import { expandCapturePaths } from '../core/capture/capturePaths';
 import { formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormat } from '../core/export';
 import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/trace/keyOrder';
@@ -53,6 +54,7 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   /** False with --no-progress. */
   progress?: boolean;
   sortKeys?: KeyOrder;
+  inputFormat?: InputFormat;
 }
 
 export interface Io {
@@ -81,7 +83,8 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   const replayCommand = addSequencingOptions(program
     .command('replay')
     .description('Replay capture files through the sequencer and summarise what it found.')
-    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response, plain or gzip-compressed; "-" reads standard input; several are merged by their clock'))
+    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, a pull response, BigQuery subscription rows (JSON Lines or Avro) or Cloud Storage subscription Avro files, plain or gzip-compressed; a folder or a quoted pattern ("archive/*.avro") stands for its files; "-" reads standard input; several are merged by their clock'))
+    .addOption(new Option('--input-format <format>', 'auto: tell the format from the content; text: a Cloud Storage subscription text archive (bare payloads, one message per line, no ids or times)').choices([...INPUT_FORMATS]).default('auto'))
     .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout; a name ending in .gz is gzip-compressed)')
     .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]));
   addExportFilterOptions(replayCommand)
@@ -116,6 +119,8 @@ Examples:
   seqscope replay --preset cme feed.jsonl.gz --export ordered.jsonl.gz
   gcloud storage cat gs://captures/feed.jsonl | seqscope replay - --json
   seqscope replay a.jsonl b.jsonl --key attribute:customer --seq attribute:n --json
+  seqscope replay 'archive/*.avro' --seq attribute:n            (Cloud Storage subscription files)
+  seqscope replay --input-format text archive/                  (its text files: bare payloads)
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late
   seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310`,
     )
@@ -164,7 +169,8 @@ function addSequencingOptions(cmd: Command): Command {
     .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');
 }
 
-async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<number> {
+async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<number> {
+  const paths = await expandCapturePaths(named);
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
@@ -217,6 +223,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
       // say why, rather than die in V8's fatal error with nothing.
       heapGuard: new HeapGuard(),
       stdin: io.stdin,
+      inputFormat: flags.inputFormat,
       exportFilter: exportMatcher,
       onProgress: progress && ((read, total) => progress.update(read, total)),
     });
@@ -225,6 +232,7 @@ async function replay(paths: string[], flags: ReplayFlags, io: Io): Promise<numb
     progress?.clear();
   }
   const { cancelled, heapStop } = result;
+  for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
   const summary = sortedByKey(result.summary, flags.sortKeys ?? 'arrival');
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
   const exportNote = filter && { filter: describeFilter(filter), events: exportedEvents };

@@ -3,7 +3,14 @@
  * is detected from the content, not the extension:
  *   - JSON Lines, one ReceivedMessage per line (what SeqScope records);
  *   - a JSON array of them (`gcloud pubsub subscriptions pull --format=json`);
- *   - a REST pull response `{"receivedMessages": […]}`.
+ *   - a REST pull response `{"receivedMessages": […]}`;
+ *   - a BigQuery subscription's rows exported as JSON Lines (snake_case `message_id`, …; read
+ *     line by line like our own, see capture/bigQueryRows.ts);
+ *   - an Avro container file: a Cloud Storage subscription's Avro output (with or without
+ *     write_metadata) or a BigQuery table exported as Avro (told by the Avro magic `Obj\x01`;
+ *     see capture/avroArchive.ts);
+ *   - and, only when asked (`inputFormat: 'text'`), a Cloud Storage subscription's text output:
+ *     bare payloads, one per line (see capture/textArchive.ts for why it is never guessed).
  * Any of them may be gzip-compressed (told by its first bytes too) and is then decompressed as
  * it is read; and the bytes may come from standard input rather than a file.
  */
@@ -12,8 +19,14 @@ import { Readable } from 'node:stream';
 import { CaptureEntry, parseEntry } from './captureRecord';
 import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip, streamChunks } from './captureSource';
 import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from './captureSplitters';
+import { AvroArchiveError, AvroArchiveParser, isAvro } from './avroArchive';
+import { archiveLabel, textEntries, UNTIMED_CLOCK, untimedArchiveNote } from './textArchive';
 
-export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'empty';
+export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'avro' | 'text' | 'empty';
+
+/** How the content is told: `auto` detects it; `text` reads a Cloud Storage text archive (bare payloads). */
+export type InputFormat = 'auto' | 'text';
+export const INPUT_FORMATS: readonly InputFormat[] = ['auto', 'text'];
 
 /** A problem with a capture as a whole (exit code 2 in the CLI): the message names the file. */
 export class CaptureError extends Error {
@@ -45,6 +58,11 @@ export class CaptureReader {
   bytesRead = 0;
   /** How messages name the input: its path, or "standard input". */
   readonly label: string;
+  /**
+   * What the run cannot know about this input (an archive without ids or times), for the user:
+   * filled by `open` for text archives, and once the Avro header is read for Avro archives.
+   */
+  readonly notes: string[] = [];
   private fh: FileHandle | undefined;
   private opened = false;
   private raw: ChunkReader | undefined;
@@ -59,6 +77,7 @@ export class CaptureReader {
     readonly index = 0,
     /** Read this stream (standard input) instead of the file at `path`. */
     private readonly stream?: NodeJS.ReadableStream,
+    private readonly inputFormat: InputFormat = 'auto',
   ) {
     this.label = stream ? 'standard input' : path;
   }
@@ -99,7 +118,12 @@ export class CaptureReader {
         this.first = first;
       }
       this.head = await this.readUntilFirstLine();
-      this.format = detectFormat(this.head, this.label);
+      if (this.inputFormat === 'text') {
+        this.format = this.head.length === 0 ? 'empty' : 'text';
+        if (this.format === 'text') this.notes.push(untimedArchiveNote(this.label, 'text'));
+      } else {
+        this.format = isAvro(this.head) ? 'avro' : detectFormat(this.head, this.label);
+      }
       this.opened = true;
     } catch (e) {
       // Not a capture (or unreadable): do not leave the file open.
@@ -122,7 +146,11 @@ export class CaptureReader {
   /** Entries in file order, a batch per chunk read. Closes the file when done. */
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
     if (!this.opened) await this.open();
-    const splitter: Splitter = this.format === 'jsonl' ? new LineSplitter() : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array');
+    if (this.format === 'avro') {
+      yield* this.avroBatches(options);
+      return;
+    }
+    const splitter: Splitter = this.format === 'jsonl' || this.format === 'text' ? new LineSplitter() : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array');
     try {
       if (this.format === 'empty') return;
       let chunk: Buffer | undefined = this.head;
@@ -163,7 +191,57 @@ export class CaptureReader {
     }
   }
 
+  /** An Avro archive's entries, a batch per chunk read. Closes the file when done. */
+  private async *avroBatches(options: ReadOptions): AsyncGenerator<CaptureEntry[]> {
+    const parser = new AvroArchiveParser(this.index, archiveLabel(this.path, this.stream !== undefined), UNTIMED_CLOCK);
+    try {
+      let chunk: Buffer | undefined = this.head;
+      this.head = Buffer.alloc(0);
+      let noted = false;
+      while (chunk !== undefined) {
+        if (options.signal?.aborted) return;
+        let batch: CaptureEntry[];
+        try {
+          batch = parser.push(chunk);
+        } catch (e) {
+          throw this.avroError(e);
+        }
+        if (!noted && parser.kind !== undefined) {
+          noted = true;
+          if (parser.kind === 'data-only') this.notes.push(untimedArchiveNote(this.label, 'avro'));
+        }
+        if (batch.length) yield batch;
+        try {
+          chunk = await this.readChunk();
+        } catch (e) {
+          if (!(e instanceof DamagedCompressionError)) throw e;
+          const rest = this.endAvro(parser);
+          rest.push({ file: this.index, line: 0, time: NaN, invalid: e.message });
+          yield rest;
+          return;
+        }
+      }
+      const rest = this.endAvro(parser);
+      if (rest.length) yield rest;
+    } finally {
+      await this.close();
+    }
+  }
+
+  private endAvro(parser: AvroArchiveParser): CaptureEntry[] {
+    try {
+      return parser.end();
+    } catch (e) {
+      throw this.avroError(e);
+    }
+  }
+
+  private avroError(e: unknown): unknown {
+    return e instanceof AvroArchiveError ? new CaptureError(`${this.label} is an Avro file but cannot be read as a Pub/Sub archive: ${e.message}`, this.path) : e;
+  }
+
   private toEntries(raw: RawRecord[]): CaptureEntry[] {
+    if (this.format === 'text') return textEntries(raw, this.index, archiveLabel(this.path, this.stream !== undefined));
     const out = new Array<CaptureEntry>(raw.length);
     for (let i = 0; i < raw.length; i++) {
       const r = raw[i];
@@ -235,7 +313,7 @@ export function detectFormat(head: Buffer, path: string): CaptureFormat {
   const chars = [...first];
   const shown = JSON.stringify(chars.length > 16 ? chars.slice(0, 16).join('') + '…' : first);
   throw new CaptureError(
-    `${path} is not a capture: it starts with ${shown}; expected JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, or a pull response {"receivedMessages": …}`,
+    `${path} is not a capture: it starts with ${shown}; expected JSON Lines of Pub/Sub ReceivedMessage (or of BigQuery subscription rows), a JSON array of them, a pull response {"receivedMessages": …}, or an Avro archive of a Cloud Storage or BigQuery subscription. If it is a Cloud Storage subscription's text archive (bare payloads, one per line), read it as text (seqscope replay --input-format text; in the editor, Open as Text Archive)`,
     path,
     1,
   );

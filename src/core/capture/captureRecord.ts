@@ -3,6 +3,8 @@
  * SeqScope's own `receivedAt` (when the subscriber got it). One record per delivery, duplicates
  * included, in arrival order.
  */
+import { isExportRow, rowToRecord } from './bigQueryRows';
+
 export interface PubsubMessage {
   /** Base64 payload. */
   data?: string;
@@ -50,6 +52,9 @@ export function toRecord(value: unknown): ReceivedMessage | string {
     rm = v as unknown as ReceivedMessage;
   } else if ('messageId' in v) {
     rm = { message: v as unknown as PubsubMessage, receivedAt: v.receivedAt as string | undefined };
+  } else if (isExportRow(v)) {
+    // A BigQuery subscription's row (exported as JSON): snake_case columns.
+    return rowToRecord(v, 'base64-or-text');
   } else {
     return 'not a ReceivedMessage: it has no "message" object';
   }

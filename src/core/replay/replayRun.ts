@@ -3,7 +3,7 @@
  * summarise. The CLI's `replay` and the extension's "Open Capture" both run this.
  */
 import { CaptureEntry } from '../capture/captureRecord';
-import { CaptureReader } from '../capture/captureReader';
+import { CaptureReader, InputFormat } from '../capture/captureReader';
 import { HeapAtStop, HeapGuard } from './heapGuard';
 import { mergeCaptures } from '../capture/mergeCaptures';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
@@ -15,6 +15,8 @@ export interface ReplayRunOptions {
   /** Capture files; "-" reads `stdin`. */
   readonly paths: readonly string[];
   readonly stdin?: NodeJS.ReadableStream;
+  /** How the captures' content is told (default: detected; `text` for Cloud Storage text archives). */
+  readonly inputFormat?: InputFormat;
   readonly options: SequencingOptions;
   /**
    * Where the ordered trace goes, if anywhere. The run closes it; if the run fails it discards
@@ -54,6 +56,8 @@ export interface ReplayRunResult {
   readonly cancelled: boolean;
   /** When the heap guard stopped the run: the heap then, and the last record read. */
   readonly heapStop?: HeapStop;
+  /** What the run could not know about its inputs (archives without ids or times), one line each. */
+  readonly notes: readonly string[];
 }
 
 export interface HeapStop {
@@ -84,7 +88,7 @@ export async function runReplay(o: ReplayRunOptions): Promise<ReplayRunResult> {
 }
 
 async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
-  const readers = o.paths.map((p, i) => new CaptureReader(p, i, p === '-' ? o.stdin : undefined));
+  const readers = o.paths.map((p, i) => new CaptureReader(p, i, p === '-' ? o.stdin : undefined, o.inputFormat));
   try {
     for (const r of readers) await r.open();
   } catch (e) {
@@ -140,5 +144,5 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   engine.finish();
   if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
   else if (writer) await writer.close();
-  return { summary: engine.summary(), cancelled, heapStop };
+  return { summary: engine.summary(), cancelled, heapStop, notes: readers.flatMap((r) => r.notes) };
 }

@@ -1,0 +1,116 @@
+/**
+ * Rows of a Pub/Sub export — a BigQuery subscription's table (exported as JSON Lines or Avro)
+ * and a Cloud Storage subscription's Avro records with `write_metadata` — as records.
+ *
+ * Both write the columns/fields `subscription_name, message_id, publish_time, attributes, data`
+ * (snake_case); every other message property, the ordering key among them, goes into
+ * `attributes` (Google's docs: BigQueryConfig.write_metadata, CloudStorageConfig.AvroConfig.
+ * write_metadata). Here the ordering key comes back out of the attributes as `orderingKey`.
+ *
+ *   - `publish_time`: a number of microseconds since the epoch (Avro timestamp-micros), or text:
+ *     BigQuery's JSON export writes `2026-12-01 09:30:00.123456 UTC` (fraction shortened or
+ *     absent); RFC 3339 is accepted too.
+ *   - `attributes`: a map (Cloud Storage Avro), a JSON object (BigQuery JSON column) or a string
+ *     of JSON (BigQuery STRING column); absent or null is no attributes.
+ *   - `data`: bytes (Avro BYTES), a string (BigQuery JSON export writes BYTES as base64; a
+ *     STRING column as its text — see `dataText`), or a JSON value (BigQuery JSON column).
+ */
+import type { PubsubMessage, ReceivedMessage } from './captureRecord';
+
+/** Attribute names that hold the ordering key in an export (Google's docs name the property `ordering_key`). */
+const ORDERING_KEY_ATTRIBUTES = ['ordering_key', 'orderingKey'] as const;
+
+/** How a string `data` value is read: base64 when it is canonical base64 (BigQuery BYTES), else text; or always text (Avro `string`). */
+export type DataText = 'base64-or-text' | 'text';
+
+/** Whether a parsed JSON object is an export row rather than a ReceivedMessage. */
+export function isExportRow(v: Record<string, unknown>): boolean {
+  return 'message_id' in v && !('message' in v) && !('messageId' in v);
+}
+
+/** The record of an export row, or why it is not one. */
+export function rowToRecord(row: Record<string, unknown>, dataText: DataText): ReceivedMessage | string {
+  const id = row.message_id;
+  if (typeof id !== 'string' || id === '') return id === undefined || id === null || id === '' ? 'row has no message_id' : `message_id is ${describe(id)}, not a string`;
+  const publishTime = exportTime(row.publish_time);
+  if (publishTime === undefined) return `publish_time ${JSON.stringify(row.publish_time) ?? 'is missing'}${row.publish_time === undefined ? '' : ' is not a time (expected "2026-12-01 09:30:00.123456 UTC", RFC 3339, or microseconds since the epoch)'}`;
+  const attributes = exportAttributes(row.attributes);
+  if (typeof attributes === 'string') return attributes;
+  const message: PubsubMessage = { messageId: id, publishTime };
+  if (attributes !== undefined) {
+    for (const name of ORDERING_KEY_ATTRIBUTES) {
+      const key = attributes[name];
+      if (key !== undefined) {
+        delete attributes[name];
+        if (key !== '') message.orderingKey = key;
+        break;
+      }
+    }
+    message.attributes = attributes;
+  }
+  const data = exportData(row.data, dataText);
+  if (data !== undefined) message.data = data;
+  return { message };
+}
+
+/** RFC 3339 (UTC, `Z`) of an export's publish_time, or undefined when it is not a time. */
+export function exportTime(v: unknown): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? microsToRfc3339(v) : undefined;
+  if (typeof v === 'bigint') return microsToRfc3339(Number(v));
+  if (typeof v !== 'string') return undefined;
+  // BigQuery: "2026-12-01 09:30:00.123456 UTC", the fraction shortened or absent.
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(?: ?UTC|Z|z|([+-]\d{2}:\d{2}))$/.exec(v);
+  if (!m) return undefined;
+  return `${m[1]}T${m[2]}${m[3] ?? 'Z'}`;
+}
+
+/** `1796117400123456` → `2026-12-01T09:30:00.123456Z` (microseconds kept). */
+export function microsToRfc3339(micros: number): string | undefined {
+  const ms = Math.floor(micros / 1000);
+  const d = new Date(ms);
+  const t = d.getTime();
+  if (t !== t) return undefined;
+  const us = Math.round(micros - ms * 1000);
+  const iso = d.toISOString();
+  return us === 0 ? iso : `${iso.slice(0, -1)}${String(us).padStart(3, '0')}Z`;
+}
+
+function exportAttributes(v: unknown): Record<string, string> | undefined | string {
+  if (v === undefined || v === null || v === '') return undefined;
+  let obj = v;
+  if (typeof v === 'string') {
+    try {
+      obj = JSON.parse(v);
+    } catch (e) {
+      return `attributes is not valid JSON (${(e as Error).message})`;
+    }
+    if (obj === null) return undefined;
+  }
+  if (typeof obj !== 'object' || Array.isArray(obj) || obj === null) return `attributes is ${describe(obj)}, not a JSON object of name → value`;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(obj as Record<string, unknown>)) {
+    // A JSON column may hold numbers or booleans where Pub/Sub had strings.
+    out[k] = typeof val === 'string' ? val : JSON.stringify(val);
+  }
+  return out;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Base64 of the payload, as in a ReceivedMessage. */
+function exportData(v: unknown, dataText: DataText): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Buffer.isBuffer(v)) return v.toString('base64');
+  if (typeof v === 'string') {
+    if (dataText === 'base64-or-text' && BASE64.test(v)) return v;
+    return Buffer.from(v, 'utf8').toString('base64');
+  }
+  // A JSON column: its value, as JSON text.
+  return Buffer.from(JSON.stringify(v), 'utf8').toString('base64');
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
