@@ -247,6 +247,10 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   if (cancelled) return EXIT.interrupted;
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
+  // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
+  if (summary.received === 0 && summary.invalid > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'))) {
+    io.stderr.write(`seqscope: note: no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text\n`);
+  }
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
     io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), ...FINDING_NOUNS[f])}`).join(', ')}\n`);

@@ -313,7 +313,7 @@ export function detectFormat(head: Buffer, path: string): CaptureFormat {
   const chars = [...first];
   const shown = JSON.stringify(chars.length > 16 ? chars.slice(0, 16).join('') + '…' : first);
   throw new CaptureError(
-    `${path} is not a capture: it starts with ${shown}; expected JSON Lines of Pub/Sub ReceivedMessage (or of BigQuery subscription rows), a JSON array of them, a pull response {"receivedMessages": …}, or an Avro archive of a Cloud Storage or BigQuery subscription. If it is a Cloud Storage subscription's text archive (bare payloads, one per line), read it as text (seqscope replay --input-format text; in the editor, Open as Text Archive)`,
+    `${path} is not a capture: it starts with ${shown}; expected JSON Lines of Pub/Sub ReceivedMessage (or of BigQuery subscription rows), a JSON array of them, a pull response {"receivedMessages": …}, or an Avro archive of a Cloud Storage or BigQuery subscription. If it is a Cloud Storage subscription's text archive (bare payloads, one per line), read it with seqscope replay --input-format text`,
     path,
     1,
   );

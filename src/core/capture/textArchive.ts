@@ -6,7 +6,7 @@
  *
  * Nothing in such a file says it is one, and a damaged JSON Lines capture must never be read as
  * bare payloads, so SeqScope never guesses it: it is read as text only when asked
- * (`--input-format text`, or the editor's "Open as Text Archive"). Each line is then one
+ * (`seqscope replay --input-format text`). Each line is then one
  * message, in file order (taken as arrival order), with the id `<file name>#<line>` and clock 0
  * (no time is known), so several text files concatenate in the order they are given. Blank lines
  * are skipped, and a payload that held a newline reads as two messages.
