@@ -9,7 +9,7 @@
  * would be fast for the wrong reason), and compared with its target without special-casing:
  * a missed target is reported as missed.
  *
- * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, `recorder`, several at once) runs only those sections, for
+ * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, `recorder`, `archives`, several at once) runs only those sections, for
  * quick before/after comparisons; the figures then go to .bench/results-<sections>.json so a
  * partial run never overwrites the full one.
  */
@@ -18,6 +18,7 @@ import { benchTimeline, TimelineBenchResult } from './timelineBench';
 import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './hostMemoryBench';
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
+import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
@@ -62,8 +63,8 @@ const MEMORY_STREAM: EngineMemoryArgs = { keys: 10_000, total: 40_000_000, check
 /** "Flat": what the engine keeps grows by at most this share from the first checkpoint to the last. */
 const MEMORY_FLAT = 0.1;
 
-type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder';
-const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder'];
+type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder' | 'archives';
+const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder', 'archives'];
 
 function sectionsFromArgs(args: readonly string[]): Set<Section> {
   const bad = args.filter((a) => !SECTIONS.includes(a as Section));
@@ -506,6 +507,15 @@ async function main(): Promise<void> {
     report.push(...recorderReport(recorder, '7'));
   }
 
+  // 8. Pub/Sub archives (Cloud Storage Avro) against the same messages as JSON Lines.
+  let archives: ArchiveRow[] | undefined;
+  if (sections.has('archives')) {
+    const cliPath = join(ROOT, 'dist/cli.js');
+    if (!existsSync(cliPath)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first)');
+    archives = await benchArchives(progress, cliPath);
+    report.push(...archiveReport(archives, '8'));
+  }
+
   const elapsedMs = Date.now() - started;
   const loadAtEnd = loadAverage();
   report.unshift(
@@ -521,7 +531,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder, archives }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

@@ -1,0 +1,87 @@
+/**
+ * Reading Pub/Sub archives against reading our JSON Lines: the same messages written as a Cloud
+ * Storage subscription's Avro file (write_metadata; uncompressed and deflate blocks) and as a
+ * SeqScope capture, each replayed by the built CLI in its own node process (`--seq attribute:n
+ * --json`), interleaved, best of REPS wall times. Target: Avro within 1.5× of JSON Lines.
+ */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArchiveMessage, encodeAvro, GCS_WITH_METADATA_SCHEMA, gcsRecord, T0_US } from '../support/archiveFixtures';
+import { BENCH_DIR, runNode } from './cliBench';
+import { checked, count, mib, ratio, seconds, table, verdict } from './report';
+
+export const ARCHIVE_TARGET = 1.5;
+const MESSAGES = 1_000_000;
+const KEYS = 10;
+const REPS = 3;
+
+export interface ArchiveRow {
+  readonly format: string;
+  readonly bytes: number;
+  readonly wallMs: number;
+  readonly maxRss: number;
+  readonly problems: string[];
+}
+
+function messages(): ArchiveMessage[] {
+  const out: ArchiveMessage[] = [];
+  for (let i = 0; i < MESSAGES; i++) {
+    const key = `acct-${i % KEYS}`;
+    const n = Math.floor(i / KEYS) + 1;
+    // A payload of about the size of a CME JSON message's fields.
+    out.push({ id: String(10_000_000 + i), us: T0_US + i * 100, key, attributes: { n: String(n), source: 'bench' }, payload: `{"key":"${key}","n":${n},"px":"101.25","qty":${i % 97}}` });
+  }
+  return out;
+}
+
+async function files(): Promise<{ format: string; path: string }[]> {
+  const avro = join(BENCH_DIR, `archive-${MESSAGES}.avro`);
+  const deflate = join(BENCH_DIR, `archive-${MESSAGES}-deflate.avro`);
+  const jsonl = join(BENCH_DIR, `archive-${MESSAGES}.jsonl`);
+  if (![avro, deflate, jsonl].every(existsSync)) {
+    const ms = messages();
+    const records = ms.map(gcsRecord);
+    writeFileSync(avro, await encodeAvro(GCS_WITH_METADATA_SCHEMA, records, { blockSize: 1 << 20 }));
+    writeFileSync(deflate, await encodeAvro(GCS_WITH_METADATA_SCHEMA, records, { blockSize: 1 << 20, codec: 'deflate' }));
+    const lines = ms.map((m) => {
+      const iso = new Date(Math.floor(m.us / 1000)).toISOString().replace('Z', `${String(m.us % 1000).padStart(3, '0')}Z`);
+      return JSON.stringify({ message: { data: Buffer.from(m.payload).toString('base64'), attributes: m.attributes, messageId: m.id, publishTime: iso, orderingKey: m.key } });
+    });
+    writeFileSync(jsonl, lines.join('\n') + '\n');
+  }
+  return [
+    { format: 'SeqScope JSON Lines', path: jsonl },
+    { format: 'Cloud Storage Avro (write_metadata)', path: avro },
+    { format: 'Cloud Storage Avro, deflate blocks', path: deflate },
+  ];
+}
+
+export async function benchArchives(progress: (text: string) => void, cli: string): Promise<ArchiveRow[]> {
+  const inputs = await files();
+  const best = new Map<string, ArchiveRow>();
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const { format, path } of inputs) {
+      const run = runNode([cli, 'replay', path, '--seq', 'attribute:n', '--gap-timeout', '1s', '--json']);
+      const s = JSON.parse(run.stdout) as { received: number; delivered: number; gaps: number; keys: number; invalid: number };
+      const problems: string[] = [];
+      if (s.received !== MESSAGES || s.delivered !== MESSAGES || s.gaps !== 0 || s.keys !== KEYS || s.invalid !== 0) problems.push(`summary ${JSON.stringify({ received: s.received, delivered: s.delivered, gaps: s.gaps, keys: s.keys, invalid: s.invalid })}`);
+      const prev = best.get(format);
+      if (!prev || run.wallMs < prev.wallMs) best.set(format, { format, bytes: statSync(path).size, wallMs: run.wallMs, maxRss: run.maxRss, problems });
+      progress(`archives: ${format} ${seconds(run.wallMs)}`);
+    }
+  }
+  return [...best.values()];
+}
+
+export function archiveReport(rows: readonly ArchiveRow[], n: string): string[] {
+  const base = rows[0];
+  return [
+    `## ${n}. Pub/Sub archives against JSON Lines (CLI replay of the same ${count(MESSAGES)} messages, ${KEYS} keys, wall time)`,
+    '',
+    table(
+      ['input', 'size', 'wall (best)', 'messages/s', 'peak RSS', '× JSON Lines', `target ≤ ${ARCHIVE_TARGET}×`, 'checked'],
+      rows.map((r) => [r.format, mib(r.bytes), seconds(r.wallMs), count(Math.round(MESSAGES / (r.wallMs / 1000))), mib(r.maxRss), ratio(r.wallMs / base.wallMs), r === base ? '—' : verdict(r.wallMs / base.wallMs <= ARCHIVE_TARGET), checked(r.problems)]),
+    ),
+    '',
+  ];
+}
