@@ -20,13 +20,14 @@ describe('archives: BigQuery rows', () => {
     assert.equal(exportTime('2026-12-01 09:30:00 UTC'), '2026-12-01T09:30:00Z');
     assert.equal(exportTime('2026-12-01T09:30:00.5+01:00'), '2026-12-01T09:30:00.5+01:00');
     assert.equal(exportTime(1796117400123456), '2026-12-01T09:30:00.123456Z');
+    assert.equal(exportTime(1796117400000001), '2026-12-01T09:30:00.000001Z');
     assert.equal(exportTime('2026-12-01 09:30:00'), undefined, 'no zone: not guessed');
     assert.equal(exportTime('yesterday'), undefined);
   });
 
   it('takes the ordering key out of the attributes, attributes as a JSON string or an object', () => {
     const row = { message_id: '7', publish_time: '2026-12-01 09:30:00 UTC', attributes: '{"n":"1","ordering_key":"acct-1"}', data: 'aGk=' };
-    assert.deepEqual(rowToRecord(row, 'base64-or-text'), { message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', orderingKey: 'acct-1', attributes: { n: '1' }, data: 'aGk=' } });
+    assert.deepEqual(rowToRecord(row, 'base64-or-text'), { message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: 'aGk=' } });
     const obj = rowToRecord({ ...row, attributes: { n: 2 }, data: { price: 1 } }, 'base64-or-text');
     assert.deepEqual(obj, { message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', attributes: { n: '2' }, data: Buffer.from('{"price":1}').toString('base64') } });
   });
@@ -50,7 +51,7 @@ describe('archives: Avro container parsing', () => {
     assert.equal(a.length, 9);
     assert.deepEqual(b, a);
     assert.deepEqual(a[0].record, {
-      message: { messageId: '1001', publishTime: '2026-12-01T09:30:00.000123Z', orderingKey: 'acct-1', attributes: { n: '1' }, data: Buffer.from('{"key":"acct-1","n":1}').toString('base64') },
+      message: { messageId: '1001', publishTime: '2026-12-01T09:30:00.000123Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: Buffer.from('{"key":"acct-1","n":1}').toString('base64') },
     });
     assert.equal(a[0].time, Date.UTC(2026, 11, 1, 9, 30) + 0.123);
   });

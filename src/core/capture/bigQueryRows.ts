@@ -5,7 +5,8 @@
  * Both write the columns/fields `subscription_name, message_id, publish_time, attributes, data`
  * (snake_case); every other message property, the ordering key among them, goes into
  * `attributes` (Google's docs: BigQueryConfig.write_metadata, CloudStorageConfig.AvroConfig.
- * write_metadata). Here the ordering key comes back out of the attributes as `orderingKey`.
+ * write_metadata). Here the ordering key is read from the attributes as `orderingKey` (and left
+ * among them, as the archive holds it).
  *
  *   - `publish_time`: a number of microseconds since the epoch (Avro timestamp-micros), or text:
  *     BigQuery's JSON export writes `2026-12-01 09:30:00.123456 UTC` (fraction shortened or
@@ -38,14 +39,9 @@ export function rowToRecord(row: Record<string, unknown>, dataText: DataText): R
   if (typeof attributes === 'string') return attributes;
   const message: PubsubMessage = { messageId: id, publishTime };
   if (attributes !== undefined) {
-    for (const name of ORDERING_KEY_ATTRIBUTES) {
-      const key = attributes[name];
-      if (key !== undefined) {
-        delete attributes[name];
-        if (key !== '') message.orderingKey = key;
-        break;
-      }
-    }
+    // The key stays among the attributes too: that is what the archive holds.
+    const key = attributes[ORDERING_KEY_ATTRIBUTES[0]] ?? attributes[ORDERING_KEY_ATTRIBUTES[1]];
+    if (key !== undefined && key !== '') message.orderingKey = key;
     message.attributes = attributes;
   }
   const data = exportData(row.data, dataText);
@@ -64,15 +60,21 @@ export function exportTime(v: unknown): string | undefined {
   return `${m[1]}T${m[2]}${m[3] ?? 'Z'}`;
 }
 
-/** `1796117400123456` → `2026-12-01T09:30:00.123456Z` (microseconds kept). */
+/** The second last formatted, `YYYY-MM-DDTHH:MM:SS`: an archive holds millions of times from a few hours. */
+let cachedSecond = NaN;
+let cachedPrefix = '';
+
+/** `1796117400123456` → `2026-12-01T09:30:00.123456Z` (microseconds kept, always six digits). */
 export function microsToRfc3339(micros: number): string | undefined {
-  const ms = Math.floor(micros / 1000);
-  const d = new Date(ms);
-  const t = d.getTime();
-  if (t !== t) return undefined;
-  const us = Math.round(micros - ms * 1000);
-  const iso = d.toISOString();
-  return us === 0 ? iso : `${iso.slice(0, -1)}${String(us).padStart(3, '0')}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== cachedSecond) {
+    const d = new Date(second * 1000);
+    if (d.getTime() !== d.getTime()) return undefined;
+    cachedSecond = second;
+    cachedPrefix = d.toISOString().slice(0, 19);
+  }
+  const us = Math.round(micros - second * 1_000_000);
+  return `${cachedPrefix}.${us < 100_000 ? String(us).padStart(6, '0') : us}Z`;
 }
 
 function exportAttributes(v: unknown): Record<string, string> | undefined | string {
@@ -87,6 +89,12 @@ function exportAttributes(v: unknown): Record<string, string> | undefined | stri
     if (obj === null) return undefined;
   }
   if (typeof obj !== 'object' || Array.isArray(obj) || obj === null) return `attributes is ${describe(obj)}, not a JSON object of name → value`;
+  // An Avro map<string> is already name → string: used as it is.
+  if (obj === v) {
+    let strings = true;
+    for (const k in obj as Record<string, unknown>) if (typeof (obj as Record<string, unknown>)[k] !== 'string') strings = false;
+    if (strings) return obj as Record<string, string>;
+  }
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(obj as Record<string, unknown>)) {
     // A JSON column may hold numbers or booleans where Pub/Sub had strings.
