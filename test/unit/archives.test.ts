@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { AvroArchiveParser } from '../../src/core/capture/avroArchive';
 import { exportTime, rowToRecord } from '../../src/core/capture/bigQueryRows';
 import { patternRegExp } from '../../src/core/capture/capturePaths';
-import { CaptureEntry } from '../../src/core/captureRecord';
+import { CaptureEntry } from '../../src/core/capture/captureRecord';
 import { buildCli } from '../support/builtCli';
 
 const root = join(__dirname, '..', '..');

@@ -331,7 +331,11 @@ export class AvroArchiveParser {
       const rm: ReceivedMessage = { message: { messageId: `${this.label}#${line}`, ...(data === undefined ? {} : { data }) } };
       return new RecordEntry(this.file, line, -1, 0, this.untimedClock, rm);
     }
+    // Bytes are encoded here (rowToRecord has no Buffer: see there).
+    const bytes = v.data;
+    if (Buffer.isBuffer(bytes)) v.data = undefined;
     const rm = rowToRecord(v, h.reading.dataText);
+    if (typeof rm !== 'string' && Buffer.isBuffer(bytes)) rm.message.data = bytes.toString('base64');
     if (typeof rm === 'string') return { file: this.file, line, offset: -1, length: 0, time: NaN, invalid: `${rm} (Avro record ${line}, block at byte ${at})` };
     const pt = v.publish_time;
     const time = typeof pt === 'number' ? pt / 1000 : parseRfc3339(rm.message.publishTime as string);

@@ -52,8 +52,7 @@ export function rowToRecord(row: Record<string, unknown>, dataText: DataText): R
 /** RFC 3339 (UTC, `Z`) of an export's publish_time, or undefined when it is not a time. */
 export function exportTime(v: unknown): string | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? microsToRfc3339(v) : undefined;
-  if (typeof v === 'bigint') return microsToRfc3339(Number(v));
-  if (typeof v !== 'string') return undefined;
+    if (typeof v !== 'string') return undefined;
   // BigQuery: "2026-12-01 09:30:00.123456 UTC", the fraction shortened or absent.
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(?: ?UTC|Z|z|([+-]\d{2}:\d{2}))$/.exec(v);
   if (!m) return undefined;
@@ -105,16 +104,27 @@ function exportAttributes(v: unknown): Record<string, string> | undefined | stri
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Base64 of the payload, as in a ReceivedMessage. */
+/**
+ * Base64 of the payload, as in a ReceivedMessage. Bytes (Avro BYTES) are encoded by the Avro
+ * reader, which passes them as `undefined` here: this module is also type-checked for the
+ * browser (the webview imports captureRecord's types), where there is no Buffer.
+ */
 function exportData(v: unknown, dataText: DataText): string | undefined {
   if (v === undefined || v === null) return undefined;
-  if (Buffer.isBuffer(v)) return v.toString('base64');
   if (typeof v === 'string') {
     if (dataText === 'base64-or-text' && BASE64.test(v)) return v;
-    return Buffer.from(v, 'utf8').toString('base64');
+    return textToBase64(v);
   }
   // A JSON column: its value, as JSON text.
-  return Buffer.from(JSON.stringify(v), 'utf8').toString('base64');
+  return textToBase64(JSON.stringify(v));
+}
+
+/** Base64 of the UTF-8 bytes of `s`. */
+function textToBase64(s: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 function describe(v: unknown): string {
