@@ -537,7 +537,7 @@ describe('TraceWriter', () => {
     const w2 = await TraceWriter.open(out, 'jsonl');
     w2.add(sampleEvents()[0]);
     await w2.flush();
-    await new Promise((r) => setTimeout(r, 10));
+    while (!out.errored) await new Promise((r) => setImmediate(r)); // the stream has taken the error in
     await assert.rejects(w2.close(), (e: unknown) => e instanceof ExportError && /disk full/.test(e.message));
   });
 });

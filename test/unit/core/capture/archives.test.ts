@@ -4,13 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvroArchiveParser } from '../../src/core/capture/avroArchive';
-import { exportTime, rowToRecord } from '../../src/core/capture/bigQueryRows';
-import { patternRegExp } from '../../src/core/capture/capturePaths';
-import { CaptureEntry } from '../../src/core/capture/captureRecord';
-import { buildCli } from '../support/builtCli';
+import { AvroArchiveParser } from '../../../../src/core/capture/avroArchive';
+import { exportTime, rowToRecord } from '../../../../src/core/capture/bigQueryRows';
+import { patternRegExp } from '../../../../src/core/capture/capturePaths';
+import { CaptureEntry } from '../../../../src/core/capture/captureRecord';
+import { buildCli } from '../../../support/builtCli';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..', '..');
 const fixtures = join(root, 'test', 'fixtures', 'archives');
 
 describe('archives: BigQuery rows', () => {
