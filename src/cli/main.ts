@@ -161,7 +161,7 @@ Examples:
 /** The sequencing flags `replay` and `record` share. */
 function addSequencingOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 16, latency from SendingTime)`).choices(Object.keys(PRESETS)))
+    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime)`).choices(Object.keys(PRESETS)))
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
     .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))

@@ -31,7 +31,9 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
   cme: {
     key: { kind: 'attribute', name: 'Channel' },
     seq: { kind: 'attribute', name: 'MsgSeqNum' },
-    seqBits: 16,
+    // MsgSeqNum is the MDP 3.0 packet sequence number, a uInt32 on the wire (CME's tutorial shows
+    // 1539130); --seq-bits 16 remains for feeds that number in 16 bits.
+    seqBits: 32,
     sendingTimeAttribute: 'SendingTime',
   },
 };

@@ -515,8 +515,8 @@ describe('seqscope CLI', function () {
       ['message', '310-5'],
     ]);
 
-    // 16-bit numbers (the cme preset): FROM above TO runs through the wrap, 6…65535 then 0…2.
-    const wrapped = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--numbers', '6-2', '--only-key', '310');
+    // 16-bit numbers: FROM above TO runs through the wrap, 6…65535 then 0…2.
+    const wrapped = seqscope('replay', feed, '--preset', 'cme', '--seq-bits', '16', '--export', '-', '--numbers', '6-2', '--only-key', '310');
     assert.equal(wrapped.code, 0, wrapped.stderr);
     const wrappedSeqs = wrapped.stdout.trim().split('\n').map((l) => JSON.parse(l).seq);
     assert.deepEqual(
@@ -528,7 +528,7 @@ describe('seqscope CLI', function () {
     assert.equal(unwrapped.code, 2);
     assert.match(unwrapped.stderr, /64-bit numbers do not wrap: write the lower number first/);
 
-    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-70000'], ['--export', '-', '--where', 'x']]) {
+    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-4294967296'], ['--export', '-', '--where', 'x']]) {
       const r = seqscope('replay', feed, '--preset', 'cme', ...args);
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -18,12 +18,12 @@ function replay(specs: LineSpec[], opts = resolveOptions({ preset: 'cme' }), ext
 }
 
 describe('ReplayEngine', () => {
-  it('sequences by Channel and MsgSeqNum with the cme preset, 16-bit, and reports latency from SendingTime', () => {
+  it('sequences by Channel and MsgSeqNum with the cme preset (--seq-bits 16 wraps 65535 → 0), and reports latency from SendingTime', () => {
     const { events, summary } = replay([
       { t: 0, channel: '310', seq: 65535, sendingTime: -10 },
       { t: 1, channel: '312', seq: 7, sendingTime: -2 },
       { t: 2, channel: '310', seq: 0, sendingTime: -8 },
-    ]);
+    ], resolveOptions({ preset: 'cme', seqBits: 16 }));
     const msgs = events.filter((e) => e.type === 'message');
     assert.deepEqual(msgs.map((m) => [m.key, m.seq]), [['310', 65535], ['310', 0], ['312', 7]]);
     assert.equal(summary.keys, 2);
@@ -105,7 +105,7 @@ describe('ReplayEngine', () => {
   });
 
   it('reports records it cannot sequence as invalid, with their line, and keeps going', () => {
-    const opts = resolveOptions({ preset: 'cme' });
+    const opts = resolveOptions({ preset: 'cme', seqBits: 16 });
     const { events, summary } = replay(
       [
         { t: 0, channel: '1', seq: 1 },
