@@ -21,7 +21,7 @@ import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { CaptureEntry } from '../core/capture/captureRecord';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
-import { ReplaySummary } from '../core/replay/replayEngine';
+import { ReplaySummary, tooWideMessage } from '../core/replay/replayEngine';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
@@ -109,7 +109,7 @@ Sequencing rules (full text in README.md):
   reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
   publishTime).
 
-Exit codes: 0 ok · 2 usage or input error, or the keys filled the memory · 3 a --fail-on finding
+Exit codes: 0 ok · 2 usage or input error, no record could be sequenced, or the keys filled the memory · 3 a --fail-on finding
 occurred · 130 interrupted · 141 standard output closed early (| head): the replay stops there,
 quietly.
 
@@ -128,6 +128,12 @@ Examples:
 
   registerPubsubCommands(program, io, run, addSequencingOptions);
 
+  // No command at all is a usage error (a script that lost its arguments must not pass): the
+  // usage goes to stderr, exit 2. `seqscope --help` stays exit 0 on stdout.
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -245,6 +251,12 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.usage;
   }
   if (cancelled) return EXIT.interrupted;
+  // Records read and none sequenced: the options do not fit the capture. Said once, with the fix.
+  if (summary.unsequenced) {
+    io.stderr.write(`seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
+    return EXIT.usage;
+  }
+  if (summary.tooWide) io.stderr.write(`seqscope: ${tooWideMessage(summary.tooWide, 'flag')}\n`);
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
   // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.

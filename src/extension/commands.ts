@@ -3,6 +3,7 @@ import { noun } from '../core/util/plural';
 import { CaptureError } from '../core/capture/captureReader';
 import { repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
 import { captureTitle } from '../timeline/captureSession';
+import { tooWideMessage } from '../core/replay/replayEngine';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencer/sequencingOptions';
 import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
@@ -265,7 +266,15 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.
     const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
-    if (sum.received + sum.invalid === 0 && !damage) {
+    // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
+    if (sum.unsequenced) {
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${sum.unsequenced.fix.setting}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.tooWide) {
+      // Once for the run, however many records it was.
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.received + sum.invalid === 0 && !damage) {
       void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
     } else if (sum.invalid || damage) {
       // Show Timeline only where it would show something: not when the timeline is on it already.

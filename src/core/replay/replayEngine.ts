@@ -7,6 +7,7 @@ import { CaptureEntry } from '../capture/captureRecord';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions } from '../sequencer/sequencingOptions';
 import { InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
+import { SeqBits } from '../sequencer/serial';
 
 export interface LatencyStats {
   count: number;
@@ -32,8 +33,48 @@ export interface ReplaySummary extends SequenceCounts {
   lastTime: number | null;
   maxHoldMs: number;
   byKey: KeySummary[];
-  /** The first invalid records, with where they are. */
+  /**
+   * The first invalid records, with where they are; not those whose number is too wide for the
+   * width, which `tooWide` sums up once.
+   */
   invalidSamples: { file?: string; line: number; reason: string }[];
+  /** Records whose sequence number did not fit the chosen width (all counted in `invalid`). */
+  tooWide?: TooWide;
+  /** Set when records were read but none could be sequenced: the run failed, and why. */
+  unsequenced?: RunProblem;
+}
+
+/** Numbers too wide for the width: one finding for the run, not one line per record. */
+export interface TooWide {
+  count: number;
+  /** The attribute the numbers came from. */
+  source: string;
+  bits: SeqBits;
+  /** The largest number seen, and the first record that had one. */
+  largest: number;
+  first: { file?: string; line: number };
+  /** The width that would have taken them all. */
+  fitsIn: SeqBits;
+}
+
+/**
+ * A failed run: the reason and its fix, as the CLI says it (a flag) and as the extension says
+ * it (a setting, or Open Capture…'s options).
+ */
+export interface RunProblem {
+  reason: string;
+  fix: { flag: string; setting: string };
+}
+
+/** Which option an invalid record points at, for the fix of a run that sequenced nothing. */
+type InvalidCause = 'record' | 'key' | 'seq' | 'width';
+
+/** One line for numbers too wide for the width, with the fix. */
+export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
+  const where = `${t.first.file ? t.first.file + ':' : 'line '}${t.first.line}`;
+  const records = t.count === 1 ? '1 record has a' : `${t.count} records have`;
+  const how = fix === 'flag' ? `use --seq-bits ${t.fitsIn}` : `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)`;
+  return `${records} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest}, first at ${where}): counted invalid; ${how}`;
 }
 
 /** Receives each trace event and, except for gaps, the capture entry it is about. */
@@ -52,6 +93,9 @@ export class ReplayEngine {
   private readonly invalidSamples: ReplaySummary['invalidSamples'] = [];
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
+  private tooWide: TooWide | undefined;
+  /** What the first invalid record points at. */
+  private firstCause: InvalidCause | undefined;
 
   constructor(
     readonly options: SequencingOptions,
@@ -82,7 +126,7 @@ export class ReplayEngine {
   push(e: CaptureEntry): boolean {
     const rm = e.record;
     if (rm === undefined) {
-      this.reportInvalid(e, e.invalid ?? 'not a record');
+      this.reportInvalid(e, e.invalid ?? 'not a record', 'record');
       return false;
     }
     const m = rm.message;
@@ -93,7 +137,7 @@ export class ReplayEngine {
     else {
       const v = m.attributes?.[o.key.name];
       if (v === undefined) {
-        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`);
+        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`, 'key');
         return false;
       }
       key = v;
@@ -102,14 +146,16 @@ export class ReplayEngine {
     if (o.seq.kind === 'attribute') {
       const text = m.attributes?.[o.seq.name];
       if (text === undefined) {
-        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`);
+        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`, 'seq');
         return false;
       }
       seq = DIGITS.test(text) ? Number(text) : NaN;
       // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
       const problem = seq === seq ? this.sequencer.space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
       if (problem !== undefined) {
-        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`);
+        const wide = seq > this.sequencer.space.max && o.seqBits !== 64;
+        if (wide) this.noteTooWide(e, o.seq.name, seq);
+        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`, wide ? 'width' : 'seq');
         return false;
       }
     }
@@ -162,17 +208,61 @@ export class ReplayEngine {
       maxHoldMs: byKey.reduce((m, k) => Math.max(m, k.maxHoldMs), 0),
       byKey,
       invalidSamples: [...this.invalidSamples],
+      ...(this.tooWide ? { tooWide: { ...this.tooWide, first: { ...this.tooWide.first } } } : {}),
+      ...(s.totals.received === 0 && this.invalid > 0 ? { unsequenced: this.unsequenced() } : {}),
     };
+  }
+
+  private noteTooWide(e: CaptureEntry, source: string, seq: number): void {
+    const t = this.tooWide;
+    const fitsIn: SeqBits = seq <= 2 ** 32 - 1 ? 32 : 64;
+    if (t === undefined) {
+      const file = this.fileName(e);
+      this.tooWide = { count: 1, source, bits: this.options.seqBits, largest: seq, first: file ? { file, line: e.line } : { line: e.line }, fitsIn };
+      return;
+    }
+    t.count++;
+    if (seq > t.largest) {
+      t.largest = seq;
+      if (fitsIn > t.fitsIn) t.fitsIn = fitsIn;
+    }
+  }
+
+  /** Why no record was sequenced, and what to change: by what the first invalid record points at. */
+  private unsequenced(): RunProblem {
+    const n = this.invalid;
+    const all = n === 1 ? 'its one record is invalid' : `all ${n} records are invalid`;
+    const o = this.options;
+    const t = this.tooWide;
+    if (t !== undefined && (this.firstCause === 'width' || t.count * 2 >= n)) {
+      return {
+        reason: `no record could be sequenced: ${t.count === n ? (n === 1 ? 'its one record has' : `all ${n} records have`) : `${t.count} of its ${n} records have`} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest})`,
+        fix: { flag: `use --seq-bits ${t.fitsIn}`, setting: `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)` },
+      };
+    }
+    const first = this.invalidSamples[0]?.reason ?? 'not a record';
+    const reason = `no record could be sequenced: ${all} (the first: ${first})`;
+    switch (this.firstCause) {
+      case 'key': {
+        const name = o.key.kind === 'attribute' ? o.key.name : '';
+        return { reason, fix: { flag: `records lack the key attribute "${name}": name one they carry with --key attribute:<name>, or use --key orderingKey`, setting: `records lack the key attribute "${name}": choose another key (Open Capture… › Customize…, or the seqscope.key setting)` } };
+      }
+      case 'seq':
+        return { reason, fix: { flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order', setting: 'choose the sequence number\'s source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order' } };
+      default:
+        return { reason, fix: { flag: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)', setting: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)' } };
+    }
   }
 
   private fileName(e: CaptureEntry): string | undefined {
     return this.files.length > 1 ? this.files[e.file] : undefined;
   }
 
-  private reportInvalid(e: CaptureEntry, reason: string): void {
+  private reportInvalid(e: CaptureEntry, reason: string, cause: InvalidCause): void {
     this.invalid++;
+    this.firstCause ??= cause;
     const file = this.fileName(e);
-    if (this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
+    if (cause !== 'width' && this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
     if (!this.listener) return;
     const ev: InvalidEvent = { type: 'invalid', line: e.line, reason };
     // Before the first valid record there is no clock yet.

@@ -152,6 +152,46 @@ describe('seqscope CLI', function () {
     }
   });
 
+  it('with no arguments: the usage on stderr, exit 2 (--help stays exit 0 on stdout)', () => {
+    const r = seqscope();
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^Usage: seqscope \[options\] \[command\]/);
+    assert.match(r.stderr, /replay \[options\] <capture\.\.\.>/);
+    const help = seqscope('--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: seqscope/);
+  });
+
+  it('says once that numbers do not fit the width, with the fix; the records still count invalid (exit 0 when some were sequenced)', () => {
+    const wide = join(dir, 'wide.jsonl');
+    // CME's MsgSeqNum is a uInt32 (1539130 in CME's tutorial); one small number fits 16 bits.
+    writeFileSync(wide, captureText([...[1539130, 1539131, 1539132, 1539133, 1539134].map((seq, i) => ({ t: i, channel: '310', seq })), { t: 9, channel: '312', seq: 7 }]));
+    const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, 'seqscope: 5 records have MsgSeqNum too wide for 16-bit numbers (largest 1539134, first at line 1): counted invalid; use --seq-bits 32\n');
+    assert.match(r.stdout, /invalid records: 5 \(skipped\)\n {2}5 with MsgSeqNum too wide for 16-bit numbers \(largest 1539134, first at line 1\)\n/);
+    assert.doesNotMatch(r.stdout, /line 2:/, 'no line per record');
+    const json = JSON.parse(seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16', '--json').stdout);
+    assert.deepEqual([json.invalid, json.received, json.tooWide.count, json.invalidSamples.length], [5, 1, 5, 0]);
+    const fixed = seqscope('replay', wide, '--preset', 'cme', '--json');
+    assert.deepEqual([fixed.code, fixed.stderr, JSON.parse(fixed.stdout).invalid], [0, '', 0], 'the cme preset is 32-bit');
+  });
+
+  it('a capture in which no record could be sequenced is a failed run: exit 2, the reason and the fix, once', () => {
+    const wide = join(dir, 'all-wide.jsonl');
+    writeFileSync(wide, captureText([1539130, 1539131, 1539132].map((seq, i) => ({ t: i, channel: '310', seq }))));
+    const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'seqscope: no record could be sequenced: all 3 records have MsgSeqNum too wide for 16-bit numbers (largest 1539132): use --seq-bits 32\n');
+    assert.match(r.stdout, /total \(0 keys\)/, 'the summary is still printed');
+    const noKey = seqscope('replay', feed, '--key', 'attribute:Nope', '--json');
+    assert.equal(noKey.code, 2);
+    assert.equal(noKey.stderr.trim().split('\n').length, 1, noKey.stderr);
+    assert.match(noKey.stderr, /^seqscope: no record could be sequenced: all 7 records are invalid \(the first: key attribute "Nope" is missing\): .*--key attribute:<name>/);
+    assert.ok(JSON.parse(noKey.stdout).unsequenced.reason, '--json carries it too');
+  });
+
   it('reports invalid lines with their line number and still replays the rest (exit 0)', () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, captureText(FEED.slice(0, 2)) + '{oops\n' + captureText(FEED.slice(2)));

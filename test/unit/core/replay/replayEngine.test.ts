@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CaptureEntry, parseEntry } from '../../../../src/core/capture/captureRecord';
-import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { ReplayEngine, tooWideMessage } from '../../../../src/core/replay/replayEngine';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { LineSpec, receivedMessage, T0 } from '../../../support/captureLines';
@@ -139,9 +139,39 @@ describe('ReplayEngine', () => {
     );
     assert.match((invalid[8] as { reason: string }).reason, /^not valid JSON/);
     assert.equal(summary.invalid, 9);
-    assert.equal(summary.invalidSamples.length, 9);
+    assert.equal(summary.invalidSamples.length, 8, 'the number too wide is summed up in tooWide instead');
+    assert.deepEqual(summary.tooWide, { count: 1, source: 'MsgSeqNum', bits: 16, largest: 65536, first: { line: 5 }, fitsIn: 32 });
     assert.equal(summary.delivered, 2);
     assert.equal(summary.received, 2);
+    assert.equal(summary.unsequenced, undefined, 'some records were sequenced');
+  });
+
+  it('sums up numbers too wide for the width once, with the width that fits them all', () => {
+    const specs = [1539130, 1539131, 7, 2 ** 32 + 5, 1539132].map((seq, i) => ({ t: i, channel: '310', seq }));
+    const { events, summary } = replay(specs, resolveOptions({ preset: 'cme', seqBits: 16 }));
+    assert.equal(events.filter((e) => e.type === 'invalid').length, 4, 'each record is still an invalid event');
+    assert.equal(summary.invalid, 4);
+    assert.deepEqual(summary.invalidSamples, []);
+    assert.deepEqual(summary.tooWide, { count: 4, source: 'MsgSeqNum', bits: 16, largest: 2 ** 32 + 5, first: { line: 1 }, fitsIn: 64 });
+    assert.equal(
+      tooWideMessage(summary.tooWide!, 'flag'),
+      '4 records have MsgSeqNum too wide for 16-bit numbers (largest 4294967301, first at line 1): counted invalid; use --seq-bits 64',
+    );
+    assert.equal(replay(specs.slice(0, 2)).summary.invalid, 0, 'the cme preset is 32-bit');
+  });
+
+  it('says why and what to change when no record could be sequenced', () => {
+    const wide = replay([{ t: 0, channel: '310', seq: 1539130 }, { t: 1, channel: '310', seq: 1539131 }], resolveOptions({ preset: 'cme', seqBits: 16 })).summary;
+    assert.deepEqual(wide.unsequenced, {
+      reason: 'no record could be sequenced: all 2 records have MsgSeqNum too wide for 16-bit numbers (largest 1539131)',
+      fix: { flag: 'use --seq-bits 32', setting: 'open it with sequence width 32 (Open Capture… › Customize…, or the seqscope.seqBits setting)' },
+    });
+    const noKey = replay([{ t: 0, seq: 1 }]).summary.unsequenced!;
+    assert.equal(noKey.reason, 'no record could be sequenced: its one record is invalid (the first: key attribute "Channel" is missing)');
+    assert.match(noKey.fix.flag, /--key attribute:<name>/);
+    assert.match(noKey.fix.setting, /seqscope\.key/);
+    assert.match(replay([{ t: 0, channel: '1' }]).summary.unsequenced!.fix.flag, /--seq attribute:<name>/);
+    assert.equal(replay([]).summary.unsequenced, undefined, 'an empty capture is not a failed run');
   });
 
   it('summarises counts per key and in total', () => {
