@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { base64Bytes, decodeMdp3, decodeMdp3Base64, isMdp3Error, Mdp3Packet, sendingTimeMs } from '../../src/core/capture/mdp3';
-import { base64, encodeMdp3Packet } from '../support/mdp3Packets';
+import { base64Bytes, decodeMdp3, decodeMdp3Base64, isMdp3Error, Mdp3Packet, sendingTimeMs } from '../../../../src/core/capture/mdp3';
+import { base64, encodeMdp3Packet } from '../../../support/mdp3Packets';
 
 /** The header of the packet in CME's Smart Stream tutorial (test/fixtures/cme/NOTICE.md). */
 const TUTORIAL = { msgSeqNum: 1539130, sendingTimeNs: 1578070424698281707n, messages: [{ templateId: 47, blockLength: 11, size: 64 }] };
