@@ -169,7 +169,8 @@ function addSequencingOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime)`).choices(Object.keys(PRESETS)))
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | none")
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
     .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');
@@ -210,7 +211,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     });
   const writer = flags.export === undefined
     ? undefined
-    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys);
+    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys, { mdp3: options.payload === 'mdp3' });
 
   // Ctrl-C stops reading; what was read is still sequenced, exported and summarised.
   const abort = new AbortController();

@@ -308,15 +308,17 @@ async function pickOptions() {
   const ask = (prompt: string, value: string | undefined, placeHolder: string) => vscode.window.showInputBox({ title: 'SeqScope: customize sequencing', prompt, value, placeHolder, ignoreFocusOut: true });
   const key = await ask('Key: orderingKey, attribute:<name> or none', base.key ?? 'orderingKey', 'attribute:Channel');
   if (key === undefined) return undefined;
-  const seq = await ask('Sequence: attribute:<name> or none', base.seq ?? 'none', 'attribute:MsgSeqNum');
+  const seq = await ask('Sequence: attribute:<name>, mdp3 (the MDP 3.0 packet header, CME Smart Stream) or none', base.seq ?? 'none', 'attribute:MsgSeqNum');
   if (seq === undefined) return undefined;
-  const bits = await vscode.window.showQuickPick(['64', '32', '16'], { title: 'Sequence width (16 and 32 wrap)' });
+  const time = await ask("Sender's time, for latency: attribute:<name> (ms), mdp3 (the MDP 3.0 packet's SendingTime) or none", base.time ?? (seq === 'mdp3' ? 'mdp3' : 'none'), 'attribute:SendingTime');
+  if (time === undefined) return undefined;
+  const bits = await vscode.window.showQuickPick(seq === 'mdp3' ? ['32', '64', '16'] : ['64', '32', '16'], { title: 'Sequence width (16 and 32 wrap)' });
   if (bits === undefined) return undefined;
   const gap = await ask('Gap timeout', String(base.gapTimeout ?? '10s'), '10s');
   if (gap === undefined) return undefined;
   const capacity = await ask('Capacity (messages a key may hold)', String(base.capacity ?? 10000), '10000');
   if (capacity === undefined) return undefined;
-  return resolveOptions({ key, seq, seqBits: bits, gapTimeout: gap, capacity });
+  return resolveOptions({ key, seq, time, seqBits: bits, gapTimeout: gap, capacity });
 }
 
 async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {

@@ -118,7 +118,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
       const sub = token.onCancellationRequested(() => abort.abort());
       const report = percentReporter(progress);
       try {
-        const writer = await TraceWriter.open(out, spec.format as TraceFormat, session.keyOrder);
+        const writer = await TraceWriter.open(out, spec.format as TraceFormat, session.keyOrder, { mdp3: session.options.payload === 'mdp3' });
         const { cancelled } = await runReplay({
           paths: session.data.paths,
           options: session.options,

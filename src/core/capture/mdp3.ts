@@ -67,6 +67,9 @@ export function decodeMdp3Base64(data: string | undefined): Mdp3Result {
   if (data === undefined || data === '') return { error: 'the message has no payload (data) to read an MDP 3.0 packet from' };
   const bytes = base64Bytes(data);
   if (bytes === undefined) return { error: 'the payload (data) is not base64, so not an MDP 3.0 packet' };
+  // A JSON payload (CME's JSON topics, a hand-made capture) would fail as a packet with sizes that
+  // say nothing: name it. No MDP 3.0 packet starts with '{' and ends with '}' by design.
+  if (bytes.length > 1 && bytes[0] === 0x7b && bytes[bytes.length - 1] === 0x7d) return { error: 'the payload is JSON text, not an MDP 3.0 packet' };
   return decodeMdp3(bytes);
 }
 

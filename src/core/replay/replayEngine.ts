@@ -5,7 +5,8 @@
  */
 import { CaptureEntry } from '../capture/captureRecord';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions } from '../sequencer/sequencingOptions';
+import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
 import { InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 
@@ -67,7 +68,7 @@ export interface RunProblem {
 }
 
 /** Which option an invalid record points at, for the fix of a run that sequenced nothing. */
-type InvalidCause = 'record' | 'key' | 'seq' | 'width';
+type InvalidCause = 'record' | 'key' | 'seq' | 'width' | 'mdp3';
 
 /** One line for numbers too wide for the width, with the fix. */
 export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
@@ -94,6 +95,10 @@ export class ReplayEngine {
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
   private tooWide: TooWide | undefined;
+  /** Whether each record's payload is decoded as an MDP 3.0 packet (for its number or its time). */
+  private readonly readsPackets: boolean;
+  /** The packet's SendingTime (ms) of records held until released, with --time mdp3. */
+  private readonly packetSent = new WeakMap<CaptureEntry, number>();
   /** What the first invalid record points at. */
   private firstCause: InvalidCause | undefined;
 
@@ -104,12 +109,13 @@ export class ReplayEngine {
     /** Capture paths by file index; named on events only when there are several. */
     readonly files: readonly string[] = [],
   ) {
+    this.readsPackets = options.seq.kind === 'mdp3' || options.sendingTimeMdp3 === true;
     this.sequencer = new Sequencer<CaptureEntry>(
       {
         gapTimeoutMs: options.gapTimeoutMs,
         capacity: options.capacity,
         seqBits: options.seqBits,
-        sequenced: options.seq.kind === 'attribute',
+        sequenced: isSequenced(options),
       },
       this.makeSink(),
     );
@@ -143,6 +149,30 @@ export class ReplayEngine {
       key = v;
     }
     let seq = 0;
+    if (this.readsPackets) {
+      // Only when asked (--seq mdp3, --time mdp3): a replay that does not ask never decodes.
+      const p = decodeMdp3Base64(m.data);
+      if (isMdp3Error(p)) {
+        this.reportInvalid(e, p.error, 'mdp3');
+        return false;
+      }
+      if (o.seq.kind === 'mdp3') {
+        seq = p.msgSeqNum;
+        // The header is the number sequenced; an attribute that says otherwise is not trusted.
+        const attr = m.attributes?.MsgSeqNum;
+        if (attr !== undefined && attr !== String(seq)) {
+          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} disagrees with attribute ${attr}`, 'mdp3');
+          return false;
+        }
+        const problem = this.sequencer.space.check(seq);
+        if (problem !== undefined) {
+          this.noteTooWide(e, 'MDP packet MsgSeqNum', seq);
+          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} ${problem}`, 'width');
+          return false;
+        }
+      }
+      if (o.sendingTimeMdp3) this.packetSent.set(e, sendingTimeMs(p));
+    }
     if (o.seq.kind === 'attribute') {
       const text = m.attributes?.[o.seq.name];
       if (text === undefined) {
@@ -247,6 +277,8 @@ export class ReplayEngine {
         const name = o.key.kind === 'attribute' ? o.key.name : '';
         return { reason, fix: { flag: `records lack the key attribute "${name}": name one they carry with --key attribute:<name>, or use --key orderingKey`, setting: `records lack the key attribute "${name}": choose another key (Open Capture… › Customize…, or the seqscope.key setting)` } };
       }
+      case 'mdp3':
+        return { reason, fix: { flag: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: use --seq attribute:MsgSeqNum (and --time attribute:SendingTime) instead of mdp3', setting: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: sequence by attribute:MsgSeqNum instead of mdp3 (Open Capture… › Customize…, or the seqscope.seq setting)' } };
       case 'seq':
         return { reason, fix: { flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order', setting: 'choose the sequence number\'s source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order' } };
       default:
@@ -275,24 +307,24 @@ export class ReplayEngine {
   private makeSink(): SequencerSink<CaptureEntry> {
     const listener = this.listener;
     const sendingAttr = this.options.sendingTimeAttribute;
+    const fromPacket = this.options.sendingTimeMdp3 === true;
     return {
       message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
         const rm = e.record!;
         const m = rm.message;
         let latencyMs: number | undefined;
+        let sent = NaN;
         if (sendingAttr !== undefined) {
           const st = m.attributes?.[sendingAttr];
-          if (st !== undefined) {
-            const sent = Number(st);
-            if (sent === sent) {
-              latencyMs = e.time - sent;
-              let l = this.latency.get(k.name);
-              if (!l) this.latency.set(k.name, (l = { count: 0, sumMs: 0, maxMs: -Infinity }));
-              l.count++;
-              l.sumMs += latencyMs;
-              if (latencyMs > l.maxMs) l.maxMs = latencyMs;
-            }
-          }
+          if (st !== undefined) sent = Number(st);
+        } else if (fromPacket) sent = this.packetSent.get(e) ?? NaN;
+        if (sent === sent) {
+          latencyMs = e.time - sent;
+          let l = this.latency.get(k.name);
+          if (!l) this.latency.set(k.name, (l = { count: 0, sumMs: 0, maxMs: -Infinity }));
+          l.count++;
+          l.sumMs += latencyMs;
+          if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
         listener(

@@ -413,6 +413,68 @@ describe('seqscope CLI', function () {
     assert.match(r.stdout, /… 20 more keys, none with more findings than those shown/);
   });
 
+  describe('a CME Smart Stream capture with MDP 3.0 payloads (test/fixtures/cme)', () => {
+    const CME = 'test/fixtures/cme/smartstream-310.jsonl';
+    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, late: s.late, invalid: s.invalid, keys: s.keys });
+
+    it('--preset cme: sequenced by the MsgSeqNum attribute, 32-bit', () => {
+      const r = seqscope('replay', CME, '--preset', 'cme', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '');
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual(counts(s), { received: 14, delivered: 13, gaps: 1, lost: 1, duplicates: 1, redeliveries: 1, late: 0, invalid: 0, keys: 1 });
+      assert.equal(s.options, 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
+    });
+
+    it('--seq mdp3: numbers from the packet header; disagreeing and truncated packets are invalid with the reason; --time mdp3 latency from the packet', () => {
+      const r = seqscope('replay', CME, '--preset', 'cme', '--seq', 'mdp3', '--time', 'mdp3', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 5, duplicates: 1, redeliveries: 1, late: 0, invalid: 4, keys: 1 });
+      assert.equal(s.options, 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+      assert.deepEqual(s.invalidSamples, [
+        { line: 9, reason: 'MDP packet MsgSeqNum 1539183 disagrees with attribute 1539138' },
+        { line: 10, reason: 'MDP packet MsgSeqNum 1539193 disagrees with attribute 1539139' },
+        { line: 11, reason: 'MDP 3.0 message 1 at byte 12 gives MsgSize 64, but 28 bytes are left (truncated?)' },
+        { line: 12, reason: 'MDP 3.0 packet of 8 bytes is shorter than its 12-byte header (truncated?)' },
+      ]);
+      // receivedAt − packet SendingTime: 1578070424741 − 1578070424698.281707 on every line the fixture writes (ms
+      // since the epoch as a double: exact to about 0.25 µs).
+      assert.equal(s.byKey[0].latency.count, 9);
+      assert.ok(Math.abs(s.byKey[0].latency.meanMs - 42.718293) < 1e-3, String(s.byKey[0].latency.meanMs));
+      const byAttr = JSON.parse(seqscope('replay', CME, '--preset', 'cme', '--json').stdout);
+      assert.ok(Math.abs(byAttr.byKey[0].latency.meanMs - 29) < 1e-9, 'the cme preset: latency from the SendingTime attribute (ms)');
+    });
+
+    it('--seq mdp3 on JSON payloads: no record sequenced, exit 2 with the reason and the fix', () => {
+      const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--seq', 'mdp3');
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^seqscope: no record could be sequenced: all 3006 records are invalid \(the first: the payload is JSON text, not an MDP 3\.0 packet\): .*use --seq attribute:MsgSeqNum/);
+    });
+
+    it('exports the decoded packet header with each message in JSONL', () => {
+      const out = join(dir, 'cme-trace.jsonl');
+      assert.equal(seqscope('replay', CME, '--preset', 'cme', '--export', out).code, 0);
+      const events = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const first = events.find((e) => e.type === 'message' && e.seq === 1539134);
+      assert.deepEqual(first.mdp3, {
+        msgSeqNum: 1539134,
+        sendingTimeNs: '1578070424703281707',
+        messages: [
+          { offset: 12, size: 40, blockLength: 11, templateId: 46, schemaId: 1, version: 9 },
+          { offset: 52, size: 64, blockLength: 11, templateId: 47, schemaId: 1, version: 9 },
+          { offset: 116, size: 45, blockLength: 11, templateId: 32, schemaId: 1, version: 9 },
+        ],
+      });
+      const cut = events.find((e) => e.type === 'message' && e.seq === 1539141);
+      assert.equal(cut.mdp3, undefined, 'a truncated packet has nothing decoded to show');
+      const plain = join(dir, 'plain-trace.jsonl');
+      assert.equal(seqscope('replay', CME, '--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum', '--export', plain).code, 0);
+      assert.ok(!readFileSync(plain, 'utf8').includes('"mdp3"'), 'only when the session reads MDP 3.0 (cme preset or mdp3)');
+    });
+  });
+
   it('replays the bundled sample capture', () => {
     const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--json');
     assert.equal(r.code, 0, r.stderr);

@@ -80,6 +80,7 @@ describe('MDP 3.0 packet decoder', () => {
       if (!isMdp3Error(r)) assert.equal(r.messages.reduce((s, m) => s + m.size, 12), junk.length, 'whatever decodes frames exactly');
     }
     assert.deepEqual(decodeMdp3Base64('not base64!'), { error: 'the payload (data) is not base64, so not an MDP 3.0 packet' });
+    assert.deepEqual(decodeMdp3Base64(Buffer.from('{"MsgSeqNum":1}').toString('base64')), { error: 'the payload is JSON text, not an MDP 3.0 packet' });
     assert.deepEqual(decodeMdp3Base64(undefined), { error: 'the message has no payload (data) to read an MDP 3.0 packet from' });
   });
 

@@ -4,6 +4,7 @@ import { ReplayEngine, tooWideMessage } from '../../../../src/core/replay/replay
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { LineSpec, receivedMessage, T0 } from '../../../support/captureLines';
+import { base64, encodeMdp3Packet } from '../../../support/mdp3Packets';
 
 function entries(specs: LineSpec[]): CaptureEntry[] {
   return specs.map((s, i) => parseEntry(JSON.stringify(receivedMessage(s)), 0, i + 1));
@@ -195,5 +196,26 @@ describe('ReplayEngine', () => {
       ['A', 4, 2, 1],
       ['B', 1, 1, 0],
     ]);
+  });
+
+  it('with --seq mdp3 takes the number from the packet header; a disagreeing attribute or a bad packet makes the record invalid', () => {
+    const packet = (n: number, attr = n, cut?: number) => {
+      const bytes = encodeMdp3Packet({ msgSeqNum: n, sendingTimeNs: BigInt(T0 - 7) * 1_000_000n, messages: [{ templateId: 47, blockLength: 11 }] });
+      return { ...receivedMessage({ t: n, channel: '310', seq: attr }), message: { ...(receivedMessage({ t: n, channel: '310', seq: attr }).message as object), data: base64(cut === undefined ? bytes : bytes.subarray(0, cut)) } };
+    };
+    const lines = [packet(1), packet(2), packet(3, 30), packet(4, 4, 15), packet(5)].map((r, i) => parseEntry(JSON.stringify(r), 0, i + 1));
+    const { events, summary } = replay([], resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' }), lines);
+    assert.deepEqual(events.filter((e) => e.type === 'message').map((e) => e.type === 'message' && e.seq), [1, 2, 5]);
+    assert.deepEqual(summary.invalidSamples.map((i) => i.reason), [
+      'MDP packet MsgSeqNum 3 disagrees with attribute 30',
+      'MDP 3.0 packet is cut short: message 1 at byte 12 has 3 of its 10 header bytes (truncated?)',
+    ]);
+    // receivedAt is T0 + n; the packet was sent at T0 − 7 ms.
+    assert.deepEqual(summary.byKey[0].latency, { count: 3, meanMs: 7 + 8 / 3, maxMs: 12 });
+  });
+
+  it('does not read payloads unless asked: garbage data sequences by attribute', () => {
+    const { summary } = replay([{ t: 0, channel: '310', seq: 1539130, data: 'not a packet' }]);
+    assert.deepEqual([summary.received, summary.invalid], [1, 0]);
   });
 });

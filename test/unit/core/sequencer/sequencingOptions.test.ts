@@ -46,6 +46,7 @@ describe('sequencingOptions', () => {
       gapTimeoutMs: 10_000,
       capacity: 10_000,
       sendingTimeAttribute: 'SendingTime',
+      payload: 'mdp3',
     });
   });
 
@@ -58,6 +59,7 @@ describe('sequencingOptions', () => {
       gapTimeoutMs: 500,
       capacity: 100,
       sendingTimeAttribute: 'SendingTime',
+      payload: 'mdp3',
     });
     assert.equal(resolveOptions({ preset: 'cme', seq: 'none' }).seq.kind, 'none');
     assert.equal(resolveOptions({ preset: 'cme', seqBits: 64 }).seqBits, 64);
@@ -159,5 +161,21 @@ describe('sequencingOptions', () => {
   it('describes options in one line', () => {
     assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
     assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
+  });
+
+  it('takes mdp3 as a seq and a time source: 32-bit unless the width is given, payloads decoded', () => {
+    const o = resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' });
+    assert.deepEqual([o.seq, o.seqBits, o.sendingTimeAttribute, o.sendingTimeMdp3, o.payload], [{ kind: 'mdp3' }, 32, undefined, true, 'mdp3']);
+    assert.equal(resolveOptions({ seq: 'mdp3' }).seqBits, 32, 'without a preset too');
+    assert.equal(resolveOptions({ seq: 'mdp3', seqBits: 64 }).seqBits, 64);
+    assert.equal(resolveOptions({ seq: 'attribute:N' }).payload, undefined, 'nothing decodes unless asked');
+    assert.equal(resolveOptions({ preset: 'cme' }).payload, 'mdp3', 'the cme preset shows decoded packets');
+    assert.equal(resolveOptions({ preset: 'cme', time: 'none' }).sendingTimeAttribute, undefined);
+    assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
+    assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+    assert.throws(() => resolveOptions({ time: 'soon' }), /^RangeError: time "soon" is not valid: use attribute:<name>/);
+    assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
+    assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
   });
 });
