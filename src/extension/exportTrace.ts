@@ -51,6 +51,7 @@ const exportHtml: Exporter = async (session, target, token, extensionUri, progre
       title: session.title,
       options: describeOptions(session.options),
       seqBits: session.options.seqBits,
+      payload: session.options.payload,
       bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
       cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
       filter: session.timeline.eventFilter,
