@@ -252,18 +252,17 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.usage;
   }
   if (cancelled) return EXIT.interrupted;
-  // Records read and none sequenced: the options do not fit the capture. Said once, with the fix.
+  // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
+  const barePayloads = summary.received === 0 && summary.invalid > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
+  // Records read and none sequenced: the options (or the input format) do not fit the capture.
+  // A failed run, said once, with the fix: for bare payloads, the note that names --input-format.
   if (summary.unsequenced) {
-    io.stderr.write(`seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
+    io.stderr.write(barePayloads ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
     return EXIT.usage;
   }
   if (summary.tooWide) io.stderr.write(`seqscope: ${tooWideMessage(summary.tooWide, 'flag')}\n`);
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
-  // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
-  if (summary.received === 0 && summary.invalid > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'))) {
-    io.stderr.write(`seqscope: note: no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text\n`);
-  }
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
     io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), ...FINDING_NOUNS[f])}`).join(', ')}\n`);
@@ -271,6 +270,8 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   }
   return EXIT.ok;
 }
+
+const BARE_PAYLOADS = "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";
 
 /**
  * Why the heap guard stopped a replay, where, and what to do. The cause is the keys: all else
