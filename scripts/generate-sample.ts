@@ -4,7 +4,7 @@
  * sample means the generator changed.
  *
  * The stream: three CME channels, about a thousand numbers each, channel 312 wrapping through
- * 65535 → 0, some local reordering, a handful of redeliveries and republishes, and exactly two
+ * 4294967295 → 0 (MsgSeqNum is a uInt32), some local reordering, a handful of redeliveries and republishes, and exactly two
  * real gaps.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,9 +19,9 @@ export const SAMPLE_OPTIONS: StreamOptions = {
   seed: 20261130,
   keys: ['310', '312', '318'],
   messagesPerKey: 1000,
-  // 312 starts 536 below the wrap, so it runs 65000 … 65535, 0 … 463.
-  startSeq: [41200, 65000, 7100],
-  seqBits: 16,
+  // 312 starts 536 below the 32-bit wrap, so it runs 4294966760 … 4294967295, 0 … 463.
+  startSeq: [41200, 2 ** 32 - 536, 7100],
+  seqBits: 32,
   reorderFraction: 0.05,
   reorderWindow: 4,
   redeliveries: 5,
@@ -63,8 +63,8 @@ the bytes are reproducible) and is what \`npm start\` replays:
 
     seqscope replay media/samples/cme-sample.jsonl --preset cme
 
-Each record carries the attributes \`Channel\` (the key), \`MsgSeqNum\` (uInt16: it wraps
-65535 → 0) and \`SendingTime\` (ms since the epoch); \`data\` is base64 JSON
+Each record carries the attributes \`Channel\` (the key), \`MsgSeqNum\` (uInt32, as on
+CME's wire: it wraps 4294967295 → 0) and \`SendingTime\` (ms since the epoch); \`data\` is base64 JSON
 \`{"MsgSeqNum", "Channel", "SendingTime", "entries": [{"px", "qty"}]}\`. SendingTime <
 publishTime < receivedAt on every line, and receivedAt never decreases.
 
@@ -87,7 +87,7 @@ ${rows.join('\n')}
 - **Reordering**: ${t.reordered} messages arrive out of their channel's order, each swapped with a
   later message of the same channel at most 4 arrivals away (milliseconds apart, far inside the
   10 s gap timeout).
-- Channel 312 starts at 65000 and wraps through 65535 → 0.
+- Channel 312 starts at 4294966760 and wraps through 4294967295 → 0.
 
 Expected \`--preset cme\` summary: ${t.distinct} delivered, ${t.gaps} gaps, ${t.lost} lost,
 ${t.duplicates} duplicates of which ${t.redeliveries} redeliveries, ${t.late} late, 0 invalid.

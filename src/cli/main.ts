@@ -21,7 +21,7 @@ import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { CaptureEntry } from '../core/capture/captureRecord';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
-import { ReplaySummary } from '../core/replay/replayEngine';
+import { ReplaySummary, tooWideMessage } from '../core/replay/replayEngine';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
@@ -109,7 +109,7 @@ Sequencing rules (full text in README.md):
   reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
   publishTime).
 
-Exit codes: 0 ok · 2 usage or input error, or the keys filled the memory · 3 a --fail-on finding
+Exit codes: 0 ok · 2 usage or input error, no record could be sequenced, or the keys filled the memory · 3 a --fail-on finding
 occurred · 130 interrupted · 141 standard output closed early (| head): the replay stops there,
 quietly.
 
@@ -128,6 +128,12 @@ Examples:
 
   registerPubsubCommands(program, io, run, addSequencingOptions);
 
+  // No command at all is a usage error (a script that lost its arguments must not pass): the
+  // usage goes to stderr, exit 2. `seqscope --help` stays exit 0 on stdout.
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -161,9 +167,10 @@ Examples:
 /** The sequencing flags `replay` and `record` share. */
 function addSequencingOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 16, latency from SendingTime)`).choices(Object.keys(PRESETS)))
+    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime)`).choices(Object.keys(PRESETS)))
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | none")
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
     .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');
@@ -204,7 +211,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     });
   const writer = flags.export === undefined
     ? undefined
-    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys);
+    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys, { mdp3: options.payload === 'mdp3' });
 
   // Ctrl-C stops reading; what was read is still sequenced, exported and summarised.
   const abort = new AbortController();
@@ -245,12 +252,17 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.usage;
   }
   if (cancelled) return EXIT.interrupted;
+  // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
+  const barePayloads = summary.received === 0 && summary.invalid > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
+  // Records read and none sequenced: the options (or the input format) do not fit the capture.
+  // A failed run, said once, with the fix: for bare payloads, the note that names --input-format.
+  if (summary.unsequenced) {
+    io.stderr.write(barePayloads ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
+    return EXIT.usage;
+  }
+  if (summary.tooWide) io.stderr.write(`seqscope: ${tooWideMessage(summary.tooWide, 'flag')}\n`);
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
   if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
-  // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
-  if (summary.received === 0 && summary.invalid > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'))) {
-    io.stderr.write(`seqscope: note: no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text\n`);
-  }
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
     io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), ...FINDING_NOUNS[f])}`).join(', ')}\n`);
@@ -258,6 +270,8 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   }
   return EXIT.ok;
 }
+
+const BARE_PAYLOADS = "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";
 
 /**
  * Why the heap guard stopped a replay, where, and what to do. The cause is the keys: all else

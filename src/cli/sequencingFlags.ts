@@ -7,6 +7,7 @@ export interface SequencingFlags {
   preset?: string;
   key?: string;
   seq?: string;
+  time?: string;
   seqBits?: string;
   gapTimeout?: string;
   capacity?: string;
@@ -22,6 +23,7 @@ export function optionsFromFlags(flags: SequencingFlags, warn: (line: string) =>
     preset: flags.preset,
     key: flags.key,
     seq: flags.seq,
+    time: flags.time,
     seqBits: flags.seqBits,
     gapTimeout: flags.gapTimeout,
     capacity: flags.capacity,

@@ -39,8 +39,13 @@ export function formatSummary(
   lines.push('');
   if (s.invalid) {
     lines.push(`invalid records: ${s.invalid} (skipped)`);
-    for (const i of s.invalidSamples.slice(0, 10)) lines.push(`  ${i.file ? i.file + ':' : 'line '}${i.line}: ${i.reason}`);
-    if (s.invalid > 10) lines.push(`  … ${s.invalid - 10} more`);
+    // Numbers too wide for the width are one line however many there are (the fix is on stderr).
+    const wide = s.tooWide;
+    if (wide) lines.push(`  ${wide.count} with ${wide.source} too wide for ${wide.bits}-bit numbers (largest ${wide.largest}, first at ${wide.first.file ? wide.first.file + ':' : 'line '}${wide.first.line})`);
+    const listed = s.invalidSamples.slice(0, 10);
+    for (const i of listed) lines.push(`  ${i.file ? i.file + ':' : 'line '}${i.line}: ${i.reason}`);
+    const more = s.invalid - (wide?.count ?? 0) - listed.length;
+    if (more > 0) lines.push(`  … ${more} more`);
   } else {
     lines.push('invalid records: 0');
   }

@@ -3,6 +3,7 @@ import { noun } from '../core/util/plural';
 import { CaptureError } from '../core/capture/captureReader';
 import { repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
 import { captureTitle } from '../timeline/captureSession';
+import { tooWideMessage } from '../core/replay/replayEngine';
 import { describeOptions, OptionText, PRESETS, resolveOptions } from '../core/sequencer/sequencingOptions';
 import { describeFilter, numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
 import type { ReplayAction, ReplaySpeed } from '../shared/protocol';
@@ -265,7 +266,15 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.
     const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
-    if (sum.received + sum.invalid === 0 && !damage) {
+    // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
+    if (sum.unsequenced) {
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${sum.unsequenced.fix.setting}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.tooWide) {
+      // Once for the run, however many records it was.
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.received + sum.invalid === 0 && !damage) {
       void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
     } else if (sum.invalid || damage) {
       // Show Timeline only where it would show something: not when the timeline is on it already.
@@ -299,15 +308,17 @@ async function pickOptions() {
   const ask = (prompt: string, value: string | undefined, placeHolder: string) => vscode.window.showInputBox({ title: 'SeqScope: customize sequencing', prompt, value, placeHolder, ignoreFocusOut: true });
   const key = await ask('Key: orderingKey, attribute:<name> or none', base.key ?? 'orderingKey', 'attribute:Channel');
   if (key === undefined) return undefined;
-  const seq = await ask('Sequence: attribute:<name> or none', base.seq ?? 'none', 'attribute:MsgSeqNum');
+  const seq = await ask('Sequence: attribute:<name>, mdp3 (the MDP 3.0 packet header, CME Smart Stream) or none', base.seq ?? 'none', 'attribute:MsgSeqNum');
   if (seq === undefined) return undefined;
-  const bits = await vscode.window.showQuickPick(['64', '32', '16'], { title: 'Sequence width (16 and 32 wrap)' });
+  const time = await ask("Sender's time, for latency: attribute:<name> (ms), mdp3 (the MDP 3.0 packet's SendingTime) or none", base.time ?? (seq === 'mdp3' ? 'mdp3' : 'none'), 'attribute:SendingTime');
+  if (time === undefined) return undefined;
+  const bits = await vscode.window.showQuickPick(seq === 'mdp3' ? ['32', '64', '16'] : ['64', '32', '16'], { title: 'Sequence width (16 and 32 wrap)' });
   if (bits === undefined) return undefined;
   const gap = await ask('Gap timeout', String(base.gapTimeout ?? '10s'), '10s');
   if (gap === undefined) return undefined;
   const capacity = await ask('Capacity (messages a key may hold)', String(base.capacity ?? 10000), '10000');
   if (capacity === undefined) return undefined;
-  return resolveOptions({ key, seq, seqBits: bits, gapTimeout: gap, capacity });
+  return resolveOptions({ key, seq, time, seqBits: bits, gapTimeout: gap, capacity });
 }
 
 async function pickFilter(s: Session): Promise<TraceFilterSpec | undefined> {

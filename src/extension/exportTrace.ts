@@ -51,6 +51,7 @@ const exportHtml: Exporter = async (session, target, token, extensionUri, progre
       title: session.title,
       options: describeOptions(session.options),
       seqBits: session.options.seqBits,
+      payload: session.options.payload,
       bundleDir: vscode.Uri.joinPath(extensionUri, 'dist').fsPath,
       cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
       filter: session.timeline.eventFilter,
@@ -118,7 +119,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
       const sub = token.onCancellationRequested(() => abort.abort());
       const report = percentReporter(progress);
       try {
-        const writer = await TraceWriter.open(out, spec.format as TraceFormat, session.keyOrder);
+        const writer = await TraceWriter.open(out, spec.format as TraceFormat, session.keyOrder, { mdp3: session.options.payload === 'mdp3' });
         const { cancelled } = await runReplay({
           paths: session.data.paths,
           options: session.options,

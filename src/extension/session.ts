@@ -79,7 +79,7 @@ export class Session extends Disposable {
     this.files = new SessionFiles(data);
     this.timeline = new TimelineService(
       data,
-      { id, title: this.title, options: describeOptions(options), seqBits: options.seqBits },
+      { id, title: this.title, options: describeOptions(options), seqBits: options.seqBits, ...(options.payload ? { payload: options.payload } : {}) },
       (a) => this.files.read(a),
       (name, value) => this.files.attributeMask(name, value),
     );

@@ -138,7 +138,7 @@ export class SessionManager extends Disposable {
             signal: abort.signal,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
-              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order },
+              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order, ...(options.payload ? { payload: options.payload } : {}) },
               onView: (view) => {
                 firstView = view;
                 return watcher.firstView?.(view);

@@ -21,13 +21,21 @@ export function optionTextFromSettings(presetOverride?: string): OptionText {
   if (key !== undefined) text.key = key;
   const seq = explicit<string>('seq');
   if (seq !== undefined) text.seq = seq;
-  const bits = explicit<number>('seqBits');
+  const time = explicit<string>('time');
+  if (time !== undefined) text.time = time;
+  // mdp3 numbers are 32-bit unless the width was set: the setting's default (64) does not count.
+  const bits = seq === 'mdp3' ? setByUser<number>(c, 'seqBits') : explicit<number>('seqBits');
   if (bits !== undefined) text.seqBits = bits;
   const gap = explicit<string>('gapTimeout');
   if (gap !== undefined) text.gapTimeout = gap;
   const cap = explicit<number>('capacity');
   if (cap !== undefined) text.capacity = cap;
   return text;
+}
+
+function setByUser<T>(c: vscode.WorkspaceConfiguration, name: string): T | undefined {
+  const i = c.inspect<T>(name);
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 /** Sequencing options from the settings; a RangeError names the bad setting. */

@@ -6,6 +6,7 @@
  * Requests carry a `requestId` the reply echoes, so the webview can drop stale pages when the
  * user pans faster than pages arrive.
  */
+import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { TraceFilterSpec } from '../core/trace/traceFilter';
@@ -64,6 +65,10 @@ export interface MessageDetail {
   attributes?: Record<string, string>;
   /** Base64 payload; the webview renders it as JSON, text or hex. */
   data?: string;
+  /** The payload's MDP 3.0 packet header and SBE message headers, when the session reads MDP 3.0. */
+  mdp3?: Mdp3Packet;
+  /** Why the payload is not a whole MDP 3.0 packet, when the session reads MDP 3.0. */
+  mdp3Error?: string;
   publishTime?: string;
   receivedAt?: string;
   orderingKey?: string;

@@ -185,4 +185,6 @@ export interface SessionMeta {
   standalone?: boolean;
   /** The lanes' order to begin with (default: as the keys first appeared). */
   keyOrder?: KeyOrder;
+  /** Payloads are MDP 3.0 packets (the cme preset, --seq/--time mdp3): the detail pane decodes them. */
+  payload?: 'mdp3';
 }

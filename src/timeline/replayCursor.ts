@@ -11,7 +11,7 @@
  * numbers, which arrivals are duplicates: the event store says so), never what is held.
  */
 import { Sequencer, SequencerSink, KeyState } from '../core/sequencer/sequencer';
-import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { isSequenced, SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { CaptureSession } from './captureSession';
 import type { CursorState, KeyStateView } from '../shared/timelineModel';
 
@@ -120,7 +120,7 @@ export class ReplayCursor {
       // The messageIds remembered without sequence numbers only decide which arrivals are
       // duplicates, which the event store says already: two, not the 2^20 over all keys that
       // every checkpoint would otherwise copy.
-      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: o.seq.kind === 'attribute', historySize: 2, idsKept: 2 },
+      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), historySize: 2, idsKept: 2 },
       noopSink,
     );
   }
@@ -157,7 +157,7 @@ export class ReplayCursor {
         file: log.file.get(a),
         valid: k >= 0,
       };
-      if (k >= 0 && this.options.seq.kind === 'attribute' && s === s) state.current.seq = s;
+      if (k >= 0 && isSequenced(this.options) && s === s) state.current.seq = s;
       if (k >= 0) currentKey = session.keyNames[k];
     }
     const holding: KeyState<number>[] = [];

@@ -40,6 +40,8 @@ export interface StandaloneHtmlOptions {
   options: string;
   /** Width of its sequence numbers (the filter bar checks ranges against it). */
   seqBits?: SeqBits;
+  /** Payloads are MDP 3.0 packets: the page's detail pane decodes them. */
+  payload?: 'mdp3';
   /** The dist directory holding webview/timeline.js. */
   bundleDir: string;
   /** The timeline CSS; default `<bundleDir>/../media/timeline.css` (the extension's layout). */
@@ -100,6 +102,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     options: opts.options,
     ...(opts.seqBits ? { seqBits: opts.seqBits } : {}),
     ...(opts.keyOrder ? { keyOrder: opts.keyOrder } : {}),
+    ...(opts.payload ? { payload: opts.payload } : {}),
   };
   // The preview must be what the page will compute: from the snapshot's own (filtered,
   // renumbered) events when there is a filter, else the session is the same thing.

@@ -4,6 +4,7 @@
  * export runs the very same class inside the page. Replay actions are not handled here: the
  * extension's replay controller owns the cursor and tells the service the current position.
  */
+import { decodeMdp3Base64, isMdp3Error } from '../core/capture/mdp3';
 import type { ReceivedMessage } from '../core/capture/captureRecord';
 import type {
   HostMessage,
@@ -276,6 +277,11 @@ export class TimelineService {
     d.orderingKey = m.orderingKey;
     d.deliveryAttempt = rm.deliveryAttempt;
     d.latency = latencyOf(rm);
+    if (this.meta.payload === 'mdp3') {
+      const p = decodeMdp3Base64(m.data);
+      if (isMdp3Error(p)) d.mdp3Error = p.error;
+      else d.mdp3 = p;
+    }
     return d;
   }
 

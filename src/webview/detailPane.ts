@@ -3,6 +3,7 @@
  * delivery attempt, times, latency SendingTime → publish → receive, attributes) and its payload
  * as pretty JSON, text or hex. Everything from the session goes in with textContent (see dom.ts).
  */
+import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { EventView, MessageDetail } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
@@ -55,6 +56,8 @@ export class DetailPane {
     if (d.attributes && Object.keys(d.attributes).length) {
       this.body.append(section('Attributes', Object.entries(d.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
+    if (d.mdp3) this.body.append(...mdp3Sections(d.mdp3));
+    else if (d.mdp3Error) this.body.append(el('p', { class: 'ss-note', text: `Not an MDP 3.0 packet: ${d.mdp3Error}.` }));
     if (d.data !== undefined) this.body.append(this.payload(d.data));
   }
 
@@ -153,6 +156,35 @@ function recordRows(d: MessageDetail): [string, string][] {
     if (parts.length) rows.push(['Latency', parts.join(' · ')]);
   }
   return rows;
+}
+
+/** Messages listed one by one, at most; a packet carries a few. */
+const MDP3_MESSAGES_SHOWN = 20;
+
+/** The packet header, then each SBE message's header, above the payload's hex. */
+function mdp3Sections(p: Mdp3Packet): HTMLElement[] {
+  const ns = BigInt(p.sendingTimeNs);
+  const iso = new Date(Number(ns / 1_000_000n)).toISOString().replace('Z', `${String(ns % 1_000_000n).padStart(6, '0')}Z`);
+  const out = [
+    section('MDP 3.0 packet', [
+      ['MsgSeqNum', String(p.msgSeqNum)],
+      ['SendingTime', `${p.sendingTimeNs} ns (${iso})`],
+      ['messages', String(p.messages.length)],
+    ]),
+  ];
+  p.messages.slice(0, MDP3_MESSAGES_SHOWN).forEach((m, i) =>
+    out.push(
+      section(`SBE message ${i + 1}`, [
+        ['templateId', String(m.templateId)],
+        ['size', `${m.size} bytes at offset ${m.offset}`],
+        ['blockLength', String(m.blockLength)],
+        ['schemaId', String(m.schemaId)],
+        ['version', String(m.version)],
+      ]),
+    ),
+  );
+  if (p.messages.length > MDP3_MESSAGES_SHOWN) out.push(el('p', { class: 'ss-muted', text: `… ${p.messages.length - MDP3_MESSAGES_SHOWN} more messages` }));
+  return out;
 }
 
 function section(name: string, rows: [string, string][]): HTMLElement {

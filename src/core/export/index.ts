@@ -6,11 +6,16 @@ import type { KeyOrder } from '../trace/keyOrder';
 
 export * from './traceFormatter';
 
+/** What the export adds to the events: the decoded MDP 3.0 packet of each message (JSONL). */
+export interface ExportOptions {
+  readonly mdp3?: boolean;
+}
+
 /** `keyOrder`: the order of the keys' tracks, for the formats that have tracks (chrome-trace). */
-export function createFormatter(format: TraceFormat, keyOrder?: KeyOrder): TraceFormatter {
+export function createFormatter(format: TraceFormat, keyOrder?: KeyOrder, options: ExportOptions = {}): TraceFormatter {
   switch (format) {
     case 'jsonl':
-      return new JsonlFormatter();
+      return new JsonlFormatter(options.mdp3 === true);
     case 'csv':
       return new CsvFormatter();
     case 'chrome-trace':

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { pipeline, Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { createFormatter, TraceFormat, TraceFormatter } from './';
+import { createFormatter, ExportOptions, TraceFormat, TraceFormatter } from './';
 import type { KeyOrder } from '../trace/keyOrder';
 import { OutputFile, writeError } from './outputFile';
 import { TraceEvent } from '../trace/traceEvents';
@@ -25,8 +25,9 @@ export class TraceWriter {
     /** The file this writer owns and ends; undefined for a stream it was given (stdout). */
     private readonly file: OutputFile | undefined,
     keyOrder: KeyOrder | undefined,
+    options: ExportOptions | undefined,
   ) {
-    this.formatter = createFormatter(format, keyOrder);
+    this.formatter = createFormatter(format, keyOrder, options);
     out.on('error', (e) => (this.error ??= e));
   }
 
@@ -34,19 +35,19 @@ export class TraceWriter {
    * Opens `path` for writing (or wraps a stream such as stdout). A path ending in `.gz` gets
    * the trace gzip-compressed (its format then comes from the name before `.gz`). The file
    * takes its place at `path` only when `close()` succeeds (see OutputFile); `discard()` leaves
-   * `path` as it was. `keyOrder` orders the keys' tracks of a Chrome trace.
+   * `path` as it was. `keyOrder` orders the keys' tracks of a Chrome trace; `options` adds decoded payloads.
    */
-  static async open(target: string | Writable, format: TraceFormat, keyOrder?: KeyOrder): Promise<TraceWriter> {
-    if (typeof target !== 'string') return new TraceWriter(target, format, 'stdout', undefined, keyOrder);
+  static async open(target: string | Writable, format: TraceFormat, keyOrder?: KeyOrder, options?: ExportOptions): Promise<TraceWriter> {
+    if (typeof target !== 'string') return new TraceWriter(target, format, 'stdout', undefined, keyOrder, options);
     const output = await OutputFile.open(target);
     const file = output.stream;
-    if (!isCompressedPath(target)) return new TraceWriter(file, format, target, output, keyOrder);
+    if (!isCompressedPath(target)) return new TraceWriter(file, format, target, output, keyOrder, options);
     // Compression runs on libuv's thread pool, beside the sequencing on the main thread. Level 1:
     // on a 1 M-line replay it kept up with the export (about as fast as writing it plain, where
     // the default level 6 took half as long again) for a file 1.25× the default's size. Larger
     // output chunks than zlib's 16 KiB: fewer hand-overs between the pool and the main thread.
     const gzip = createGzip({ level: 1, chunkSize: 1 << 18 });
-    const writer = new TraceWriter(gzip, format, target, output, keyOrder);
+    const writer = new TraceWriter(gzip, format, target, output, keyOrder, options);
     writer.written = new Promise((resolve) =>
       pipeline(gzip, file, (e) => {
         if (e) writer.error ??= e;

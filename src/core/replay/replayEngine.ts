@@ -5,8 +5,10 @@
  */
 import { CaptureEntry } from '../capture/captureRecord';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions } from '../sequencer/sequencingOptions';
+import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
 import { InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
+import { SeqBits } from '../sequencer/serial';
 
 export interface LatencyStats {
   count: number;
@@ -32,8 +34,48 @@ export interface ReplaySummary extends SequenceCounts {
   lastTime: number | null;
   maxHoldMs: number;
   byKey: KeySummary[];
-  /** The first invalid records, with where they are. */
+  /**
+   * The first invalid records, with where they are; not those whose number is too wide for the
+   * width, which `tooWide` sums up once.
+   */
   invalidSamples: { file?: string; line: number; reason: string }[];
+  /** Records whose sequence number did not fit the chosen width (all counted in `invalid`). */
+  tooWide?: TooWide;
+  /** Set when records were read but none could be sequenced: the run failed, and why. */
+  unsequenced?: RunProblem;
+}
+
+/** Numbers too wide for the width: one finding for the run, not one line per record. */
+export interface TooWide {
+  count: number;
+  /** The attribute the numbers came from. */
+  source: string;
+  bits: SeqBits;
+  /** The largest number seen, and the first record that had one. */
+  largest: number;
+  first: { file?: string; line: number };
+  /** The width that would have taken them all. */
+  fitsIn: SeqBits;
+}
+
+/**
+ * A failed run: the reason and its fix, as the CLI says it (a flag) and as the extension says
+ * it (a setting, or Open Capture…'s options).
+ */
+export interface RunProblem {
+  reason: string;
+  fix: { flag: string; setting: string };
+}
+
+/** Which option an invalid record points at, for the fix of a run that sequenced nothing. */
+type InvalidCause = 'record' | 'key' | 'seq' | 'width' | 'mdp3';
+
+/** One line for numbers too wide for the width, with the fix. */
+export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
+  const where = `${t.first.file ? t.first.file + ':' : 'line '}${t.first.line}`;
+  const records = t.count === 1 ? '1 record has a' : `${t.count} records have`;
+  const how = fix === 'flag' ? `use --seq-bits ${t.fitsIn}` : `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)`;
+  return `${records} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest}, first at ${where}): counted invalid; ${how}`;
 }
 
 /** Receives each trace event and, except for gaps, the capture entry it is about. */
@@ -52,6 +94,13 @@ export class ReplayEngine {
   private readonly invalidSamples: ReplaySummary['invalidSamples'] = [];
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
+  private tooWide: TooWide | undefined;
+  /** Whether each record's payload is decoded as an MDP 3.0 packet (for its number or its time). */
+  private readonly readsPackets: boolean;
+  /** The packet's SendingTime (ms) of records held until released, with --time mdp3. */
+  private readonly packetSent = new WeakMap<CaptureEntry, number>();
+  /** What the first invalid record points at. */
+  private firstCause: InvalidCause | undefined;
 
   constructor(
     readonly options: SequencingOptions,
@@ -60,12 +109,13 @@ export class ReplayEngine {
     /** Capture paths by file index; named on events only when there are several. */
     readonly files: readonly string[] = [],
   ) {
+    this.readsPackets = options.seq.kind === 'mdp3' || options.sendingTimeMdp3 === true;
     this.sequencer = new Sequencer<CaptureEntry>(
       {
         gapTimeoutMs: options.gapTimeoutMs,
         capacity: options.capacity,
         seqBits: options.seqBits,
-        sequenced: options.seq.kind === 'attribute',
+        sequenced: isSequenced(options),
       },
       this.makeSink(),
     );
@@ -82,7 +132,7 @@ export class ReplayEngine {
   push(e: CaptureEntry): boolean {
     const rm = e.record;
     if (rm === undefined) {
-      this.reportInvalid(e, e.invalid ?? 'not a record');
+      this.reportInvalid(e, e.invalid ?? 'not a record', 'record');
       return false;
     }
     const m = rm.message;
@@ -93,23 +143,49 @@ export class ReplayEngine {
     else {
       const v = m.attributes?.[o.key.name];
       if (v === undefined) {
-        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`);
+        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`, 'key');
         return false;
       }
       key = v;
     }
     let seq = 0;
+    if (this.readsPackets) {
+      // Only when asked (--seq mdp3, --time mdp3): a replay that does not ask never decodes.
+      const p = decodeMdp3Base64(m.data);
+      if (isMdp3Error(p)) {
+        this.reportInvalid(e, p.error, 'mdp3');
+        return false;
+      }
+      if (o.seq.kind === 'mdp3') {
+        seq = p.msgSeqNum;
+        // The header is the number sequenced; an attribute that says otherwise is not trusted.
+        const attr = m.attributes?.MsgSeqNum;
+        if (attr !== undefined && attr !== String(seq)) {
+          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} disagrees with attribute ${attr}`, 'mdp3');
+          return false;
+        }
+        const problem = this.sequencer.space.check(seq);
+        if (problem !== undefined) {
+          this.noteTooWide(e, 'MDP packet MsgSeqNum', seq);
+          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} ${problem}`, 'width');
+          return false;
+        }
+      }
+      if (o.sendingTimeMdp3) this.packetSent.set(e, sendingTimeMs(p));
+    }
     if (o.seq.kind === 'attribute') {
       const text = m.attributes?.[o.seq.name];
       if (text === undefined) {
-        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`);
+        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`, 'seq');
         return false;
       }
       seq = DIGITS.test(text) ? Number(text) : NaN;
       // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
       const problem = seq === seq ? this.sequencer.space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
       if (problem !== undefined) {
-        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`);
+        const wide = seq > this.sequencer.space.max && o.seqBits !== 64;
+        if (wide) this.noteTooWide(e, o.seq.name, seq);
+        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`, wide ? 'width' : 'seq');
         return false;
       }
     }
@@ -162,17 +238,63 @@ export class ReplayEngine {
       maxHoldMs: byKey.reduce((m, k) => Math.max(m, k.maxHoldMs), 0),
       byKey,
       invalidSamples: [...this.invalidSamples],
+      ...(this.tooWide ? { tooWide: { ...this.tooWide, first: { ...this.tooWide.first } } } : {}),
+      ...(s.totals.received === 0 && this.invalid > 0 ? { unsequenced: this.unsequenced() } : {}),
     };
+  }
+
+  private noteTooWide(e: CaptureEntry, source: string, seq: number): void {
+    const t = this.tooWide;
+    const fitsIn: SeqBits = seq <= 2 ** 32 - 1 ? 32 : 64;
+    if (t === undefined) {
+      const file = this.fileName(e);
+      this.tooWide = { count: 1, source, bits: this.options.seqBits, largest: seq, first: file ? { file, line: e.line } : { line: e.line }, fitsIn };
+      return;
+    }
+    t.count++;
+    if (seq > t.largest) {
+      t.largest = seq;
+      if (fitsIn > t.fitsIn) t.fitsIn = fitsIn;
+    }
+  }
+
+  /** Why no record was sequenced, and what to change: by what the first invalid record points at. */
+  private unsequenced(): RunProblem {
+    const n = this.invalid;
+    const all = n === 1 ? 'its one record is invalid' : `all ${n} records are invalid`;
+    const o = this.options;
+    const t = this.tooWide;
+    if (t !== undefined && (this.firstCause === 'width' || t.count * 2 >= n)) {
+      return {
+        reason: `no record could be sequenced: ${t.count === n ? (n === 1 ? 'its one record has' : `all ${n} records have`) : `${t.count} of its ${n} records have`} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest})`,
+        fix: { flag: `use --seq-bits ${t.fitsIn}`, setting: `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)` },
+      };
+    }
+    const first = this.invalidSamples[0]?.reason ?? 'not a record';
+    const reason = `no record could be sequenced: ${all} (the first: ${first})`;
+    switch (this.firstCause) {
+      case 'key': {
+        const name = o.key.kind === 'attribute' ? o.key.name : '';
+        return { reason, fix: { flag: `records lack the key attribute "${name}": name one they carry with --key attribute:<name>, or use --key orderingKey`, setting: `records lack the key attribute "${name}": choose another key (Open Capture… › Customize…, or the seqscope.key setting)` } };
+      }
+      case 'mdp3':
+        return { reason, fix: { flag: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: use --seq attribute:MsgSeqNum (and --time attribute:SendingTime) instead of mdp3', setting: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: sequence by attribute:MsgSeqNum instead of mdp3 (Open Capture… › Customize…, or the seqscope.seq setting)' } };
+      case 'seq':
+        return { reason, fix: { flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order', setting: 'choose the sequence number\'s source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order' } };
+      default:
+        return { reason, fix: { flag: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)', setting: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)' } };
+    }
   }
 
   private fileName(e: CaptureEntry): string | undefined {
     return this.files.length > 1 ? this.files[e.file] : undefined;
   }
 
-  private reportInvalid(e: CaptureEntry, reason: string): void {
+  private reportInvalid(e: CaptureEntry, reason: string, cause: InvalidCause): void {
     this.invalid++;
+    this.firstCause ??= cause;
     const file = this.fileName(e);
-    if (this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
+    if (cause !== 'width' && this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
     if (!this.listener) return;
     const ev: InvalidEvent = { type: 'invalid', line: e.line, reason };
     // Before the first valid record there is no clock yet.
@@ -185,24 +307,24 @@ export class ReplayEngine {
   private makeSink(): SequencerSink<CaptureEntry> {
     const listener = this.listener;
     const sendingAttr = this.options.sendingTimeAttribute;
+    const fromPacket = this.options.sendingTimeMdp3 === true;
     return {
       message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
         const rm = e.record!;
         const m = rm.message;
         let latencyMs: number | undefined;
+        let sent = NaN;
         if (sendingAttr !== undefined) {
           const st = m.attributes?.[sendingAttr];
-          if (st !== undefined) {
-            const sent = Number(st);
-            if (sent === sent) {
-              latencyMs = e.time - sent;
-              let l = this.latency.get(k.name);
-              if (!l) this.latency.set(k.name, (l = { count: 0, sumMs: 0, maxMs: -Infinity }));
-              l.count++;
-              l.sumMs += latencyMs;
-              if (latencyMs > l.maxMs) l.maxMs = latencyMs;
-            }
-          }
+          if (st !== undefined) sent = Number(st);
+        } else if (fromPacket) sent = this.packetSent.get(e) ?? NaN;
+        if (sent === sent) {
+          latencyMs = e.time - sent;
+          let l = this.latency.get(k.name);
+          if (!l) this.latency.set(k.name, (l = { count: 0, sumMs: 0, maxMs: -Infinity }));
+          l.count++;
+          l.sumMs += latencyMs;
+          if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
         listener(

@@ -6,7 +6,10 @@ import { formatDurationExact, parseDuration } from '../util/duration';
 import { SEQ_BITS, SeqBits } from './serial';
 
 export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
-export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
+/** `mdp3`: the MsgSeqNum in the header of the MDP 3.0 packet that is the payload (CME Smart Stream). */
+export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | { readonly kind: 'none' };
+/** Where the sender's time (for latency) comes from: an attribute in ms since the epoch, or the MDP 3.0 packet's SendingTime. */
+export type TimeSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | { readonly kind: 'none' };
 
 export interface SequencingOptions {
   readonly key: KeySpec;
@@ -16,6 +19,18 @@ export interface SequencingOptions {
   readonly capacity: number;
   /** Attribute carrying the sender's time in ms since epoch (CME `SendingTime`), for latency. */
   readonly sendingTimeAttribute?: string;
+  /** Latency from the MDP 3.0 packet's SendingTime (ns) instead (`--time mdp3`). */
+  readonly sendingTimeMdp3?: boolean;
+  /**
+   * Payloads are MDP 3.0 packets: the detail pane and the JSONL export show their decoded
+   * header. Set by the cme preset and by `mdp3` as the seq or time source; nothing else decodes.
+   */
+  readonly payload?: 'mdp3';
+}
+
+/** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
+export function isSequenced(o: SequencingOptions): boolean {
+  return o.seq.kind !== 'none';
 }
 
 export const DEFAULT_OPTIONS: SequencingOptions = {
@@ -31,8 +46,11 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
   cme: {
     key: { kind: 'attribute', name: 'Channel' },
     seq: { kind: 'attribute', name: 'MsgSeqNum' },
-    seqBits: 16,
+    // MsgSeqNum is the MDP 3.0 packet sequence number, a uInt32 on the wire (CME's tutorial shows
+    // 1539130); --seq-bits 16 remains for feeds that number in 16 bits.
+    seqBits: 32,
     sendingTimeAttribute: 'SendingTime',
+    payload: 'mdp3',
   },
 };
 
@@ -46,9 +64,18 @@ export function parseKeySpec(text: string): KeySpec {
 
 export function parseSeqSpec(text: string): SeqSpec {
   if (text === 'none') return { kind: 'none' };
+  if (text === 'mdp3') return { kind: 'mdp3' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new RangeError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum) or none`);
+  throw new RangeError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header) or none`);
+}
+
+export function parseTimeSpec(text: string): TimeSpec {
+  if (text === 'none') return { kind: 'none' };
+  if (text === 'mdp3') return { kind: 'mdp3' };
+  const name = attributeName(text);
+  if (name !== undefined) return { kind: 'attribute', name };
+  throw new RangeError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime) or none`);
 }
 
 export function formatKeySpec(k: KeySpec): string {
@@ -56,7 +83,7 @@ export function formatKeySpec(k: KeySpec): string {
 }
 
 export function formatSeqSpec(s: SeqSpec): string {
-  return s.kind === 'attribute' ? `attribute:${s.name}` : 'none';
+  return s.kind === 'attribute' ? `attribute:${s.name}` : s.kind;
 }
 
 function attributeName(text: string): string | undefined {
@@ -69,6 +96,8 @@ export interface OptionText {
   preset?: string;
   key?: string;
   seq?: string;
+  /** Sender's time for latency: attribute:<name> | mdp3 | none. */
+  time?: string;
   seqBits?: string | number;
   gapTimeout?: string | number;
   capacity?: string | number;
@@ -84,7 +113,17 @@ export function resolveOptions(text: OptionText): SequencingOptions {
     o = { ...o, ...p };
   }
   if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
-  if (text.seq !== undefined) o = { ...o, seq: parseSeqSpec(text.seq) };
+  if (text.seq !== undefined) {
+    o = { ...o, seq: parseSeqSpec(text.seq) };
+    // The packet's MsgSeqNum is a uInt32 that wraps: 32-bit unless --seq-bits says otherwise.
+    if (o.seq.kind === 'mdp3' && text.seqBits === undefined) o = { ...o, seqBits: 32 };
+  }
+  if (text.time !== undefined) {
+    const t = parseTimeSpec(text.time);
+    const { sendingTimeAttribute: _a, sendingTimeMdp3: _m, ...rest } = o;
+    o = t.kind === 'attribute' ? { ...rest, sendingTimeAttribute: t.name } : t.kind === 'mdp3' ? { ...rest, sendingTimeMdp3: true } : rest;
+  }
+  if (o.seq.kind === 'mdp3' || o.sendingTimeMdp3) o = { ...o, payload: 'mdp3' };
   if (text.seqBits !== undefined) {
     const bits = Number(text.seqBits);
     if (!SEQ_BITS.includes(bits as SeqBits)) throw new RangeError(`seq-bits "${text.seqBits}" is not valid: use 16, 32 or 64`);
@@ -110,7 +149,7 @@ export function resolveOptions(text: OptionText): SequencingOptions {
   }
   // Serial arithmetic only orders numbers less than half the space apart; more held than that
   // would make a held number look older than the expected one.
-  if (o.seq.kind === 'attribute' && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
+  if (isSequenced(o) && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
     throw new RangeError(`capacity ${o.capacity} is too large for ${o.seqBits}-bit numbers: use less than ${2 ** (o.seqBits - 1)}`);
   }
   return o;
@@ -118,10 +157,10 @@ export function resolveOptions(text: OptionText): SequencingOptions {
 
 /** Whether two option sets sequence alike (however they were written: a preset, flags, settings). */
 export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean {
-  return describeOptions(a) === describeOptions(b) && a.sendingTimeAttribute === b.sendingTimeAttribute;
+  return describeOptions(a) === describeOptions(b) && a.sendingTimeAttribute === b.sendingTimeAttribute && a.sendingTimeMdp3 === b.sendingTimeMdp3 && a.payload === b.payload;
 }
 
 export function describeOptions(o: SequencingOptions): string {
-  const seq = o.seq.kind === 'attribute' ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
-  return `key ${formatKeySpec(o.key)}, ${seq}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
+  const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
+  return `key ${formatKeySpec(o.key)}, ${seq}${o.sendingTimeMdp3 ? ', time mdp3' : ''}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
 }

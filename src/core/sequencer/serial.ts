@@ -1,7 +1,7 @@
 /**
  * Sequence-number arithmetic for the widths SeqScope supports.
  *
- * 16- and 32-bit numbers wrap (CME's MsgSeqNum is a uInt16), so they are compared with RFC 1982
+ * 16- and 32-bit numbers wrap (CME's MsgSeqNum is a uInt32), so they are compared with RFC 1982
  * serial arithmetic: of two numbers, the one less than half the space ahead is the later one.
  * Inside the sequencer every number is "unwrapped" to an absolute position on an unbounded line
  * (`abs`), so held sets, ranges and counts are plain integer arithmetic; only the edges convert.

@@ -152,6 +152,46 @@ describe('seqscope CLI', function () {
     }
   });
 
+  it('with no arguments: the usage on stderr, exit 2 (--help stays exit 0 on stdout)', () => {
+    const r = seqscope();
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^Usage: seqscope \[options\] \[command\]/);
+    assert.match(r.stderr, /replay \[options\] <capture\.\.\.>/);
+    const help = seqscope('--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: seqscope/);
+  });
+
+  it('says once that numbers do not fit the width, with the fix; the records still count invalid (exit 0 when some were sequenced)', () => {
+    const wide = join(dir, 'wide.jsonl');
+    // CME's MsgSeqNum is a uInt32 (1539130 in CME's tutorial); one small number fits 16 bits.
+    writeFileSync(wide, captureText([...[1539130, 1539131, 1539132, 1539133, 1539134].map((seq, i) => ({ t: i, channel: '310', seq })), { t: 9, channel: '312', seq: 7 }]));
+    const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, 'seqscope: 5 records have MsgSeqNum too wide for 16-bit numbers (largest 1539134, first at line 1): counted invalid; use --seq-bits 32\n');
+    assert.match(r.stdout, /invalid records: 5 \(skipped\)\n {2}5 with MsgSeqNum too wide for 16-bit numbers \(largest 1539134, first at line 1\)\n/);
+    assert.doesNotMatch(r.stdout, /line 2:/, 'no line per record');
+    const json = JSON.parse(seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16', '--json').stdout);
+    assert.deepEqual([json.invalid, json.received, json.tooWide.count, json.invalidSamples.length], [5, 1, 5, 0]);
+    const fixed = seqscope('replay', wide, '--preset', 'cme', '--json');
+    assert.deepEqual([fixed.code, fixed.stderr, JSON.parse(fixed.stdout).invalid], [0, '', 0], 'the cme preset is 32-bit');
+  });
+
+  it('a capture in which no record could be sequenced is a failed run: exit 2, the reason and the fix, once', () => {
+    const wide = join(dir, 'all-wide.jsonl');
+    writeFileSync(wide, captureText([1539130, 1539131, 1539132].map((seq, i) => ({ t: i, channel: '310', seq }))));
+    const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'seqscope: no record could be sequenced: all 3 records have MsgSeqNum too wide for 16-bit numbers (largest 1539132): use --seq-bits 32\n');
+    assert.match(r.stdout, /total \(0 keys\)/, 'the summary is still printed');
+    const noKey = seqscope('replay', feed, '--key', 'attribute:Nope', '--json');
+    assert.equal(noKey.code, 2);
+    assert.equal(noKey.stderr.trim().split('\n').length, 1, noKey.stderr);
+    assert.match(noKey.stderr, /^seqscope: no record could be sequenced: all 7 records are invalid \(the first: key attribute "Nope" is missing\): .*--key attribute:<name>/);
+    assert.ok(JSON.parse(noKey.stdout).unsequenced.reason, '--json carries it too');
+  });
+
   it('reports invalid lines with their line number and still replays the rest (exit 0)', () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, captureText(FEED.slice(0, 2)) + '{oops\n' + captureText(FEED.slice(2)));
@@ -373,6 +413,68 @@ describe('seqscope CLI', function () {
     assert.match(r.stdout, /… 20 more keys, none with more findings than those shown/);
   });
 
+  describe('a CME Smart Stream capture with MDP 3.0 payloads (test/fixtures/cme)', () => {
+    const CME = 'test/fixtures/cme/smartstream-310.jsonl';
+    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, late: s.late, invalid: s.invalid, keys: s.keys });
+
+    it('--preset cme: sequenced by the MsgSeqNum attribute, 32-bit', () => {
+      const r = seqscope('replay', CME, '--preset', 'cme', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '');
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual(counts(s), { received: 14, delivered: 13, gaps: 1, lost: 1, duplicates: 1, redeliveries: 1, late: 0, invalid: 0, keys: 1 });
+      assert.equal(s.options, 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
+    });
+
+    it('--seq mdp3: numbers from the packet header; disagreeing and truncated packets are invalid with the reason; --time mdp3 latency from the packet', () => {
+      const r = seqscope('replay', CME, '--preset', 'cme', '--seq', 'mdp3', '--time', 'mdp3', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 5, duplicates: 1, redeliveries: 1, late: 0, invalid: 4, keys: 1 });
+      assert.equal(s.options, 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+      assert.deepEqual(s.invalidSamples, [
+        { line: 9, reason: 'MDP packet MsgSeqNum 1539183 disagrees with attribute 1539138' },
+        { line: 10, reason: 'MDP packet MsgSeqNum 1539193 disagrees with attribute 1539139' },
+        { line: 11, reason: 'MDP 3.0 message 1 at byte 12 gives MsgSize 64, but 28 bytes are left (truncated?)' },
+        { line: 12, reason: 'MDP 3.0 packet of 8 bytes is shorter than its 12-byte header (truncated?)' },
+      ]);
+      // receivedAt − packet SendingTime: 1578070424741 − 1578070424698.281707 on every line the fixture writes (ms
+      // since the epoch as a double: exact to about 0.25 µs).
+      assert.equal(s.byKey[0].latency.count, 9);
+      assert.ok(Math.abs(s.byKey[0].latency.meanMs - 42.718293) < 1e-3, String(s.byKey[0].latency.meanMs));
+      const byAttr = JSON.parse(seqscope('replay', CME, '--preset', 'cme', '--json').stdout);
+      assert.ok(Math.abs(byAttr.byKey[0].latency.meanMs - 29) < 1e-9, 'the cme preset: latency from the SendingTime attribute (ms)');
+    });
+
+    it('--seq mdp3 on JSON payloads: no record sequenced, exit 2 with the reason and the fix', () => {
+      const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--seq', 'mdp3');
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^seqscope: no record could be sequenced: all 3006 records are invalid \(the first: the payload is JSON text, not an MDP 3\.0 packet\): .*use --seq attribute:MsgSeqNum/);
+    });
+
+    it('exports the decoded packet header with each message in JSONL', () => {
+      const out = join(dir, 'cme-trace.jsonl');
+      assert.equal(seqscope('replay', CME, '--preset', 'cme', '--export', out).code, 0);
+      const events = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const first = events.find((e) => e.type === 'message' && e.seq === 1539134);
+      assert.deepEqual(first.mdp3, {
+        msgSeqNum: 1539134,
+        sendingTimeNs: '1578070424703281707',
+        messages: [
+          { offset: 12, size: 40, blockLength: 11, templateId: 46, schemaId: 1, version: 9 },
+          { offset: 52, size: 64, blockLength: 11, templateId: 47, schemaId: 1, version: 9 },
+          { offset: 116, size: 45, blockLength: 11, templateId: 32, schemaId: 1, version: 9 },
+        ],
+      });
+      const cut = events.find((e) => e.type === 'message' && e.seq === 1539141);
+      assert.equal(cut.mdp3, undefined, 'a truncated packet has nothing decoded to show');
+      const plain = join(dir, 'plain-trace.jsonl');
+      assert.equal(seqscope('replay', CME, '--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum', '--export', plain).code, 0);
+      assert.ok(!readFileSync(plain, 'utf8').includes('"mdp3"'), 'only when the session reads MDP 3.0 (cme preset or mdp3)');
+    });
+  });
+
   it('replays the bundled sample capture', () => {
     const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--json');
     assert.equal(r.code, 0, r.stderr);
@@ -515,8 +617,8 @@ describe('seqscope CLI', function () {
       ['message', '310-5'],
     ]);
 
-    // 16-bit numbers (the cme preset): FROM above TO runs through the wrap, 6…65535 then 0…2.
-    const wrapped = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--numbers', '6-2', '--only-key', '310');
+    // 16-bit numbers: FROM above TO runs through the wrap, 6…65535 then 0…2.
+    const wrapped = seqscope('replay', feed, '--preset', 'cme', '--seq-bits', '16', '--export', '-', '--numbers', '6-2', '--only-key', '310');
     assert.equal(wrapped.code, 0, wrapped.stderr);
     const wrappedSeqs = wrapped.stdout.trim().split('\n').map((l) => JSON.parse(l).seq);
     assert.deepEqual(
@@ -528,7 +630,7 @@ describe('seqscope CLI', function () {
     assert.equal(unwrapped.code, 2);
     assert.match(unwrapped.stderr, /64-bit numbers do not wrap: write the lower number first/);
 
-    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-70000'], ['--export', '-', '--where', 'x']]) {
+    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-4294967296'], ['--export', '-', '--where', 'x']]) {
       const r = seqscope('replay', feed, '--preset', 'cme', ...args);
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -79,11 +79,11 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       return seq.keyStates.map((k) => ({ key: k.name, expected: seq.expectedNumber(k), held: seq.heldNumbers(k) }));
     }
 
-    /** A key's held runs as numbers (16-bit: a run may span 65535 → 0), or all of them when it lists every run. */
+    /** A key's held runs as numbers (a run may span the wrap to 0), or all of them when it lists every run. */
     function heldOf(k: KeyStateView): number[] | string {
       if (k.heldMore) return 'more runs than shown';
       const out: number[] = [];
-      for (const [from, to] of k.heldRuns) for (let n = from; ; n = (n + 1) % 65536) {
+      for (const [from, to] of k.heldRuns) for (let n = from; ; n = (n + 1) % 2 ** CME.seqBits) {
         out.push(n);
         if (n === to) break;
       }

@@ -13,7 +13,8 @@ import { LiveFeed } from '../../../src/timeline/liveFeed';
 import { loadSession } from '../../../src/timeline/loadSession';
 import { LineSpec, receivedMessage, T0 } from '../../support/captureLines';
 
-const CME = resolveOptions({ preset: 'cme' });
+// 16-bit: the stream wraps 65535 → 0.
+const CME = resolveOptions({ preset: 'cme', seqBits: 16 });
 
 function stream(): LineSpec[] {
   const specs: LineSpec[] = [];

@@ -118,6 +118,8 @@ describe('archives: the built CLI', function () {
     const guessed = replay('--seq', 'none', 'gcs-text.txt');
     assert.equal(guessed.summary?.received, 0);
     assert.equal(guessed.summary?.invalid, 4);
+    assert.equal(guessed.code, 2, 'no record could be sequenced: a failed run');
+    assert.equal(guessed.stderr.trim().split('\n').length, 1, guessed.stderr);
     assert.match(guessed.stderr, /note: no record is a Pub\/Sub message: if these are bare payloads \(a Cloud Storage subscription's text archive\), read them with --input-format text/);
     const r = replay('--seq', 'none', '--input-format', 'text', 'gcs-text.txt');
     assert.equal(r.code, 0, r.stderr);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { CaptureEntry, parseEntry } from '../../../../src/core/capture/captureRecord';
-import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { ReplayEngine, tooWideMessage } from '../../../../src/core/replay/replayEngine';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { LineSpec, receivedMessage, T0 } from '../../../support/captureLines';
+import { base64, encodeMdp3Packet } from '../../../support/mdp3Packets';
 
 function entries(specs: LineSpec[]): CaptureEntry[] {
   return specs.map((s, i) => parseEntry(JSON.stringify(receivedMessage(s)), 0, i + 1));
@@ -18,12 +19,12 @@ function replay(specs: LineSpec[], opts = resolveOptions({ preset: 'cme' }), ext
 }
 
 describe('ReplayEngine', () => {
-  it('sequences by Channel and MsgSeqNum with the cme preset, 16-bit, and reports latency from SendingTime', () => {
+  it('sequences by Channel and MsgSeqNum with the cme preset (--seq-bits 16 wraps 65535 → 0), and reports latency from SendingTime', () => {
     const { events, summary } = replay([
       { t: 0, channel: '310', seq: 65535, sendingTime: -10 },
       { t: 1, channel: '312', seq: 7, sendingTime: -2 },
       { t: 2, channel: '310', seq: 0, sendingTime: -8 },
-    ]);
+    ], resolveOptions({ preset: 'cme', seqBits: 16 }));
     const msgs = events.filter((e) => e.type === 'message');
     assert.deepEqual(msgs.map((m) => [m.key, m.seq]), [['310', 65535], ['310', 0], ['312', 7]]);
     assert.equal(summary.keys, 2);
@@ -105,7 +106,7 @@ describe('ReplayEngine', () => {
   });
 
   it('reports records it cannot sequence as invalid, with their line, and keeps going', () => {
-    const opts = resolveOptions({ preset: 'cme' });
+    const opts = resolveOptions({ preset: 'cme', seqBits: 16 });
     const { events, summary } = replay(
       [
         { t: 0, channel: '1', seq: 1 },
@@ -139,9 +140,39 @@ describe('ReplayEngine', () => {
     );
     assert.match((invalid[8] as { reason: string }).reason, /^not valid JSON/);
     assert.equal(summary.invalid, 9);
-    assert.equal(summary.invalidSamples.length, 9);
+    assert.equal(summary.invalidSamples.length, 8, 'the number too wide is summed up in tooWide instead');
+    assert.deepEqual(summary.tooWide, { count: 1, source: 'MsgSeqNum', bits: 16, largest: 65536, first: { line: 5 }, fitsIn: 32 });
     assert.equal(summary.delivered, 2);
     assert.equal(summary.received, 2);
+    assert.equal(summary.unsequenced, undefined, 'some records were sequenced');
+  });
+
+  it('sums up numbers too wide for the width once, with the width that fits them all', () => {
+    const specs = [1539130, 1539131, 7, 2 ** 32 + 5, 1539132].map((seq, i) => ({ t: i, channel: '310', seq }));
+    const { events, summary } = replay(specs, resolveOptions({ preset: 'cme', seqBits: 16 }));
+    assert.equal(events.filter((e) => e.type === 'invalid').length, 4, 'each record is still an invalid event');
+    assert.equal(summary.invalid, 4);
+    assert.deepEqual(summary.invalidSamples, []);
+    assert.deepEqual(summary.tooWide, { count: 4, source: 'MsgSeqNum', bits: 16, largest: 2 ** 32 + 5, first: { line: 1 }, fitsIn: 64 });
+    assert.equal(
+      tooWideMessage(summary.tooWide!, 'flag'),
+      '4 records have MsgSeqNum too wide for 16-bit numbers (largest 4294967301, first at line 1): counted invalid; use --seq-bits 64',
+    );
+    assert.equal(replay(specs.slice(0, 2)).summary.invalid, 0, 'the cme preset is 32-bit');
+  });
+
+  it('says why and what to change when no record could be sequenced', () => {
+    const wide = replay([{ t: 0, channel: '310', seq: 1539130 }, { t: 1, channel: '310', seq: 1539131 }], resolveOptions({ preset: 'cme', seqBits: 16 })).summary;
+    assert.deepEqual(wide.unsequenced, {
+      reason: 'no record could be sequenced: all 2 records have MsgSeqNum too wide for 16-bit numbers (largest 1539131)',
+      fix: { flag: 'use --seq-bits 32', setting: 'open it with sequence width 32 (Open Capture… › Customize…, or the seqscope.seqBits setting)' },
+    });
+    const noKey = replay([{ t: 0, seq: 1 }]).summary.unsequenced!;
+    assert.equal(noKey.reason, 'no record could be sequenced: its one record is invalid (the first: key attribute "Channel" is missing)');
+    assert.match(noKey.fix.flag, /--key attribute:<name>/);
+    assert.match(noKey.fix.setting, /seqscope\.key/);
+    assert.match(replay([{ t: 0, channel: '1' }]).summary.unsequenced!.fix.flag, /--seq attribute:<name>/);
+    assert.equal(replay([]).summary.unsequenced, undefined, 'an empty capture is not a failed run');
   });
 
   it('summarises counts per key and in total', () => {
@@ -165,5 +196,26 @@ describe('ReplayEngine', () => {
       ['A', 4, 2, 1],
       ['B', 1, 1, 0],
     ]);
+  });
+
+  it('with --seq mdp3 takes the number from the packet header; a disagreeing attribute or a bad packet makes the record invalid', () => {
+    const packet = (n: number, attr = n, cut?: number) => {
+      const bytes = encodeMdp3Packet({ msgSeqNum: n, sendingTimeNs: BigInt(T0 - 7) * 1_000_000n, messages: [{ templateId: 47, blockLength: 11 }] });
+      return { ...receivedMessage({ t: n, channel: '310', seq: attr }), message: { ...(receivedMessage({ t: n, channel: '310', seq: attr }).message as object), data: base64(cut === undefined ? bytes : bytes.subarray(0, cut)) } };
+    };
+    const lines = [packet(1), packet(2), packet(3, 30), packet(4, 4, 15), packet(5)].map((r, i) => parseEntry(JSON.stringify(r), 0, i + 1));
+    const { events, summary } = replay([], resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' }), lines);
+    assert.deepEqual(events.filter((e) => e.type === 'message').map((e) => e.type === 'message' && e.seq), [1, 2, 5]);
+    assert.deepEqual(summary.invalidSamples.map((i) => i.reason), [
+      'MDP packet MsgSeqNum 3 disagrees with attribute 30',
+      'MDP 3.0 packet is cut short: message 1 at byte 12 has 3 of its 10 header bytes (truncated?)',
+    ]);
+    // receivedAt is T0 + n; the packet was sent at T0 − 7 ms.
+    assert.deepEqual(summary.byKey[0].latency, { count: 3, meanMs: 7 + 8 / 3, maxMs: 12 });
+  });
+
+  it('does not read payloads unless asked: garbage data sequences by attribute', () => {
+    const { summary } = replay([{ t: 0, channel: '310', seq: 1539130, data: 'not a packet' }]);
+    assert.deepEqual([summary.received, summary.invalid], [1, 0]);
   });
 });

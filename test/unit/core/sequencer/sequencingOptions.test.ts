@@ -42,22 +42,24 @@ describe('sequencingOptions', () => {
     assert.deepEqual(resolveOptions({ preset: 'cme' }), {
       key: { kind: 'attribute', name: 'Channel' },
       seq: { kind: 'attribute', name: 'MsgSeqNum' },
-      seqBits: 16,
+      seqBits: 32,
       gapTimeoutMs: 10_000,
       capacity: 10_000,
       sendingTimeAttribute: 'SendingTime',
+      payload: 'mdp3',
     });
   });
 
   it('lets flags override the preset', () => {
-    const o = resolveOptions({ preset: 'cme', key: 'orderingKey', seq: 'attribute:Seq', seqBits: '32', gapTimeout: '500ms', capacity: '100' });
+    const o = resolveOptions({ preset: 'cme', key: 'orderingKey', seq: 'attribute:Seq', seqBits: '16', gapTimeout: '500ms', capacity: '100' });
     assert.deepEqual(o, {
       key: { kind: 'orderingKey' },
       seq: { kind: 'attribute', name: 'Seq' },
-      seqBits: 32,
+      seqBits: 16,
       gapTimeoutMs: 500,
       capacity: 100,
       sendingTimeAttribute: 'SendingTime',
+      payload: 'mdp3',
     });
     assert.equal(resolveOptions({ preset: 'cme', seq: 'none' }).seq.kind, 'none');
     assert.equal(resolveOptions({ preset: 'cme', seqBits: 64 }).seqBits, 64);
@@ -123,10 +125,11 @@ describe('sequencingOptions', () => {
   });
 
   it('rejects a capacity too large for the number width', () => {
-    rejects({ preset: 'cme', capacity: '32768' }, /^capacity 32768 is too large for 16-bit numbers: use less than 32768$/);
-    rejects({ preset: 'cme', capacity: 100_000 }, /^capacity 100000 is too large for 16-bit/);
+    rejects({ preset: 'cme', seqBits: 16, capacity: '32768' }, /^capacity 32768 is too large for 16-bit numbers: use less than 32768$/);
+    rejects({ preset: 'cme', seqBits: 16, capacity: 100_000 }, /^capacity 100000 is too large for 16-bit/);
     rejects({ seq: 'attribute:N', seqBits: 32, capacity: 2 ** 31 }, /^capacity 2147483648 is too large for 32-bit numbers/);
-    assert.equal(resolveOptions({ preset: 'cme', capacity: '32767' }).capacity, 32_767);
+    assert.equal(resolveOptions({ preset: 'cme', seqBits: 16, capacity: '32767' }).capacity, 32_767);
+    assert.equal(resolveOptions({ preset: 'cme', capacity: 100_000 }).capacity, 100_000, 'the preset is 32-bit');
     assert.equal(resolveOptions({ seq: 'attribute:N', seqBits: 32, capacity: 2 ** 31 - 1 }).capacity, 2 ** 31 - 1);
     // 64-bit numbers do not wrap; without a sequence the width does not matter.
     assert.equal(resolveOptions({ seq: 'attribute:N', capacity: 10_000_000 }).capacity, 10_000_000);
@@ -146,17 +149,33 @@ describe('sequencingOptions', () => {
 
   it('tells option sets that sequence alike, however written', () => {
     const cme = resolveOptions({ preset: 'cme' });
-    assert.ok(sameOptions(cme, resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: '16', gapTimeout: '10000ms', preset: 'cme' })));
+    assert.ok(sameOptions(cme, resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: '32', gapTimeout: '10000ms', preset: 'cme' })));
     assert.ok(sameOptions(DEFAULT_OPTIONS, resolveOptions({})));
     assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', gapTimeout: '9s' })), 'gap timeout');
     assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', capacity: '100' })), 'capacity');
-    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', seqBits: '32' })), 'width');
+    assert.ok(!sameOptions(cme, resolveOptions({ preset: 'cme', seqBits: '16' })), 'width');
     assert.ok(!sameOptions(cme, { ...cme, sendingTimeAttribute: undefined }), 'latency attribute');
     assert.ok(!sameOptions(DEFAULT_OPTIONS, resolveOptions({ key: 'none' })), 'key');
   });
 
   it('describes options in one line', () => {
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (16-bit), gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
     assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
+  });
+
+  it('takes mdp3 as a seq and a time source: 32-bit unless the width is given, payloads decoded', () => {
+    const o = resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' });
+    assert.deepEqual([o.seq, o.seqBits, o.sendingTimeAttribute, o.sendingTimeMdp3, o.payload], [{ kind: 'mdp3' }, 32, undefined, true, 'mdp3']);
+    assert.equal(resolveOptions({ seq: 'mdp3' }).seqBits, 32, 'without a preset too');
+    assert.equal(resolveOptions({ seq: 'mdp3', seqBits: 64 }).seqBits, 64);
+    assert.equal(resolveOptions({ seq: 'attribute:N' }).payload, undefined, 'nothing decodes unless asked');
+    assert.equal(resolveOptions({ preset: 'cme' }).payload, 'mdp3', 'the cme preset shows decoded packets');
+    assert.equal(resolveOptions({ preset: 'cme', time: 'none' }).sendingTimeAttribute, undefined);
+    assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
+    assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+    assert.throws(() => resolveOptions({ time: 'soon' }), /^RangeError: time "soon" is not valid: use attribute:<name>/);
+    assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
+    assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
   });
 });
