@@ -253,7 +253,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   }
   if (cancelled) return EXIT.interrupted;
   // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
-  const barePayloads = summary.received === 0 && summary.invalidSamples.length > 0 && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
+  const barePayloads = summary.received === 0 && summary.invalidSamples.length > 0 && !summary.tooWide && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
   // Records read and none sequenced: the options (or the input format) do not fit the capture.
   // A failed run, said once, with the fix: for bare payloads, the note that names --input-format.
   if (summary.unsequenced) {
