@@ -33,6 +33,8 @@ export type ModelEvent =
       firstMessageId: string | undefined;
       firstDelivered: boolean;
       cascade: number | undefined;
+      conflict: boolean;
+      firstItem: string | undefined;
       at: number;
       item: string;
     }
@@ -51,7 +53,7 @@ interface Lost {
   readonly from: number;
   readonly to: number;
   readonly declaredAt: number;
-  readonly arrived: Map<number, string>;
+  readonly arrived: Map<number, { id: string; item: string }>;
 }
 
 class RefKey {
@@ -61,20 +63,20 @@ class RefKey {
   /** Before the start: the previous arrival's position, to unwrap the next one against. */
   startRef = NaN;
   readonly held = new Map<number, Held>();
-  /** Every delivered position and its messageId. */
-  readonly deliveredIds = new Map<number, string>();
+  /** Every delivered position, its messageId and item. */
+  readonly deliveredIds = new Map<number, { id: string; item: string }>();
   /** Positions (delivered or lost) the key's history has recorded, and the room it has for them. */
   recorded = 0;
   room = 0;
   /** Whether the room may still grow (until the history size, or historyTotal stops it). */
   roomGrows = true;
   /** Unsequenced: every delivery, with its number over all keys. */
-  readonly seenLog: { id: string; overall: number }[] = [];
+  readonly seenLog: { id: string; item: string; overall: number }[] = [];
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
   cascadeId = 0;
-  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, gaps: 0, lost: 0, late: 0, maxHeld: 0, maxHoldMs: 0 };
+  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, maxHeld: 0, maxHoldMs: 0 };
 
   constructor(
     readonly name: string,
@@ -158,9 +160,11 @@ export class ReferenceSequencer {
       // deliveries of all keys.
       const last = [...k.seenLog].reverse().find((d) => d.id === id);
       const remembered = last !== undefined && last.overall > this.unsequencedDelivered - this.idsKept;
-      if (remembered) this.duplicate(k, NaN, id, id, true, item, true);
-      else {
-        k.seenLog.push({ id, overall: ++this.unsequencedDelivered });
+      if (remembered) {
+        const conflict = !this.sameContent(last.item, item);
+        this.duplicate(k, NaN, id, id, true, item, !conflict, conflict);
+      } else {
+        k.seenLog.push({ id, item, overall: ++this.unsequencedDelivered });
         k.cascadeOpen = false;
         k.counts.delivered++;
         this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });
@@ -199,7 +203,8 @@ export class ReferenceSequencer {
   private hold(k: RefKey, abs: number, id: string, item: string): void {
     const first = k.held.get(abs);
     if (first !== undefined) {
-      this.duplicate(k, abs, id, first.id, false, item, first.id === id);
+      const conflict = first.id === id && !this.sameContent(first.item, item);
+      this.duplicate(k, abs, id, first.id, false, item, first.id === id && !conflict, conflict, conflict ? first.item : undefined);
       return;
     }
     k.held.set(abs, { id, arrivedAt: this.now, item });
@@ -217,10 +222,11 @@ export class ReferenceSequencer {
       if (abs < r.from || abs > r.to) continue;
       const prior = r.arrived.get(abs);
       if (prior !== undefined) {
-        this.duplicate(k, abs, id, prior, true, item, prior === id);
+        const conflict = prior.id === id && !this.sameContent(prior.item, item);
+        this.duplicate(k, abs, id, prior.id, true, item, prior.id === id && !conflict, conflict);
         return;
       }
-      r.arrived.set(abs, id);
+      r.arrived.set(abs, { id, item });
       k.cascadeOpen = false;
       k.counts.late++;
       this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt: r.declaredAt, at: this.now, item });
@@ -228,13 +234,31 @@ export class ReferenceSequencer {
     }
     // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
     // engine's choice). A redelivery only when the first copy's id is remembered and the same.
+    // Same id with other content: a conflict, not a redelivery.
     const remembered = k.expected - abs <= this.window(k) ? k.deliveredIds.get(abs) : undefined;
-    const redelivery = remembered === id;
-    this.duplicate(k, abs, id, redelivery ? id : undefined, true, item, redelivery);
+    const sameId = remembered?.id === id;
+    const conflict = sameId && !this.sameContent(remembered.item, item);
+    this.duplicate(k, abs, id, sameId ? id : undefined, true, item, sameId && !conflict, conflict);
   }
 
-  private duplicate(k: RefKey, abs: number, id: string, firstId: string | undefined, firstDelivered: boolean, item: string, redelivery: boolean): void {
+  /** Items stand for content: one ending in "~" is a tampered copy (the test's content hash says the same). */
+  private sameContent(a: string, b: string): boolean {
+    return a.endsWith('~') === b.endsWith('~');
+  }
+
+  private duplicate(
+    k: RefKey,
+    abs: number,
+    id: string,
+    firstId: string | undefined,
+    firstDelivered: boolean,
+    item: string,
+    redelivery: boolean,
+    conflict = false,
+    firstItem: string | undefined = undefined,
+  ): void {
     k.counts.duplicates++;
+    if (conflict) k.counts.conflicts++;
     let cascade: number | undefined;
     if (redelivery) {
       k.counts.redeliveries++;
@@ -257,6 +281,8 @@ export class ReferenceSequencer {
       firstMessageId: firstId,
       firstDelivered,
       cascade,
+      conflict,
+      firstItem,
       at: this.now,
       item,
     });
@@ -305,7 +331,7 @@ export class ReferenceSequencer {
 
   private deliver(k: RefKey, abs: number, id: string, item: string, arrivedAt: number, at: number, countHold: boolean): void {
     this.recordPositions(k, 1);
-    k.deliveredIds.set(abs, id);
+    k.deliveredIds.set(abs, { id, item });
     k.expected = abs + 1;
     k.counts.delivered++;
     if (countHold) k.counts.maxHoldMs = Math.max(k.counts.maxHoldMs, at - arrivedAt);

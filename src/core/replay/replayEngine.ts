@@ -4,10 +4,11 @@
  * records' own times, and turns what the sequencer finds into trace events and a summary.
  */
 import { CaptureEntry } from '../capture/captureRecord';
+import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
 import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
-import { InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
+import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 
 export interface LatencyStats {
@@ -82,6 +83,11 @@ export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
 export type TraceListener = (event: TraceEvent, entry?: CaptureEntry) => void;
 
 const INVALID_SAMPLES = 100;
+
+/** The content hash of an entry the engine offers (always a record). */
+function entryContent(e: CaptureEntry): number {
+  return contentHash(e.record!.message);
+}
 /** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
 const DIGITS = /^\d+$/;
 
@@ -118,6 +124,7 @@ export class ReplayEngine {
         sequenced: isSequenced(options),
       },
       this.makeSink(),
+      entryContent,
     );
   }
 
@@ -217,6 +224,7 @@ export class ReplayEngine {
         duplicates: k.duplicates,
         redeliveries: k.redeliveries,
         cascades: k.cascades,
+        conflicts: k.conflicts,
         gaps: k.gaps,
         lost: k.lost,
         late: k.late,
@@ -365,7 +373,7 @@ export class ReplayEngine {
       duplicate: (k: KeyState<CaptureEntry>, d: DuplicateInfo<CaptureEntry>): void => {
         if (!listener) return;
         const rm = d.item.record!;
-        listener({
+        const ev: DuplicateEvent = {
           type: 'duplicate',
           key: k.name,
           seq: d.seq,
@@ -373,13 +381,16 @@ export class ReplayEngine {
           redelivery: d.redelivery,
           firstMessageId: d.firstMessageId,
           cascade: d.cascade,
+          conflict: d.conflict ? true : undefined,
+          conflictReason: d.conflict ? conflictReason(d.firstItem?.record && contentDifferences(d.firstItem.record.message, rm.message)) : undefined,
           deliveryAttempt: rm.deliveryAttempt,
           publishTime: rm.message.publishTime,
           receivedAt: rm.receivedAt,
           at: d.at,
           file: this.fileName(d.item),
           line: d.item.line,
-        }, d.item);
+        };
+        listener(ev, d.item);
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;

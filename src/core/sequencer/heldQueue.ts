@@ -94,6 +94,20 @@ export class HeldQueue<T> {
     return undefined;
   }
 
+  /** The item held at position `abs`, or undefined (a binary search: for the rare duplicate of a held message). */
+  itemAt(abs: number): T | undefined {
+    let lo = this.head;
+    let hi = this.end - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.abs[mid];
+      if (v === abs) return this.items[mid];
+      if (v < abs) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Forgets the lowest held message (read it first with the `lowest…` accessors). */
   dropLowest(): void {
     this.head++;

@@ -1,6 +1,7 @@
 /**
- * The delivery history of every key of one sequencer — 32-bit hashes of recent messageIds — kept
- * in shared `Int32Array` pages rather than an array per key.
+ * The delivery history of every key of one sequencer — for each recent delivery, a 32-bit hash of
+ * its messageId and one of its content (see contentHash.ts) — kept in shared `Int32Array` pages
+ * rather than an array per key. A slot is the two hashes side by side: one cache line serves both.
  *
  * Why: a per-key array grows as the key delivers, so with many keys the heap is full of young,
  * live, growing arrays that every scavenge copies (1 000 keys × 3 000 deliveries: the collector
@@ -22,7 +23,7 @@
 export interface HistoryRing {
   /** The page holding the key's chunk (an empty page until its first delivery). */
   histPage: Int32Array;
-  /** Offset of the chunk in the page. */
+  /** Offset of the chunk in the page, in ints (a slot is two). */
   histOff: number;
   /** Slots in the chunk (0 until the first delivery). */
   histCap: number;
@@ -43,12 +44,12 @@ const MIN_CHUNK = 16;
 /** Page sizes double from the first to the last (slots), so small sequencers (checkpoint copies, tests) stay small. */
 const FIRST_PAGE = 4096;
 const LARGEST_PAGE = 1 << 20;
-/** Slots of all rings together, by default (16 MiB of hashes). */
+/** Slots of all rings together, by default (32 MiB: two 32-bit hashes a slot). */
 export const DEFAULT_HISTORY_BUDGET = 1 << 22;
 
 export class HistoryArena {
   private page = EMPTY_PAGE;
-  /** Next free slot of the current page. */
+  /** Next free int of the current page. */
   private top = 0;
   private nextPageSize = FIRST_PAGE;
   /** Free chunks by log2(size): their pages and offsets. */
@@ -75,9 +76,14 @@ export class HistoryArena {
     return this.slotsInUse;
   }
 
-  /** The hash in `slot`, or 0 (unknown) when the slot was never filled. */
+  /** The messageId hash in `slot`, or 0 (unknown) when the slot was never filled. */
   get(r: HistoryRing, slot: number): number {
-    return slot < r.histLen ? r.histPage[r.histOff + slot] : 0;
+    return slot < r.histLen ? r.histPage[r.histOff + (slot << 1)] : 0;
+  }
+
+  /** The content hash in `slot`, or 0 when the slot was never filled. */
+  getContent(r: HistoryRing, slot: number): number {
+    return slot < r.histLen ? r.histPage[r.histOff + (slot << 1) + 1] : 0;
   }
 
   /**
@@ -86,12 +92,14 @@ export class HistoryArena {
    * one past a full ring that the budget keeps from growing is slot 0: from there the ring wraps
    * at its size (its `histMask` says so to the sequencer).
    */
-  set(r: HistoryRing, slot: number, hash: number): void {
+  set(r: HistoryRing, slot: number, hash: number, content = 0): void {
     if (slot === r.histLen) {
       if (slot === r.histCap && !this.grow(r)) slot = 0;
       else r.histLen = slot + 1;
     }
-    r.histPage[r.histOff + slot] = hash;
+    const at = r.histOff + (slot << 1);
+    r.histPage[at] = hash;
+    r.histPage[at + 1] = content;
   }
 
   /** Gives `to` (a ring of this arena) the same contents as `from` (a ring of any arena). */
@@ -103,7 +111,7 @@ export class HistoryArena {
     to.histMask = from.histMask;
     if (from.histCap === 0) return;
     this.place(to, from.histCap);
-    copySlots(from.histPage, from.histOff, to.histPage, to.histOff, from.histLen);
+    copySlots(from.histPage, from.histOff, to.histPage, to.histOff, from.histLen << 1);
     to.histLen = from.histLen;
   }
 
@@ -120,14 +128,14 @@ export class HistoryArena {
     const oldOff = r.histOff;
     this.place(r, cap);
     if (oldCap > 0) {
-      copySlots(oldPage, oldOff, r.histPage, r.histOff, r.histLen);
+      copySlots(oldPage, oldOff, r.histPage, r.histOff, r.histLen << 1);
       this.release(oldPage, oldOff, oldCap);
       this.slotsInUse -= oldCap;
     }
     return true;
   }
 
-  /** Points `r` at a fresh chunk of `cap` slots (a power of two). */
+  /** Points `r` at a fresh chunk of `cap` slots (a power of two; twice as many ints). */
   private place(r: HistoryRing, cap: number): void {
     const cls = log2(cap);
     const pages = this.freePages[cls];
@@ -135,10 +143,10 @@ export class HistoryArena {
       r.histPage = pages.pop() as Int32Array;
       r.histOff = this.freeOffs[cls].pop() as number;
     } else {
-      if (this.top + cap > this.page.length) this.newPage(cap);
+      if (this.top + (cap << 1) > this.page.length) this.newPage(cap);
       r.histPage = this.page;
       r.histOff = this.top;
-      this.top += cap;
+      this.top += cap << 1;
     }
     r.histCap = cap;
     this.slotsInUse += cap;
@@ -146,16 +154,16 @@ export class HistoryArena {
 
   private newPage(atLeast: number): void {
     // The rest of the current page becomes free chunks rather than waste.
-    let rest = this.page.length - this.top;
+    let rest = (this.page.length - this.top) >> 1;
     while (rest >= MIN_CHUNK) {
       const size = Math.min(2 ** Math.floor(Math.log2(rest)), this.ringSize);
       this.release(this.page, this.top, size);
-      this.top += size;
+      this.top += size << 1;
       rest -= size;
     }
     const size = Math.max(this.nextPageSize, atLeast);
     this.nextPageSize = Math.min(this.nextPageSize * 2, LARGEST_PAGE);
-    this.page = new Int32Array(size);
+    this.page = new Int32Array(size << 1);
     this.top = 0;
   }
 
@@ -171,7 +179,7 @@ function log2(powerOfTwo: number): number {
   return 31 - Math.clz32(powerOfTwo);
 }
 
-/** A plain loop: `set(subarray(…))` would allocate a view per move, and most rings are small. */
+/** A plain loop over `n` ints: `set(subarray(…))` would allocate a view per move, and most rings are small. */
 function copySlots(from: Int32Array, fromOff: number, to: Int32Array, toOff: number, n: number): void {
   for (let i = 0; i < n; i++) to[toOff + i] = from[fromOff + i];
 }

@@ -69,6 +69,13 @@ export interface DuplicateInfo<T> {
   readonly firstDelivered: boolean;
   /** Cascade number (1-based, over the whole run) when this is a redelivery. */
   readonly cascade: number | undefined;
+  /**
+   * Same messageId as the first copy but different content (data, attributes or ordering key):
+   * not a redelivery (Pub/Sub never changes a message it re-sends). See docs/sequencing-rules.md.
+   */
+  readonly conflict: boolean;
+  /** The first copy, when a conflict's first copy is still at hand (held), to say what differs. */
+  readonly firstItem: T | undefined;
   readonly at: number;
   readonly item: T;
 }
@@ -96,26 +103,33 @@ export interface SequenceCounts {
   duplicates: number;
   redeliveries: number;
   cascades: number;
+  /** Duplicates (counted there too) whose content differs from the first copy's. */
+  conflicts: number;
   gaps: number;
   lost: number;
   late: number;
 }
 
 export function zeroCounts(): SequenceCounts {
-  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, gaps: 0, lost: 0, late: 0 };
+  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0 };
 }
 
 interface LostRange {
   readonly from: number;
   readonly to: number;
   readonly declaredAt: number;
-  /** Numbers of this range that have since arrived late, with the messageId they came with. */
-  arrived?: Map<number, string>;
+  /** Numbers of this range that have since arrived late, with the messageId and content hash they came with. */
+  arrived?: Map<number, { readonly id: string; readonly content: number }>;
 }
 
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
 const NO_LOST_RANGES: readonly LostRange[] = [];
+
+/** A hash of an item's content (data, attributes, ordering key), to find conflicts; see contentHash.ts. */
+export type ContentHash<T> = (item: T) => number;
+/** Without a content hash every copy has the same content: no conflicts. */
+const NO_CONTENT: ContentHash<unknown> = () => 0;
 
 /** FNV-1a of a messageId, never 0 (0 marks an unknown slot). */
 export function hashId(id: string): number {
@@ -211,6 +225,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   duplicates = 0;
   redeliveries = 0;
   cascades = 0;
+  conflicts = 0;
   gaps = 0;
   lost = 0;
   late = 0;
@@ -238,6 +253,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.duplicates = this.duplicates;
     c.redeliveries = this.redeliveries;
     c.cascades = this.cascades;
+    c.conflicts = this.conflicts;
     c.gaps = this.gaps;
     c.lost = this.lost;
     c.late = this.late;
@@ -278,6 +294,8 @@ export class Sequencer<T> {
   constructor(
     readonly config: SequencerConfig,
     private readonly sink: SequencerSink<T>,
+    /** How an item's content is hashed, to tell a conflicting copy from a redelivery. */
+    private readonly contentOf: ContentHash<T> = NO_CONTENT,
   ) {
     if (!(config.gapTimeoutMs >= 0)) throw new RangeError('gapTimeoutMs must be ≥ 0');
     if (!(config.capacity >= 1)) throw new RangeError('capacity must be ≥ 1');
@@ -298,7 +316,7 @@ export class Sequencer<T> {
    * step-back (re-run from the nearest earlier copy). Items are shared, not copied.
    */
   clone(sink: SequencerSink<T>): Sequencer<T> {
-    const c = new Sequencer<T>(this.config, sink);
+    const c = new Sequencer<T>(this.config, sink, this.contentOf);
     // A key's copy is found by its creation order (its index in keyList), not through a Map
     // keyed by the state objects: that Map gave each of them an identity hash, and with 100 000
     // keys it was most of a clone's time.
@@ -492,11 +510,13 @@ export class Sequencer<T> {
   }
 
   private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
-    if (this.idMemory.has(k, messageId)) {
-      this.duplicate(k, NaN, messageId, messageId, true, item, now);
+    const content = this.contentOf(item);
+    const first = this.idMemory.contentOf(k, messageId);
+    if (first !== undefined) {
+      this.duplicate(k, NaN, messageId, messageId, true, item, now, first === content, first !== content);
       return;
     }
-    this.idMemory.remember(k, messageId);
+    this.idMemory.remember(k, messageId, content);
     k.cascadeOpen = false;
     k.delivered++;
     this.totalsState.delivered++;
@@ -509,7 +529,7 @@ export class Sequencer<T> {
     const rawAt = this.slot(k, KeySlot.ExpectedRaw);
     const abs = this.keyNumbers[at];
     const raw = this.keyNumbers[rawAt];
-    this.remember(k, abs, hashId(messageId));
+    this.remember(k, abs, hashId(messageId), this.contentOf(item));
     this.keyNumbers[at] = abs + 1;
     // The space's modulus is Infinity for 64-bit numbers: they never wrap to 0.
     this.keyNumbers[rawAt] = raw + 1 === this.space.modulus ? 0 : raw + 1;
@@ -541,7 +561,13 @@ export class Sequencer<T> {
     if (k.held === NOTHING_HELD) k.held = this.spareHeld.pop() ?? new HeldQueue<T>();
     const heldId = k.held.insert(abs, messageId, now, item);
     if (heldId !== undefined) {
-      this.duplicate(k, abs, messageId, heldId, false, item, now);
+      let conflict = false;
+      let firstItem: T | undefined;
+      if (heldId === messageId) {
+        firstItem = k.held.itemAt(abs) as T;
+        conflict = this.contentOf(firstItem) !== this.contentOf(item);
+      }
+      this.duplicate(k, abs, messageId, heldId, false, item, now, heldId === messageId && !conflict, conflict, conflict ? firstItem : undefined);
       return;
     }
     if (k.started) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).push(abs, now);
@@ -559,25 +585,30 @@ export class Sequencer<T> {
       const r = ranges[i];
       if (abs < r.from || abs > r.to) continue;
       const prior = r.arrived?.get(abs);
+      const content = this.contentOf(item);
       if (prior !== undefined) {
-        this.duplicate(k, abs, messageId, prior, true, item, now);
+        const conflict = prior.id === messageId && prior.content !== content;
+        this.duplicate(k, abs, messageId, prior.id, true, item, now, prior.id === messageId && !conflict, conflict);
         return;
       }
-      (r.arrived ??= new Map()).set(abs, messageId);
+      (r.arrived ??= new Map()).set(abs, { id: messageId, content });
       k.cascadeOpen = false;
       k.late++;
       this.totalsState.late++;
       this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
       return;
     }
-    let redelivery = false;
+    let sameId = false;
+    let conflict = false;
     if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= k.histMask + 1) {
-      const first = this.history.get(k, this.histSlot(k, abs));
+      const slot = this.histSlot(k, abs);
+      const first = this.history.get(k, slot);
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
-      redelivery = first !== 0 && first === hashId(messageId);
+      sameId = first !== 0 && first === hashId(messageId);
+      conflict = sameId && this.history.getContent(k, slot) !== this.contentOf(item);
     }
-    this.duplicate(k, abs, messageId, redelivery ? messageId : undefined, true, item, now, redelivery);
+    this.duplicate(k, abs, messageId, sameId ? messageId : undefined, true, item, now, sameId && !conflict, conflict);
   }
 
   private duplicate(
@@ -589,9 +620,15 @@ export class Sequencer<T> {
     item: T,
     now: number,
     redelivery = firstMessageId === messageId,
+    conflict = false,
+    firstItem: T | undefined = undefined,
   ): void {
     k.duplicates++;
     this.totalsState.duplicates++;
+    if (conflict) {
+      k.conflicts++;
+      this.totalsState.conflicts++;
+    }
     let cascade: number | undefined;
     if (redelivery) {
       const f = this.findingsOf(k);
@@ -616,6 +653,8 @@ export class Sequencer<T> {
       firstMessageId,
       firstDelivered,
       cascade,
+      conflict,
+      firstItem,
       at: now,
       item,
     });
@@ -673,18 +712,18 @@ export class Sequencer<T> {
     return d <= 0x7fffffff ? d & k.histMask : d % (k.histMask + 1);
   }
 
-  /** Records the messageId hash of a delivered position. */
-  private remember(k: KeyState<T>, abs: number, hash: number): void {
+  /** Records the messageId and content hashes of a delivered position. */
+  private remember(k: KeyState<T>, abs: number, hash: number, content: number): void {
     if (k.histLen === 0) this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] = abs; // the key's first delivery
     // Slots fill in order (lost ranges included), so the ring grows by appending until it
     // reaches the history size, then wraps.
-    this.history.set(k, this.histSlot(k, abs), hash);
+    this.history.set(k, this.histSlot(k, abs), hash, content);
   }
 
   /** Lost numbers were never delivered: their history slots must not name an older message. */
   private forgetHistory(k: KeyState<T>, from: number, to: number): void {
     const last = Math.min(to, from + k.histMask);
-    for (let abs = from; abs <= last; abs++) this.remember(k, abs, 0);
+    for (let abs = from; abs <= last; abs++) this.remember(k, abs, 0, 0);
   }
 
   private declareLowestGap(k: KeyState<T>, now: number, reason: GapReason): void {

@@ -51,6 +51,13 @@ export interface DuplicateEvent {
   redelivery: boolean;
   firstMessageId?: string;
   cascade?: number;
+  /**
+   * Present (true) when the copy has the first copy's messageId but different data, attributes
+   * or ordering key: a conflict, not a redelivery (`redelivery` is then false).
+   */
+  conflict?: true;
+  /** What differs, when `conflict`: e.g. "data differs from the first copy". */
+  conflictReason?: string;
   deliveryAttempt?: number;
   publishTime?: string;
   receivedAt?: string;

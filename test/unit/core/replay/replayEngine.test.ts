@@ -57,7 +57,7 @@ describe('ReplayEngine', () => {
   it('gives gap, duplicate, late and invalid events their fields in the order of the documented JSONL trace (docs/capture-formats.md), type first', () => {
     const order: Record<string, string[]> = {
       gap: ['type', 'key', 'from', 'to', 'count', 'openedAt', 'declaredAt', 'waitedMs', 'reason'],
-      duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'conflict', 'conflictReason', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
       late: ['type', 'key', 'seq', 'messageId', 'lostAt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
       invalid: ['type', 'line', 'reason', 'at', 'file'],
     };
@@ -75,11 +75,82 @@ describe('ReplayEngine', () => {
       if (e.type === 'message') continue;
       seen.add(e.type);
       const keys = Object.keys(JSON.parse(JSON.stringify(e)));
-      // Fields an event lacks (file: one capture; cascade: not a redelivery) are absent.
+      // Fields an event lacks (file: one capture; cascade: not a redelivery; conflict and its
+      // reason: not a conflict) are absent.
       assert.deepEqual(keys, order[e.type].filter((k) => keys.includes(k)), e.type);
-      assert.ok(keys.length >= order[e.type].length - 2, `${e.type}: most fields present: ${keys.join(', ')}`);
+      assert.ok(keys.length >= order[e.type].length - (e.type === 'duplicate' ? 4 : 2), `${e.type}: most fields present: ${keys.join(', ')}`);
     }
     assert.deepEqual([...seen].sort(), ['duplicate', 'gap', 'invalid', 'late']);
+  });
+
+  describe('conflicting copies (same messageId, different content)', () => {
+    const dups = (events: TraceEvent[]) => events.filter((e) => e.type === 'duplicate');
+
+    it('reports a delivered message sent again with other data as a conflict, not a redelivery', () => {
+      const { events, summary } = replay([
+        { t: 0, channel: '310', seq: 1 },
+        { t: 1, channel: '310', seq: 2 },
+        { t: 20_000, channel: '310', seq: 2, data: 'tampered' },
+        { t: 20_001, channel: '310', seq: 2 },
+      ]);
+      const [conflict, redelivery] = dups(events);
+      assert.ok(conflict.type === 'duplicate' && redelivery.type === 'duplicate');
+      assert.equal(conflict.conflict, true);
+      assert.equal(conflict.redelivery, false);
+      assert.equal(conflict.firstMessageId, '310-2');
+      assert.equal(conflict.conflictReason, 'data, attributes or ordering key differ from the first copy');
+      assert.equal(redelivery.conflict, undefined, 'the same content again is a redelivery');
+      assert.equal(redelivery.redelivery, true);
+      assert.equal(summary.conflicts, 1);
+      assert.equal(summary.duplicates, 2);
+      assert.equal(summary.redeliveries, 1);
+      assert.equal(summary.byKey[0].conflicts, 1);
+      assert.equal(summary.delivered, 2, 'the first copy is the one delivered');
+    });
+
+    it('names what differs when the first copy is still held', () => {
+      const base = receivedMessage({ t: 0, channel: '310', seq: 5 });
+      const other = structuredClone(base) as { message: { attributes: Record<string, string> } };
+      other.message.attributes.Extra = 'x';
+      const extra = [parseEntry(JSON.stringify(other), 0, 9)];
+      const { events, summary } = replay([{ t: 0, channel: '310', seq: 5 }], resolveOptions({ preset: 'cme' }), extra);
+      const [d] = dups(events);
+      assert.ok(d.type === 'duplicate');
+      assert.equal(d.conflict, true);
+      assert.equal(d.conflictReason, 'attributes differs from the first copy');
+      assert.equal(summary.conflicts, 1);
+    });
+
+    it('is not a conflict when only the attributes\' order differs', () => {
+      const base = receivedMessage({ t: 0, channel: '310', seq: 1, sendingTime: -1 });
+      const m = (base as { message: { attributes: Record<string, string> } }).message;
+      const reordered = structuredClone(base) as typeof base & { message: { attributes: Record<string, string> } };
+      reordered.message.attributes = Object.fromEntries(Object.entries(m.attributes).reverse());
+      const { summary } = replay([], resolveOptions({ preset: 'cme' }), [parseEntry(JSON.stringify(base), 0, 1), parseEntry(JSON.stringify(reordered), 0, 2)]);
+      assert.equal(summary.duplicates, 1);
+      assert.equal(summary.conflicts, 0);
+      assert.equal(summary.redeliveries, 1);
+    });
+
+    it('finds conflicts without sequence numbers (by messageId) and among late copies', () => {
+      const none = replay(
+        [
+          { t: 0, orderingKey: 'a', id: 'm1' },
+          { t: 1, orderingKey: 'a', id: 'm1', data: 'other' },
+        ],
+        resolveOptions({}),
+      );
+      assert.equal(none.summary.conflicts, 1);
+      assert.equal(none.summary.redeliveries, 0);
+      const late = replay([
+        { t: 0, channel: '310', seq: 1 },
+        { t: 1, channel: '310', seq: 3 },
+        { t: 30_000, channel: '310', seq: 2 },
+        { t: 30_001, channel: '310', seq: 2, data: 'other' },
+      ]);
+      assert.equal(late.summary.late, 1);
+      assert.equal(late.summary.conflicts, 1);
+    });
   });
 
   it('orders by orderingKey by default and keeps arrival order without a sequence', () => {

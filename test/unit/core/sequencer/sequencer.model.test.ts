@@ -19,7 +19,7 @@ interface Step {
   /** Time since the previous step, in half milliseconds (so times are fractional too; may be negative). */
   readonly dt: number;
   /** An arrival (key index, number relative to the key's highest so far, fresh id or not), or only time passing. */
-  readonly arrival?: { key: number; delta: number; secondPublish: boolean };
+  readonly arrival?: { key: number; delta: number; secondPublish: boolean; tampered: boolean };
 }
 
 interface Scenario {
@@ -61,6 +61,8 @@ const stepArb: fc.Arbitrary<Step> = fc.record(
         { weight: 1, arbitrary: fc.integer({ min: -40, max: -9 }) },
       ),
       secondPublish: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      // Now and then a copy with other content under the same id: a conflict if it repeats one.
+      tampered: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
     }),
   },
   { requiredKeys: ['dt'] },
@@ -115,7 +117,11 @@ class RecordingSink implements SequencerSink<string> {
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
-  let engine = new Sequencer<string>({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept }, sink);
+  let engine = new Sequencer<string>(
+    { gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept },
+    sink,
+    (item) => (item.endsWith('~') ? 2 : 1),
+  );
   const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept });
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
@@ -136,8 +142,9 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
       if (abs > top[a.key]) top[a.key] = abs;
       // The canonical id makes a repeat a redelivery; a second publish carries its own.
       const id = a.secondPublish ? `${name}/${abs}/p${i}` : `${name}/${abs}`;
-      engine.offer(name, space.wrap(abs), id, `#${i}`);
-      model.offer(name, space.wrap(abs), id, `#${i}`);
+      const item = a.tampered ? `#${i}~` : `#${i}`;
+      engine.offer(name, space.wrap(abs), id, item);
+      model.offer(name, space.wrap(abs), id, item);
     }
     for (const name of names) {
       const k = engine.key(name);
@@ -153,7 +160,7 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
 }
 
 /** The per-key counters both keep (and the longest hold, which the engine keeps apart). */
-const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'gaps', 'lost', 'late', 'maxHeld'] as const;
+const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'maxHeld'] as const;
 
 /** The engine's events and counts per key are the model's. */
 function checkSameAsModel(s: Scenario): void {
