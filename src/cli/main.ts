@@ -36,11 +36,12 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130
 /** A user mistake: printed as one line, exit 2. */
 class UsageError extends Error {}
 
-const FINDINGS = ['gap', 'duplicate', 'late', 'invalid'] as const;
+const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'invalid'] as const;
 /** How `--fail-on` names what it found: "2 late messages", not "2 lates". */
 const FINDING_NOUNS: Record<(typeof FINDINGS)[number], [string, string]> = {
   gap: ['gap', 'gaps'],
   duplicate: ['duplicate', 'duplicates'],
+  conflict: ['conflicting copy', 'conflicting copies'],
   late: ['late message', 'late messages'],
   invalid: ['invalid record', 'invalid records'],
 };
@@ -310,6 +311,8 @@ function count(s: ReplaySummary, f: Finding): number {
       return s.gaps;
     case 'duplicate':
       return s.duplicates;
+    case 'conflict':
+      return s.conflicts;
     case 'late':
       return s.late;
     case 'invalid':

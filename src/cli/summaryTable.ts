@@ -21,7 +21,7 @@ export function formatSummary(
   }
   lines.push('');
   const hasLatency = s.byKey.some((k) => k.latency);
-  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'late', 'max hold'];
+  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', 'max hold'];
   if (hasLatency) header.push('latency mean/max');
   const rows: string[][] = [header];
   let keys = s.byKey;
@@ -57,12 +57,12 @@ export function formatSummary(
 
 function row(
   label: string,
-  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; late: number },
+  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number },
   maxHold: number,
   lat?: string,
   pad = false,
 ): string[] {
-  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.late].map(String);
+  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late].map(String);
   r.push(formatDuration(maxHold));
   if (lat !== undefined) r.push(lat);
   else if (pad) r.push('');

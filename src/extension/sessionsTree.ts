@@ -288,7 +288,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = `session:${s.id}:summary`;
       item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : 'pass');
       item.description = countsText(c, true);
-      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
+      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
       item.contextValue = 'summary';
       return item;
     }
@@ -304,7 +304,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const held = s.live?.backlog(node.key) ?? 0;
       item.description = countsText(c, false) + (lane.hot ? ' · hot' : '') + (held ? ` · backlog ${held}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: far more traffic than the others, or a large backlog.' : ''}`;
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: far more traffic than the others, or a large backlog.' : ''}`;
       item.contextValue = 'key';
       return item;
     }
@@ -341,6 +341,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
 
 function countsText(c: EmittedCounts, withInvalid: boolean): string {
   const parts = [`${c.delivered} delivered`, `${c.gaps} ${noun(c.gaps, 'gap')}`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
+  if (c.conflicts) parts.splice(4, 0, `${c.conflicts} ${noun(c.conflicts, 'conflict')}`);
   if (withInvalid) parts.push(`${c.invalid} invalid`);
   return parts.join(' · ');
 }
@@ -361,8 +362,8 @@ export function eventItem(e: EventView): vscode.TreeItem {
       break;
     case 'duplicate':
       label = e.seq !== undefined ? `#${e.seq}` : (e.messageId ?? '');
-      description = `${e.redelivery ? `redelivery${e.cascade ? ` · cascade ${e.cascade}` : ''}` : 'second publish'} · ${time(e.t1)} · line ${e.line}`;
-      icon = e.redelivery ? 'sync' : 'copy';
+      description = `${e.conflict ? 'conflict: same messageId, other content' : e.redelivery ? `redelivery${e.cascade ? ` · cascade ${e.cascade}` : ''}` : 'second publish'} · ${time(e.t1)} · line ${e.line}`;
+      icon = e.conflict ? 'diff' : e.redelivery ? 'sync' : 'copy';
       break;
     case 'late':
       label = `#${e.seq}`;

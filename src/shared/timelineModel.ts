@@ -16,7 +16,8 @@ export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid'] as 
 
 export type KindName = (typeof KIND_NAMES)[number];
 
-export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4 } as const;
+/** Event flags; a duplicate with `conflict` had the first copy's messageId but other content. */
+export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4, conflict: 8 } as const;
 
 /** Counts of what the sequencer emitted (in total or for one key), up to some replay position. */
 export interface EmittedCounts {
@@ -24,6 +25,8 @@ export interface EmittedCounts {
   gaps: number;
   lost: number;
   duplicates: number;
+  /** Duplicates whose content differs from the first copy's (counted in `duplicates` too). */
+  conflicts: number;
   late: number;
   invalid: number;
 }
@@ -77,6 +80,8 @@ export interface EventView {
   t0: number;
   t1: number;
   redelivery?: boolean;
+  /** Duplicate: same messageId as the first copy, other content. */
+  conflict?: boolean;
   cascade?: number;
   reason?: 'timeout' | 'capacity' | 'end';
   /** Invalid: why the record could not be sequenced. */
@@ -96,7 +101,7 @@ export interface MarkList {
   t0: number[];
   t1: number[];
   seq: number[];
-  /** Gap: last missing number; others: flags (bit 0 = redelivery). */
+  /** Gap: last missing number; others: flags (see Flag: bit 0 = redelivery, bit 3 = conflict). */
   aux: number[];
 }
 

@@ -8,7 +8,7 @@ import { ArrivalLog } from './arrivalLog';
 import { lowerBound } from './columns';
 import { EventStore } from './eventStore';
 import type { FindingGroup } from '../core/trace/traceFilter';
-import { Kind, KindName } from '../shared/timelineModel';
+import { Flag, Kind, KindName } from '../shared/timelineModel';
 import { decodeEvent } from './eventView';
 import { EventView } from '../shared/timelineModel';
 import type { EmittedCounts } from '../shared/timelineModel';
@@ -83,7 +83,7 @@ export class CaptureSession {
    */
   keyCountsAt(key: number, position: number): EmittedCounts {
     const ke = this.store.keys[key];
-    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, late: 0, invalid: 0 };
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, invalid: 0 };
     if (!ke) return c;
     const cause = this.store.cause.data;
     const count = (list: { data: Int32Array; length: number }) => lowerBound((i) => cause[list.data[i]], 0, list.length, position);
@@ -93,12 +93,13 @@ export class CaptureSession {
     c.late = count(ke.late);
     c.delivered = all - c.gaps - c.duplicates - c.late;
     for (let i = 0; i < c.gaps; i++) c.lost += this.store.extra.get(ke.gap.get(i));
+    for (let i = 0; i < c.duplicates; i++) if (this.store.flags.get(ke.duplicate.get(i)) & Flag.conflict) c.conflicts++;
     return c;
   }
 
   /** Session-wide counts up to a replay position. */
   countsAt(position: number): EmittedCounts {
-    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, late: 0, invalid: 0 };
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, invalid: 0 };
     const cause = this.store.cause.data;
     const n = lowerBound((i) => cause[i], 0, this.store.count, position);
     const kind = this.store.kind.data;
@@ -113,6 +114,7 @@ export class CaptureSession {
           break;
         case Kind.duplicate:
           c.duplicates++;
+          if (this.store.flags.get(i) & Flag.conflict) c.conflicts++;
           break;
         case Kind.late:
           c.late++;

@@ -36,6 +36,7 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
       v.problem = store.problems.get(id);
     } else if (kind === Kind.duplicate) {
       v.redelivery = (flags & Flag.redelivery) !== 0;
+      if (flags & Flag.conflict) v.conflict = true;
       if (extra > 0) v.cascade = extra;
     } else if (kind === Kind.message && extra === extra) {
       v.latencyMs = extra;

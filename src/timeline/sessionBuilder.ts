@@ -48,7 +48,7 @@ export class SessionBuilder {
         store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, ev.reason === 'capacity' ? Flag.reasonCapacity : ev.reason === 'end' ? Flag.reasonEnd : 0, -1, cause);
         break;
       case 'duplicate':
-        store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, ev.redelivery ? Flag.redelivery : 0, this.arrivalOf(e), cause);
+        store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, (ev.redelivery ? Flag.redelivery : 0) | (ev.conflict ? Flag.conflict : 0), this.arrivalOf(e), cause);
         break;
       case 'late':
         store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, 0, ev.at, ev.at, 0, this.arrivalOf(e), cause);

@@ -94,7 +94,7 @@ function title(e: EventView): string {
     case 'gap':
       return `Gap ${missingRange(e.seq ?? NaN, e.seqTo ?? NaN, e.count)}${key}`;
     case 'duplicate':
-      return `Duplicate ${e.seq ?? ''} (${e.redelivery ? 'redelivery' : 'republish'})${key}`;
+      return `Duplicate ${e.seq ?? ''} (${e.conflict ? 'conflict' : e.redelivery ? 'redelivery' : 'republish'})${key}`;
     case 'late':
       return `Late ${e.seq ?? ''}${key}`;
     case 'invalid':
@@ -121,7 +121,14 @@ function eventRows(e: EventView): [string, string][] {
       break;
     case 'duplicate':
       if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
-      rows.push(['Duplicate', e.redelivery ? 'redelivery: the same Pub/Sub message (same messageId) again' : 'republish: the same number under a new messageId']);
+      rows.push([
+        'Duplicate',
+        e.conflict
+          ? 'conflict: the first copy\'s messageId with other data, attributes or ordering key (a corrupt capture, a bad merge or a faulty publisher)'
+          : e.redelivery
+            ? 'redelivery: the same Pub/Sub message (same messageId) again'
+            : 'republish: the same number under a new messageId',
+      ]);
       if (e.cascade) rows.push(['Cascade', `#${e.cascade}`]);
       rows.push(['At', dateTime(e.t1)]);
       break;

@@ -9,7 +9,8 @@
  * Marks: message = a tick at release; hold = a thin line arrival → release; gap = a band from
  * opened to declared lost (labelled with the missing range when wide enough); duplicate = a
  * ring (redelivery: the same Pub/Sub message again) or a diamond (republish: the same number
- * under a new messageId); late = a triangle; invalid = a cross on the top lane. Marks are
+ * under a new messageId) or a hollow diamond in the error colour (conflict: the first copy's
+ * messageId with other content); late = a triangle; invalid = a cross on the top lane. Marks are
  * deduplicated per pixel column, so the work is bounded by pixels and capped page contents.
  */
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
@@ -21,6 +22,8 @@ import type { DrawnMark, MarkCounts } from './timelineSnapshot';
 
 /** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
 const REDELIVERY = 1;
+/** Bit 3 of a duplicate's aux: a conflict (the first copy's messageId, other content); see Flag. */
+const CONFLICT = 8;
 const MARKS_LISTED = 300;
 /** Point findings of one kind closer than this (px) are drawn once (markers are ~10 px wide). */
 const MARKER_GAP = 5;
@@ -31,6 +34,7 @@ interface Sprites {
   key: string;
   ring: CanvasImageSource;
   diamond: CanvasImageSource;
+  conflict: CanvasImageSource;
   triangle: CanvasImageSource;
   cross: CanvasImageSource;
 }
@@ -210,6 +214,7 @@ export class LaneLayer {
     // mark is a raster pass each).
     const rings: number[] = [];
     const diamonds: number[] = [];
+    const conflicts: number[] = [];
     const triangles: number[] = [];
     let lastDupX = -Infinity;
     let lastLateX = -Infinity;
@@ -228,14 +233,14 @@ export class LaneLayer {
         // Markers are ~10 px wide: one every MARKER_GAP px per kind is all the eye can tell apart.
         if (x - lastDupX < MARKER_GAP && !selected) continue;
         lastDupX = x;
-        const redelivery = (fl.aux[i] & REDELIVERY) !== 0;
-        (redelivery ? rings : diamonds).push(x);
+        const mark = (fl.aux[i] & CONFLICT) !== 0 ? 'conflict' : (fl.aux[i] & REDELIVERY) !== 0 ? 'redelivery' : 'republish';
+        (mark === 'conflict' ? conflicts : mark === 'redelivery' ? rings : diamonds).push(x);
         if (shown) {
-          st[redelivery ? 'redelivery' : 'republish']++;
+          st[mark]++;
           st.duplicate++;
         }
         this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(this.stats.findings, { id, kind: redelivery ? 'redelivery' : 'republish', x, y: mid }, t);
+        this.list(this.stats.findings, { id, kind: mark, x, y: mid }, t);
       } else {
         if (x - lastLateX < MARKER_GAP && !selected) continue;
         lastLateX = x;
@@ -250,6 +255,7 @@ export class LaneLayer {
     const sp = this.spritesFor(s);
     for (const x of rings) this.stamp(sp.ring, x, mid);
     for (const x of diamonds) this.stamp(sp.diamond, x, mid);
+    for (const x of conflicts) this.stamp(sp.conflict, x, mid);
     for (const x of triangles) this.stamp(sp.triangle, x, mid);
     if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
     if (lp.findingsOmitted > 0) {
@@ -434,6 +440,17 @@ export class LaneLayer {
         c.closePath();
         c.fill();
       }),
+      conflict: make((c, m) => {
+        c.strokeStyle = th.invalid;
+        c.lineWidth = 2;
+        c.beginPath();
+        c.moveTo(m, m - 6);
+        c.lineTo(m + 5, m);
+        c.lineTo(m, m + 6);
+        c.lineTo(m - 5, m);
+        c.closePath();
+        c.stroke();
+      }),
       triangle: make((c, m) => {
         c.fillStyle = th.late;
         c.beginPath();
@@ -469,7 +486,7 @@ export class LaneLayer {
 
 function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, duplicate: 0, redelivery: 0, republish: 0, late: 0, invalid: 0 },
+    marks: { message: 0, hold: 0, density: 0, gap: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
     findings: [],
     messages: [],
     lanesWithData: 0,

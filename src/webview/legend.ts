@@ -11,6 +11,7 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['gap', 'gap', 'Missing numbers: from when the gap opened to when it was declared lost'],
   ['redelivery', 'redelivery', 'Duplicate: the same Pub/Sub message (same messageId) delivered again'],
   ['republish', 'republish', 'Duplicate: the same number published again under a new messageId'],
+  ['conflict', 'conflict', 'Duplicate: the first copy\'s messageId with other data, attributes or ordering key'],
   ['late', 'late', 'Arrived after its gap was declared lost'],
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];

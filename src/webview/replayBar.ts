@@ -110,7 +110,7 @@ export class ReplayBar {
       }),
       el('p', {
         class: 'ss-muted',
-        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} ${noun(s.counts.gaps, 'gap')} (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} ${noun(s.counts.duplicates, 'duplicate')} · ${count(s.counts.late)} late · ${count(s.keysHolding)} ${noun(s.keysHolding, 'key')} holding`,
+        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} ${noun(s.counts.gaps, 'gap')} (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} ${noun(s.counts.duplicates, 'duplicate')}${s.counts.conflicts ? ` (${count(s.counts.conflicts)} conflicting)` : ''} · ${count(s.counts.late)} late · ${count(s.keysHolding)} ${noun(s.keysHolding, 'key')} holding`,
       }),
     );
     if (!s.keys.length) return;

@@ -12,6 +12,7 @@ export interface MarkCounts {
   duplicate: number;
   redelivery: number;
   republish: number;
+  conflict: number;
   late: number;
   invalid: number;
 }
@@ -32,7 +33,7 @@ export interface DrawnLane {
 /** A mark as drawn, in CSS px relative to the canvas. */
 export interface DrawnMark {
   id: number;
-  /** message, gap, redelivery, republish, late, invalid. */
+  /** message, gap, redelivery, republish, conflict, late, invalid. */
   kind: string;
   x: number;
   y: number;

@@ -95,9 +95,9 @@ export class ChromeTraceFormatter implements TraceFormatter {
         }
         case 'duplicate':
           out({
-            name: `${ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
-            ph: 'i', s: 't', cat: 'duplicate', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
-            args: { messageId: ev.messageId, redelivery: ev.redelivery, cascade: ev.cascade, line: ev.line },
+            name: `${ev.conflict ? 'conflict' : ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
+            ph: 'i', s: 't', cat: ev.conflict ? 'duplicate,conflict' : 'duplicate', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
+            args: { messageId: ev.messageId, redelivery: ev.redelivery, cascade: ev.cascade, conflict: ev.conflict, conflictReason: ev.conflictReason, line: ev.line },
           });
           break;
         case 'late':

@@ -7,7 +7,7 @@ import { TraceFormatter } from './traceFormatter';
  * some event types have are left empty for the others; attributes are a JSON object.
  */
 export const CSV_COLUMNS = [
-  'type', 'key', 'seq', 'from', 'to', 'count', 'messageId', 'redelivery', 'firstMessageId', 'cascade',
+  'type', 'key', 'seq', 'from', 'to', 'count', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'conflict', 'conflictReason',
   'publishTime', 'receivedAt', 'orderingKey', 'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs',
   'openedAt', 'declaredAt', 'waitedMs', 'lostAt', 'at', 'reason', 'latencyMs', 'file', 'line', 'attributes', 'data',
 ] as const;

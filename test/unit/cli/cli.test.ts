@@ -90,6 +90,23 @@ describe('seqscope CLI', function () {
     assert.equal(all.stderr, 'seqscope: --fail-on: 1 gap, 2 duplicates, 1 late message, 2 invalid records\n');
   });
 
+  it('counts a copy with other content under the same messageId as a conflict: table, --json, --fail-on conflict', () => {
+    const conflicting = join(dir, 'conflict.jsonl');
+    writeFileSync(conflicting, captureText([...FEED, { t: 30_010, channel: '310', seq: 3, data: 'not what was sent' }]));
+    const table = seqscope('replay', conflicting, '--preset', 'cme');
+    assert.equal(table.code, 0, table.stderr);
+    const header = table.stdout.split('\n').find((l) => /^\s*key\s+received/.test(l))!.trim().split(/\s{2,}/);
+    const row = table.stdout.split('\n').find((l) => l.trim().startsWith('310'))!.trim().split(/\s+/);
+    assert.equal(row[header.indexOf('conflicts')], '1');
+    assert.equal(row[header.indexOf('duplicates')], '3');
+    const json = JSON.parse(seqscope('replay', conflicting, '--preset', 'cme', '--json').stdout);
+    assert.deepEqual([json.conflicts, json.duplicates, json.redeliveries, json.byKey[0].conflicts], [1, 3, 1, 1]);
+    const hit = seqscope('replay', conflicting, '--preset', 'cme', '--fail-on', 'conflict');
+    assert.equal(hit.code, 3);
+    assert.equal(hit.stderr, 'seqscope: --fail-on: 1 conflicting copy\n');
+    assert.equal(seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'conflict').code, 0, 'redeliveries and second publishes are not conflicts');
+  });
+
   it("exit 2, a partial summary and what to do when the keys fill the heap (not V8's fatal error)", () => {
     // 200 000 keys in a 64 MiB heap (a small young generation, so the limit is mostly old space): it
     // stops near 100 000.
