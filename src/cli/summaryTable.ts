@@ -4,7 +4,7 @@ import { orderKeys } from '../core/trace/keyOrder';
 import { noun } from '../core/util/plural';
 import { KeySummary, ReplaySummary } from '../core/replay/replayEngine';
 import { inputName } from './standardInput';
-import { keyLabel } from '../core/trace/keyLabel';
+import { escapeUnsafe, terminalLabel } from '../core/trace/keyLabel';
 
 const MAX_ROWS = 40;
 
@@ -14,8 +14,8 @@ export function formatSummary(
 ): string {
   const lines: string[] = [];
   const partial = opts.stoppedForMemory ? '  (STOPPED, memory full: partial result)' : opts.cancelled ? '  (CANCELLED: partial result)' : '';
-  lines.push(`SeqScope replay of ${s.files.map(inputName).join(', ')}${partial}`);
-  lines.push(`  ${s.options}`);
+  lines.push(`SeqScope replay of ${s.files.map((f) => escapeUnsafe(inputName(f))).join(', ')}${partial}`);
+  lines.push(`  ${escapeUnsafe(s.options)}`);
   if (s.firstTime !== null && s.lastTime !== null) {
     lines.push(`  clock ${iso(s.firstTime)} → ${iso(s.lastTime)} (${formatDuration(s.lastTime - s.firstTime)})`);
   }
@@ -32,7 +32,7 @@ export function formatSummary(
     keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
-  for (const k of keys) rows.push(row(keyLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
+  for (const k of keys) rows.push(row(terminalLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
   rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
@@ -41,9 +41,9 @@ export function formatSummary(
     lines.push(`invalid records: ${s.invalid} (skipped)`);
     // Numbers too wide for the width are one line however many there are (the fix is on stderr).
     const wide = s.tooWide;
-    if (wide) lines.push(`  ${wide.count} with ${wide.source} too wide for ${wide.bits}-bit numbers (largest ${wide.largest}, first at ${wide.first.file ? wide.first.file + ':' : 'line '}${wide.first.line})`);
+    if (wide) lines.push(`  ${wide.count} with ${wide.source} too wide for ${wide.bits}-bit numbers (largest ${wide.largest}, first at ${wide.first.file ? escapeUnsafe(wide.first.file) + ':' : 'line '}${wide.first.line})`);
     const listed = s.invalidSamples.slice(0, 10);
-    for (const i of listed) lines.push(`  ${i.file ? i.file + ':' : 'line '}${i.line}: ${i.reason}`);
+    for (const i of listed) lines.push(`  ${i.file ? escapeUnsafe(i.file) + ':' : 'line '}${i.line}: ${terminalLabel(i.reason, 200)}`);
     const more = s.invalid - (wide?.count ?? 0) - listed.length;
     if (more > 0) lines.push(`  … ${more} more`);
   } else {

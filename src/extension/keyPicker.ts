@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { KeySearch } from '../timeline/keySearch';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 /** Keys listed at once. */
 export const KEY_PAGE = 500;
@@ -24,7 +24,7 @@ export interface KeyChoice {
 
 /** The keys picked (in key order), or undefined when the picker was dismissed. */
 export async function pickKeys(c: KeyChoice): Promise<string[] | undefined> {
-  const item = (i: number): KeyItem => ({ label: keyLabel(c.names[i]), key: c.names[i], index: i, description: c.describe(i) });
+  const item = (i: number): KeyItem => ({ label: displayKey(c.names[i]), key: c.names[i], index: i, description: c.describe(i) });
   if (c.names.length <= KEY_PAGE) {
     const chosen = new Set(c.current);
     const picked = await vscode.window.showQuickPick(

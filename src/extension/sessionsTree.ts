@@ -11,7 +11,7 @@ import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { treePageSize } from './settings';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
@@ -298,7 +298,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const lane = s.lanes[node.key];
       const name = s.data.keyNames[node.key];
       const hasFindings = c.gaps + c.duplicates + c.late > 0;
-      const item = new vscode.TreeItem(keyLabel(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(displayKey(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
       const held = s.live?.backlog(node.key) ?? 0;

@@ -7,7 +7,7 @@ import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { EventView, MessageDetail } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
 
@@ -89,7 +89,7 @@ export class DetailPane {
 }
 
 function title(e: EventView): string {
-  const key = e.key !== undefined && e.kind !== 'invalid' ? ` · ${keyLabel(e.key)}` : '';
+  const key = e.key !== undefined && e.kind !== 'invalid' ? ` · ${displayKey(e.key)}` : '';
   switch (e.kind) {
     case 'gap':
       return `Gap ${missingRange(e.seq ?? NaN, e.seqTo ?? NaN, e.count)}${key}`;
@@ -106,7 +106,7 @@ function title(e: EventView): string {
 
 function eventRows(e: EventView): [string, string][] {
   const rows: [string, string][] = [['Kind', e.kind]];
-  if (e.key !== undefined && e.kind !== 'invalid') rows.push(['Key', keyLabel(e.key)]);
+  if (e.key !== undefined && e.kind !== 'invalid') rows.push(['Key', displayKey(e.key)]);
   switch (e.kind) {
     case 'gap':
       rows.push(['Missing', missingRange(e.seq ?? NaN, e.seqTo ?? NaN)], ['Count', count(e.count ?? NaN)]);

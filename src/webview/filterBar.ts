@@ -7,7 +7,7 @@ import type { SeqBits } from '../core/sequencer/serial';
 import { numberRangeProblem } from '../core/trace/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
 import { button, clear, el } from './dom';
-import { keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
+import { displayKey, keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
 const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
 /** Above this many keys a multi-select is unusable: type names instead. */
@@ -99,7 +99,7 @@ export class FilterBar {
       this.keySelect = el(
         'select',
         { class: 'ss-select', attrs: { multiple: true, size: Math.min(4, Math.max(2, keyNames.length)), 'aria-label': 'Keys to show (none selected: all)' } },
-        keyNames.map((k) => el('option', { text: keyLabel(k), attrs: { value: k } })),
+        keyNames.map((k) => el('option', { text: displayKey(k), attrs: { value: k } })),
       );
       this.keysBox.append(this.keySelect);
     } else {

@@ -9,7 +9,7 @@ import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage
 import { IDLE_REPLAY } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, duration, missingRange, positionText } from './format';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 /** Seeks while dragging the slider go out at most this often (the host re-runs the sequencer). */
 const SEEK_INTERVAL_MS = 100;
@@ -120,7 +120,7 @@ export class ReplayBar {
         ? k.heldRuns.map(([from, to]) => missingRange(from, to)).join(', ') + (k.heldMore ? ', …' : '') + (k.heldCount > 1 ? ` (${count(k.heldCount)})` : '')
         : '—';
       return el('tr', {}, [
-        el('th', { text: keyLabel(k.key), attrs: { scope: 'row' } }),
+        el('th', { text: displayKey(k.key), attrs: { scope: 'row' } }),
         el('td', { text: k.expected !== undefined ? String(k.expected) : k.startsAt !== undefined ? 'starting' : '—' }),
         el('td', { text: held, title: `${count(k.heldCount)} held` }),
         el('td', { text: k.gap ? missingRange(k.gap.from, k.gap.to) : '—' }),

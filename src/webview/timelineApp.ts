@@ -40,7 +40,7 @@ import { countsShown, FrameStats, kindName, TimelineView } from './timelineView'
 import type { TimelineSnapshot } from './timelineSnapshot';
 import { laneBlock, pageWindow } from '../shared/paging';
 import { LaneScroll, Viewport } from './viewport';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 /** Wait this long after the last view change before asking for a page… */
 const REQUEST_DEBOUNCE_MS = 60;
@@ -620,7 +620,7 @@ export class TimelineApp {
     const got = key && this.vp ? this.cache.bestFor(lane.key, this.vp, key.level, this.generation) : undefined;
     const c = countsShown(lane, got?.page, this.replay.active);
     const where = c === lane ? '' : ' at the replay position';
-    this.status.textContent = `Lane ${keyLabel(lane.name)}${where}: ${count(c.received)} received, ${count(c.delivered)} delivered, ${count(c.gaps)} ${noun(c.gaps, 'gap')} (${count(c.lost)} lost), ${count(c.duplicates)} ${noun(c.duplicates, 'duplicate')}, ${count(c.late)} late${lane.hot ? ', hot' : ''}`;
+    this.status.textContent = `Lane ${displayKey(lane.name)}${where}: ${count(c.received)} received, ${count(c.delivered)} delivered, ${count(c.gaps)} ${noun(c.gaps, 'gap')} (${count(c.lost)} lost), ${count(c.duplicates)} ${noun(c.duplicates, 'duplicate')}, ${count(c.late)} late${lane.hot ? ', hot' : ''}`;
   }
 
   private clickAt(x: number, y: number): void {

@@ -13,7 +13,7 @@ import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
 import type { DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
 import type { LaneScroll, Viewport } from './viewport';
-import { keyLabel } from '../core/trace/keyLabel';
+import { displayKey } from '../core/trace/keyLabel';
 
 /** What the renderer needs for a frame (the app owns all of it). */
 export interface FrameInput {
@@ -448,7 +448,7 @@ export class TimelineView {
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
     if (c.late) parts.push(`${shortCount(c.late)} late`);
     const label = parts.join(' · ');
-    this.drawLaneLabel(f, y, h, keyLabel(lane.name), label, lane.hot);
+    this.drawLaneLabel(f, y, h, displayKey(lane.name), label, lane.hot);
     if (f.focusedLane === index) {
       ctx.strokeStyle = th.focus;
       ctx.lineWidth = 1;

@@ -5,6 +5,11 @@ import { TraceFormatter } from './traceFormatter';
 /**
  * One row per event under one header (RFC 4180 quoting by csv-stringify). Columns that only
  * some event types have are left empty for the others; attributes are a JSON object.
+ *
+ * Text cells are neutralised against formula injection (OWASP, "CSV Injection"): a cell that
+ * begins with `=`, `+`, `-`, `@`, a tab or a carriage return would be run as a formula by a
+ * spreadsheet, so it gets a leading `'`. Numbers are written as numbers. The JSONL export keeps
+ * every value exact.
  */
 export const CSV_COLUMNS = [
   'type', 'key', 'seq', 'from', 'to', 'count', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'conflict', 'conflictReason',
@@ -39,7 +44,15 @@ function toRow(ev: TraceEvent): Row {
   return CSV_COLUMNS.map((c) => {
     const v = e[c];
     if (v === undefined || v === null) return undefined;
-    if (c === 'attributes') return JSON.stringify(v);
-    return v as string | number | boolean;
+    if (c === 'attributes') return neutralise(JSON.stringify(v));
+    return typeof v === 'string' ? neutralise(v) : (v as number | boolean);
   });
+}
+
+/** Characters a spreadsheet starts a formula with (or skips before one). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text cell a spreadsheet will show, not evaluate: `'` before a formula's first character. */
+export function neutralise(cell: string): string {
+  return FORMULA_START.test(cell) ? "'" + cell : cell;
 }

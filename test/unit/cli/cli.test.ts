@@ -107,6 +107,25 @@ describe('seqscope CLI', function () {
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--fail-on', 'conflict').code, 0, 'redeliveries and second publishes are not conflicts');
   });
 
+  it('shows hostile key names inert in the table (cut, escaped) and exact in --json', () => {
+    const long = 'k'.repeat(2000);
+    const trojan = 'admin\u202e\u2066 // evil\u001b[2J';
+    const hostile = join(dir, 'hostile.jsonl');
+    writeFileSync(hostile, captureText([
+      { t: 0, orderingKey: long, id: 'a' },
+      { t: 1, orderingKey: trojan, id: 'b' },
+    ]));
+    const table = seqscope('replay', hostile);
+    assert.equal(table.code, 0, table.stderr);
+    assert.doesNotMatch(table.stdout, /[\u202e\u2066\u001b]/, 'no raw control or bidi character reaches the terminal');
+    assert.ok(table.stdout.includes('admin\\u202e\\u2066 // evil\\u001b[2J'), table.stdout);
+    const widest = Math.max(...table.stdout.split('\n').map((l) => l.length));
+    assert.ok(widest < 200, `rows stay narrow: ${widest} columns`);
+    assert.ok(table.stdout.includes('k'.repeat(39) + '…'));
+    const json = JSON.parse(seqscope('replay', hostile, '--json').stdout);
+    assert.deepEqual(json.byKey.map((k: { key: string }) => k.key), [long, trojan]);
+  });
+
   it("exit 2, a partial summary and what to do when the keys fill the heap (not V8's fatal error)", () => {
     // 200 000 keys in a 64 MiB heap (a small young generation, so the limit is mostly old space): it
     // stops near 100 000.

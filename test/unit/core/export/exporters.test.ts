@@ -201,6 +201,14 @@ describe('exporters', () => {
     it('writes nothing for no events', () => {
       assert.equal(render(new JsonlFormatter(), [[]]), '');
     });
+
+    it('keeps hostile names exact (JSON escapes what it must; nothing is cut or neutralised)', () => {
+      const key = '=cmd|\u202e' + 'x'.repeat(2000) + '\u0007<b>';
+      const ev: TraceEvent = { type: 'late', key, seq: 1, messageId: '@m', lostAt: T0, at: T0, line: 1 };
+      const back = JSON.parse(render(new JsonlFormatter(), [[ev]]).trim());
+      assert.equal(back.key, key);
+      assert.equal(back.messageId, '@m');
+    });
   });
 
   describe('CSV', () => {
@@ -247,6 +255,30 @@ describe('exporters', () => {
       );
       // Events without the column leave it empty.
       assert.equal(rows[0][col], '');
+    });
+
+    it('neutralises cells a spreadsheet would run as a formula (= + - @ tab CR), keeps numbers as numbers', () => {
+      const hostile = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\r=1', 'plain', '\u202eevil'];
+      const events: TraceEvent[] = hostile.map((key, i) => ({ type: 'late', key, seq: 1, messageId: key, lostAt: T0, at: T0 + i, line: i + 1 }));
+      const rows = parseCsv(new CsvFormatter().format(events));
+      const keyCol = CSV_COLUMNS.indexOf('key');
+      const idCol = CSV_COLUMNS.indexOf('messageId');
+      const want = ["'=HYPERLINK(\"http://x\",\"y\")", "'+1+1", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', '\u202eevil'];
+      assert.deepEqual(rows.map((r) => r[keyCol]), want);
+      assert.deepEqual(rows.map((r) => r[idCol]), want);
+      // A negative number is data, not a formula.
+      const [gapRow] = parseCsv(new CsvFormatter().format([{ type: 'message', key: 'k', messageId: 'm', arrivedAt: T0, releasedAt: T0, heldMs: 0, latencyMs: -5, line: 1 }]));
+      assert.equal(gapRow[CSV_COLUMNS.indexOf('latencyMs')], '-5');
+    });
+
+    it('writes a conflict and its reason in their own columns', () => {
+      const [row] = parseCsv(
+        new CsvFormatter().format([
+          { type: 'duplicate', key: 'k', seq: 2, messageId: 'm2', redelivery: false, firstMessageId: 'm2', conflict: true, conflictReason: 'data differs from the first copy', at: T0, line: 4 },
+        ]),
+      );
+      assert.equal(row[CSV_COLUMNS.indexOf('conflict')], 'true');
+      assert.equal(row[CSV_COLUMNS.indexOf('conflictReason')], 'data differs from the first copy');
     });
 
     it('writes nothing for an empty batch, and only the header for no events', () => {
