@@ -113,6 +113,11 @@ export class AvroArchiveParser {
   private header: Header | undefined;
   /** Records seen so far (the next one's number is this + 1). */
   private records = 0;
+
+  /** The number (1-based) the next record would have: where damage that ends the read is reported. */
+  get nextRecord(): number {
+    return this.records + 1;
+  }
   /** Looking for the next sync marker after damage. */
   private resyncing = false;
   /** Records with no message_id / publish_time (data-only files): their own id and the given clock. */

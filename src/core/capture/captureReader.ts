@@ -216,7 +216,8 @@ export class CaptureReader {
         } catch (e) {
           if (!(e instanceof DamagedCompressionError)) throw e;
           const rest = this.endAvro(parser);
-          rest.push({ file: this.index, line: 0, time: NaN, invalid: e.message });
+          // Reported at the record it cut off (records are numbered from 1, like lines).
+          rest.push({ file: this.index, line: parser.nextRecord, time: NaN, invalid: e.message });
           yield rest;
           return;
         }
