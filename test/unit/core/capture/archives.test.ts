@@ -163,6 +163,15 @@ describe('archives: the built CLI', function () {
     assert.match(sample.reason, /^the Avro block at byte 648 is damaged \(its sync marker does not match the header's\)/);
   });
 
+  it('ends on a block whose entry count is damaged (found by the fuzz run): the record is invalid, the rest read', () => {
+    // One flipped byte turns a map's count into billions; read as written it never ended.
+    const r = replay('bad/fuzz-hang.avro');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.summary?.received, 7);
+    assert.equal(r.summary?.invalid, 1);
+    assert.match((r.summary?.invalidSamples as { reason: string }[])[0].reason, /^the Avro block at byte 403 is damaged: record 1 of its 2 does not decode/);
+  });
+
   it('reads a truncated archive up to its last whole block', () => {
     const r = replay('bad/truncated.avro');
     assert.equal(r.code, 0, r.stderr);
