@@ -11,14 +11,17 @@ import {
   resolveOptions,
   sameOptions,
 } from '../../../../src/core/sequencer/sequencingOptions';
+import { InputError } from '../../../../src/core/util/inputError';
 
-/** Asserts that resolving `text` throws a RangeError whose message matches `message`. */
+/** Asserts that resolving `text` throws an InputError whose message matches `message` and that names a setting and a flag. */
 function rejects(text: OptionText, message: RegExp): void {
   assert.throws(
     () => resolveOptions(text),
     (e: unknown) => {
-      assert.ok(e instanceof RangeError, `RangeError for ${JSON.stringify(text)}, got ${String(e)}`);
+      assert.ok(e instanceof InputError, `InputError for ${JSON.stringify(text)}, got ${String(e)}`);
       assert.match(e.message, message);
+      assert.match(e.fix.setting ?? '', /^seqscope\.[a-zA-Z]+$/);
+      assert.match(e.fix.flag ?? '', /^--[a-z-]+$/);
       return true;
     },
   );
