@@ -177,7 +177,7 @@ describe('sequencingOptions', () => {
     assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
     assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
     assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
-    assert.throws(() => resolveOptions({ time: 'soon' }), /^RangeError: time "soon" is not valid: use attribute:<name>/);
+    assert.throws(() => resolveOptions({ time: 'soon' }), /^InputError: time "soon" is not valid: use attribute:<name>/);
     assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
     assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
   });
