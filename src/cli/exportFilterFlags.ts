@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
 import { TRACE_EVENT_TYPES, TraceEventType } from '../core/trace/traceEvents';
 import type { SeqBits } from '../core/sequencer/serial';
+import { UsageError } from './usageError';
 
 export interface ExportFilterFlags {
   only?: string;
@@ -14,9 +15,6 @@ export interface ExportFilterFlags {
   numbers?: string;
   where?: string;
 }
-
-/** A mistake in one of these flags (exit 2, one line). */
-export class FilterFlagError extends Error {}
 
 export function addExportFilterOptions(cmd: Command): Command {
   return cmd
@@ -32,10 +30,10 @@ export function addExportFilterOptions(cmd: Command): Command {
  */
 export function parseNameList<T extends string>(text: string, allowed: readonly T[], flag: string, what: string): T[] {
   const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!parts.length) throw new FilterFlagError(`${flag} needs at least one of ${allowed.join(',')}`);
+  if (!parts.length) throw new UsageError(`${flag} needs at least one of ${allowed.join(',')}`, flag);
   return parts.map((p) => {
     const singular = p.replace(/s$/, '');
-    if (!(allowed as readonly string[]).includes(singular)) throw new FilterFlagError(`${flag} "${p}" is not ${what}: use ${allowed.join(',')}`);
+    if (!(allowed as readonly string[]).includes(singular)) throw new UsageError(`${flag} "${p}" is not ${what}: use ${allowed.join(',')}`, flag);
     return singular as T;
   });
 }
@@ -51,20 +49,20 @@ export function exportFilterFromFlags(f: ExportFilterFlags, seqBits: SeqBits): T
   if (f.numbers !== undefined) {
     const m = /^\s*(\d+)?\s*(-)?\s*(\d+)?\s*$/.exec(f.numbers);
     if (!m || (m[1] === undefined && m[3] === undefined) || (m[2] === undefined && m[3] !== undefined)) {
-      throw new FilterFlagError(`--numbers "${f.numbers}" is not a range: use FROM-TO, FROM-, -TO or one number`);
+      throw new UsageError(`--numbers "${f.numbers}" is not a range: use FROM-TO, FROM-, -TO or one number`, '--numbers');
     }
     const from = m[1] === undefined ? undefined : Number(m[1]);
     // One number alone is a range of one.
     const to = m[3] !== undefined ? Number(m[3]) : m[2] === undefined ? from : undefined;
     const problem = numberRangeProblem(from, to, seqBits);
     // With 64 bits the one problem is a start above the end.
-    if (problem) throw new FilterFlagError(`--numbers ${f.numbers}: ${seqBits === 64 ? 'FROM is above TO, and ' : ''}${problem}`);
+    if (problem) throw new UsageError(`--numbers ${f.numbers}: ${seqBits === 64 ? 'FROM is above TO, and ' : ''}${problem}`, '--numbers');
     spec.seqFrom = from;
     spec.seqTo = to;
   }
   if (f.where !== undefined) {
     const eq = f.where.indexOf('=');
-    if (eq <= 0) throw new FilterFlagError(`--where "${f.where}" is not name=value`);
+    if (eq <= 0) throw new UsageError(`--where "${f.where}" is not name=value`, '--where');
     spec.attribute = { name: f.where.slice(0, eq), value: f.where.slice(eq + 1) };
   }
   return Object.keys(spec).length ? spec : undefined;

@@ -20,21 +20,20 @@ import { TraceWriter } from '../core/export/traceWriter';
 import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { CaptureEntry } from '../core/capture/captureRecord';
-import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, FilterFlagError, parseNameList } from './exportFilterFlags';
+import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, parseNameList } from './exportFilterFlags';
 import { ReplaySummary, tooWideMessage } from '../core/replay/replayEngine';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
-import { CliUsageError, registerPubsubCommands } from './pubsubCommands';
+import { registerPubsubCommands } from './pubsubCommands';
+import { UsageError } from './usageError';
+import { isInputError } from '../core/util/inputError';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 
 declare const SEQSCOPE_VERSION: string;
 
 /** 130 and 141 are what a shell reports for a process ended by SIGINT and SIGPIPE (128 + signal). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130, brokenPipe: 141 } as const;
-
-/** A user mistake: printed as one line, exit 2. */
-class UsageError extends Error {}
 
 const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'invalid'] as const;
 /** How `--fail-on` names what it found: "2 late messages", not "2 lates". */
@@ -138,31 +137,45 @@ Examples:
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
-      // Commander has printed its one-line message already.
-      return EXIT.usage;
-    }
-    // What read an exported trace on stdout went away (| head): not an error, see the exit code.
-    if (e instanceof ExportError && e.code === 'EPIPE') return EXIT.brokenPipe;
-    if (e instanceof ExportError) {
-      io.stderr.write(`seqscope: ${e.message}: ${e.nextStep}\n`);
-      return EXIT.usage;
-    }
-    if (e instanceof UsageError || e instanceof FilterFlagError || e instanceof CliUsageError || e instanceof CaptureError || e instanceof RangeError) {
-      io.stderr.write(`seqscope: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    // Pub/Sub failures come from the separately loaded dist/pubsub.js, so match by name, not class.
-    if ((e as Error)?.name === 'PubsubError') {
-      io.stderr.write(`seqscope: ${(e as Error).message}: ${(e as { nextStep: string }).nextStep}\n`);
-      return EXIT.usage;
-    }
-    const err = e as Error;
-    io.stderr.write(`seqscope: internal error: ${err.message}${process.env.SEQSCOPE_DEBUG ? '\n' + err.stack : ' (set SEQSCOPE_DEBUG=1 for details)'}\n`);
-    return EXIT.failure;
+    return exitCodeFor(e, io);
   }
   return exitCode;
+}
+
+/**
+ * What a failure prints and the exit code: 2 for the user's input (flags, arguments, captures that
+ * cannot be read, Pub/Sub refusals with a next step), 1 for everything else (a bug: "internal
+ * error", the stack with SEQSCOPE_DEBUG=1).
+ */
+export function exitCodeFor(e: unknown, io: Pick<Io, 'stderr'>, env: NodeJS.ProcessEnv = process.env): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+    // Commander has printed its one-line message already.
+    return EXIT.usage;
+  }
+  // What read an exported trace on stdout went away (| head): not an error, see the exit code.
+  if (e instanceof ExportError && e.code === 'EPIPE') return EXIT.brokenPipe;
+  if (e instanceof ExportError) {
+    io.stderr.write(`seqscope: ${e.message}: ${e.nextStep}\n`);
+    return EXIT.usage;
+  }
+  // The user's input (flags, arguments, options; also from dist/pubsub.js, hence by name) and
+  // captures that cannot be read. Not RangeError: V8's stack overflow and invariant checks are
+  // bugs, reported below as internal errors (exit 1).
+  if (isInputError(e) || e instanceof CaptureError) {
+    io.stderr.write(`seqscope: ${e.message}\n`);
+    return EXIT.usage;
+  }
+  // Pub/Sub failures come from the separately loaded dist/pubsub.js, so match by name, not class.
+  if ((e as Error)?.name === 'PubsubError') {
+    io.stderr.write(`seqscope: ${(e as Error).message}: ${(e as { nextStep: string }).nextStep}\n`);
+    return EXIT.usage;
+  }
+  // Anything else is a bug — also a RangeError (V8's stack overflow, an invariant check): exit 1,
+  // one short line, the stack with SEQSCOPE_DEBUG=1.
+  const err = e instanceof Error ? e : new Error(String(e));
+  io.stderr.write(`seqscope: internal error: ${err.message}${env.SEQSCOPE_DEBUG ? '\n' + err.stack : ' (set SEQSCOPE_DEBUG=1 for details)'}\n`);
+  return EXIT.failure;
 }
 
 /** The sequencing flags `replay` and `record` share. */
@@ -182,22 +195,22 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
-  if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)');
+  if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)', '--only');
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
   if (stdinProblem) throw new UsageError(stdinProblem);
   const repeated = repeatedInput(paths.filter((p) => p !== '-'));
   if (repeated !== undefined) throw new UsageError(repeatedInputMessage(repeated, 'name each capture once'));
   let format: TraceFormat | undefined;
   if (flags.format !== undefined) {
-    if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`);
-    if (flags.export === undefined) throw new UsageError('--format needs --export <file>');
+    if (!isTraceFormat(flags.format)) throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')}`, '--format');
+    if (flags.export === undefined) throw new UsageError('--format needs --export <file>', '--format');
     format = flags.format;
   }
-  if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead');
+  if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead', '--export');
   const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, paths.filter((p) => p !== '-')) : undefined;
   if (overwritten !== undefined) {
     const same = overwritten === flags.export ? '' : ` (the same file as ${overwritten})`;
-    throw new UsageError(`--export ${flags.export} would overwrite a capture being read${same}: export to another file`);
+    throw new UsageError(`--export ${flags.export} would overwrite a capture being read${same}: export to another file`, '--export');
   }
 
   // Counts what the filter lets through, for the summary.

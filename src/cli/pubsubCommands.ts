@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { CaptureReader } from '../core/capture/captureReader';
 import { noun } from '../core/util/plural';
+import { UsageError } from './usageError';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration, parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
@@ -28,9 +29,6 @@ export interface ConnectionFlags {
   emulatorHost?: string;
 }
 
-/** A user mistake the CLI prints as one line (exit 2). */
-export class CliUsageError extends Error {}
-
 function loadLayer(): Promise<typeof PubsubLayer> {
   return import('../pubsub');
 }
@@ -47,7 +45,7 @@ async function openConnection(layer: typeof PubsubLayer, flags: ConnectionFlags)
 
 function positiveInt(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliUsageError(`${flag} must be a whole number ≥ 1, not "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, not "${text}"`, flag);
   return Number(text);
 }
 
@@ -82,17 +80,17 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
 }
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
-  if (!!flags.subscription === !!flags.topic) throw new CliUsageError('give one of --subscription (consume it) or --topic (record through a temporary tap)');
+  if (!!flags.subscription === !!flags.topic) throw new UsageError('give one of --subscription (consume it) or --topic (record through a temporary tap)');
   const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
   const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
   // Checked before connecting, so a typo costs nothing.
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
   // A name ending in .gz records gzip-compressed (as --export does); --append keeps the file's own format.
-  if (flags.append && flags.overwrite) throw new CliUsageError('--append continues the file and --overwrite replaces it: give one of them');
+  if (flags.append && flags.overwrite) throw new UsageError('--append continues the file and --overwrite replaces it: give one of them', '--append');
   const recorderOptions = { append: flags.append, overwrite: flags.overwrite, gzip: /\.gz$/i.test(flags.out) };
   const outProblem = await layer.CaptureRecorder.problemWith(flags.out, recorderOptions);
-  if (outProblem) throw new CliUsageError(`--out: ${outProblem}`);
+  if (outProblem) throw new UsageError(`--out: ${outProblem}`, '--out');
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
   let tap: PubsubLayer.Tap | undefined;
@@ -115,7 +113,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     }
     recorder = await layer.CaptureRecorder.open(flags.out, recorderOptions).catch((e: Error) => {
       // Checked above, but the disk can change while the tap is made.
-      throw new CliUsageError(`--out: ${e.message}`);
+      throw new UsageError(`--out: ${e.message}`, '--out');
     });
     const rec = recorder;
     const done = new Promise<string>((resolve) => {
@@ -210,9 +208,9 @@ interface PublishFlags extends ConnectionFlags {
 export async function publish(paths: string[], flags: PublishFlags, io: CliIo): Promise<number> {
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 16;
   const retries = flags.retries === undefined ? 3 : Number(flags.retries);
-  if (!Number.isInteger(retries) || retries < 0) throw new CliUsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`);
+  if (!Number.isInteger(retries) || retries < 0) throw new UsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`, '--retries');
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope publish - --topic T');
-  if (stdinProblem) throw new CliUsageError(stdinProblem);
+  if (stdinProblem) throw new UsageError(stdinProblem);
   const layer = await loadLayer();
   layer.paceSpeed(flags.pace); // a bad --pace is a usage error before anything connects
   const conn = await openConnection(layer, flags);
@@ -294,13 +292,13 @@ interface SeekFlags extends ConnectionFlags {
 }
 
 export async function seek(flags: SeekFlags, io: CliIo): Promise<number> {
-  if (!!flags.time === !!flags.snapshot) throw new CliUsageError('give one of --time or --snapshot');
+  if (!!flags.time === !!flags.snapshot) throw new UsageError('give one of --time or --snapshot');
   let time: Date | undefined;
   if (flags.time) {
     time = parseWhen(flags.time, Date.now());
-    if (!time) throw new CliUsageError(`--time "${flags.time}" is not a time: write how long ago (5m, 30s, 1h) or a date-time (e.g. 2026-11-30T09:30:00Z)`);
+    if (!time) throw new UsageError(`--time "${flags.time}" is not a time: write how long ago (5m, 30s, 1h) or a date-time (e.g. 2026-11-30T09:30:00Z)`, '--time');
     const problem = futureSeekProblem(time, Date.now());
-    if (problem && !flags.force) throw new CliUsageError(`--time: ${problem}: give a time in the past, or add --force to acknowledge the backlog on purpose`);
+    if (problem && !flags.force) throw new UsageError(`--time: ${problem}: give a time in the past, or add --force to acknowledge the backlog on purpose`, '--time');
   }
   const layer = await loadLayer();
   const conn = await openConnection(layer, flags);

@@ -14,7 +14,7 @@ export interface SequencingFlags {
 }
 
 /**
- * The options the flags describe (a RangeError names a bad one). A `--gap-timeout` without a
+ * The options the flags describe (an InputError names a bad one and its flag). A `--gap-timeout` without a
  * unit is milliseconds, as in the settings — which someone who means the CME sample's "10 s"
  * misses, and then every reordering is a gap: `warn` is told, the value is not refused.
  */

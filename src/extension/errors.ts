@@ -2,69 +2,96 @@ import * as vscode from 'vscode';
 import { CaptureError } from '../core/capture/captureReader';
 import { sniffGzip } from '../core/capture/captureSource';
 import { ExportError } from '../core/export/outputFile';
+import { isInputError, isProgrammingError } from '../core/util/inputError';
 import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 
+/** This extension's id (publisher.name), for the issue reporter. */
+const EXTENSION_ID = 'seqscope.seqscope';
+
 /**
- * Wraps a command so that a failure becomes a message with a next step instead of a silent
- * rejection (after vscode-kafka's handleErrors): a capture problem offers to open the file at
- * the line (a damaged gzip capture, the command that decompresses what can be read), a bad
- * setting offers the settings, anything else offers the log.
+ * Wraps a command so that a failure is shown once — a notification with a next step, after
+ * vscode-kafka's handleErrors — and the command resolves (to undefined). Never rethrown: VS Code
+ * would follow the notification with its own "Command … resulted in an error".
  */
 export function withErrorHandling<A extends unknown[]>(name: string, fn: (...args: A) => unknown): (...args: A) => Promise<unknown> {
   return async (...args: A) => {
     try {
       return await fn(...args);
     } catch (e) {
-      // Not awaited: the notification stays until the user answers it, the command must not.
-      void reportError(name, e);
-      // Re-throw for `executeCommand` callers (tests, automation), who would otherwise see success.
-      throw e;
+      await reportError(name, e);
+      return undefined;
     }
   };
 }
 
+/**
+ * Shows `e` as one notification with a next step, by kind, and logs it: a capture problem offers
+ * to open the file at the line (a damaged gzip capture: the command that decompresses what can be
+ * read), the user's input offers the setting that fixes it, a Pub/Sub failure its next step, a
+ * programming error (a RangeError from V8 or an invariant, a TypeError…) is a bug: "internal
+ * error", with the log and the issue reporter. Resolves once the notification is shown; what the
+ * user picks in it is handled without being waited for.
+ */
 export async function reportError(context: string, e: unknown): Promise<void> {
   if (e instanceof vscode.CancellationError) return;
   const err = e instanceof Error ? e : new Error(String(e));
+  const showLog = (pick: string | undefined) => pick === 'Show Log' && log().show();
+  if (isProgrammingError(e)) {
+    log().error(`internal error in ${context}: ${err.stack ?? err.message}`);
+    show(`SeqScope: internal error in ${context}: ${err.message}. This is a bug in SeqScope; the log has the details.`, ['Show Log', 'Report Issue'], (pick) => {
+      if (pick === 'Report Issue') return vscode.commands.executeCommand('workbench.action.openIssueReporter', { extensionId: EXTENSION_ID, issueTitle: `Internal error in ${context}: ${err.message}`, issueBody: `\`\`\`\n${err.stack ?? err.message}\n\`\`\`\n` });
+      return showLog(pick);
+    });
+    return;
+  }
   log().error(`${context}: ${err.message}`);
   if (err.stack) log().debug(err.stack);
   if (err instanceof CaptureError) {
     // The editor cannot show a gzip capture's lines (the core reads them decompressed).
     const actions = (await sniffGzip(err.path).catch(() => false)) ? [] : ['Open File'];
-    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, ...actions);
-    if (pick === 'Open File') await openAt(err.path, err.line);
+    show(`SeqScope: ${err.message}`, actions, (pick) => pick === 'Open File' && openAt(err.path, err.line));
     return;
   }
   if (err instanceof CompressedCaptureError) {
     // Not "Open File": the editor cannot show gzip data. The command gets what can be read.
-    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}. ${err.nextStep}.`, ...(err.command ? ['Copy Command'] : []), 'Show Log');
-    if (pick === 'Copy Command' && err.command) {
-      await vscode.env.clipboard.writeText(err.command);
-      vscode.window.setStatusBarMessage(`SeqScope: copied ${err.command}`, 5000);
-    } else if (pick === 'Show Log') log().show();
+    show(`SeqScope: ${err.message}. ${err.nextStep}.`, [...(err.command ? ['Copy Command'] : []), 'Show Log'], async (pick) => {
+      if (pick === 'Copy Command' && err.command) {
+        await vscode.env.clipboard.writeText(err.command);
+        vscode.window.setStatusBarMessage(`SeqScope: copied ${err.command}`, 5000);
+      } else showLog(pick);
+    });
     return;
   }
   if (err instanceof ExportError) {
-    void vscode.window.showErrorMessage(`SeqScope: ${err.message}. Next: ${err.nextStep}.`);
+    show(`SeqScope: ${err.message}. Next: ${err.nextStep}.`, [], () => undefined);
     return;
   }
   // From the separately bundled Pub/Sub layer (dist/pubsub.js): matched by name, not class.
   if (err.name === 'PubsubError') {
     const { kind, nextStep } = err as Error & { kind: string; nextStep: string };
     const settingsFix = ['no-project', 'emulator-down', 'invalid-name', 'unauthenticated'].includes(kind);
-    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}. Next: ${nextStep}.`, ...(settingsFix ? ['Open Settings'] : []), 'Show Log');
-    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub');
-    else if (pick === 'Show Log') log().show();
+    show(`SeqScope: ${err.message}. Next: ${nextStep}.`, [...(settingsFix ? ['Open Settings'] : []), 'Show Log'], (pick) => {
+      if (pick === 'Open Settings') return vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub');
+      return showLog(pick);
+    });
     return;
   }
-  if (err instanceof RangeError) {
-    const pick = await vscode.window.showErrorMessage(`SeqScope: ${err.message}`, 'Open Settings');
-    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope');
+  if (isInputError(err)) {
+    // The setting that fixes it, named and offered; input typed into a command has none.
+    const setting = err.fix.setting;
+    const named = setting && !err.message.includes(setting) ? ` (setting ${setting})` : '';
+    show(`SeqScope: ${err.message}${named}`, setting ? ['Open Settings'] : [], (pick) => pick === 'Open Settings' && vscode.commands.executeCommand('workbench.action.openSettings', setting));
     return;
   }
-  const pick = await vscode.window.showErrorMessage(`SeqScope: ${context} failed: ${err.message}`, 'Show Log');
-  if (pick === 'Show Log') log().show();
+  show(`SeqScope: ${context} failed: ${err.message}`, ['Show Log'], showLog);
+}
+
+/** An error notification; `onPick` handles the answer, which is not waited for. */
+function show(message: string, actions: string[], onPick: (pick: string | undefined) => unknown): void {
+  void Promise.resolve(vscode.window.showErrorMessage(message, ...actions))
+    .then(onPick)
+    .then(undefined, (e: unknown) => log().warn(`after "${message}": ${(e as Error).message}`));
 }
 
 /** Opens a file with the cursor on a 1-based line. */

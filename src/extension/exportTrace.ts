@@ -8,6 +8,7 @@ import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceWriter } from '../core/export/traceWriter';
 import { writeStandaloneHtml } from '../timeline/standaloneHtml';
 import { describeOptions } from '../core/sequencer/sequencingOptions';
+import { InputError } from '../core/util/inputError';
 import { maxEmbeddedRecords } from './settings';
 import { log } from './log';
 import { Session } from './session';
@@ -89,7 +90,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     format = pick.format;
   }
   const spec = FORMATS.find((f) => f.format === format);
-  if (!spec) throw new RangeError(`export format "${format}" is unknown: use ${FORMATS.map((f) => f.format).join(', ')}`);
+  if (!spec) throw new InputError(`export format "${format}" is unknown: use ${FORMATS.map((f) => f.format).join(', ')}`);
   let target = req.path;
   if (!target) {
     // Beside the file the user opened (not a gzip capture's decompressed copy), named after it;
@@ -107,7 +108,7 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     target = uri.fsPath;
   }
   if (inputOverwrittenBy(target, [...session.data.paths, ...session.sourcePaths]) !== undefined) {
-    throw new RangeError(`exporting to ${target} would overwrite the capture being read: choose another file`);
+    throw new InputError(`exporting to ${target} would overwrite the capture being read: choose another file`);
   }
   const out = target;
   await vscode.window.withProgress(

@@ -4,9 +4,8 @@
  * the view, which VS Code derives from package.json).
  */
 import * as vscode from 'vscode';
-import { registerCommands } from './commands';
+import { registerAllCommands } from './commands';
 import { DecompressedCaptures } from './compressedCaptures';
-import { registerPubsubCommands } from './pubsubRegistration';
 import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
 import { SessionManager } from './sessionManager';
@@ -63,8 +62,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
       const n = e.selection[0];
       if (n && 'session' in n && n.session) manager.active = n.session;
     }),
-    ...registerCommands({ extensionUri: context.extensionUri, manager, tree, treeView }),
-    ...registerPubsubCommands(pubsub, manager),
+    ...registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView }, pubsub),
     pubsub,
     { dispose: () => TimelinePanel.instance?.dispose() },
     { dispose: disposeLog },

@@ -3,15 +3,17 @@ import { join, resolve } from 'node:path';
 import { CaptureReader } from '../core/capture/captureReader';
 import { parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
+import { InputError } from '../core/util/inputError';
 import { noun } from '../core/util/plural';
 import type * as PubsubLayer from '../pubsub';
-import { CAPTURE_FILTERS } from './commands';
+import { CAPTURE_FILTERS } from './pickers/captureFiles';
+import { runCommand } from './commands/registry';
 import { Disposable } from './dispose';
 import { LiveSession } from './liveSession';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
-import { RecordingsResult, showRecordings } from './recordingsPicker';
+import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
 
 /** Arguments for automation (tests, tasks): skip the pickers. */
@@ -165,7 +167,7 @@ export class PubsubCommands extends Disposable {
       const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
       const visible = subs.filter((s) => !layer.isTap(s));
       if (!visible.length) {
-        void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no subscriptions. Tap a topic instead?`, 'Tap Topic…').then((p) => p && vscode.commands.executeCommand('seqscope.pubsub.tapTopic'));
+        void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no subscriptions. Tap a topic instead?`, 'Tap Topic…').then((p) => p && runCommand('seqscope.pubsub.tapTopic'));
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -256,10 +258,10 @@ export class PubsubCommands extends Disposable {
       }));
     if (!text) return;
     const time = parseWhen(text, Date.now());
-    if (!time) throw new RangeError(`"${text}" is not 5m, 30s, 1h or a date-time`);
+    if (!time) throw new InputError(`"${text}" is not 5m, 30s, 1h or a date-time`);
     // Also for callers that pass `when` (no input box): the extension never acks a backlog.
     const future = futureSeekProblem(time, Date.now());
-    if (future) throw new Error(`${future}: give a time in the past`);
+    if (future) throw new InputError(`${future}: give a time in the past`);
     const { layer, conn } = await this.connect();
     await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', s.live.subscription), { time });
     void vscode.window.showInformationMessage(`SeqScope: ${s.title} seeked to ${time.toISOString()}; re-sent messages show as redeliveries.`);

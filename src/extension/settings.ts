@@ -38,7 +38,7 @@ function setByUser<T>(c: vscode.WorkspaceConfiguration, name: string): T | undef
   return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
-/** Sequencing options from the settings; a RangeError names the bad setting. */
+/** Sequencing options from the settings; an InputError names the bad setting. */
 export function optionsFromSettings(overrides: OptionText = {}): SequencingOptions {
   return resolveOptions({ ...optionTextFromSettings(overrides.preset), ...overrides });
 }

@@ -7,6 +7,7 @@ import type { HostMessage, KeyOrder, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { Disposable } from './dispose';
 import { reportError } from './errors';
+import { assertNever } from '../core/util/assertNever';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
@@ -315,11 +316,16 @@ export class TimelinePanel extends Disposable {
             if (s) this.post({ type: 'keyOrder', order: s.keyOrder });
           });
           return;
-        default: {
+        case 'requestPage':
+        case 'requestDetail': {
           if (!s) return;
           const reply = await s.timeline.handle(m);
           if (reply) this.post(reply);
+          return;
         }
+        default:
+          // Every message type is handled above: a new one fails to compile here until it is.
+          return assertNever(m, 'message from the timeline');
       }
     } catch (e) {
       log().error(`timeline ${m.type}: ${(e as Error).message}`);

@@ -12,6 +12,7 @@
  * later one of that key are kept, in order, until `resume(key)` — which calls the client's
  * resumePublishing — or the run is aborted. Nothing is skipped silently.
  */
+import { InputError } from '../core/util/inputError';
 import type { CaptureEntry } from '../core/capture/captureRecord';
 import type { PubsubConnection } from './connection';
 import type { ResourceName } from './resourceNames';
@@ -41,7 +42,7 @@ export function paceSpeed(pace: string): number {
   if (pace === 'max') return Infinity;
   const m = /^x(\d+(?:\.\d+)?)$/.exec(pace);
   const speed = m ? Number(m[1]) : NaN;
-  if (!(speed > 0)) throw new RangeError(`pace "${pace}" is not original, max or xN (e.g. x10)`);
+  if (!(speed > 0)) throw new InputError(`pace "${pace}" is not original, max or xN (e.g. x10)`, { flag: '--pace' });
   return speed;
 }
 

@@ -206,7 +206,7 @@ export class CaptureRecorder {
       this.writeBuffer();
       end = encode(value, this.buffer, 0);
       while (end < 0) {
-        if (this.buffer.length >= 1 << 30) throw new RangeError('a capture line does not fit in 1 GiB');
+        if (this.buffer.length >= 1 << 30) throw new Error('a capture line does not fit in 1 GiB');
         this.buffer = Buffer.allocUnsafe(this.buffer.length * 2);
         end = encode(value, this.buffer, 0);
       }

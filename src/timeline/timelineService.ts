@@ -21,6 +21,7 @@ import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { CaptureSession } from './captureSession';
 import { Kind, KIND_NAMES, KindCode } from '../shared/timelineModel';
 import { LaneIndex } from './laneIndex';
+import { assertNever } from '../core/util/assertNever';
 import { packLanes } from '../shared/laneWire';
 import { packPage } from '../shared/pageWire';
 import { EventFilter, overview, queryTimeline, TimelineQuery } from './timelineQuery';
@@ -33,6 +34,9 @@ export type RecordSource = (arrival: number) => Promise<ReceivedMessage | undefi
 export type AttributeIndex = (name: string, value: string) => Promise<Uint8Array>;
 
 const OVERVIEW_BINS = 600;
+
+/** The webview messages the service answers: data requests (replay, selection and the rest are the host's). */
+export type TimelineRequest = Extract<WebviewMessage, { type: 'requestPage' | 'requestDetail' | 'setFilter' | 'setKeyOrder' }>;
 
 export class TimelineService {
   private filter: TimelineFilter = {};
@@ -201,7 +205,7 @@ export class TimelineService {
   }
 
   /** Handles a data request; returns the reply, if the message wants one. */
-  async handle(msg: WebviewMessage): Promise<HostMessage | undefined> {
+  async handle(msg: TimelineRequest): Promise<HostMessage | undefined> {
     switch (msg.type) {
       case 'requestPage': {
         const page = this.query({ t0: msg.t0, t1: msg.t1, buckets: msg.buckets, lanes: msg.lanes, position: this.position });
@@ -216,7 +220,7 @@ export class TimelineService {
         this.setKeyOrder(msg.order);
         return { type: 'keyOrder', order: this.order };
       default:
-        return undefined;
+        return assertNever(msg, 'timeline request');
     }
   }
 

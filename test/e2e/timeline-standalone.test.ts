@@ -349,9 +349,13 @@ describe('timeline webview, standalone export in Chromium', function () {
       await to.fill('70000');
       assert.equal(await to.evaluate((i) => (i as unknown as { validationMessage: string }).validationMessage), '16-bit numbers end at 65535');
       const gen = (await snapshot(page)).generation;
+      // Refused by the browser: it fires "invalid" on the field instead of submitting the form, so
+      // no filter goes to the host and no reply comes back.
+      await to.evaluate((i) => {
+        (globalThis as unknown as { __refused: Promise<void> }).__refused = new Promise<void>((resolve) => i.addEventListener('invalid', () => resolve(), { once: true }));
+      });
       await page.getByRole('button', { name: 'Apply the filter' }).click();
-      // Refused by the browser: no filter goes to the host, so no reply comes back.
-      await page.waitForTimeout(300);
+      await page.evaluate(() => (globalThis as unknown as { __refused: Promise<void> }).__refused);
       assert.equal((await snapshot(page)).generation, gen, 'nothing applied');
       // Through the wrap is a valid 16-bit range: it applies.
       await to.fill('5');
@@ -409,6 +413,15 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.ok(detail.includes('</script><img src=x onerror=alert(2)>'), 'attribute as text');
       // The hostile key name is an <option> label, as text.
       assert.equal(await page.locator('.ss-filters option', { hasText: XSS_PAYLOAD }).count(), 1);
+      // Every element the page adds from here on, however briefly: an element made from data
+      // would be added as its view is drawn.
+      // (A string: the test's TypeScript has no DOM types.)
+      await page.evaluate(`(() => {
+        const added = (globalThis.__added = []);
+        new MutationObserver((records) => {
+          for (const r of records) for (const n of r.addedNodes) if (n instanceof Element) for (const e of [n, ...n.querySelectorAll('*')]) if (/^(img|svg|iframe|object|embed)$/i.test(e.tagName)) added.push(e.outerHTML.slice(0, 80));
+        }).observe(document, { childList: true, subtree: true });
+      })()`);
       // Click through every mark, and the invalid record, for good measure.
       for (const { id } of [...s.findings, ...s.messages]) {
         const now = await settled(page);
@@ -417,7 +430,9 @@ describe('timeline webview, standalone export in Chromium', function () {
         await waitForSnapshot(page, (x) => x.detailEventId === m.id, `detail of ${m.id}`);
       }
       assert.match(await page.locator('.ss-detail').innerText(), /./);
-      await page.waitForTimeout(300);
+      // Two frames: what the last click drew is in the page.
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __added: string[] }).__added), [], 'no element was created from data');
       assert.equal(await page.locator('img, svg, iframe, object, embed').count(), 0, 'no element was created from data');
       assert.deepEqual(o.dialogs, [], 'no dialog opened');
       await page.screenshot({ path: join(RESULTS_DIR, 'timeline-xss-dark.png') });

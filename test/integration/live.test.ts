@@ -13,7 +13,7 @@ import type { SeqScopeApi } from '../../src/extension/extension';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
 import type { SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
-import { until } from './hostProbes';
+import { failingCommand, until } from './hostProbes';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 const PROJECT = 'seqscope-it';
@@ -116,7 +116,7 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     assert.equal(recordingItem.buttons?.length, 1, 'reveal (or copy its path) only: no delete');
     picker!.hide();
     await listed;
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.replay.stepForward')), /detach the live session first/);
+    assert.match(await failingCommand('seqscope.replay.stepForward'), /detach the live session first/);
 
     // The window holds 100 arrivals (seqscope.pubsub.liveWindowMessages): the views move on to a
     // fresh one, the counts go on.
@@ -128,8 +128,8 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     assert.match(treeText(node2), /120 received · window 2/);
 
     // Replay from a time in the future would acknowledge the whole backlog: refused, with why.
-    await assert.rejects(
-      Promise.resolve(vscode.commands.executeCommand('seqscope.live.replayFromTime', window2.id, '2099-01-01T00:00:00Z')),
+    assert.match(
+      await failingCommand('seqscope.live.replayFromTime', window2.id, '2099-01-01T00:00:00Z'),
       /2099-01-01T00:00:00\.000Z is in the future: seeking there acknowledges every message published before it, including those not yet received: give a time in the past/,
     );
 

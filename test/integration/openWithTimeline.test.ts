@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { stubber } from './windowStubs';
 import type { OpenResult } from '../../src/extension/commands';
 import type { SeqScopeApi } from '../../src/extension/extension';
-import { timelineTabs, until } from './hostProbes';
+import { failingCommand, timelineTabs, until } from './hostProbes';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 
@@ -101,7 +101,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
 
   it('closes the timeline it opened when the load fails and no other session is open', async () => {
     answer(notACapture);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture')), /is not a capture/);
+    assert.match(await failingCommand('seqscope.openCapture'), /is not a capture/);
     await until('the timeline to close', () => timelineTabs().length === 0);
     assert.equal(api.manager.all.length, 0);
   });
@@ -111,7 +111,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
     await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     answer(notACapture);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture')), /is not a capture/);
+    assert.match(await failingCommand('seqscope.openCapture'), /is not a capture/);
     await until('the timeline to show the open session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl');
     assert.equal(timelineTabs().length, 1);
   });

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
 import type { SeqScopeApi } from '../../src/extension/extension';
-import { canRevealInOS, type RecordingsResult } from '../../src/extension/recordingsPicker';
+import { canRevealInOS, type RecordingsResult } from '../../src/extension/pickers/recordingsPicker';
 import { FakeQuickPick, stubber } from './windowStubs';
 import { until } from './hostProbes';
 

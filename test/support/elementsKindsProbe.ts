@@ -1,7 +1,8 @@
 /**
  * Run by elementsKinds.test.ts in a node started with --allow-natives-syntax: feeds sequencers a
  * reordered, duplicated stream and prints, as JSON, every number array of theirs that V8 no
- * longer stores unboxed (see src/core/util/arrayKinds.ts for why that matters).
+ * longer stores unboxed (see src/core/util/arrayKinds.ts for why that matters), every field it
+ * probes that is not there (or not an array), and how many arrays it checked.
  */
 import { Sequencer, SequencerSink } from '../../src/core/sequencer/sequencer';
 
@@ -10,6 +11,10 @@ const hasDoubleElements = new Function('a', 'return %HasDoubleElements(a)') as (
 
 const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
 const boxed: string[] = [];
+/** Fields the probe reaches for that are not arrays: the probe no longer matches the engine. */
+const missing: string[] = [];
+/** Arrays checked: none would mean nothing was probed. */
+let checked = 0;
 
 /** Positions 0…n−1 of `keys` keys, every fifth pair swapped, every seventh repeated, fractional times. */
 function feed(s: Sequencer<number>, keys: number, n: number): void {
@@ -24,9 +29,18 @@ function feed(s: Sequencer<number>, keys: number, n: number): void {
   }
 }
 
+/**
+ * Records each array that is not stored as doubles. A field that is not an array — renamed,
+ * moved, or made a typed array — is a failure too, not a pass: the probe would otherwise stop
+ * probing without a word.
+ */
 function check(where: string, arrays: Record<string, unknown>): void {
   for (const [name, a] of Object.entries(arrays)) {
-    if (Array.isArray(a) && !hasDoubleElements(a)) boxed.push(`${where}.${name}`);
+    if (!Array.isArray(a)) missing.push(`${where}.${name} (${a === undefined ? 'missing' : typeof a})`);
+    else {
+      checked++;
+      if (!hasDoubleElements(a)) boxed.push(`${where}.${name}`);
+    }
   }
 }
 
@@ -42,4 +56,4 @@ for (const round of [1, 2]) {
   check(`round ${round} timers`, { runDeadlines: inner.timers.runDeadlines, heapDeadlines: inner.timers.heapDeadlines });
   s.finish();
 }
-process.stdout.write(JSON.stringify(boxed));
+process.stdout.write(JSON.stringify({ boxed, missing, checked }));

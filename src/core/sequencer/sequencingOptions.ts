@@ -3,6 +3,7 @@
  * the timeouts. Shared by the CLI flags and the extension's settings so both mean the same.
  */
 import { formatDurationExact, parseDuration } from '../util/duration';
+import { InputError, InputFix, isInputError } from '../util/inputError';
 import { SEQ_BITS, SeqBits } from './serial';
 
 export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
@@ -59,7 +60,7 @@ export function parseKeySpec(text: string): KeySpec {
   if (text === 'none') return { kind: 'none' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new RangeError(`key "${text}" is not valid: use orderingKey, attribute:<name> or none`);
+  throw new InputError(`key "${text}" is not valid: use orderingKey, attribute:<name> or none`, optionFix('key'));
 }
 
 export function parseSeqSpec(text: string): SeqSpec {
@@ -67,7 +68,7 @@ export function parseSeqSpec(text: string): SeqSpec {
   if (text === 'mdp3') return { kind: 'mdp3' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new RangeError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header) or none`);
+  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header) or none`, optionFix('seq'));
 }
 
 export function parseTimeSpec(text: string): TimeSpec {
@@ -75,7 +76,7 @@ export function parseTimeSpec(text: string): TimeSpec {
   if (text === 'mdp3') return { kind: 'mdp3' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new RangeError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime) or none`);
+  throw new InputError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime) or none`, optionFix('time'));
 }
 
 export function formatKeySpec(k: KeySpec): string {
@@ -84,6 +85,11 @@ export function formatKeySpec(k: KeySpec): string {
 
 export function formatSeqSpec(s: SeqSpec): string {
   return s.kind === 'attribute' ? `attribute:${s.name}` : s.kind;
+}
+
+/** Where an option is set: its setting (`seqscope.gapTimeout`) and its flag (`--gap-timeout`). */
+function optionFix(option: 'preset' | 'key' | 'seq' | 'time' | 'seqBits' | 'gapTimeout' | 'capacity'): InputFix {
+  return { setting: `seqscope.${option}`, flag: `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` };
 }
 
 function attributeName(text: string): string | undefined {
@@ -103,13 +109,13 @@ export interface OptionText {
   capacity?: string | number;
 }
 
-/** Resolves and validates; throws RangeError with a message naming the option and the fix. */
+/** Resolves and validates; throws an InputError naming the option, its setting and flag, and the fix. */
 export function resolveOptions(text: OptionText): SequencingOptions {
   let o: SequencingOptions = DEFAULT_OPTIONS;
   if (text.preset !== undefined && text.preset !== '' && text.preset !== 'none') {
     // Own keys only: "constructor" or "toString" must not pass as presets.
     const p = Object.hasOwn(PRESETS, text.preset) ? PRESETS[text.preset] : undefined;
-    if (!p) throw new RangeError(`preset "${text.preset}" is unknown: use ${Object.keys(PRESETS).join(', ')}`);
+    if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${Object.keys(PRESETS).join(', ')}`, optionFix('preset'));
     o = { ...o, ...p };
   }
   if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
@@ -126,7 +132,7 @@ export function resolveOptions(text: OptionText): SequencingOptions {
   if (o.seq.kind === 'mdp3' || o.sendingTimeMdp3) o = { ...o, payload: 'mdp3' };
   if (text.seqBits !== undefined) {
     const bits = Number(text.seqBits);
-    if (!SEQ_BITS.includes(bits as SeqBits)) throw new RangeError(`seq-bits "${text.seqBits}" is not valid: use 16, 32 or 64`);
+    if (!SEQ_BITS.includes(bits as SeqBits)) throw new InputError(`seq-bits "${text.seqBits}" is not valid: use 16, 32 or 64`, optionFix('seqBits'));
     o = { ...o, seqBits: bits as SeqBits };
   }
   if (text.gapTimeout !== undefined) {
@@ -135,22 +141,23 @@ export function resolveOptions(text: OptionText): SequencingOptions {
     else {
       try {
         ms = parseDuration(text.gapTimeout);
-      } catch {
-        throw new RangeError(`gap-timeout "${text.gapTimeout}" is not valid: write a duration like 500ms, 10s or 2m`);
+      } catch (e) {
+        if (!isInputError(e)) throw e;
+        throw new InputError(`gap-timeout "${text.gapTimeout}" is not valid: write a duration like 500ms, 10s or 2m`, optionFix('gapTimeout'));
       }
     }
-    if (!(ms >= 0)) throw new RangeError(`gap-timeout ${ms} is not valid: use a duration of 0 or more`);
+    if (!(ms >= 0)) throw new InputError(`gap-timeout ${ms} is not valid: use a duration of 0 or more`, optionFix('gapTimeout'));
     o = { ...o, gapTimeoutMs: ms };
   }
   if (text.capacity !== undefined) {
     const c = Number(text.capacity);
-    if (!Number.isInteger(c) || c < 1) throw new RangeError(`capacity "${text.capacity}" is not valid: use a whole number of 1 or more`);
+    if (!Number.isInteger(c) || c < 1) throw new InputError(`capacity "${text.capacity}" is not valid: use a whole number of 1 or more`, optionFix('capacity'));
     o = { ...o, capacity: c };
   }
   // Serial arithmetic only orders numbers less than half the space apart; more held than that
   // would make a held number look older than the expected one.
   if (isSequenced(o) && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
-    throw new RangeError(`capacity ${o.capacity} is too large for ${o.seqBits}-bit numbers: use less than ${2 ** (o.seqBits - 1)}`);
+    throw new InputError(`capacity ${o.capacity} is too large for ${o.seqBits}-bit numbers: use less than ${2 ** (o.seqBits - 1)}`, optionFix('capacity'));
   }
   return o;
 }

@@ -1,14 +1,16 @@
 /** Parses the durations the CLI and settings accept: `500ms`, `10s`, `2m`, `1h`, or bare milliseconds. */
+import { InputError } from './inputError';
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!m) {
-    throw new RangeError(`"${text}" is not a duration: write it like 500ms, 10s or 2m`);
+    throw new InputError(`"${text}" is not a duration: write it like 500ms, 10s or 2m`);
   }
   // Rounded to the µs: 1.1 * 1000 is 1100.0000000000002 in floating point.
   const ms = Math.round(Number(m[1]) * UNITS[m[2] ?? 'ms'] * 1000) / 1000;
-  if (!Number.isFinite(ms)) throw new RangeError(`"${text}" is not a duration: it is too large`);
+  if (!Number.isFinite(ms)) throw new InputError(`"${text}" is not a duration: it is too large`);
   return ms;
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { SequencingOptions } from '../../../src/core/sequencer/sequencingOptions';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
+import { assertNever } from '../../../src/core/util/assertNever';
 import { ReplayCursor } from '../../../src/timeline/replayCursor';
 import { RecordSource, TimelineService } from '../../../src/timeline/timelineService';
 import type { HostMessage, ReplayInfo, ReplaySpeed, WebviewMessage } from '../../../src/shared/protocol';
@@ -98,10 +99,19 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
         replay = { ...replay, speed: msg.speed as ReplaySpeed };
         await send({ type: 'replay', replay });
         return;
-      default: {
+      case 'requestPage':
+      case 'requestDetail':
+      case 'setFilter':
+      case 'setKeyOrder': {
         const reply = await service.handle(msg).catch((e: Error) => ({ type: 'error', message: e.message }) as HostMessage);
         if (reply) await send(reply);
+        return;
       }
+      case 'select':
+      case 'painted':
+        return;
+      default:
+        assertNever(msg, 'message from the timeline');
     }
   });
   await page.exposeFunction('__seqscopeFakeState', (raw: string) => void (stored = JSON.parse(raw)));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { exportFilterFromFlags, FilterFlagError, parseNameList } from '../../../src/cli/exportFilterFlags';
+import { exportFilterFromFlags, parseNameList } from '../../../src/cli/exportFilterFlags';
+import { UsageError } from '../../../src/cli/usageError';
 
 describe('replay export filter flags', () => {
   it('turns the flags into the extension’s filter: kinds (plural too), keys, ranges, an attribute', () => {
@@ -34,7 +35,7 @@ describe('replay export filter flags', () => {
       [{ where: '=310' }, /is not name=value/],
       [{ where: 'Channel' }, /is not name=value/],
     ];
-    for (const [flags, message] of bad) assert.throws(() => exportFilterFromFlags(flags, 64), (e: unknown) => e instanceof FilterFlagError && message.test(e.message), JSON.stringify(flags));
+    for (const [flags, message] of bad) assert.throws(() => exportFilterFromFlags(flags, 64), (e: unknown) => e instanceof UsageError && message.test(e.message), JSON.stringify(flags));
     assert.deepEqual(parseNameList('gaps,late', ['gap', 'late'] as const, '--fail-on', 'a finding'), ['gap', 'late']);
   });
 });

@@ -11,14 +11,17 @@ import {
   resolveOptions,
   sameOptions,
 } from '../../../../src/core/sequencer/sequencingOptions';
+import { InputError } from '../../../../src/core/util/inputError';
 
-/** Asserts that resolving `text` throws a RangeError whose message matches `message`. */
+/** Asserts that resolving `text` throws an InputError whose message matches `message` and that names a setting and a flag. */
 function rejects(text: OptionText, message: RegExp): void {
   assert.throws(
     () => resolveOptions(text),
     (e: unknown) => {
-      assert.ok(e instanceof RangeError, `RangeError for ${JSON.stringify(text)}, got ${String(e)}`);
+      assert.ok(e instanceof InputError, `InputError for ${JSON.stringify(text)}, got ${String(e)}`);
       assert.match(e.message, message);
+      assert.match(e.fix.setting ?? '', /^seqscope\.[a-zA-Z]+$/);
+      assert.match(e.fix.flag ?? '', /^--[a-z-]+$/);
       return true;
     },
   );
@@ -174,7 +177,7 @@ describe('sequencingOptions', () => {
     assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
     assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
     assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
-    assert.throws(() => resolveOptions({ time: 'soon' }), /^RangeError: time "soon" is not valid: use attribute:<name>/);
+    assert.throws(() => resolveOptions({ time: 'soon' }), /^InputError: time "soon" is not valid: use attribute:<name>/);
     assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
     assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { InputError } from '../../../../src/core/util/inputError';
 import { formatDuration, formatDurationExact, parseDuration, parseWhen } from '../../../../src/core/util/duration';
 
 describe('parseDuration', () => {
@@ -34,12 +35,12 @@ describe('parseDuration', () => {
     assert.equal(parseDuration('1.005s'), 1005);
   });
 
-  it('rejects what is not a duration with a RangeError quoting it', () => {
+  it('rejects what is not a duration with an InputError quoting it', () => {
     for (const text of ['', ' ', 'abc', '10x', '-1s', '-5', '1.s', '.5s', '10sec', 'ms', 's10', '1e3', '1,5s', '10ms5', '1 000', 'Infinity', 'NaN', '9'.repeat(400)]) {
       assert.throws(
         () => parseDuration(text),
         (e: unknown) => {
-          assert.ok(e instanceof RangeError, `RangeError for ${JSON.stringify(text)}`);
+          assert.ok(e instanceof InputError, `InputError for ${JSON.stringify(text)}`);
           assert.ok(e.message.startsWith(`"${text}" is not a duration`), e.message);
           return true;
         },

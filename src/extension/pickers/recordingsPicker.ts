@@ -7,10 +7,11 @@
 import * as vscode from 'vscode';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { formatBytes } from '../core/util/byteSize';
-import { noun } from '../core/util/plural';
-import { formatAge, listRecordings, RecordingFile } from '../core/capture/recordings';
-import { reportError } from './errors';
+import { formatBytes } from '../../core/util/byteSize';
+import { noun } from '../../core/util/plural';
+import { formatAge, listRecordings, RecordingFile } from '../../core/capture/recordings';
+import { reportError } from '../errors';
+import { runCommand } from '../commands/registry';
 
 /** Where recordings are, and which are in use. */
 export interface RecordingsPlace {
@@ -66,7 +67,7 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
       `SeqScope: no recordings yet in ${place.folders()[0]}. Live sessions record there: tap a topic or attach to a subscription.`,
       'Tap Topic…',
     );
-    if (pick === 'Tap Topic…') void vscode.commands.executeCommand('seqscope.pubsub.tapTopic');
+    if (pick === 'Tap Topic…') void runCommand('seqscope.pubsub.tapTopic');
     return { deleted };
   }
 
@@ -181,7 +182,7 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
       picker.dispose();
       // Opened after the picker is gone: Open Capture asks for the options with a picker of its
       // own. Its failures are reported by its own command wrapper.
-      if (opened) await Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(opened))).catch(() => undefined);
+      if (opened) await Promise.resolve(runCommand('seqscope.openCapture', vscode.Uri.file(opened))).catch(() => undefined);
       done({ ...(opened ? { opened } : {}), deleted });
     });
     picker.show();

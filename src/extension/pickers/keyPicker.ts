@@ -4,8 +4,8 @@
  * whose names contain what is typed, searched again on each keystroke (see KeySearch for why).
  */
 import * as vscode from 'vscode';
-import { KeySearch } from '../timeline/keySearch';
-import { displayKey } from '../core/trace/keyLabel';
+import { KeySearch } from '../../timeline/keySearch';
+import { displayKey } from '../../core/trace/keyLabel';
 
 /** Keys listed at once. */
 export const KEY_PAGE = 500;

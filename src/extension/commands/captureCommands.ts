@@ -1,0 +1,81 @@
+/** Opening captures (files, the bundled sample) and exporting a session's trace. */
+import * as vscode from 'vscode';
+import { CaptureError } from '../../core/capture/captureReader';
+import { repeatedInput, repeatedInputMessage } from '../../core/capture/fileIdentity';
+import { OptionText, resolveOptions } from '../../core/sequencer/sequencingOptions';
+import { captureTitle } from '../../timeline/captureSession';
+import { decompressedName } from '../compressedCaptures';
+import { exportTrace, ExportRequest } from '../exportTrace';
+import { CAPTURE_FILTERS } from '../pickers/captureFiles';
+import { pickOptions } from '../pickers/optionsPicker';
+import { Session } from '../session';
+import { optionsFromSettings, showTimelineOnOpen } from '../settings';
+import { CommandContext, OpenResult, sessionFrom } from './context';
+import { Handlers } from './registry';
+import { SessionViews } from './sessionViews';
+
+export function captureCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.exportTrace'> {
+  const { manager } = ctx;
+  return {
+    'seqscope.openCapture': async (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => {
+      let uris: vscode.Uri[] | undefined;
+      // Explorer passes (clicked, allSelected); automation passes (uri | uri[], options).
+      if (Array.isArray(second)) uris = second;
+      else if (Array.isArray(arg)) uris = arg;
+      else if (arg instanceof vscode.Uri) uris = [arg];
+      const automated = second !== undefined && !Array.isArray(second);
+      if (!uris?.length) {
+        uris = await vscode.window.showOpenDialog({ canSelectMany: true, filters: CAPTURE_FILTERS, title: 'Open capture (several are merged by their clock)', openLabel: 'Open Capture' });
+        if (!uris?.length) return undefined;
+      }
+      // A file and a link to it, selected together in the Explorer or the dialog: refused before
+      // the options are asked, as the CLI refuses it.
+      const repeated = repeatedInput(uris.map((u) => u.fsPath));
+      if (repeated) throw new CaptureError(repeatedInputMessage(repeated, 'open each capture once'), repeated[1]);
+      const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
+      if (!options) return undefined;
+      // Open already, unchanged, sequenced alike: shown, not loaded a second time (two sessions
+      // of one title would be told apart by nothing). A changed file — a recording that grew —
+      // or other options open a session of their own.
+      const same = manager.findSame(uris.map((u) => u.fsPath), options);
+      if (same) {
+        await views.showOpenAlready(same, !automated && showTimelineOnOpen());
+        return { id: same.id, title: same.title } satisfies OpenResult;
+      }
+      // Interactive opens show the timeline at once: it starts up while the capture loads, under
+      // the title the session will have (a gzip capture's is its name without .gz).
+      const title = captureTitle(uris.map((u) => decompressedName(u.fsPath)), false);
+      const loading = !automated && showTimelineOnOpen() ? views.showLoading(title) : undefined;
+      let s: Session | undefined;
+      try {
+        s = await manager.open(
+          uris.map((u) => u.fsPath),
+          options,
+          loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), firstView: (view) => loading.showFirstView(view) },
+        );
+      } finally {
+        loading?.finishLoading(s);
+      }
+      if (!s) return undefined;
+      await views.revealSession(s);
+      return { id: s.id, title: s.title } satisfies OpenResult;
+    },
+
+    'seqscope.openSample': async () => {
+      const sample = vscode.Uri.joinPath(ctx.extensionUri, 'media', 'samples', 'cme-sample.jsonl');
+      const options = resolveOptions({ preset: 'cme' });
+      const same = manager.findSame([sample.fsPath], options);
+      if (same) {
+        await views.showOpenAlready(same, true);
+        return { id: same.id, title: same.title } satisfies OpenResult;
+      }
+      const s = await manager.open([sample.fsPath], options);
+      if (!s) return undefined;
+      await views.revealSession(s);
+      views.showTimeline(s);
+      return { id: s.id, title: s.title } satisfies OpenResult;
+    },
+
+    'seqscope.exportTrace': (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(manager, arg), ctx.extensionUri, req),
+  };
+}

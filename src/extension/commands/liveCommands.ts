@@ -1,0 +1,26 @@
+/** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time (see PubsubCommands). */
+import { AttachArgs, PubsubCommands, TapArgs } from '../pubsubCommands';
+import { SessionManager } from '../sessionManager';
+import { liveSessionFrom } from './context';
+import { Handlers } from './registry';
+
+type LiveCommandId =
+  | 'seqscope.pubsub.attach'
+  | 'seqscope.pubsub.tapTopic'
+  | 'seqscope.pubsub.deleteLeftoverTaps'
+  | 'seqscope.pubsub.recordings'
+  | 'seqscope.pubsub.publishCapture'
+  | 'seqscope.live.detach'
+  | 'seqscope.live.replayFromTime';
+
+export function liveCommands(pubsub: PubsubCommands, manager: SessionManager): Handlers<LiveCommandId> {
+  return {
+    'seqscope.pubsub.attach': (args?: AttachArgs) => pubsub.attach(args),
+    'seqscope.pubsub.tapTopic': (args?: TapArgs) => pubsub.tapTopic(args),
+    'seqscope.pubsub.deleteLeftoverTaps': (args?: { all?: boolean }) => pubsub.deleteLeftoverTaps(args),
+    'seqscope.pubsub.recordings': () => pubsub.recordings(),
+    'seqscope.pubsub.publishCapture': (args?: { file?: string; topic?: string; pace?: string }) => pubsub.publishCapture(args),
+    'seqscope.live.detach': (arg?: unknown) => pubsub.detach(liveSessionFrom(manager, arg)),
+    'seqscope.live.replayFromTime': (arg?: unknown, when?: string) => pubsub.replayFromTime(liveSessionFrom(manager, arg), when),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Showing sessions: in the Sessions view (revealed, selected), in the timeline, and the summary of
+ * one just opened. Shared by the capture and session commands.
+ */
+import * as vscode from 'vscode';
+import { noun } from '../../core/util/plural';
+import { tooWideMessage } from '../../core/replay/replayEngine';
+import { log } from '../log';
+import { Session } from '../session';
+import { TimelinePanel } from '../timelinePanel';
+import { CommandContext } from './context';
+
+export interface SessionViews {
+  /** The timeline, on `s` (made the active session) or on the active one. */
+  showTimeline(s?: Session): TimelinePanel;
+  /** The timeline while a capture loads, under the title its session will have. */
+  showLoading(title: string): TimelinePanel | undefined;
+  /** A capture opened again, unchanged and sequenced alike: its session, shown and said so. */
+  showOpenAlready(s: Session, withTimeline: boolean): Promise<void>;
+  /** A session just opened: shown in the Sessions view, its summary said. */
+  revealSession(s: Session): Promise<void>;
+}
+
+export function sessionViews(ctx: CommandContext): SessionViews {
+  const { manager, tree, treeView } = ctx;
+
+  const revealInTree = async (s: Session, eventId: number) => {
+    // As in revealSession: a live session's tree refreshes on a throttle, and VS Code resolves the
+    // node among the children it has. Before the node is made: a refresh makes the nodes anew.
+    tree.flushRefresh();
+    const node = tree.nodeForEvent(s, s.data.event(eventId));
+    if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
+  };
+
+  const showTimeline = (s?: Session) => {
+    if (s) manager.active = s;
+    return TimelinePanel.show(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId));
+  };
+
+  const showLoading = (title: string) => TimelinePanel.showLoading(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId), title);
+
+  /** A capture opened again, unchanged and sequenced alike: its session, shown and said so. */
+  async function showOpenAlready(s: Session, withTimeline: boolean): Promise<void> {
+    manager.active = s;
+    await revealInSessionsView(s);
+    if (withTimeline) showTimeline(s);
+    log().info(`${s.title} is open already (the same files, unchanged, sequenced alike): showing it`);
+    vscode.window.setStatusBarMessage(`SeqScope: ${s.title} is open already, unchanged: showing it (close it to load it again)`, 5000);
+  }
+
+  /** The Sessions view, shown, with the session selected in it. */
+  async function revealInSessionsView(s: Session): Promise<void> {
+    await vscode.commands.executeCommand('workbench.view.extension.seqscope');
+    const node = tree.sessionNode(s);
+    // VS Code looks for the node among the root items it has: the refresh that lists the new
+    // session (throttled, up to 200 ms away) must reach it first, or the reveal fails whenever
+    // another session is open.
+    tree.flushRefresh();
+    try {
+      await treeView.reveal(node, { select: true, focus: false, expand: true });
+    } catch {
+      // The view may not be visible yet; the session is in the tree all the same.
+    }
+  }
+
+  /** A session just opened: shown in the Sessions view, its summary said. */
+  async function revealSession(s: Session): Promise<void> {
+    await revealInSessionsView(s);
+    const sum = s.data.summary;
+    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
+    // One notification: a damaged gzip capture's cut-off record is also an invalid one.
+    const damage = s.damage?.length ? `${s.damage.join('. ')}. ` : '';
+    // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
+    if (sum.unsequenced) {
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${sum.unsequenced.fix.setting}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.tooWide) {
+      // Once for the run, however many records it was.
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimeline(s));
+    } else if (sum.received + sum.invalid === 0 && !damage) {
+      void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
+    } else if (sum.invalid || damage) {
+      // Show Timeline only where it would show something: not when the timeline is on it already.
+      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions).then((a) => a && showTimeline(s));
+    } else {
+      vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
+    }
+  }
+
+  return { showTimeline, showLoading, showOpenAlready, revealSession };
+}

@@ -1,0 +1,84 @@
+// One error per failure: a failing command shows one notification with a next step and resolves;
+// it never rethrows, which would make VS Code follow with "Command … resulted in an error".
+// Errors by kind: the user's input names the setting that fixes it; a programming error is an
+// internal error with the log and the issue reporter, never "Open Settings".
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { COMMAND_IDS } from '../../src/extension/commands/commandIds';
+import { reportError } from '../../src/extension/errors';
+import type { SeqScopeApi } from '../../src/extension/extension';
+import { failingCommand } from './hostProbes';
+import { Restore, stubber } from './windowStubs';
+
+const EXTENSION_ID = 'seqscope.seqscope';
+const root = join(__dirname, '..', '..'); // out/integration -> the repository root
+
+describe('command errors', function () {
+  this.timeout(30_000);
+  let api: SeqScopeApi;
+  const restore: Restore = [];
+  /** Each error notification: its message and the buttons it offered. */
+  let shown: { message: string; items: string[] }[];
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID)!.activate();
+  });
+
+  beforeEach(() => {
+    shown = [];
+    stubber(restore)('showErrorMessage', (async (message: string, ...items: string[]) => void shown.push({ message, items })) as never);
+  });
+
+  afterEach(async () => {
+    while (restore.length) restore.pop()!();
+    await vscode.commands.executeCommand('seqscope.session.closeAll');
+  });
+
+  it('registers exactly the commands of COMMAND_IDS under seqscope.*', async () => {
+    // VS Code adds commands of its own for the view (seqscope.sessions.focus, …).
+    const ours = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('seqscope.') && !c.startsWith('seqscope.sessions.'));
+    assert.deepEqual([...new Set(ours)].sort(), [...COMMAND_IDS].sort());
+  });
+
+  it('a failing command shows one notification with its next step, and resolves', async () => {
+    assert.equal(api.manager.all.length, 0);
+    // No session: the message names the command to run first.
+    const message = await failingCommand('seqscope.replay.play');
+    assert.match(message, /no session is open: run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture" first/);
+    assert.deepEqual(shown, [{ message, items: ['Show Log'] }]);
+  });
+
+  it('a bad setting: one notification naming the setting, offering it', async () => {
+    const config = vscode.workspace.getConfiguration('seqscope');
+    await config.update('gapTimeout', 'soon', vscode.ConfigurationTarget.Global);
+    try {
+      const sample = vscode.Uri.file(join(root, 'media', 'samples', 'cme-sample.jsonl'));
+      const message = await failingCommand('seqscope.openCapture', sample, {});
+      assert.equal(message, 'SeqScope: gap-timeout "soon" is not valid: write a duration like 500ms, 10s or 2m (setting seqscope.gapTimeout)');
+      assert.deepEqual(shown[0].items, ['Open Settings']);
+      assert.equal(api.manager.all.length, 0, 'nothing opened');
+    } finally {
+      await config.update('gapTimeout', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('a programming error (a stack overflow, an invariant RangeError) is an internal error, not "check your settings"', async () => {
+    const recurse = (n: number): number => recurse(n + 1) + 1;
+    let overflow: unknown;
+    try {
+      recurse(0);
+    } catch (e) {
+      overflow = e;
+    }
+    assert.ok(overflow instanceof RangeError);
+    await reportError('seqscope.openCapture', overflow);
+    await reportError('seqscope.openCapture', new RangeError('ringSize must be a power of two'));
+    assert.equal(shown.length, 2);
+    for (const { message, items } of shown) {
+      assert.match(message, /^SeqScope: internal error in seqscope\.openCapture: .+\. This is a bug in SeqScope; the log has the details\.$/);
+      assert.deepEqual(items, ['Show Log', 'Report Issue']);
+    }
+    assert.match(shown[0].message, /Maximum call stack size exceeded/);
+  });
+});
