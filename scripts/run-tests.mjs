@@ -3,6 +3,9 @@
 // Tiers: unit (plain Node, mocha); emulator (plain Node, against the Pub/Sub emulator); integration (mocha inside a real VS Code 1.100 extension
 // host: scripts/vscode-host/run-suite.mjs); e2e (Playwright on the VS Code workbench, mocha in
 // plain Node). Each tier's reporter appends its counts to a results file.
+// The two host tiers run twice: on the oldest VS Code `engines.vscode` allows (1.100) and on the
+// newest the registry carries (scripts/vscode-host/common.mjs, HOSTS); `integration-newest` and
+// `e2e-newest` are the second runs.
 // `node scripts/run-tests.mjs unit e2e` runs only the tiers named.
 //
 // The two host tiers need the VS Code server (scripts/vscode-host/install.mjs, cached in
@@ -29,13 +32,18 @@ const tiers = [
   // Against the real Pub/Sub emulator, which the tests start themselves (test/emulator/); where it
   // is not installed they report themselves skipped, loudly.
   { name: 'emulator', steps: [[node, mocha, '--config', join(root, '.mocharc.emulator.json')]] },
-  {
-    name: 'integration',
-    host: true,
-    testsDir: join(root, 'test/integration'),
-    steps: [[node, vscodeHost('build-suite.mjs')], [node, vscodeHost('run-suite.mjs')]],
-  },
-  { name: 'e2e', host: true, testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
+  ...['oldest', 'newest'].flatMap((vscode) => {
+    const suffix = vscode === 'oldest' ? '' : `-${vscode}`;
+    return [
+      {
+        name: `integration${suffix}`,
+        vscode,
+        testsDir: join(root, 'test/integration'),
+        steps: [[node, vscodeHost('build-suite.mjs')], [node, vscodeHost('run-suite.mjs')]],
+      },
+      { name: `e2e${suffix}`, vscode, testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
+    ];
+  }),
 ];
 
 const only = process.argv.slice(2);
@@ -45,38 +53,38 @@ if (unknown.length) {
   process.exit(2);
 }
 
-let host; // undefined: not tried yet; else { ok: boolean, why: string }
-function hostAvailable() {
-  if (host) return host;
-  console.log('\n=== VS Code test host ===');
-  const r = spawnSync(node, [vscodeHost('install.mjs')], { cwd: root, stdio: 'inherit' });
-  host = r.status === 0
+const hosts = {}; // by SEQSCOPE_VSCODE: { ok: boolean, why: string } once tried
+function hostAvailable(vscode) {
+  if (hosts[vscode]) return hosts[vscode];
+  console.log(`\n=== VS Code test host (${vscode}) ===`);
+  const r = spawnSync(node, [vscodeHost('install.mjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, SEQSCOPE_VSCODE: vscode } });
+  hosts[vscode] = r.status === 0
     ? { ok: true, why: '' }
     : { ok: false, why: r.status === 2 ? 'the machine lacks its prerequisites (see the line above)' : `its install failed (exit ${r.status ?? r.signal}; see above)` };
-  return host;
+  return hosts[vscode];
 }
 
 let crashed = 0;
 for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
   console.log(`\n=== ${t.name} tests ===`);
-  if (t.host && !hostAvailable().ok) {
+  if (t.vscode && !hostAvailable(t.vscode).ok) {
     const n = countTests(t.testsDir);
     const bar = '!'.repeat(100);
     const counted = inCI ? `counted as FAILED (CI=true)` : `counted as SKIPPED, not passed`;
-    console.error(`${bar}\n!!! ${t.name} tests NOT RUN: the VS Code test host is unavailable: ${host.why}.\n!!! ${n} test(s) ${counted}.\n${bar}`);
+    console.error(`${bar}\n!!! ${t.name} tests NOT RUN: the VS Code test host (${t.vscode}) is unavailable: ${hosts[t.vscode].why}.\n!!! ${n} test(s) ${counted}.\n${bar}`);
     appendFileSync(results, JSON.stringify(inCI
       ? { tier: t.name, passed: 0, failed: Math.max(n, 1), skipped: 0 }
       : { tier: t.name, passed: 0, failed: 0, skipped: n }) + '\n');
     continue;
   }
   const started = Date.now();
-  if (t.name === 'e2e') rmSync(join(resultsDir, 'e2e'), { recursive: true, force: true }); // screenshots
+  if (t.name.startsWith('e2e')) rmSync(join(resultsDir, t.name), { recursive: true, force: true }); // screenshots
   let r;
   for (const [cmd, ...args] of t.steps) {
     r = spawnSync(cmd, args, {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, SEQSCOPE_TEST_RESULTS: results, SEQSCOPE_TEST_TIER: t.name },
+      env: { ...process.env, SEQSCOPE_TEST_RESULTS: results, SEQSCOPE_TEST_TIER: t.name, ...(t.vscode && { SEQSCOPE_VSCODE: t.vscode }) },
     });
     if (r.status !== 0) break;
   }

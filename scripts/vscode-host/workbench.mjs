@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { URL, URLSearchParams } from 'node:url';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, SERVER_MAIN, devExtensionPath, installedMarker, log } from './common.mjs';
+import { CHROMIUM, SERVER_MAIN, SERVER_NODE, VSCODE_VERSION, devExtensionPath, installedMarker, log } from './common.mjs';
 
 export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -63,7 +63,7 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {
   const fd = openSync(logFile, 'a');
   // detached: the server gets its own process group (setsid), which stop() kills whole,
   // extension host and pty host included.
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+  const child = spawn(SERVER_NODE, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, SEQSCOPE_VSCODE_VERSION: VSCODE_VERSION, ...env } });
   closeSync(fd);
   let exited = null;
   child.on('exit', (code, signal) => { exited = code ?? signal; });

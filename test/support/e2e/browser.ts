@@ -15,7 +15,7 @@ import type { TimelineSnapshot } from '../../../src/webview/timelineSnapshot';
 import { fileRecordSource } from './fileRecords';
 
 export const ROOT = join(__dirname, '..', '..', '..');
-export const RESULTS_DIR = join(ROOT, '.test-results', 'e2e');
+export const RESULTS_DIR = join(ROOT, '.test-results', process.env.SEQSCOPE_TEST_TIER || 'e2e');
 export const CHROMIUM = process.env.SEQSCOPE_CHROMIUM ?? '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { ROOT } from '../../../scripts/vscode-host/common.mjs';
 import { openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../../scripts/vscode-host/workbench.mjs';
 
-export const SHOTS = join(ROOT, '.test-results', 'e2e');
+export const SHOTS = join(ROOT, '.test-results', process.env.SEQSCOPE_TEST_TIER || 'e2e');
 
 export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
