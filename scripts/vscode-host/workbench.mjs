@@ -3,7 +3,7 @@
 // run-suite.mjs (the integration suite in the extension host) and by the e2e tests.
 // Selectors that work on this workbench: shared/recipes/vscode-host.md.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,14 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {
   const args = [SERVER_MAIN, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token',
     '--accept-server-license-terms', '--server-data-dir', sub('server-data'), '--user-data-dir', sub('user-data'),
     '--extensions-dir', sub('extensions'), '--disable-telemetry', '--disable-workspace-trust', '--enable-smoke-test-driver'];
+  // Newer workbenches open a Chat view beside the editor at start, and it takes the focus the
+  // tests' key presses are meant for; settings older versions do not know are ignored.
+  const user = join(sub('user-data'), 'User');
+  mkdirSync(user, { recursive: true });
+  writeFileSync(join(user, 'settings.json'), JSON.stringify({
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  }, null, 2));
   const fd = openSync(logFile, 'a');
   // detached: the server gets its own process group (setsid), which stop() kills whole,
   // extension host and pty host included.
