@@ -13,7 +13,7 @@ import { exportTrace, ExportRequest } from './exportTrace';
 import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
-import { EventNode, LoadMoreNode, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
+import { EventNode, LoadMoreNode, revealEventInTree, SessionNode, SessionsTreeProvider, TreeNode } from './sessionsTree';
 import { optionsFromSettings, optionTextFromSettings, setKeyOrderSetting, showTimelineOnOpen } from './settings';
 import { isKeyOrder, KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/trace/keyOrder';
 import { TimelinePanel } from './timelinePanel';
@@ -68,13 +68,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     return TimelinePanel.show(ctx.extensionUri, manager, (session, eventId) => void revealInTree(session, eventId));
   };
 
-  const revealInTree = async (s: Session, eventId: number) => {
-    // As in revealSession: a live session's tree refreshes on a throttle, and VS Code resolves the
-    // node among the children it has. Before the node is made: a refresh makes the nodes anew.
-    tree.flushRefresh();
-    const node = tree.nodeForEvent(s, s.data.event(eventId));
-    if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
-  };
+  const revealInTree = (s: Session, eventId: number) => revealEventInTree(tree, treeView, s, eventId);
 
   return [
     reg('seqscope.openCapture', async (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => {
