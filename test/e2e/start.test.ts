@@ -47,7 +47,9 @@ describe('npm start, server mode (e2e)', () => {
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     // The sample opens in SeqScope's editor (the demo folder's settings associate *.jsonl with it).
     await page.locator('.tab', { hasText: 'cme-sample.jsonl' }).waitFor({ timeout: 60_000 });
-    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 }).catch(async (e: Error) => {
+      throw new Error(`${e.message}; the window: ${await screenshot(page, join(SHOTS, 'FAILED-npm-start.png'))}`);
+    });
     const s = await settled(frame, 60_000);
     assert.deepEqual(s.lanes.map((l) => l.name).sort(), ['310', '312', '318'], 'the sample, by channel (CME preset)');
     assert.equal(s.marks?.gap, 2);

@@ -82,6 +82,9 @@ describe('VS Code conventions in the workbench (e2e)', () => {
   it("opens a capture as an editor from the Explorer's Open With…, and draws it", async () => {
     const { page } = workbench();
     await runCommand(page, 'SeqScope: Close All Sessions');
+    // The timeline closes with the last session: let it go before the palette opens again (the
+    // focus moving as it closes would close the palette).
+    await page.locator('.tab', { hasText: 'Timeline:' }).waitFor({ state: 'detached', timeout: 15_000 });
     await closeAllEditors(page);
     await runCommand(page, 'View: Show Explorer');
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: COPY });
