@@ -21,14 +21,17 @@ function optionsFrom(v: unknown): SequencingOptions | undefined {
   if (!isRecord(v) || !isRecord(v.key) || !isRecord(v.seq)) return undefined;
   if ((v.key.kind === 'attribute' && !isString(v.key.name)) || (v.seq.kind === 'attribute' && !isString(v.seq.name))) return undefined;
   try {
+    const time = v.sendingTimeMdp3 === true ? 'mdp3' : isString(v.sendingTimeAttribute) ? `attribute:${v.sendingTimeAttribute}` : 'none';
     const o = resolveOptions({
       key: formatKeySpec(v.key as unknown as SequencingOptions['key']),
       seq: formatSeqSpec(v.seq as unknown as SequencingOptions['seq']),
+      time,
       seqBits: v.seqBits as number,
       gapTimeout: v.gapTimeoutMs as number,
       capacity: v.capacity as number,
     });
-    return isString(v.sendingTimeAttribute) ? { ...o, sendingTimeAttribute: v.sendingTimeAttribute } : o;
+    // The payload decoding the cme preset turns on (with attribute numbers) is kept as it was.
+    return v.payload === 'mdp3' ? { ...o, payload: 'mdp3' } : o;
   } catch {
     return undefined;
   }

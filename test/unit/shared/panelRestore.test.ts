@@ -6,11 +6,13 @@ import { panelRestoreFrom, PanelRestore } from '../../../src/shared/panelRestore
 describe('a timeline panel restored after a reload (panelRestoreFrom)', () => {
   const cme = resolveOptions({ preset: 'cme' });
   const plain = resolveOptions({ key: 'attribute:Channel', gapTimeout: '250ms', capacity: 5 });
+  const mdp3 = resolveOptions({ key: 'attribute:Channel', seq: 'mdp3', time: 'mdp3', seqBits: 32 });
 
   it('gives back what the panel saved, through JSON as the webview state carries it', () => {
     const saved: PanelRestore[] = [
       { kind: 'capture', paths: ['/data/a.jsonl', '/data/b.jsonl.gz'], options: cme, position: 41 },
       { kind: 'capture', paths: ['/data/a.jsonl'], options: plain },
+      { kind: 'capture', paths: ['/data/mdp3.jsonl'], options: mdp3, position: 0 },
       { kind: 'live', title: 'tap on orders', recording: '/rec/orders-2025.jsonl', options: cme },
     ];
     for (const restore of saved) {
