@@ -2,9 +2,10 @@
 // The README screenshot, from the running extension: the VS Code 1.100 workbench (the test
 // host, headless Chromium) in the Dark Modern theme, the sample capture opened from the Command
 // Palette, a key expanded in the Sessions tree, and the timeline with a gap's detail open.
-// Writes media/screenshot.png (1400×850). `npm run screenshot` builds first.
+// Writes media/screenshot.png (1400×850). `npm run screenshot` builds first. With --walkthrough,
+// also the walkthrough's pictures in media/walkthrough/: the timeline, the tree, a gap replayed.
 //
-//   node scripts/vscode-host/screenshot.mjs [--out FILE]
+//   node scripts/vscode-host/screenshot.mjs [--out FILE] [--walkthrough]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,14 @@ import { parseArgs } from 'node:util';
 import { ROOT, log } from './common.mjs';
 import { findWebviewFrame, openWorkbench, runCommand, screenshot } from './workbench.mjs';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: join(ROOT, 'media', 'screenshot.png') } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: join(ROOT, 'media', 'screenshot.png') }, walkthrough: { type: 'boolean', default: false } } });
+const WALKTHROUGH = join(ROOT, 'media', 'walkthrough');
+
+/** A PNG of one part of the workbench (its id: workbench.parts.editor, …). */
+async function partShot(page, part, file) {
+  await page.locator(`[id="workbench.parts.${part}"]`).screenshot({ path: join(WALKTHROUGH, file) });
+  log(`walkthrough: ${join(WALKTHROUGH, file)}`);
+}
 const SIZE = { width: 1400, height: 850 };
 
 /** Resolves once the timeline has drawn fresh pages for its view and nothing is in flight. */
@@ -52,6 +60,13 @@ try {
   await rows.filter({ hasText: /Gaps\s*1/ }).first().locator('.monaco-tl-twistie').click();
   await rows.filter({ hasText: 'waited' }).first().waitFor({ timeout: 15_000 });
 
+  if (values.walkthrough) {
+    await page.mouse.move(SIZE.width - 2, SIZE.height - 2);
+    await timelineSettled(frame);
+    await partShot(page, 'editor', 'timeline.png');
+    await partShot(page, 'sidebar', 'tree.png');
+  }
+
   // The timeline: the widest gap's detail open, as a reader would click it.
   const s = await timelineSettled(frame);
   const gap = s.findings.filter((f) => f.kind === 'gap').sort((a, b) => (b.w ?? 0) - (a.w ?? 0))[0];
@@ -65,6 +80,14 @@ try {
   await page.mouse.move(SIZE.width - 2, SIZE.height - 2);
   await page.waitForTimeout(500);
   log(`screenshot: ${await screenshot(page, values.out)}`);
+  if (values.walkthrough) {
+    await runCommand(page, 'SeqScope: Replay: Run to Next Gap');
+    await frame.waitForFunction(() => globalThis.__seqscopeTimeline.snapshot().cursorTime !== undefined, undefined, { timeout: 15_000 });
+    await timelineSettled(frame);
+    for (const close of await page.locator('.notifications-toasts .codicon-notifications-clear').all()) await close.click().catch(() => {});
+    await page.mouse.move(SIZE.width - 2, SIZE.height - 2);
+    await partShot(page, 'editor', 'gap.png');
+  }
 } finally {
   await wb.close();
   rmSync(folder, { recursive: true, force: true });

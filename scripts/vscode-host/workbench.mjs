@@ -110,10 +110,14 @@ export function launchBrowser(profileDir) {
   });
 }
 
-/** The workbench URL for a folder on the server's machine, with an optional test payload. */
-export function workbenchUrl(origin, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
+/**
+ * The workbench URL for a folder on the server's machine, with an optional test payload and a
+ * file to open (a path on the server's machine).
+ */
+export function workbenchUrl(origin, { folder, extensionDevelopmentPath, extensionTestsPath, openFile } = {}) {
   const authority = new URL(origin).host;
   const payload = [];
+  if (openFile) payload.push(['openFile', `vscode-remote://${authority}${openFile}`]);
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://${authority}${extensionDevelopmentPath}`]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://${authority}${extensionTestsPath}`]);
   payload.push(['skipWelcome', 'true']);

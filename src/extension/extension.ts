@@ -4,13 +4,16 @@
  * the view, which VS Code derives from package.json).
  */
 import * as vscode from 'vscode';
+import { CaptureEditorProvider } from './captureEditor';
 import { registerAllCommands } from './commands';
 import { DecompressedCaptures } from './compressedCaptures';
 import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
+import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { keyOrderSetting } from './settings';
-import { SessionsTreeProvider, TreeNode } from './sessionsTree';
+import { revealEventInTree, SessionsTreeProvider, TreeNode } from './sessionsTree';
+import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { SessionStatusBar } from './statusBar';
 import { TimelinePanel } from './timelinePanel';
 
@@ -36,6 +39,8 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const statusBar = new SessionStatusBar(manager);
   const pubsub = new PubsubCommands(manager, context.globalStorageUri);
   pubsubRef = pubsub;
+
+  const revealInTree = (s: Session, eventId: number) => void revealEventInTree(tree, treeView, s, eventId);
 
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'seqscope.hasSessions', manager.all.length > 0);
@@ -64,6 +69,13 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     }),
     ...registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView }, pubsub),
     pubsub,
+    // After a window reload VS Code hands back the timeline panel with its webview's state: the
+    // session comes back (activation event onWebviewPanel:seqscope.timeline).
+    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => TimelinePanel.revive(panel, state, context.extensionUri, manager, revealInTree),
+    }),
+    // A capture opened as an editor (Open With…).
+    CaptureEditorProvider.register(context.extensionUri, manager, revealInTree),
     { dispose: () => TimelinePanel.instance?.dispose() },
     { dispose: disposeLog },
   );

@@ -72,6 +72,7 @@ export class LiveSession extends Disposable {
       detail: `connecting to ${start.subscription.path}`,
       subscription: start.subscription.path,
       tapOf: start.tap?.topic.path,
+      recording: this.recordingPath,
       rate: 0,
       received: 0,
       redeliveredSinceReconnect: 0,

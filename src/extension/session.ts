@@ -17,6 +17,8 @@ export interface LiveStatus {
   subscription: string;
   /** The topic, when the session reads through a tap SeqScope made. */
   tapOf?: string;
+  /** The file the session records into (a timeline restored after a reload offers it). */
+  recording?: string;
   /** Messages per second over the last few seconds. */
   rate: number;
   received: number;

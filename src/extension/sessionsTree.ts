@@ -396,3 +396,14 @@ function escapeMd(s: string): string {
 function keysWords(n: number, order: KeyOrder): string {
   return `${n} ${noun(n, 'key')}${order === 'arrival' ? '' : ` by ${KEY_ORDER_LABELS[order]}`}`;
 }
+
+/**
+ * Reveals an event's node (a mark clicked in a timeline). As in revealing a session: a live
+ * session's tree refreshes on a throttle, and VS Code resolves the node among the children it
+ * has. Before the node is made: a refresh makes the nodes anew.
+ */
+export async function revealEventInTree(tree: SessionsTreeProvider, treeView: vscode.TreeView<TreeNode>, s: Session, eventId: number): Promise<void> {
+  tree.flushRefresh();
+  const node = tree.nodeForEvent(s, s.data.event(eventId));
+  if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
+}

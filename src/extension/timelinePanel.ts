@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { captureTitle } from '../timeline/captureSession';
 import { inlineScript, inlineStyle, jsonForHtml } from '../timeline/standaloneHtml';
 import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../shared/standaloneEmbed';
-import type { HostMessage, KeyOrder, WebviewMessage } from '../shared/protocol';
+import type { HostMessage, KeyOrder, PanelRestore, WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
+import { panelRestoreFrom } from '../shared/panelRestore';
+import { decompressedName } from './compressedCaptures';
 import { Disposable } from './dispose';
 import { reportError } from './errors';
 import { assertNever } from '../core/util/assertNever';
@@ -15,6 +20,16 @@ import { setKeyOrderSetting } from './settings';
 
 /** Longest the session waits for the webview to paint its first view (showFirstView). */
 const PAINT_WAIT_MS = 1000;
+
+/** The user clicked a mark in a timeline: the tree reveals it. */
+export type OnSelect = (s: Session, eventId: number) => void;
+
+/**
+ * Which timeline a panel is: the window's one panel, which follows the active session and comes
+ * back after a window reload (the serializer); or a capture opened as an editor (Open With…),
+ * which shows its own session for as long as it is open.
+ */
+export type PanelRole = 'timeline' | 'editor';
 
 /**
  * The timeline webview panel: one per window, showing the active session. It answers the
@@ -29,6 +44,8 @@ const PAINT_WAIT_MS = 1000;
 export class TimelinePanel extends Disposable {
   private static current: TimelinePanel | undefined;
   private session: Session | undefined;
+  /** Said in place of a session, when there is none to show (a capture gone since a reload…). */
+  private notice: string | undefined;
   private sessionSub: vscode.Disposable | undefined;
   private ready = false;
   private htmlSet = false;
@@ -52,7 +69,7 @@ export class TimelinePanel extends Disposable {
   /** The user clicked a mark: the tree reveals it. */
   readonly onDidSelect = this.selected.event;
 
-  static show(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void): TimelinePanel {
+  static show(extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect): TimelinePanel {
     if (TimelinePanel.current && !TimelinePanel.current.isDisposed) {
       TimelinePanel.current.panel.reveal(undefined, true);
       TimelinePanel.current.attach(manager.active);
@@ -69,7 +86,7 @@ export class TimelinePanel extends Disposable {
    * starts up meanwhile, so the session paints the moment it is sequenced. Undefined when a
    * panel is open already (it switches to the session when it becomes the active one).
    */
-  static showLoading(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel | undefined {
+  static showLoading(extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect, title: string): TimelinePanel | undefined {
     if (TimelinePanel.instance) return undefined;
     // Created under its title: a tab that opens as "SeqScope Timeline" and is renamed flickers.
     const p = TimelinePanel.create(extensionUri, manager, onSelect, `Timeline: ${title}`);
@@ -78,16 +95,132 @@ export class TimelinePanel extends Disposable {
     return p;
   }
 
-  private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: (s: Session, eventId: number) => void, title: string): TimelinePanel {
+  private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect, title: string): TimelinePanel {
     const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
+      ...webviewOptions(extensionUri),
       retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
     });
-    const p = new TimelinePanel(panel, extensionUri, manager);
+    return TimelinePanel.adopt(panel, extensionUri, manager, onSelect, 'timeline');
+  }
+
+  /** A panel VS Code made (a restored one, a custom editor's), shown as a timeline. */
+  static adopt(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect, role: PanelRole): TimelinePanel {
+    panel.webview.options = webviewOptions(extensionUri);
+    const p = new TimelinePanel(panel, extensionUri, manager, role);
     p._register(p.onDidSelect(({ session, eventId }) => onSelect(session, eventId)));
-    TimelinePanel.current = p;
+    if (role === 'timeline') {
+      // One timeline panel per window: a second one (restored while another opened) gives way.
+      TimelinePanel.instance?.dispose();
+      TimelinePanel.current = p;
+    }
     return p;
+  }
+
+  /**
+   * The timeline panel VS Code restores after a window reload, with the webview state it saved
+   * (see PanelRestore): the capture loads again from its files, at its replay position; a live
+   * session says it ended and offers its recording; a capture that is gone says so.
+   */
+  static async revive(panel: vscode.WebviewPanel, state: unknown, extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect): Promise<void> {
+    const restore = panelRestoreFrom(state);
+    const p = TimelinePanel.adopt(panel, extensionUri, manager, onSelect, 'timeline');
+    if (!restore) {
+      p.attach(manager.active);
+      return;
+    }
+    p.restore = restore;
+    if (restore.kind === 'live') {
+      const recorded = existsSync(restore.recording);
+      p.say(
+        recorded
+          ? `The live session ${restore.title} ended with the window reload. Its recording holds what it received: open it, or attach again.`
+          : `The live session ${restore.title} ended with the window reload, and recorded nothing. Attach again to go on.`,
+      );
+      const action = recorded ? 'Open Recording' : 'Tap Topic…';
+      const pick = await vscode.window.showInformationMessage(`SeqScope: the live session ${restore.title} ended with the window reload.`, action);
+      if (pick === 'Open Recording') await p.openCaptures([restore.recording], restore.options);
+      else if (pick === 'Tap Topic…') await vscode.commands.executeCommand('seqscope.pubsub.tapTopic');
+      return;
+    }
+    const gone = restore.paths.filter((f) => !existsSync(f));
+    if (gone.length) {
+      const names = gone.map((f) => basename(f)).join(', ');
+      p.say(`${names} ${gone.length === 1 ? 'is' : 'are'} gone (moved or deleted since the timeline showed ${gone.length === 1 ? 'it' : 'them'}): open the capture from where it is now with "SeqScope: Open Capture…".`);
+      const pick = await vscode.window.showWarningMessage(`SeqScope: the timeline cannot come back after the reload: ${gone.join(', ')} is gone.`, 'Open Capture…');
+      if (pick) await vscode.commands.executeCommand('seqscope.openCapture');
+      return;
+    }
+    const s = await p.openCaptures(restore.paths, restore.options);
+    if (s && restore.position !== undefined && !s.replay.lockedReason) s.replay.seek(restore.position);
+  }
+
+  /**
+   * Loads captures into a session shown in this panel: the load's progress, then the session.
+   * A session of these files open already, unchanged, is shown instead. A failure is said in
+   * the panel (and reported); undefined when nothing opened.
+   */
+  async openCaptures(paths: string[], options: SequencingOptions): Promise<Session | undefined> {
+    const same = this.manager.findSame(paths, options);
+    if (same) {
+      this.notice = undefined;
+      if (this.role === 'timeline') this.manager.active = same;
+      this.attach(same);
+      return same;
+    }
+    const title = captureTitle(paths.map((f) => decompressedName(f)), false);
+    // An editor's tab is its file's.
+    if (this.role === 'timeline') this.panel.title = `Timeline: ${title}`;
+    this.notice = undefined;
+    this.loadingState = { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: Date.now() };
+    if (!this.htmlSet) this.setHtml(undefined);
+    else if (this.ready) this.post(this.loadingState);
+    let s: Session | undefined;
+    try {
+      s = await this.manager.open(paths, options, { progress: (fraction, detail) => this.loadingProgress(fraction, detail), firstView: (view) => this.showFirstView(view) });
+    } catch (e) {
+      this.loadingState = undefined;
+      this.early = undefined;
+      this.say(`${title} could not be opened: ${(e as Error).message}`);
+      void reportError('Open Capture', e);
+      return undefined;
+    }
+    if (!s) {
+      this.loadingState = undefined;
+      this.early = undefined;
+      this.say(`Loading ${title} was cancelled. Reopen it to try again.`);
+      return undefined;
+    }
+    this.finishLoading(s);
+    return s;
+  }
+
+  /** Says `text` where the session would be (the webview's error bar). */
+  say(text: string): void {
+    this.notice = text;
+    this.sessionSub?.dispose();
+    this.session = undefined;
+    if (!this.htmlSet) this.setHtml(undefined);
+    else if (this.ready) this.postInit();
+  }
+
+  /** The restore the webview keeps for a reload (see PanelRestore): the timeline panel's only. */
+  private restore: PanelRestore | undefined;
+
+  /** Tells the webview what to keep for a reload (the timeline panel's session, its replay position). */
+  private persist(): void {
+    if (this.role !== 'timeline' || !this.ready) return;
+    const s = this.session;
+    if (!s) {
+      // A notice (a capture gone, a live session over): what was restored stays, to say it again.
+      if (this.restore) this.post({ type: 'persist', restore: this.restore });
+      return;
+    }
+    if (s.live) {
+      this.restore = s.live.recording ? { kind: 'live', title: s.title, recording: s.live.recording, options: s.options } : undefined;
+    } else {
+      this.restore = { kind: 'capture', paths: [...s.sourcePaths], options: s.options, ...(s.replay.active ? { position: s.replay.position } : {}) };
+    }
+    this.post({ type: 'persist', restore: this.restore });
   }
 
   /** The load's progress (the session manager reports it at most ten times a second). */
@@ -155,11 +288,23 @@ export class TimelinePanel extends Disposable {
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
     private readonly manager: SessionManager,
+    readonly role: PanelRole,
   ) {
     super();
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'seqscope.svg');
     this._register(panel.onDidDispose(() => this.dispose()));
     this._register(panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.onMessage(m)));
+    if (role === 'editor') {
+      // An editor shows its own session: the palette's replay commands act on it while it is the
+      // active editor; closing its session closes the editor, as deleting a file closes its tab.
+      this._register(panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active && this.session && manager.all.includes(this.session)) manager.active = this.session;
+      }));
+      this._register(manager.onDidChange(() => {
+        if (this.session && !manager.all.includes(this.session)) this.dispose();
+      }));
+      return;
+    }
     this._register(manager.onDidChange(() => {
       // While loading, the panel waits for its capture (finishLoading), whatever else changes.
       if (this.loadingState) return;
@@ -190,7 +335,7 @@ export class TimelinePanel extends Disposable {
     if (session === this.session && this.ready) return;
     this.sessionSub?.dispose();
     this.session = session;
-    this.panel.title = panelTitle(session);
+    if (this.role === 'timeline') this.panel.title = panelTitle(session);
     this.sessionSub = session?.replay.onDidChange(() => this.scheduleReplayPost());
     this.liveSub?.dispose();
     // A live session grows: the webview gets the new extent and lanes once a second (it keeps
@@ -204,9 +349,16 @@ export class TimelinePanel extends Disposable {
       if (what === 'filter') this.post({ type: 'filter', filter: session.filter, overview: session.timeline.overview() });
       else this.post({ type: 'keyOrder', order: session.keyOrder });
     });
+    if (session) this.notice = undefined;
     if (!this.htmlSet) this.setHtml(session);
     else if (this.ready && !shown) this.postInit();
     else if (this.ready && session && this.postedKeyOrder !== session.keyOrder) this.post({ type: 'keyOrder', order: session.keyOrder });
+    this.persist();
+  }
+
+  /** The session the panel shows (an editor's, once loaded). */
+  get shown(): Session | undefined {
+    return this.session;
   }
 
   /** Once per panel: the page, carrying the session's first view so it paints without asking. */
@@ -243,7 +395,7 @@ export class TimelinePanel extends Disposable {
       return;
     }
     if (!s) {
-      this.post({ type: 'error', message: 'No session is open. Run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture".' });
+      this.post({ type: 'error', message: this.notice ?? 'No session is open. Run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture".' });
       return;
     }
     if (s.live) {
@@ -271,7 +423,9 @@ export class TimelinePanel extends Disposable {
     if (this.replayTimer) return;
     this.replayTimer = setTimeout(() => {
       this.replayTimer = undefined;
-      if (this.session) this.post({ type: 'replay', replay: this.session.replay.info() });
+      if (!this.session) return;
+      this.post({ type: 'replay', replay: this.session.replay.info() });
+      this.persist();
     }, 100);
   }
 
@@ -292,6 +446,7 @@ export class TimelinePanel extends Disposable {
           this.ready = true;
           // Shown from the first view embedded in the page, unless the session changed since.
           if (!m.shown || m.shown !== s?.id) this.postInit();
+          this.persist();
           return;
         case 'replay':
           s?.replay.run(m.action);
@@ -365,6 +520,11 @@ ${preview}<script nonce="${nonce}">${js}${sourceMap}</script>
 </body>
 </html>`;
   }
+}
+
+/** Scripts on; resources only from dist/ and media/. */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
 let assets: { js: string; css: string; map: boolean } | undefined;

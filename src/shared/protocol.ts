@@ -11,6 +11,7 @@ import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { TraceFilterSpec } from '../core/trace/traceFilter';
 import type { WireLanes } from './laneWire';
+import type { PanelRestore } from './panelRestore';
 import type { WirePage } from './pageWire';
 import type { CursorState, EventView, LaneInfo, Overview } from './timelineModel';
 
@@ -18,6 +19,7 @@ import type { CursorState, EventView, LaneInfo, Overview } from './timelineModel
 export type { KeyOrder } from '../core/trace/keyOrder';
 export type { WireLanes } from './laneWire';
 export type { WirePage } from './pageWire';
+export type { PanelRestore } from './panelRestore';
 export type { CursorState, EventView, KeyStateView, KindName, LaneCounts, LaneInfo, LanePage, MarkList, Overview, TimelinePage } from './timelineModel';
 
 export interface SessionInfo {
@@ -106,7 +108,13 @@ export type HostMessage =
   | { type: 'keyOrder'; order: KeyOrder }
   /** Show this event: center it and open its detail. */
   | { type: 'reveal'; event: EventView }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /**
+   * What the panel needs to come back after a window reload: the webview keeps it in its state
+   * (setState) at once, and VS Code hands that state to the extension's panel serializer.
+   */
+  | { type: 'persist'; restore: PanelRestore | undefined };
+
 
 /** Messages from the webview. */
 export type WebviewMessage =

@@ -16,6 +16,7 @@ import type {
   LaneInfo,
   MarkList,
   Overview,
+  PanelRestore,
   ReplayInfo,
   SessionInfo,
   TimelineFilter,
@@ -67,10 +68,12 @@ interface Selection {
 }
 
 interface SavedState {
-  sessionId: string;
-  t0: number;
-  t1: number;
-  scrollY: number;
+  sessionId?: string;
+  t0?: number;
+  t1?: number;
+  scrollY?: number;
+  /** What the host needs to reopen the panel after a window reload (its `persist` message). */
+  restore?: PanelRestore;
 }
 
 export class TimelineApp {
@@ -139,11 +142,15 @@ export class TimelineApp {
   private lastDrawMs = 0;
   private saveTimer: number | undefined;
   private lastError: string | undefined;
+  /** The host's restore descriptor (persist), saved with the view state. */
+  private restore: PanelRestore | undefined;
 
   constructor(
     private readonly channel: HostChannel,
     container: HTMLElement,
   ) {
+    // Kept from before a reload until the host says it again.
+    this.restore = (channel.getState?.() as SavedState | undefined)?.restore;
     this.theme = readTheme();
     this.canvas = el('canvas', {
       class: 'ss-canvas',
@@ -277,6 +284,11 @@ export class TimelineApp {
       case 'error':
         this.showError(m.message);
         break;
+      case 'persist':
+        // Kept at once: a reload right after would otherwise lose it.
+        this.restore = m.restore;
+        this.channel.setState?.({ ...(this.channel.getState?.() as SavedState | undefined), restore: m.restore } satisfies SavedState);
+        break;
       case 'loading':
         // Until the session arrives (init): the panel opened with the load, so its first paint
         // follows the load's end at once instead of a webview start-up later.
@@ -311,9 +323,9 @@ export class TimelineApp {
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
     const saved = this.channel.getState?.() as SavedState | undefined;
-    if (saved && saved.sessionId === session.id && saved.t1 > saved.t0) {
+    if (saved && saved.sessionId === session.id && saved.t0 !== undefined && saved.t1 !== undefined && saved.t1 > saved.t0) {
       this.vp.show(saved.t0, saved.t1);
-      this.scroll.scrollTo(saved.scrollY);
+      this.scroll.scrollTo(saved.scrollY ?? 0);
     }
     this.cache.clear();
     this.pending.clear();
@@ -776,7 +788,7 @@ export class TimelineApp {
     this.saveTimer = window.setTimeout(() => {
       this.saveTimer = undefined;
       if (!this.vp || !this.session) return;
-      const st: SavedState = { sessionId: this.session.id, t0: this.vp.t0, t1: this.vp.t1, scrollY: this.scroll.scrollY };
+      const st: SavedState = { sessionId: this.session.id, t0: this.vp.t0, t1: this.vp.t1, scrollY: this.scroll.scrollY, restore: this.restore };
       this.channel.setState?.(st);
     }, 500);
   }

@@ -7,6 +7,7 @@ import { noun } from '../../core/util/plural';
 import { tooWideMessage } from '../../core/replay/replayEngine';
 import { log } from '../log';
 import { Session } from '../session';
+import { revealEventInTree } from '../sessionsTree';
 import { TimelinePanel } from '../timelinePanel';
 import { CommandContext } from './context';
 
@@ -24,13 +25,7 @@ export interface SessionViews {
 export function sessionViews(ctx: CommandContext): SessionViews {
   const { manager, tree, treeView } = ctx;
 
-  const revealInTree = async (s: Session, eventId: number) => {
-    // As in revealSession: a live session's tree refreshes on a throttle, and VS Code resolves the
-    // node among the children it has. Before the node is made: a refresh makes the nodes anew.
-    tree.flushRefresh();
-    const node = tree.nodeForEvent(s, s.data.event(eventId));
-    if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
-  };
+  const revealInTree = (s: Session, eventId: number) => revealEventInTree(tree, treeView, s, eventId);
 
   const showTimeline = (s?: Session) => {
     if (s) manager.active = s;
