@@ -4,21 +4,13 @@ import { UsageError } from '../../../src/cli/usageError';
 import { HistoryArena } from '../../../src/core/sequencer/historyArena';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { parseDuration } from '../../../src/core/util/duration';
+import { thrown } from '../../support/thrown';
 
 /** What `exitCodeFor` prints for `e` and the code it returns. */
 function failWith(e: unknown, env: NodeJS.ProcessEnv = {}): { code: number; stderr: string } {
   let stderr = '';
   const code = exitCodeFor(e, { stderr: { write: (s: string) => ((stderr += s), true) } as never }, env);
   return { code, stderr };
-}
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected a throw');
 }
 
 describe('CLI exit codes by kind of error', () => {

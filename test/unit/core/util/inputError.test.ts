@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { InputError, isInputError, isProgrammingError } from '../../../../src/core/util/inputError';
 import { HistoryArena } from '../../../../src/core/sequencer/historyArena';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected a throw');
-}
+import { thrown } from '../../../support/thrown';
 
 describe('errors by kind', () => {
   it('an input error names the setting and the flag that fix it', () => {
