@@ -49,11 +49,14 @@ const ROWS: Row[] = [
 
 function main(): void {
   const ids = new Map<number, string>();
+  const payloads = new Map<number, string>();
   const lines = ROWS.map((r, i) => {
-    const step = BigInt(i) * 1_000_000n;
-    const packet = encodeMdp3Packet({ msgSeqNum: r.header ?? r.seq, sendingTimeNs: PACKET_NS + step, messages: r.messages ?? [BOOK47] });
-    const data = base64(r.cut === undefined ? packet : packet.subarray(0, r.cut));
     const redelivery = r.redelivers !== undefined;
+    // A redelivery is the very message again: Pub/Sub never changes a message's content.
+    const step = BigInt(redelivery ? ROWS.findIndex((x) => x.seq === r.redelivers) : i) * 1_000_000n;
+    const packet = encodeMdp3Packet({ msgSeqNum: r.header ?? r.seq, sendingTimeNs: PACKET_NS + step, messages: r.messages ?? [BOOK47] });
+    const data = redelivery ? payloads.get(r.redelivers!)! : base64(r.cut === undefined ? packet : packet.subarray(0, r.cut));
+    payloads.set(r.seq, data);
     const messageId = redelivery ? ids.get(r.redelivers!)! : String(920960344628213n + BigInt(i));
     ids.set(r.seq, messageId);
     const published = PUBLISH_MS + (redelivery ? ROWS.findIndex((x) => x.seq === r.redelivers) : i);
