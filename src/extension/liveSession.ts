@@ -5,6 +5,7 @@ import { mebibytes } from '../core/util/byteSize';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { claimRecordingPath } from '../core/capture/recordingPath';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { OpenState, openStateOf } from '../core/sequencer/openState';
 import { LiveFeed } from '../timeline/liveFeed';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
@@ -77,7 +78,13 @@ export class LiveSession extends Disposable {
       redeliveredSinceReconnect: 0,
       reconnects: 0,
       windows: 1,
-      backlog: (key) => this.feed.engine.sequencer.keyStates[key]?.held.size ?? 0,
+      openState: (key) => {
+        const seq = this.feed.engine.sequencer;
+        const k = seq.keyStates[key];
+        return k && openStateOf(seq, k, Math.max(seq.now, Date.now()));
+      },
+      openKeys: 0,
+      longestOpen: undefined,
     };
     this.showWindow();
     // A full window: the views move on to a fresh one (memory stays bounded), the counts go on.
@@ -147,6 +154,7 @@ export class LiveSession extends Disposable {
       const summary = this.feed.refresh();
       status.received = summary.received + summary.invalid;
       status.windows = this.feed.rollovers + 1;
+      this.noteOpenKeys(now);
       if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - duplicatesAtReconnect;
       this.heapGuard.check(this.feed.engine.keyCount * RESERVE_PER_KEY);
       const full = this.heapGuard.stopped;
@@ -198,6 +206,26 @@ export class LiveSession extends Disposable {
       if (reopened && wasActive) this.manager.active = reopened;
     })();
     return this.detaching;
+  }
+
+  /** Counts the keys that hold messages now and finds the one waiting longest (one pass over the keys). */
+  private noteOpenKeys(now: number): void {
+    const seq = this.feed.engine.sequencer;
+    let open = 0;
+    let longest: { key: number; state: OpenState } | undefined;
+    let longestSince = Infinity;
+    const keys = seq.keyStates;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i].held.size === 0) continue;
+      open++;
+      const since = seq.deadlineOf(keys[i]);
+      if (since < longestSince) {
+        longestSince = since;
+        longest = { key: i, state: openStateOf(seq, keys[i], now) as OpenState };
+      }
+    }
+    this.status.openKeys = open;
+    this.status.longestOpen = longest;
   }
 
   get isLive(): boolean {

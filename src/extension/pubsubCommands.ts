@@ -15,6 +15,8 @@ import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
+import { pickOptions } from './pickers/optionsPicker';
+import { OptionText, SequencingOptions } from '../core/sequencer/sequencingOptions';
 
 /** Arguments for automation (tests, tasks): skip the pickers. */
 export interface AttachArgs {
@@ -22,10 +24,14 @@ export interface AttachArgs {
   readonly subscription?: string;
   /** consume the subscription, or tap its topic instead. */
   readonly mode?: 'consume' | 'tap';
+  /** How to sequence (as Open Capture… takes it); without it, the settings — or the picker when nothing was given. */
+  readonly options?: OptionText;
 }
 
 export interface TapArgs {
   readonly topic?: string;
+  /** How to sequence (as Open Capture… takes it); without it, the settings — or the picker when nothing was given. */
+  readonly options?: OptionText;
 }
 
 export interface LiveResult {
@@ -69,6 +75,8 @@ export class PubsubCommands extends Disposable {
   constructor(
     private readonly manager: SessionManager,
     private readonly storageUri: vscode.Uri,
+    /** Remembers how each topic or subscription was sequenced last (the workspace's state). */
+    private readonly memory?: vscode.Memento,
   ) {
     super();
     this._register({ dispose: () => void this.shutdown() });
@@ -142,8 +150,22 @@ export class PubsubCommands extends Disposable {
     });
   }
 
-  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, tap?: PubsubLayer.Tap): Promise<LiveResult> {
-    const options = optionsFromSettings();
+  /**
+   * How a live session is sequenced: as given (automation), else — when the user picked what to
+   * watch — asked as Open Capture… asks, the last choice for this topic or subscription first;
+   * the settings when a caller named the target without options. Undefined: cancelled.
+   */
+  private async sequencing(target: PubsubLayer.ResourceName, given: OptionText | undefined, interactive: boolean): Promise<SequencingOptions | undefined> {
+    if (given) return optionsFromSettings(given);
+    if (!interactive) return optionsFromSettings();
+    const key = `seqscope.sequencing:${target.path}`;
+    const picked = await pickOptions(`${target.kind === 'topics' ? 'a tap on' : ''} ${target.id}`.trim(), this.memory?.get<OptionText>(key));
+    if (!picked) return undefined;
+    await this.memory?.update(key, picked.text);
+    return picked.options;
+  }
+
+  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, tap?: PubsubLayer.Tap): Promise<LiveResult> {
     let live: LiveSession;
     try {
       live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
@@ -198,11 +220,17 @@ export class PubsubCommands extends Disposable {
       if (!choice) return undefined;
       mode = choice === CONSUME ? 'consume' : 'tap';
     }
-    if (mode === 'consume') return this.startLive(layer, conn, info.name);
+    if (mode === 'consume') {
+      const options = await this.sequencing(info.name, args.options, !args.subscription);
+      return options && this.startLive(layer, conn, info.name, options);
+    }
     if (!info.topic || info.topic === '_deleted-topic_') throw new Error(`${info.name.path} has no topic to tap (it was deleted)`);
     const topic = layer.parseResourceName('topics', info.topic);
+    // Asked before the tap is made: a cancelled choice leaves nothing behind.
+    const options = await this.sequencing(topic, args.options, !args.subscription);
+    if (!options) return undefined;
     const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, tap);
+    return this.startLive(layer, conn, tap.subscription, options, tap);
   }
 
   /** "Tap Topic…": a temporary subscription on a topic. */
@@ -215,8 +243,10 @@ export class PubsubCommands extends Disposable {
       if (!picked) return undefined;
       topic = picked;
     }
+    const options = await this.sequencing(topic, args.options, !args.topic);
+    if (!options) return undefined;
     const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, tap);
+    return this.startLive(layer, conn, tap.subscription, options, tap);
   }
 
   private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {

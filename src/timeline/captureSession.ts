@@ -34,6 +34,12 @@ export class CaptureSession {
     readonly keyNames: readonly string[],
   ) {}
 
+  /**
+   * A live session's backlog right now: what a key holds behind an open gap (not in its start
+   * window, where holding is the rule). Set by LiveFeed; undefined for a capture, which has ended.
+   */
+  heldNow: ((key: number) => number) | undefined;
+
   get arrivalCount(): number {
     return this.log.count;
   }
