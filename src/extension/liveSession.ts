@@ -66,7 +66,8 @@ export class LiveSession extends Disposable {
   ) {
     super();
     mkdirSync(start.recordingDir, { recursive: true });
-    this.recordingPath = claimRecordingPath(start.recordingDir, start.subscription.id, new Date());
+    // Named after what the user chose — the topic of a tap, not the tap's generated name.
+    this.recordingPath = claimRecordingPath(start.recordingDir, start.tap?.topic.id ?? start.subscription.id, new Date());
     this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
     this.status = {
       state: 'connecting',

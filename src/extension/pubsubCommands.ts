@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { CaptureReader } from '../core/capture/captureReader';
 import { parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
@@ -16,7 +16,7 @@ import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
 import { pickOptions } from './pickers/optionsPicker';
-import { OptionText, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { OptionText, SequencingOptions, sequencingLabel } from '../core/sequencer/sequencingOptions';
 
 /** Arguments for automation (tests, tasks): skip the pickers. */
 export interface AttachArgs {
@@ -176,6 +176,8 @@ export class PubsubCommands extends Disposable {
     this.lives.add(live);
     live.onDidEnd = () => this.lives.delete(live);
     log().info(`attached to ${subscription.path}${tap ? ` (tap on ${tap.topic.path})` : ''}; recording to ${live.recordingPath}`);
+    // Confirmed where the session's counts will show, without a notification to dismiss.
+    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${tap ? `tapped ${tap.topic.id}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`, 8000);
     return { id: live.session.id, subscription: subscription.path, recording: live.recordingPath };
   }
 
