@@ -271,6 +271,14 @@ export class PubsubCommands extends Disposable {
     await live.detach(true);
   }
 
+  /** "Re-tap": a new tap on the same topic continues the session and its recording. */
+  async retap(s: Session): Promise<void> {
+    const live = this.liveFor(s);
+    if (!live) throw new Error(`${s.title} is not a live session`);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `SeqScope: re-tapping for ${s.title}…` }, () => live.retap());
+    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${s.title} re-tapped; what was published while there was no tap is missed (see the log)`, 8000);
+  }
+
   /** "Replay from Time…" on a tap: seeks it back so the server re-sends what it retained. */
   async replayFromTime(s: Session, when?: string): Promise<void> {
     const live = this.liveFor(s);
