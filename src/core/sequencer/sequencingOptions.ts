@@ -177,7 +177,7 @@ export function describeOptions(o: SequencingOptions): string {
  * "arrival order per ordering key" when there are no sequence numbers.
  */
 export function sequencingLabel(o: SequencingOptions): string {
-  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : 'one stream';
+  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : 'in one stream';
   if (o.seq.kind === 'none') return `arrival order ${per}`;
   return `${o.seq.kind === 'attribute' ? o.seq.name : 'MDP 3.0 packet numbers'} ${per}${o.seqBits === 64 ? '' : ` (${o.seqBits}-bit)`}`;
 }
