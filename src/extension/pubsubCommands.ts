@@ -8,6 +8,7 @@ import { noun } from '../core/util/plural';
 import type * as PubsubLayer from '../pubsub';
 import { CAPTURE_FILTERS } from './pickers/captureFiles';
 import { runCommand } from './commands/registry';
+import type { CommandId } from './commands/commandIds';
 import { Disposable } from './dispose';
 import { LiveSession } from './liveSession';
 import { log } from './log';
@@ -191,7 +192,7 @@ export class PubsubCommands extends Disposable {
       const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
       const visible = subs.filter((s) => !layer.isTap(s));
       if (!visible.length) {
-        void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no subscriptions. Tap a topic instead?`, 'Tap Topic…').then((p) => p && runCommand('seqscope.pubsub.tapTopic'));
+        void offerWayForward(`project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`, 'seqscope.pubsub.attach', ['Tap Topic…', 'seqscope.pubsub.tapTopic']);
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -254,7 +255,7 @@ export class PubsubCommands extends Disposable {
   private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {
     const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
     if (!topics.length) {
-      void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no topics.`);
+      void offerWayForward(`project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`, title.startsWith('Tap') ? 'seqscope.pubsub.tapTopic' : undefined);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -312,7 +313,7 @@ export class PubsubCommands extends Disposable {
     const { layer, conn } = await this.connect();
     const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
     if (!left.length) {
-      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}.`);
+      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}: nothing to delete (taps of live sessions are deleted when they detach).`);
       return 0;
     }
     let chosen = left;
@@ -422,5 +423,31 @@ export class PubsubCommands extends Disposable {
     if (result.cancelled) void vscode.window.showWarningMessage(msg);
     else void vscode.window.showInformationMessage(msg);
     return result;
+  }
+}
+
+/**
+ * A "no X" message that leads somewhere: another project (typed here, kept as
+ * seqscope.pubsub.projectId, then `rerun` runs again), the settings, or `extra` (a label and a
+ * command). A wrong project id is the usual reason a project looks empty.
+ */
+async function offerWayForward(message: string, rerun: CommandId | undefined, extra?: [string, CommandId]): Promise<void> {
+  const USE = 'Use Another Project…';
+  const SETTINGS = 'Open Settings';
+  const pick = await vscode.window.showInformationMessage(`SeqScope: ${message}`, ...(extra ? [extra[0]] : []), USE, SETTINGS);
+  if (pick === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub.projectId');
+  else if (extra && pick === extra[0]) await runCommand(extra[1]);
+  else if (pick === USE) {
+    const c = vscode.workspace.getConfiguration('seqscope.pubsub');
+    const project = await vscode.window.showInputBox({
+      title: 'SeqScope: Google Cloud project',
+      prompt: 'The project whose topics and subscriptions SeqScope lists (kept as seqscope.pubsub.projectId)',
+      value: c.get<string>('projectId') ?? '',
+      validateInput: (v) => (/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(v.trim()) ? undefined : 'A project id: 6–30 lowercase letters, digits and hyphens, starting with a letter'),
+    });
+    if (!project) return;
+    const inWorkspace = c.inspect<string>('projectId')?.workspaceValue !== undefined;
+    await c.update('projectId', project.trim(), inWorkspace || vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    if (rerun) await runCommand(rerun);
   }
 }
