@@ -44,11 +44,23 @@ export class CaptureSession {
     return this.log.count;
   }
 
-  /** Clock range covered by the session (first arrival → last event). */
+  /**
+   * Clock range covered by the session (first arrival → last arrival or event): the data's, not
+   * the sequencer's clock, which a live session moves with the wall clock — the axis then
+   * stretched to "now" and squeezed the data into a sliver.
+   */
   get timeRange(): { start: number; end: number } {
     const s = this.summary;
     const start = s.firstTime ?? 0;
-    let end = s.lastTime ?? start;
+    const log = this.log;
+    let end = start;
+    for (let i = log.count - 1; i >= 0 && i >= log.count - 64; i--) {
+      const t = log.time.get(i);
+      if (t === t) {
+        end = Math.max(end, t);
+        break;
+      }
+    }
     const n = this.store.count;
     if (n > 0) end = Math.max(end, this.store.t1.get(n - 1));
     return { start, end: end > start ? end : start + 1 };
