@@ -258,10 +258,15 @@ export class LiveSession extends Disposable {
       }
       log().info(`detached from ${subscription.path}; recording ${this.recordingPath}`);
       if (!reopen) return;
+      // The recording opens before the live session closes: with no other session, closing first
+      // left none, and the timeline closed with it instead of showing the recording.
       const wasActive = this.manager.active === this.session;
-      this.manager.close(this.session);
-      const reopened = await this.manager.open([this.recordingPath], options);
-      if (reopened && wasActive) this.manager.active = reopened;
+      try {
+        const reopened = await this.manager.open([this.recordingPath], options);
+        if (reopened && wasActive) this.manager.active = reopened;
+      } finally {
+        this.manager.close(this.session);
+      }
     })();
     return this.detaching;
   }

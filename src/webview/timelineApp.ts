@@ -292,6 +292,12 @@ export class TimelineApp {
 
   private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
+    // Another session (a detached live session's recording, reopened): an error about the one
+    // before — "detach the live session first" — no longer holds.
+    if (this.session && this.session.id !== session.id) {
+      this.errorBar.hidden = true;
+      this.lastError = undefined;
+    }
     this.session = session;
     this.overview = overview;
     this.filter = filter;
