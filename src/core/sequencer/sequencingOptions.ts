@@ -173,7 +173,7 @@ export function describeOptions(o: SequencingOptions): string {
 }
 
 /**
- * How a session is sequenced, in a few words for its row: "MsgSeqNum per Channel (16-bit)", or
+ * How a session is sequenced, in a few words for its row: "MsgSeqNum per Channel (32-bit)", or
  * "arrival order per ordering key" when there are no sequence numbers.
  */
 export function sequencingLabel(o: SequencingOptions): string {

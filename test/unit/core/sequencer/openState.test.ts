@@ -29,7 +29,7 @@ describe('openState (what a live key waits for)', () => {
   });
 
   it('names how a session is sequenced, and what arrival order alone cannot find', () => {
-    assert.equal(sequencingLabel(resolveOptions({ preset: 'cme' })), 'MsgSeqNum per Channel (16-bit)');
+    assert.equal(sequencingLabel(resolveOptions({ preset: 'cme' })), 'MsgSeqNum per Channel (32-bit)');
     assert.equal(sequencingLabel(resolveOptions({})), 'arrival order per ordering key');
     assert.equal(sequencingLabel(resolveOptions({ key: 'none', seq: 'attribute:n' })), 'n in one stream');
     assert.match(unseenFindings(resolveOptions({}))!, /^arrival order only: gaps cannot be seen/);
