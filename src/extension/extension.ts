@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const tree = new SessionsTreeProvider(manager);
   const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
   const statusBar = new SessionStatusBar(manager);
-  const pubsub = new PubsubCommands(manager, context.globalStorageUri);
+  const pubsub = new PubsubCommands(manager, context.globalStorageUri, context.workspaceState);
   pubsubRef = pubsub;
 
   const revealInTree = (s: Session, eventId: number) => void revealEventInTree(tree, treeView, s, eventId);

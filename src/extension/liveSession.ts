@@ -5,6 +5,7 @@ import { mebibytes } from '../core/util/byteSize';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { claimRecordingPath } from '../core/capture/recordingPath';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { OpenState, openStateOf } from '../core/sequencer/openState';
 import { LiveFeed } from '../timeline/liveFeed';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
@@ -52,6 +53,12 @@ export class LiveSession extends Disposable {
   onDidEnd: (() => void) | undefined;
   private closeHook: { dispose(): void } | undefined;
   private readonly status: LiveStatus;
+  /** The tap read now (a new one after Re-tap); deleted on detach. */
+  private tap: PubsubLayer.Tap | undefined;
+  /** Redeliveries counted when the source last reconnected (what it re-sent since then is shown). */
+  private duplicatesAtReconnect = 0;
+  /** When the tap was found gone (ms), for what Re-tap reports as missed. */
+  private tapGoneAt = 0;
   /**
    * The sequencer runs on across windows, so a topic keyed per order grows a key per message
    * for as long as the session is attached, in the extension host's own heap: past what it
@@ -64,8 +71,10 @@ export class LiveSession extends Disposable {
     private readonly start: LiveStart,
   ) {
     super();
+    this.tap = start.tap;
     mkdirSync(start.recordingDir, { recursive: true });
-    this.recordingPath = claimRecordingPath(start.recordingDir, start.subscription.id, new Date());
+    // Named after what the user chose — the topic of a tap, not the tap's generated name.
+    this.recordingPath = claimRecordingPath(start.recordingDir, start.tap?.topic.id ?? start.subscription.id, new Date());
     this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
     this.status = {
       state: 'connecting',
@@ -78,7 +87,13 @@ export class LiveSession extends Disposable {
       redeliveredSinceReconnect: 0,
       reconnects: 0,
       windows: 1,
-      backlog: (key) => this.feed.engine.sequencer.keyStates[key]?.held.size ?? 0,
+      openState: (key) => {
+        const seq = this.feed.engine.sequencer;
+        const k = seq.keyStates[key];
+        return k && openStateOf(seq, k, Math.max(seq.now, Date.now()));
+      },
+      openKeys: 0,
+      longestOpen: undefined,
     };
     this.showWindow();
     // A full window: the views move on to a fresh one (memory stays bounded), the counts go on.
@@ -117,29 +132,77 @@ export class LiveSession extends Disposable {
     return live;
   }
 
-  private async begin(): Promise<void> {
-    const { layer, connection, subscription } = this.start;
-    this.recorder = await layer.CaptureRecorder.open(this.recordingPath);
+  /** A live source on `subscription`, writing into this session's recording and feed. */
+  private openSource(subscription: PubsubLayer.ResourceName): PubsubLayer.LiveSource {
+    const { layer, connection } = this.start;
     const status = this.status;
-    let duplicatesAtReconnect = 0;
-    this.source = new layer.LiveSource(
+    const source: PubsubLayer.LiveSource = new layer.LiveSource(
       { connection, subscription, recorder: this.recorder },
       {
         record: (rm, offset, length, receivedAtMs) => this.feed.push(rm, offset, length, receivedAtMs),
-        state: (state, detail) => {
+        state: (state, detail, cause) => {
+          // The source Re-tap replaced says nothing more (its "stopped" is not the session's).
+          if (this.source !== source) return;
           status.state = state;
           status.detail = detail;
           if (state === 'live' && /reconnected/.test(detail)) {
             status.reconnects++;
-            duplicatesAtReconnect = this.feed.engine.sequencer.totals.redeliveries;
+            this.duplicatesAtReconnect = this.feed.engine.sequencer.totals.redeliveries;
           }
-          if (state === 'disconnected') log().warn(`${subscription.path}: ${detail}`);
+          const gone = state === 'disconnected' && cause === 'not-found' && this.tap !== undefined;
+          if (gone && !status.tapGone) {
+            // The server lost the tap (an emulator restart deletes every subscription): it will
+            // not come back by itself, and saying "disconnected" would leave the user waiting.
+            status.tapGone = true;
+            this.tapGoneAt = Date.now();
+            status.detail = `the tap ${subscription.id} is gone: the server no longer has it (an emulator restart deletes every subscription). Re-tap makes a new one and continues this session and recording.`;
+            void vscode.window.showWarningMessage(`SeqScope: ${this.session.title}: ${status.detail}`, 'Re-tap').then((pick) => pick === 'Re-tap' && void vscode.commands.executeCommand('seqscope.live.retap', this.session.id));
+          }
+          if (state === 'disconnected') log().warn(`${subscription.path}: ${status.detail}`);
           else log().info(`${subscription.path}: ${state}: ${detail}`);
           this.session.grew();
         },
         problem: (e) => log().error(`${subscription.path}: ${e.message}`),
       },
     );
+    return source;
+  }
+
+  /**
+   * Re-tap: the tap vanished (or the user wants a fresh one): a new tap on the same topic feeds the
+   * same session and recording. The server keeps nothing for a subscription that did not exist,
+   * so what was published while there was no tap is missed: said so in the log and the session,
+   * and — with sequence numbers — it shows as gaps.
+   */
+  async retap(): Promise<void> {
+    const old = this.tap;
+    if (!old) throw new Error(`${this.session.title} reads a subscription, not a tap: attach again instead`);
+    if (this.detaching) throw new Error(`${this.session.title} is detached`);
+    const { layer, connection } = this.start;
+    const previous = this.source;
+    this.source = undefined;
+    await previous?.stop();
+    await layer.deleteTap(connection, old.subscription).catch(() => undefined); // gone already, most times
+    const tap = await layer.createTap(connection, old.topic);
+    this.tap = tap;
+    const status = this.status;
+    status.subscription = tap.subscription.path;
+    status.tapGone = false;
+    const goneSince = this.tapGoneAt ? new Date(this.tapGoneAt).toISOString() : undefined;
+    this.source = this.openSource(tap.subscription);
+    await this.source.start();
+    const missed = `re-tapped ${old.topic.id} as ${tap.subscription.id}: what was published ${goneSince ? `between ${goneSince} (the tap was found gone) and now` : 'while there was no tap'} was not delivered to any tap and is missing from the recording${this.start.options.seq.kind === 'attribute' ? ' (it shows as gaps)' : ' (without sequence numbers it cannot be counted)'}`;
+    status.detail = missed;
+    this.tapGoneAt = 0;
+    log().warn(`${old.topic.path}: ${missed}`);
+    this.session.grew();
+  }
+
+  private async begin(): Promise<void> {
+    const { layer, subscription } = this.start;
+    this.recorder = await layer.CaptureRecorder.open(this.recordingPath);
+    const status = this.status;
+    this.source = this.openSource(subscription);
     const info = await this.source.start();
     for (const caveat of layer.subscriptionCaveats(info)) log().warn(caveat);
     const timer = setInterval(() => {
@@ -148,7 +211,8 @@ export class LiveSession extends Disposable {
       const summary = this.feed.refresh();
       status.received = summary.received + summary.invalid;
       status.windows = this.feed.rollovers + 1;
-      if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - duplicatesAtReconnect;
+      this.noteOpenKeys(now);
+      if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - this.duplicatesAtReconnect;
       this.heapGuard.check(this.feed.engine.keyCount * RESERVE_PER_KEY);
       const full = this.heapGuard.stopped;
       if (full && !this.detaching) {
@@ -176,7 +240,9 @@ export class LiveSession extends Disposable {
    */
   detach(reopen = true): Promise<void> {
     this.detaching ??= (async () => {
-      const { layer, connection, tap, subscription, options } = this.start;
+      const { layer, connection, options } = this.start;
+      const tap = this.tap;
+      const subscription = tap?.subscription ?? this.start.subscription;
       try {
         await this.source?.stop();
       } finally {
@@ -193,12 +259,37 @@ export class LiveSession extends Disposable {
       }
       log().info(`detached from ${subscription.path}; recording ${this.recordingPath}`);
       if (!reopen) return;
+      // The recording opens before the live session closes: with no other session, closing first
+      // left none, and the timeline closed with it instead of showing the recording.
       const wasActive = this.manager.active === this.session;
-      this.manager.close(this.session);
-      const reopened = await this.manager.open([this.recordingPath], options);
-      if (reopened && wasActive) this.manager.active = reopened;
+      try {
+        const reopened = await this.manager.open([this.recordingPath], options);
+        if (reopened && wasActive) this.manager.active = reopened;
+      } finally {
+        this.manager.close(this.session);
+      }
     })();
     return this.detaching;
+  }
+
+  /** Counts the keys that hold messages now and finds the one waiting longest (one pass over the keys). */
+  private noteOpenKeys(now: number): void {
+    const seq = this.feed.engine.sequencer;
+    let open = 0;
+    let longest: { key: number; state: OpenState } | undefined;
+    let longestSince = Infinity;
+    const keys = seq.keyStates;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i].held.size === 0) continue;
+      open++;
+      const since = seq.deadlineOf(keys[i]);
+      if (since < longestSince) {
+        longestSince = since;
+        longest = { key: i, state: openStateOf(seq, keys[i], now) as OpenState };
+      }
+    }
+    this.status.openKeys = open;
+    this.status.longestOpen = longest;
   }
 
   get isLive(): boolean {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { CaptureReader } from '../core/capture/captureReader';
 import { parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
@@ -8,6 +8,7 @@ import { noun } from '../core/util/plural';
 import type * as PubsubLayer from '../pubsub';
 import { CAPTURE_FILTERS } from './pickers/captureFiles';
 import { runCommand } from './commands/registry';
+import type { CommandId } from './commands/commandIds';
 import { Disposable } from './dispose';
 import { LiveSession } from './liveSession';
 import { log } from './log';
@@ -15,6 +16,8 @@ import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
+import { pickOptions } from './pickers/optionsPicker';
+import { OptionText, SequencingOptions, sequencingLabel } from '../core/sequencer/sequencingOptions';
 
 /** Arguments for automation (tests, tasks): skip the pickers. */
 export interface AttachArgs {
@@ -22,10 +25,14 @@ export interface AttachArgs {
   readonly subscription?: string;
   /** consume the subscription, or tap its topic instead. */
   readonly mode?: 'consume' | 'tap';
+  /** How to sequence (as Open Capture… takes it); without it, the settings — or the picker when nothing was given. */
+  readonly options?: OptionText;
 }
 
 export interface TapArgs {
   readonly topic?: string;
+  /** How to sequence (as Open Capture… takes it); without it, the settings — or the picker when nothing was given. */
+  readonly options?: OptionText;
 }
 
 export interface LiveResult {
@@ -69,6 +76,8 @@ export class PubsubCommands extends Disposable {
   constructor(
     private readonly manager: SessionManager,
     private readonly storageUri: vscode.Uri,
+    /** Remembers how each topic or subscription was sequenced last (the workspace's state). */
+    private readonly memory?: vscode.Memento,
   ) {
     super();
     this._register({ dispose: () => void this.shutdown() });
@@ -142,8 +151,22 @@ export class PubsubCommands extends Disposable {
     });
   }
 
-  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, tap?: PubsubLayer.Tap): Promise<LiveResult> {
-    const options = optionsFromSettings();
+  /**
+   * How a live session is sequenced: as given (automation), else — when the user picked what to
+   * watch — asked as Open Capture… asks, the last choice for this topic or subscription first;
+   * the settings when a caller named the target without options. Undefined: cancelled.
+   */
+  private async sequencing(target: PubsubLayer.ResourceName, given: OptionText | undefined, interactive: boolean): Promise<SequencingOptions | undefined> {
+    if (given) return optionsFromSettings(given);
+    if (!interactive) return optionsFromSettings();
+    const key = `seqscope.sequencing:${target.path}`;
+    const picked = await pickOptions(`${target.kind === 'topics' ? 'a tap on' : ''} ${target.id}`.trim(), this.memory?.get<OptionText>(key));
+    if (!picked) return undefined;
+    await this.memory?.update(key, picked.text);
+    return picked.options;
+  }
+
+  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, tap?: PubsubLayer.Tap): Promise<LiveResult> {
     let live: LiveSession;
     try {
       live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
@@ -154,6 +177,8 @@ export class PubsubCommands extends Disposable {
     this.lives.add(live);
     live.onDidEnd = () => this.lives.delete(live);
     log().info(`attached to ${subscription.path}${tap ? ` (tap on ${tap.topic.path})` : ''}; recording to ${live.recordingPath}`);
+    // Confirmed where the session's counts will show, without a notification to dismiss.
+    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${tap ? `tapped ${tap.topic.id}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`, 8000);
     return { id: live.session.id, subscription: subscription.path, recording: live.recordingPath };
   }
 
@@ -167,7 +192,7 @@ export class PubsubCommands extends Disposable {
       const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
       const visible = subs.filter((s) => !layer.isTap(s));
       if (!visible.length) {
-        void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no subscriptions. Tap a topic instead?`, 'Tap Topic…').then((p) => p && runCommand('seqscope.pubsub.tapTopic'));
+        void offerWayForward(`project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`, 'seqscope.pubsub.attach', ['Tap Topic…', 'seqscope.pubsub.tapTopic']);
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -198,11 +223,17 @@ export class PubsubCommands extends Disposable {
       if (!choice) return undefined;
       mode = choice === CONSUME ? 'consume' : 'tap';
     }
-    if (mode === 'consume') return this.startLive(layer, conn, info.name);
+    if (mode === 'consume') {
+      const options = await this.sequencing(info.name, args.options, !args.subscription);
+      return options && this.startLive(layer, conn, info.name, options);
+    }
     if (!info.topic || info.topic === '_deleted-topic_') throw new Error(`${info.name.path} has no topic to tap (it was deleted)`);
     const topic = layer.parseResourceName('topics', info.topic);
+    // Asked before the tap is made: a cancelled choice leaves nothing behind.
+    const options = await this.sequencing(topic, args.options, !args.subscription);
+    if (!options) return undefined;
     const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, tap);
+    return this.startLive(layer, conn, tap.subscription, options, tap);
   }
 
   /** "Tap Topic…": a temporary subscription on a topic. */
@@ -215,14 +246,16 @@ export class PubsubCommands extends Disposable {
       if (!picked) return undefined;
       topic = picked;
     }
+    const options = await this.sequencing(topic, args.options, !args.topic);
+    if (!options) return undefined;
     const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, tap);
+    return this.startLive(layer, conn, tap.subscription, options, tap);
   }
 
   private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {
     const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
     if (!topics.length) {
-      void vscode.window.showInformationMessage(`SeqScope: project ${conn.projectId} has no topics.`);
+      void offerWayForward(`project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`, title.startsWith('Tap') ? 'seqscope.pubsub.tapTopic' : undefined);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -237,6 +270,14 @@ export class PubsubCommands extends Disposable {
     const live = this.liveFor(s);
     if (!live) throw new Error(`${s.title} is not a live session`);
     await live.detach(true);
+  }
+
+  /** "Re-tap": a new tap on the same topic continues the session and its recording. */
+  async retap(s: Session): Promise<void> {
+    const live = this.liveFor(s);
+    if (!live) throw new Error(`${s.title} is not a live session`);
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `SeqScope: re-tapping for ${s.title}…` }, () => live.retap());
+    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${s.title} re-tapped; what was published while there was no tap is missed (see the log)`, 8000);
   }
 
   /** "Replay from Time…" on a tap: seeks it back so the server re-sends what it retained. */
@@ -272,7 +313,7 @@ export class PubsubCommands extends Disposable {
     const { layer, conn } = await this.connect();
     const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
     if (!left.length) {
-      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}.`);
+      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}: nothing to delete (taps of live sessions are deleted when they detach).`);
       return 0;
     }
     let chosen = left;
@@ -382,5 +423,31 @@ export class PubsubCommands extends Disposable {
     if (result.cancelled) void vscode.window.showWarningMessage(msg);
     else void vscode.window.showInformationMessage(msg);
     return result;
+  }
+}
+
+/**
+ * A "no X" message that leads somewhere: another project (typed here, kept as
+ * seqscope.pubsub.projectId, then `rerun` runs again), the settings, or `extra` (a label and a
+ * command). A wrong project id is the usual reason a project looks empty.
+ */
+async function offerWayForward(message: string, rerun: CommandId | undefined, extra?: [string, CommandId]): Promise<void> {
+  const USE = 'Use Another Project…';
+  const SETTINGS = 'Open Settings';
+  const pick = await vscode.window.showInformationMessage(`SeqScope: ${message}`, ...(extra ? [extra[0]] : []), USE, SETTINGS);
+  if (pick === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub.projectId');
+  else if (extra && pick === extra[0]) await runCommand(extra[1]);
+  else if (pick === USE) {
+    const c = vscode.workspace.getConfiguration('seqscope.pubsub');
+    const project = await vscode.window.showInputBox({
+      title: 'SeqScope: Google Cloud project',
+      prompt: 'The project whose topics and subscriptions SeqScope lists (kept as seqscope.pubsub.projectId)',
+      value: c.get<string>('projectId') ?? '',
+      validateInput: (v) => (/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(v.trim()) ? undefined : 'A project id: 6–30 lowercase letters, digits and hyphens, starting with a letter'),
+    });
+    if (!project) return;
+    const inWorkspace = c.inspect<string>('projectId')?.workspaceValue !== undefined;
+    await c.update('projectId', project.trim(), inWorkspace || vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    if (rerun) await runCommand(rerun);
   }
 }

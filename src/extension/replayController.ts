@@ -96,7 +96,8 @@ export class ReplayController extends Disposable {
       case 'nextLate': {
         this.pause();
         const kind = action === 'nextGap' ? 'gap' : action === 'nextDuplicate' ? 'duplicate' : 'late';
-        const next = this.session.nextPositionOf(kind, this.activeFlag ? this.pos : 0);
+        const from = this.activeFlag ? this.pos : 0;
+        const next = kind === 'gap' ? this.session.nextGapStop(from) : this.session.nextPositionOf(kind, from);
         return next !== undefined && this.seek(next);
       }
     }

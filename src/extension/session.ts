@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import type { OpenState } from '../core/sequencer/openState';
 import { CaptureSession, captureTitle } from '../timeline/captureSession';
 import { SessionFiles } from '../timeline/sessionFiles';
 import { lanesOf, TimelineService } from '../timeline/timelineService';
@@ -27,8 +28,14 @@ export interface LiveStatus {
   reconnects: number;
   /** In-memory windows so far: past 1, the views show the latest window (the recording has all). */
   windows: number;
-  /** Messages a key holds right now (its backlog behind a gap or the start window). */
-  backlog(key: number): number;
+  /** What a key waits for right now (its start window, or an open gap), or undefined. */
+  openState(key: number): OpenState | undefined;
+  /** Keys holding messages now (start window or open gap), as of the last refresh. */
+  openKeys: number;
+  /** The key that has waited longest, as of the last refresh (shown in the status bar). */
+  longestOpen: { key: number; state: OpenState } | undefined;
+  /** Set when the tap's subscription vanished (the server lost it): Re-tap makes a new one. */
+  tapGone?: boolean;
 }
 
 /**
@@ -126,7 +133,7 @@ export class Session extends Disposable {
   }
 
   get title(): string {
-    if (this.live) return this.live.tapOf ? `tap on ${this.live.tapOf.split('/').pop()}` : this.live.subscription.split('/').pop()!;
+    if (this.live) return this.live.tapOf ? `tap · ${this.live.tapOf.split('/').pop()}` : `subscription · ${this.live.subscription.split('/').pop()}`;
     return captureTitle(this.data.paths, this.partial);
   }
 

@@ -12,6 +12,8 @@ import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { treePageSize } from './settings';
 import { displayKey } from '../core/trace/keyLabel';
+import { sequencingLabel, unseenFindings } from '../core/sequencer/sequencingOptions';
+import { openStateWords } from '../core/sequencer/openState';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
@@ -261,11 +263,11 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const sum = s.data.summary;
       const live = s.live;
       if (live) {
-        item.contextValue = live.tapOf ? 'session.live.tap' : 'session.live';
+        item.contextValue = live.tapGone ? 'session.live.tapGone' : live.tapOf ? 'session.live.tap' : 'session.live';
         item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
         item.description =
-          (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.state) +
-          ` · ${keysWords(sum.keys, s.keyOrder)} · ${live.received} received` +
+          (live.state === 'live' ? `live · ${Math.round(live.rate)}/s` : live.tapGone ? 'tap is gone' : live.state) +
+          ` · ${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${live.received} received` +
           (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
           (live.windows > 1 ? ` · window ${live.windows}` : '');
         item.tooltip = new vscode.MarkdownString(
@@ -276,7 +278,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       }
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
-      item.description = `${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
+      item.description = `${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
       const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
       return item;
@@ -286,9 +288,10 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const c = s.data.countsAt(s.position);
       const item = new vscode.TreeItem('Summary', vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:summary`;
-      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : 'pass');
-      item.description = countsText(c, true);
-      item.tooltip = `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
+      const unseen = unseenFindings(s.options);
+      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : unseen ? 'info' : 'pass');
+      item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
+      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
       item.contextValue = 'summary';
       return item;
     }
@@ -301,10 +304,11 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const item = new vscode.TreeItem(displayKey(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
-      const held = s.live?.backlog(node.key) ?? 0;
-      item.description = countsText(c, false) + (lane.hot ? ' · hot' : '') + (held ? ` · backlog ${held}` : '');
+      const open = s.live?.openState(node.key);
+      const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup` : countsText(c, false);
+      item.description = counts + (lane.hot ? ' · hot' : '') + (open ? ` · ${openStateWords(open)}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: far more traffic than the others, or a large backlog.' : ''}`;
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}`;
       item.contextValue = 'key';
       return item;
     }

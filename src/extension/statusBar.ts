@@ -4,6 +4,8 @@ import { positionWords } from '../timeline/replayCursor';
 import { Disposable } from './dispose';
 import { emulatorHostInUse } from './pubsubCommands';
 import { SessionManager } from './sessionManager';
+import { unseenFindings } from '../core/sequencer/sequencingOptions';
+import { openStateWords } from '../core/sequencer/openState';
 
 /** The active session's verdict at a glance; click opens the timeline. */
 export class SessionStatusBar extends Disposable {
@@ -39,12 +41,28 @@ export class SessionStatusBar extends Disposable {
     const c = s.data.countsAt(s.position);
     const problems = c.gaps + c.late;
     const live = s.live;
-    const liveText = live ? (live.state === 'live' ? ` · live ${Math.round(live.rate)}/s` : ` · ${live.state.toUpperCase()}`) : '';
-    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${s.title}${liveText}: ${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
-    this.item.tooltip = `SeqScope: ${s.data.summary.options}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}. Click to show the timeline.`;
+    const unseen = unseenFindings(s.options);
+    // Compact, so the counts and the replay position fit beside other items at 1 280 px: a long
+    // title is shortened (the tooltip has it whole), the words are few.
+    const parts = [shorten(s.title, 28)];
+    if (live) parts.push(live.tapGone ? 'TAP GONE' : live.state === 'live' ? `${Math.round(live.rate)}/s` : live.state.toUpperCase());
+    parts.push(unseen ? `${c.duplicates} dup · no seq numbers` : `${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late`);
+    const open = live?.longestOpen;
+    if (open) parts.push(openStateWords(open.state).replace(/ · \d+ held$/, '') + (live.openKeys > 1 ? ` (+${live.openKeys - 1} ${noun(live.openKeys - 1, 'key')})` : ''));
+    if (s.replay.active) parts.push(s.replay.position > s.data.arrivalCount ? 'end' : `${s.replay.position}/${s.data.arrivalCount}`);
+    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${parts.join(' · ')}`;
+    this.item.tooltip = `SeqScope: ${s.title}\n${s.data.summary.options}${unseen ? `\n${unseen}` : ''}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}.${s.replay.active ? ` Replay: ${positionWords(s.replay.position, s.data.arrivalCount)}.` : ''} Click to show the timeline.`;
     if (live) this.item.tooltip += `\n${live.detail}`;
+    if (open) this.item.tooltip += `\nKey ${s.data.keyNames[open.key]}: ${openStateWords(open.state)}`;
     this.item.backgroundColor =
       live?.state === 'disconnected' ? new vscode.ThemeColor('statusBarItem.errorBackground') : problems ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
+}
+
+/** A title cut to `max` characters, keeping its start and its end ("md-feed-2026-…-49-56Z.jsonl"). */
+function shorten(title: string, max: number): string {
+  if (title.length <= max) return title;
+  const tail = Math.floor((max - 1) / 2);
+  return `${title.slice(0, max - 1 - tail)}…${title.slice(title.length - tail)}`;
 }

@@ -36,8 +36,13 @@ export interface LiveSourceEvents {
   record(rm: ReceivedMessage, offset: number, length: number, receivedAtMs: number): void;
   /** A delivery was acked (its line is in the recording, when there is one). */
   acked?(rm: ReceivedMessage): void;
-  /** State changes; `detail` says why (shown in the status bar and tree). */
-  state?(state: LiveState, detail: string): void;
+  /**
+   * State changes, and a state kept for a new reason (disconnected because the server is down,
+   * then because the subscription is gone); `detail` says why (shown in the status bar, tree
+   * and log), `cause` is the PubsubError kind behind a disconnect ('not-found': the
+   * subscription no longer exists).
+   */
+  state?(state: LiveState, detail: string, cause?: string): void;
   /** Problems that do not stop the source (a failed write: the message is nacked, not lost). */
   problem?(e: Error): void;
 }
@@ -71,7 +76,21 @@ export interface LiveSourceOptions {
    * later message of its key.
    */
   readonly withholdAck?: (rm: ReceivedMessage) => boolean;
+  /** The clock and timers of the health looks (tests pass a manual clock); default: the real ones. */
+  readonly timers?: LiveTimers;
 }
+
+export interface LiveTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const REAL_TIMERS: LiveTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
 
 export interface LiveStats {
   received: number;
@@ -86,11 +105,13 @@ export interface LiveStats {
 export class LiveSource {
   readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
   private current: LiveState = 'connecting';
+  private currentDetail = '';
+  private readonly timers: LiveTimers;
   private calls: SubscriberCalls | undefined;
   private pull: PullStream | undefined;
   /** Acks of lines just written, sent together once the recorder's callbacks have run. */
   private pendingAcks: string[] = [];
-  private healthTimer: NodeJS.Timeout | undefined;
+  private healthTimer: unknown;
   private probing = false;
   /** A delivery arrived since the last look (see probe()). */
   private deliveredSinceLook = false;
@@ -103,7 +124,9 @@ export class LiveSource {
   constructor(
     private readonly options: LiveSourceOptions,
     private readonly events: LiveSourceEvents,
-  ) {}
+  ) {
+    this.timers = options.timers ?? REAL_TIMERS;
+  }
 
   get state(): LiveState {
     return this.current;
@@ -126,7 +149,7 @@ export class LiveSource {
   async stop(): Promise<void> {
     if (this.current === 'stopped') return;
     this.setState('stopped', 'detached');
-    clearTimeout(this.healthTimer);
+    if (this.healthTimer !== undefined) this.timers.clearTimeout(this.healthTimer);
     this.healthTimer = undefined;
     // Lines still buffered are written now, so their acks go out before the stream closes.
     await this.options.recorder?.flush();
@@ -152,7 +175,8 @@ export class LiveSource {
         failed: (e) => {
           if (this.current === 'stopped') return;
           // The stream gave up (not-found, permission, …): the probe decides when to reopen.
-          this.setState('disconnected', explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost }).message);
+          const err = explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost });
+          this.setState('disconnected', disconnectReason(err), err.kind);
         },
       },
     );
@@ -220,7 +244,7 @@ export class LiveSource {
 
   private scheduleProbe(): void {
     if (this.current === 'stopped') return;
-    this.healthTimer = setTimeout(() => void this.probe(), this.interval());
+    this.healthTimer = this.timers.setTimeout(() => void this.probe(), this.interval());
   }
 
   private interval(): number {
@@ -232,7 +256,7 @@ export class LiveSource {
     // Deliveries since the last look: the server is there, no call needed.
     const delivered = this.deliveredSinceLook;
     this.deliveredSinceLook = false;
-    const now = Date.now();
+    const now = this.timers.now();
     // A call at most every other look (the pace of the calls before looks were skipped), so an
     // idle session asks the server no more often than it used to.
     if ((delivered && this.current === 'live') || now - this.lastCallAt < 1.75 * this.interval()) {
@@ -253,13 +277,13 @@ export class LiveSource {
         // one is the only way to be sure deliveries flow again.
         this.pull?.restart();
         this.stats.reconnects++;
-        this.stats.lastReconnectAt = Date.now();
+        this.stats.lastReconnectAt = this.timers.now();
         this.setState('live', `reconnected to ${subscription.path}`);
       }
     } catch (e) {
       if (this.stopped()) return;
       const err = explainError(e, { action: `reach ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost });
-      this.setState('disconnected', disconnectReason(err));
+      this.setState('disconnected', disconnectReason(err), err.kind);
     } finally {
       this.probing = false;
       this.scheduleProbe();
@@ -271,10 +295,16 @@ export class LiveSource {
     return this.current === 'stopped';
   }
 
-  private setState(state: LiveState, detail: string): void {
-    if (this.current === state && state !== 'live') return;
+  /**
+   * A new state, or the same one for a new reason, reaches the views and the log; the same state
+   * for the same reason (each failed look repeats it) does not. 'live' is always reported: a
+   * reconnect is news even when the detail reads as before.
+   */
+  private setState(state: LiveState, detail: string, cause?: string): void {
+    if (this.current === state && state !== 'live' && detail === this.currentDetail) return;
     this.current = state;
-    this.events.state?.(state, detail);
+    this.currentDetail = detail;
+    this.events.state?.(state, detail, cause);
   }
 }
 

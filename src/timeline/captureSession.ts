@@ -34,15 +34,33 @@ export class CaptureSession {
     readonly keyNames: readonly string[],
   ) {}
 
+  /**
+   * A live session's backlog right now: what a key holds behind an open gap (not in its start
+   * window, where holding is the rule). Set by LiveFeed; undefined for a capture, which has ended.
+   */
+  heldNow: ((key: number) => number) | undefined;
+
   get arrivalCount(): number {
     return this.log.count;
   }
 
-  /** Clock range covered by the session (first arrival → last event). */
+  /**
+   * Clock range covered by the session (first arrival → last arrival or event): the data's, not
+   * the sequencer's clock, which a live session moves with the wall clock — the axis then
+   * stretched to "now" and squeezed the data into a sliver.
+   */
   get timeRange(): { start: number; end: number } {
     const s = this.summary;
     const start = s.firstTime ?? 0;
-    let end = s.lastTime ?? start;
+    const log = this.log;
+    let end = start;
+    for (let i = log.count - 1; i >= 0 && i >= log.count - 64; i--) {
+      const t = log.time.get(i);
+      if (t === t) {
+        end = Math.max(end, t);
+        break;
+      }
+    }
     const n = this.store.count;
     if (n > 0) end = Math.max(end, this.store.t1.get(n - 1));
     return { start, end: end > start ? end : start + 1 };
@@ -131,6 +149,41 @@ export class CaptureSession {
    * The replay position just after the next event of `kind` emitted at or after `position`
    * (so stepping there shows it), or undefined when there is none.
    */
+  /**
+   * Where "Run to Next Gap" stops after `position`: where a gap opens — just after the first
+   * message held behind it arrived — and where it is declared lost, whichever comes first. A gap
+   * declared at the end of input (the recording ended before its timeout) is still seen opening.
+   */
+  nextGapStop(position: number): number | undefined {
+    let best = this.nextPositionOf('gap', position);
+    const store = this.store;
+    const kinds = store.kind.data;
+    for (let i = 0; i < store.count; i++) {
+      if (kinds[i] !== Kind.gap) continue;
+      const opened = this.gapOpening(i);
+      if (opened !== undefined && opened + 1 > position && (best === undefined || opened + 1 < best)) best = opened + 1;
+    }
+    return best;
+  }
+
+  /**
+   * The arrival that opened a gap: the earliest-arrived of the messages its declaration releases
+   * (they follow it in the store, on its key, with the same cause), or undefined.
+   */
+  gapOpening(gapId: number): number | undefined {
+    const store = this.store;
+    const key = store.key.get(gapId);
+    const cause = store.cause.get(gapId);
+    let first: number | undefined;
+    for (let j = gapId + 1; j < store.count && store.cause.get(j) === cause; j++) {
+      if (store.key.get(j) !== key || store.kind.get(j) === Kind.gap) continue;
+      if (store.kind.get(j) !== Kind.message) continue;
+      const a = store.arrival.get(j);
+      if (a >= 0 && (first === undefined || a < first)) first = a;
+    }
+    return first;
+  }
+
   nextPositionOf(kind: KindName, position: number, key?: number): number | undefined {
     const code = Kind[kind];
     const store = this.store;

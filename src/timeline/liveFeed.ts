@@ -52,6 +52,10 @@ export class LiveFeed {
     // Key indexes are the sequencer's, across windows: every key known so far keeps its index.
     this.keyNames = this.engine.sequencer.keyStates.map((k) => k.name);
     this.session = new CaptureSession([this.recordingPath], this.engine.summary(), this.builder.store, this.builder.log, this.keyNames);
+    this.session.heldNow = (key) => {
+      const k = this.engine.sequencer.keyStates[key];
+      return k?.started ? k.held.size : 0;
+    };
   }
 
   /** Arrivals since attach. */

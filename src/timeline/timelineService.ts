@@ -304,9 +304,14 @@ function latencyOf(rm: ReceivedMessage): MessageDetail['latency'] {
   return Object.keys(l).length ? l : undefined;
 }
 
-/** Lanes with their counts; a key is hot when it carries over 3× the mean traffic (and ≥ 100), or built a backlog of 1 000+. */
+/**
+ * Lanes with their counts. A key is hot when it carries over 3× the mean traffic (and ≥ 100), or
+ * holds a backlog of 1 000+ behind an open gap — live, while it holds them (the start window does
+ * not count: holding is its rule); in a capture, which has ended, when it ever held that many.
+ */
 export function lanesOf(s: CaptureSession): LaneInfo[] {
   const byKey = s.summary.byKey;
+  const heldNow = s.heldNow;
   const mean = byKey.length ? s.summary.received / byKey.length : 0;
   return byKey.map((k, i) => ({
     key: i,
@@ -317,6 +322,6 @@ export function lanesOf(s: CaptureSession): LaneInfo[] {
     lost: k.lost,
     duplicates: k.duplicates,
     late: k.late,
-    hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || k.maxHeld >= 1000,
+    hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || (heldNow ? heldNow(i) : k.maxHeld) >= 1000,
   }));
 }

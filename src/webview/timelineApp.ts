@@ -304,6 +304,12 @@ export class TimelineApp {
 
   private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
+    // Another session (a detached live session's recording, reopened): an error about the one
+    // before — "detach the live session first" — no longer holds.
+    if (this.session && this.session.id !== session.id) {
+      this.errorBar.hidden = true;
+      this.lastError = undefined;
+    }
     this.session = session;
     this.overview = overview;
     this.filter = filter;
@@ -499,7 +505,7 @@ export class TimelineApp {
       selectedId: this.selected?.id,
       cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       focusedLane: document.activeElement === this.canvas ? this.focusedLane : undefined,
-      message: this.lanesFiltered ? 'No key matches the filter' : 'This session has no keys',
+      message: this.lanesFiltered ? 'No key matches the filter' : this.session?.arrivals === 0 ? 'Nothing has arrived yet: waiting for the first message' : 'This session has no keys',
       // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
       allowStale: start - this.lastViewChange < SETTLE_MS,
     });
@@ -774,6 +780,10 @@ export class TimelineApp {
     const s = this.session;
     if (!vp || !s) return;
     const sel = this.selected ? ` · selected ${this.selected.kind} ${this.selected.id}` : '';
+    if (s.arrivals === 0 && s.events === 0) {
+      this.status.textContent = 'Nothing has arrived yet: the timeline starts with the first message.';
+      return;
+    }
     this.status.textContent = `${clockTime(vp.t0)} – ${clockTime(vp.t1)} (${duration(vp.span)}) · ${count(this.lanes.length)} of ${count(s.lanes.length)} keys · ${count(s.events)} events${sel}`;
   }
 

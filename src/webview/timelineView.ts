@@ -154,8 +154,13 @@ export class TimelineView {
     }
     const isExact = rendered || exact;
 
-    this.drawOverview(f);
-    this.drawAxis(f);
+    // Nothing arrived yet (a live session's first seconds): no time axis, whose range would be
+    // made up (it read 1969, its span "508917 h"), only the empty state below.
+    const empty = f.session.arrivals === 0 && f.session.events === 0;
+    if (!empty) {
+      this.drawOverview(f);
+      this.drawAxis(f);
+    }
     const stats: FrameStats = { lanes: [], marks: this.layer.stats.marks, findings: [], messages: [], allFresh: isExact, anyData: false, stale: !isExact, rendered };
 
     // Rows and names, then the layer's marks over the plot part of the rows.

@@ -134,6 +134,55 @@ describe('emulator: live source', function () {
     }
   });
 
+  it('kill the emulator and restart it without the tap: the reason turns from "not running" to "no longer exists", and a new tap continues the recording', async function () {
+    const found = findEmulator();
+    if ('missing' in found) this.skip();
+    const own = await PubsubEmulator.start((found as { launcher: string }).launcher);
+    const ownConn = await connectTo(own);
+    try {
+      const topic = uniqueId('gone');
+      await ownConn.client.createTopic(topic);
+      const tap = await createTap(ownConn, parseResourceName('topics', topic, PROJECT));
+      const out = join(tempDir(), 'gone.jsonl');
+      const recorder = await CaptureRecorder.open(out);
+      const states: string[] = [];
+      const events = { record() {}, state: (s: LiveState, d: string, cause?: string) => states.push(`${s}|${cause ?? ''}|${d}`) };
+      const opts = { connection: ownConn, recorder, healthIntervalMs: 300, healthTimeoutMs: 500 };
+      const first = new LiveSource({ ...opts, subscription: tap.subscription }, events);
+      await first.start();
+      await publishNumbered(ownConn, topic, 'k', 0, 49);
+      await waitFor('50 received', () => first.stats.acked >= 50);
+
+      await own.kill();
+      await waitFor('"not running"', () => states.some((x) => x.startsWith('disconnected|emulator-down|')), 10_000);
+      // Back, empty: the tap is gone for good. The new reason must reach the listener.
+      await own.restart();
+      await ownConn.client.createTopic(topic);
+      await waitFor('"no longer exists"', () => states.some((x) => x.startsWith('disconnected|not-found|')), 15_000).catch((e: Error) => {
+        throw new Error(`${e.message}; states ${JSON.stringify(states)}`);
+      });
+      assert.match(states.find((x) => x.startsWith('disconnected|not-found|'))!, /the subscription no longer exists/);
+
+      // Re-tap, as the extension does: a new tap, the same recorder, the recording goes on.
+      await first.stop();
+      const tap2 = await createTap(ownConn, parseResourceName('topics', topic, PROJECT));
+      const second = new LiveSource({ ...opts, subscription: tap2.subscription }, events);
+      await second.start();
+      await publishNumbered(ownConn, topic, 'k', 100, 149);
+      await waitFor('50 more acked on the new tap', () => second.stats.acked >= 50, 30_000);
+      await second.stop();
+      await recorder.close();
+      const numbers = readFileSync(out, 'utf8').trim().split('\n').map((l) => Number(JSON.parse(l).message.attributes.n));
+      assert.equal(numbers.length, 100, 'one recording: 50 before, 50 after the re-tap');
+      assert.deepEqual([...new Set(numbers)].sort((a, b) => a - b), [...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 50 }, (_, i) => 100 + i)]);
+      const { summary } = await replayEvents(out);
+      assert.equal(summary.gaps, 1, 'what was published while there was no tap (50–99, here never) shows as one gap');
+    } finally {
+      await ownConn.close().catch(() => undefined);
+      await own.stop();
+    }
+  });
+
   it('seek re-sends what a subscription retained; the sequencer reports the copies as redeliveries', async () => {
     const { conn } = env;
     const topic = uniqueId('seek');

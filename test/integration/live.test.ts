@@ -72,10 +72,10 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     await topic.createSubscription('orders-consumer', { enableMessageOrdering: true });
 
     const asked: string[] = [];
-    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => {
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => {
       const list = await items;
-      asked.push(list.map((i) => `${i.label} (${i.description})`).join(', '));
-      return list.find((i) => i.label === 'orders-consumer');
+      asked.push(`${options?.title}: ` + list.map((i) => `${i.label} (${i.description})`).join(', '));
+      return list.find((i) => i.label === 'orders-consumer' || i.label === 'Use settings');
     }) as never);
     stub('showWarningMessage', (async (message: string, ...rest: unknown[]) => {
       asked.push(message);
@@ -86,6 +86,7 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     assert.ok(result, 'attach returns the live session');
     assert.match(asked[0], /orders-consumer \(\$\(list-ordered\) message ordering on\)/, 'the QuickPick shows whether ordering is on');
     assert.match(asked[1], /consumes it/, 'the user is told what consuming means before anything is acked');
+    assert.match(asked[2], /how should a tap on orders-live be sequenced\?: .*Use settings.*Preset: cme.*Customize/, 'asked how to sequence, as Open Capture… asks');
     assert.match(result.subscription, /subscriptions\/seqscope-tap-orders-live-/, 'a tap was made instead');
 
     const session = api.manager.get(result.id)!;
@@ -99,7 +100,9 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     };
     await publish(0, 40);
     await until('40 delivered in the tree', () => /40 delivered/.test(treeText(summaryNode())) || undefined);
-    assert.match(treeText(sessionNode), /live · \d+\/s · 1 key · 40 received/);
+    // The settings (seqscope.seq attribute:n) were chosen: numbered by n.
+    assert.match(treeText(sessionNode), /^tap · orders-live live · \d+\/s · n per ordering key · 1 key · 40 received/, `titled by what was tapped, saying how it is sequenced: ${treeText(sessionNode)}`);
+    assert.match(result.recording, /[\\/]orders-live-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.jsonl$/, 'the recording is named after the topic and the time, once');
     await publish(40, 100);
     await until('100 delivered in the tree', () => /100 delivered/.test(treeText(summaryNode())) || undefined);
     assert.equal(session.data.summary.gaps, 0);

@@ -17,12 +17,13 @@ export interface RecordingFile {
 }
 
 /**
- * How a live session names its recording (see claimRecordingPath): `<subscription>-<UTC time>`,
- * `-2`… when the second was taken, `.jsonl` (or gzip's `.jsonl.gz`). Only such files are listed:
+ * How a live session names its recording (see claimRecordingPath): `<topic or subscription>-<UTC
+ * time>` — `2026-12-02T02-49-56Z`, or `20261202T024956Z` as earlier versions wrote it —, `-2`…
+ * when the second was taken, `.jsonl` (or gzip's `.jsonl.gz`). Only such files are listed:
  * the setting may point at a folder of other captures, which "delete every one not in use" must
  * never touch.
  */
-const RECORDING_NAME = /^.+-\d{8}T\d{6}Z(-\d+)?\.jsonl(\.gz)?$/;
+const RECORDING_NAME = /^.+-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ|\d{8}T\d{6}Z)(-\d+)?\.jsonl(\.gz)?$/;
 
 /**
  * The recordings in `dirs`, newest first (ties by path). A folder that does not exist yet has

@@ -171,3 +171,23 @@ export function describeOptions(o: SequencingOptions): string {
   const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
   return `key ${formatKeySpec(o.key)}, ${seq}${o.sendingTimeMdp3 ? ', time mdp3' : ''}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
 }
+
+/**
+ * How a session is sequenced, in a few words for its row: "MsgSeqNum per Channel (32-bit)", or
+ * "arrival order per ordering key" when there are no sequence numbers.
+ */
+export function sequencingLabel(o: SequencingOptions): string {
+  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : 'in one stream';
+  if (o.seq.kind === 'none') return `arrival order ${per}`;
+  return `${o.seq.kind === 'attribute' ? o.seq.name : 'MDP 3.0 packet numbers'} ${per}${o.seqBits === 64 ? '' : ` (${o.seqBits}-bit)`}`;
+}
+
+/**
+ * What a session sequenced this way cannot find, said where its counts would otherwise read
+ * "0 gaps": without sequence numbers a missing, late or re-published message looks like any
+ * other, and only a redelivery (the same messageId again) is recognised. Undefined when the
+ * options can find everything.
+ */
+export function unseenFindings(o: SequencingOptions): string | undefined {
+  return o.seq.kind === 'none' ? 'arrival order only: gaps cannot be seen (no sequence numbers); duplicates are redeliveries of one message id' : undefined;
+}

@@ -32,7 +32,7 @@ export function captureCommands(ctx: CommandContext, views: SessionViews): Handl
       // the options are asked, as the CLI refuses it.
       const repeated = repeatedInput(uris.map((u) => u.fsPath));
       if (repeated) throw new CaptureError(repeatedInputMessage(repeated, 'open each capture once'), repeated[1]);
-      const options = automated ? optionsFromSettings(second as OptionText) : await pickOptions();
+      const options = automated ? optionsFromSettings(second as OptionText) : (await pickOptions())?.options;
       if (!options) return undefined;
       // Open already, unchanged, sequenced alike: shown, not loaded a second time (two sessions
       // of one title would be told apart by nothing). A changed file — a recording that grew —

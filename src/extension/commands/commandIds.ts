@@ -39,6 +39,7 @@ export const COMMAND_IDS = [
   'seqscope.pubsub.publishCapture',
   'seqscope.live.detach',
   'seqscope.live.replayFromTime',
+  'seqscope.live.retap',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -1,4 +1,4 @@
-/** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time (see PubsubCommands). */
+/** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time, re-tap (see PubsubCommands). */
 import { AttachArgs, PubsubCommands, TapArgs } from '../pubsubCommands';
 import { SessionManager } from '../sessionManager';
 import { liveSessionFrom } from './context';
@@ -11,7 +11,8 @@ type LiveCommandId =
   | 'seqscope.pubsub.recordings'
   | 'seqscope.pubsub.publishCapture'
   | 'seqscope.live.detach'
-  | 'seqscope.live.replayFromTime';
+  | 'seqscope.live.replayFromTime'
+  | 'seqscope.live.retap';
 
 export function liveCommands(pubsub: PubsubCommands, manager: SessionManager): Handlers<LiveCommandId> {
   return {
@@ -22,5 +23,6 @@ export function liveCommands(pubsub: PubsubCommands, manager: SessionManager): H
     'seqscope.pubsub.publishCapture': (args?: { file?: string; topic?: string; pace?: string }) => pubsub.publishCapture(args),
     'seqscope.live.detach': (arg?: unknown) => pubsub.detach(liveSessionFrom(manager, arg)),
     'seqscope.live.replayFromTime': (arg?: unknown, when?: string) => pubsub.replayFromTime(liveSessionFrom(manager, arg), when),
+    'seqscope.live.retap': (arg?: unknown) => pubsub.retap(liveSessionFrom(manager, arg)),
   };
 }

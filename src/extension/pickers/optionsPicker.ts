@@ -1,20 +1,32 @@
-/** Open Capture…'s question: how to sequence this capture (the settings, a preset, or custom values). */
 import * as vscode from 'vscode';
 import { describeOptions, OptionText, PRESETS, resolveOptions, SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { optionsFromSettings, optionTextFromSettings } from '../settings';
 
-/** Per-session override of the settings: one Enter keeps them. */
-export async function pickOptions(): Promise<SequencingOptions | undefined> {
+/** What the user chose: the options, and the text they came from (to remember the choice). */
+export interface PickedOptions {
+  readonly options: SequencingOptions;
+  readonly text: OptionText;
+}
+
+/**
+ * "How should this be sequenced?": the settings, a preset, or custom values — one Enter keeps the
+ * settings, or the choice `remembered` from last time (listed first). Open Capture…, Tap Topic…
+ * and Attach to Subscription… all ask it. Undefined when the user cancels.
+ */
+export async function pickOptions(what = 'this capture', remembered?: OptionText): Promise<PickedOptions | undefined> {
   const fromSettings = optionsFromSettings();
   type Item = vscode.QuickPickItem & { text?: OptionText; custom?: boolean };
-  const items: Item[] = [
+  const items: Item[] = [];
+  const last = remembered && resolvable(remembered);
+  if (last) items.push({ label: 'As last time', description: describeOptions(last), text: remembered });
+  items.push(
     { label: 'Use settings', description: describeOptions(fromSettings), text: {} },
     ...Object.keys(PRESETS).map((p) => ({ label: `Preset: ${p}`, description: describeOptions(resolveOptions({ preset: p })), text: { preset: p } })),
-    { label: 'Customize…', description: 'key, sequence, width, gap timeout, capacity for this session', custom: true },
-  ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'SeqScope: how should this capture be sequenced?', placeHolder: 'Sequencing options (settings: seqscope.*)' });
+    { label: 'Customize…', description: 'key, sequence, width, gap timeout, capacity', custom: true },
+  );
+  const pick = await vscode.window.showQuickPick(items, { title: `SeqScope: how should ${what} be sequenced?`, placeHolder: 'Sequencing options (settings: seqscope.*)' });
   if (!pick) return undefined;
-  if (!pick.custom) return optionsFromSettings(pick.text);
+  if (!pick.custom) return { options: optionsFromSettings(pick.text), text: pick.text ?? {} };
   const base = optionTextFromSettings();
   const ask = (prompt: string, value: string | undefined, placeHolder: string) => vscode.window.showInputBox({ title: 'SeqScope: customize sequencing', prompt, value, placeHolder, ignoreFocusOut: true });
   const key = await ask('Key: orderingKey, attribute:<name> or none', base.key ?? 'orderingKey', 'attribute:Channel');
@@ -29,5 +41,15 @@ export async function pickOptions(): Promise<SequencingOptions | undefined> {
   if (gap === undefined) return undefined;
   const capacity = await ask('Capacity (messages a key may hold)', String(base.capacity ?? 10000), '10000');
   if (capacity === undefined) return undefined;
-  return resolveOptions({ key, seq, time, seqBits: bits, gapTimeout: gap, capacity });
+  const text: OptionText = { key, seq, time, seqBits: bits, gapTimeout: gap, capacity };
+  return { options: resolveOptions(text), text };
+}
+
+/** A remembered choice that still resolves (a preset may be gone, a setting may clash). */
+function resolvable(text: OptionText): SequencingOptions | undefined {
+  try {
+    return optionsFromSettings(text);
+  } catch {
+    return undefined;
+  }
 }

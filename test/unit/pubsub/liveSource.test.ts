@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptureRecorder } from '../../../src/pubsub/captureRecorder';
-import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState } from '../../../src/pubsub/liveSource';
+import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState, LiveTimers } from '../../../src/pubsub/liveSource';
 import { PulledMessage, PullCall, PullStream, SubscriberCalls } from '../../../src/pubsub/pullStream';
 import { captureLine, fromPulled, writeCaptureLine } from '../../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../../src/pubsub/resourceNames';
@@ -236,6 +236,88 @@ describe('LiveSource (fake stream)', () => {
     assert.match(details[details.length - 1], /disconnected: .*live-1/);
     await sleep(50);
     assert.equal(calls.calls.length, 1, 'not retried: the health check reopens it once the subscription is back');
+    await s.stop();
+  });
+});
+
+/** A clock the test moves: timers fire when it passes them, metadata calls settle in between. */
+class ManualTimers implements LiveTimers {
+  private t = 1_000_000;
+  private pending: { at: number; fn: () => void; id: number }[] = [];
+  private ids = 0;
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.ids;
+    this.pending.push({ at: this.t + ms, fn, id });
+    return id;
+  }
+  clearTimeout(h: unknown): void {
+    this.pending = this.pending.filter((p) => p.id !== h);
+  }
+  /** Moves the clock by `ms`, firing what falls due and letting the calls they make settle. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      this.pending.sort((a, b) => a.at - b.at);
+      const next = this.pending[0];
+      if (!next || next.at > end) break;
+      this.pending.shift();
+      this.t = next.at;
+      next.fn();
+      await new Promise((r) => setImmediate(r));
+    }
+    this.t = end;
+  }
+}
+
+describe('LiveSource states (manual clock)', () => {
+  const unavailable = () => Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
+  const notFound = () => Object.assign(new Error('5 NOT_FOUND: Resource not found (resource=live-1).'), { code: 5 });
+
+  it('reports a disconnect that changes its reason (server down, then subscription gone), once each', async () => {
+    const timers = new ManualTimers();
+    const client = new FakeClient();
+    const seen: string[] = [];
+    const s = source(new FakeCalls(), { state: (st, d, cause) => seen.push(`${st}|${cause ?? ''}|${d}`) }, { timers, healthIntervalMs: 1000, healthTimeoutMs: 500 }, client);
+    await s.start();
+    client.failWith = unavailable();
+    await timers.advance(10_000);
+    client.failWith = notFound();
+    await timers.advance(10_000);
+    await s.stop();
+    assert.equal(seen.length, 4, seen.join('\n'));
+    assert.match(seen[0], /^live\|/);
+    assert.match(seen[1], /^disconnected\|unavailable\|disconnected: .*Pub\/Sub did not answer/);
+    assert.match(seen[2], /^disconnected\|not-found\|disconnected: the subscription no longer exists/, 'the new reason is reported, not dropped');
+    assert.match(seen[3], /^stopped\|/);
+    assert.ok(client.metadataCalls >= 8, `looked again and again (${client.metadataCalls} calls), reporting nothing new`);
+  });
+
+  it('names the emulator when one is in use, and goes live again when the subscription answers', async () => {
+    const timers = new ManualTimers();
+    const client = new FakeClient();
+    const seen: string[] = [];
+    const calls = new FakeCalls();
+    const s = new LiveSource(
+      { connection: { client, projectId: 'my-proj', emulatorHost: 'localhost:8085' } as unknown as PubsubConnection, subscription, calls, timers, healthIntervalMs: 1000 },
+      { record() {}, state: (st, d, cause) => seen.push(`${st}|${cause ?? ''}|${d}`) },
+    );
+    await s.start();
+    client.failWith = unavailable();
+    await timers.advance(5000);
+    client.failWith = undefined;
+    await timers.advance(5000);
+    assert.equal(s.state, 'live');
+    assert.deepEqual(
+      seen.map((x) => x.split('|').slice(0, 2).join('|')),
+      ['live|', 'disconnected|emulator-down', 'live|'],
+    );
+    assert.match(seen[1], /emulator at localhost:8085 is not running/);
+    assert.match(seen[2], /reconnected/);
+    assert.equal(s.stats.lastReconnectAt, timers.now() - (timers.now() - s.stats.lastReconnectAt), 'stamped by the injected clock');
+    assert.ok(s.stats.lastReconnectAt > 1_000_000 && s.stats.lastReconnectAt <= timers.now());
     await s.stop();
   });
 });

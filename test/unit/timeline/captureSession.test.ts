@@ -274,3 +274,29 @@ describe('heldRuns (the replay state panel\'s Held column)', () => {
     assert.deepEqual(heldRuns([1, 3, 5, 6], 3, (x) => x), { runs: [[1, 1], [3, 3], [5, 6]], more: false });
   });
 });
+
+describe('CaptureSession.nextGapStop (Run to Next Gap)', () => {
+  it('stops where a gap opens, then where it is declared — also when the capture ends before the timeout', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-nextgap-'));
+    try {
+      const path = join(dir, 'short.jsonl');
+      // #3 never comes; the capture ends 4 ms later, long before the 10 s gap timeout.
+      const seqs = [1, 2, 4, 5];
+      const base = Date.parse('2026-12-01T09:00:00Z');
+      const line = (seq: number, i: number) =>
+        JSON.stringify({ message: { data: '', attributes: { Channel: '310', MsgSeqNum: String(seq) }, messageId: `m${i}`, publishTime: new Date(base + i).toISOString() }, receivedAt: new Date(base + i).toISOString() });
+      writeFileSync(path, seqs.map(line).join('\n') + '\n');
+      const s = (await loadSession([path], CME)).session;
+      assert.equal(s.arrivalCount, 4);
+      // #4 (arrival index 2) is the first message held behind the gap: stop just after it arrived.
+      assert.equal(s.nextGapStop(0), 3, 'where the gap opens, not the end');
+      // Then where it is declared: at the end of input (position arrivals + 1).
+      assert.equal(s.nextGapStop(3), 5);
+      assert.equal(s.nextGapStop(5), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

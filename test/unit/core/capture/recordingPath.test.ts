@@ -9,9 +9,9 @@ describe('claimRecordingPath', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'seqscope-recname-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('names a recording after the subscription and the second, and creates it empty', () => {
+  it('names a recording after the topic or subscription and the second, written once and readable, and creates it empty', () => {
     const p = claimRecordingPath(dir, 'orders', new Date('2026-12-01T09:30:05.123Z'));
-    assert.equal(p, join(dir, 'orders-20261201T093005Z.jsonl'));
+    assert.equal(p, join(dir, 'orders-2026-12-01T09-30-05Z.jsonl'));
     assert.equal(statSync(p).size, 0);
   });
 
@@ -21,7 +21,7 @@ describe('claimRecordingPath', () => {
     const paths = [claimRecordingPath(dir, 'orders', now), claimRecordingPath(dir, 'orders', later), claimRecordingPath(dir, 'orders', now)];
     assert.deepEqual(
       paths.map((p) => p.slice(dir.length + 1)),
-      ['orders-20261201T093005Z.jsonl', 'orders-20261201T093005Z-2.jsonl', 'orders-20261201T093005Z-3.jsonl'],
+      ['orders-2026-12-01T09-30-05Z.jsonl', 'orders-2026-12-01T09-30-05Z-2.jsonl', 'orders-2026-12-01T09-30-05Z-3.jsonl'],
     );
     assert.equal(readdirSync(dir).length, 3);
   });

@@ -28,11 +28,12 @@ describe('listRecordings', () => {
     const b = join(root, 'b');
     const old = file(a, 'orders-20261130T090000Z.jsonl', 10, 3600);
     const gz = file(b, 'seqscope-tap-feed-1a2b-20261130T093000Z.jsonl.gz', 7, 60);
-    const fresh = file(a, 'orders-20261130T100000Z-2.jsonl', 3, 5);
+    const fresh = file(a, 'orders-2026-11-30T10-00-00Z-2.jsonl', 3, 5);
     // Not recordings: captures of the user's own (the setting may name a folder of them), an
     // export's temporary file, other kinds of file, a folder named like a recording.
     file(a, 'feed.jsonl', 1, 0);
     file(a, 'capture-2026.jsonl.gz', 1, 0);
+    file(a, 'orders-2026-11-30.jsonl', 1, 0);
     file(a, 'orders-20261130T090000Z.jsonl.bak', 1, 0);
     file(a, '.orders-20261130T090000Z.jsonl.123.0badcafe.part', 1, 0);
     file(a, 'notes.txt', 1, 0);
@@ -41,7 +42,7 @@ describe('listRecordings', () => {
     assert.deepEqual(
       list.map((r) => [r.path, r.name, r.bytes]),
       [
-        [fresh, 'orders-20261130T100000Z-2.jsonl', 3],
+        [fresh, 'orders-2026-11-30T10-00-00Z-2.jsonl', 3],
         [gz, 'seqscope-tap-feed-1a2b-20261130T093000Z.jsonl.gz', 7],
         [old, 'orders-20261130T090000Z.jsonl', 10],
       ],

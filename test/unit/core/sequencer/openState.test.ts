@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { Sequencer, SequencerSink } from '../../../../src/core/sequencer/sequencer';
+import { openStateOf, openStateWords } from '../../../../src/core/sequencer/openState';
+import { resolveOptions, sequencingLabel, unseenFindings } from '../../../../src/core/sequencer/sequencingOptions';
+
+const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
+
+describe('openState (what a live key waits for)', () => {
+  it('says the start window counts down, then an open gap waits for its number, then nothing', () => {
+    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, sink);
+    s.advance(1_000);
+    s.offer('A', 398, 'a', 0);
+    s.offer('A', 399, 'b', 0);
+    const k = s.key('A')!;
+    const collecting = openStateOf(s, k, 4_000);
+    assert.deepEqual(collecting, { kind: 'collecting', leftMs: 7_000, held: 2 });
+    assert.equal(openStateWords(collecting!), 'collecting: 7 s left · 2 held');
+    s.advance(11_000); // the start window ends: 398, 399 delivered; 400 expected
+    assert.equal(openStateOf(s, k, 11_000), undefined, 'holds nothing: no open state');
+    s.advance(12_000);
+    s.offer('A', 401, 'c', 0); // #400 missing: the gap opens at 12 s
+    s.offer('A', 402, 'd', 0);
+    const waiting = openStateOf(s, k, 15_200);
+    assert.equal(waiting?.kind, 'waiting');
+    assert.equal(openStateWords(waiting!), 'waiting for #400 · 3.2 s of 10 s · 2 held');
+    assert.equal(openStateWords(openStateOf(s, k, 40_000)!), 'waiting for #400 · 10 s of 10 s · 2 held', 'never past the timeout');
+    s.advance(22_000); // declared lost
+    assert.equal(openStateOf(s, k, 22_000), undefined);
+  });
+
+  it('names how a session is sequenced, and what arrival order alone cannot find', () => {
+    assert.equal(sequencingLabel(resolveOptions({ preset: 'cme' })), 'MsgSeqNum per Channel (32-bit)');
+    assert.equal(sequencingLabel(resolveOptions({})), 'arrival order per ordering key');
+    assert.equal(sequencingLabel(resolveOptions({ key: 'none', seq: 'attribute:n' })), 'n in one stream');
+    assert.match(unseenFindings(resolveOptions({}))!, /^arrival order only: gaps cannot be seen/);
+    assert.equal(unseenFindings(resolveOptions({ preset: 'cme' })), undefined);
+  });
+});
