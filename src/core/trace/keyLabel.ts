@@ -39,10 +39,13 @@ export function terminalLabel(key: string, width = TERMINAL_NAME_WIDTH): string 
 }
 
 /**
- * A key for a view (tree, timeline, detail pane): the label between U+2068 FIRST STRONG ISOLATE
- * and U+2069 POP DIRECTIONAL ISOLATE, so whatever direction characters it holds stay inside it
- * and never turn the text after it around. Views show it as text, never as markup.
+ * A key for a view (tree, timeline, detail pane): a name with anything beyond printable ASCII
+ * goes between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, so whatever
+ * direction characters it holds stay inside it and never turn the text after it around; a
+ * plain name is shown as it is (it can hold none, and the isolates would only get in the way of
+ * matching and copying it). Views show it as text, never as markup.
  */
 export function displayKey(key: string): string {
-  return '\u2068' + keyLabel(key) + '\u2069';
+  const label = keyLabel(key);
+  return /^[\x20-\x7e]*$/.test(label) ? label : '\u2068' + label + '\u2069';
 }

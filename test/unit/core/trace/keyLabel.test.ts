@@ -21,6 +21,8 @@ describe('key labels for terminals and views', () => {
 
   it('isolates a name for views so its direction characters cannot leak past it', () => {
     assert.equal(displayKey('\u202eabc'), '\u2068\u202eabc\u2069');
-    assert.equal(displayKey(''), `\u2068${NO_KEY_LABEL}\u2069`);
+    assert.equal(displayKey('\u05d0bc'), '\u2068\u05d0bc\u2069', 'a right-to-left name');
+    assert.equal(displayKey('acct-1'), 'acct-1', 'a plain name as it is');
+    assert.equal(displayKey(''), NO_KEY_LABEL);
   });
 });
