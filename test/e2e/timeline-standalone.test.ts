@@ -339,15 +339,15 @@ describe('timeline webview, standalone export in Chromium', function () {
       await lanesBecome(names, 'first seen again');
     });
 
-    it('checks a sequence range against the session\'s width (16-bit here) before applying it, with the CLI\'s words', async () => {
+    it('checks a sequence range against the session\'s width (32-bit here, the cme preset) before applying it, with the CLI\'s words', async () => {
       await page.getByRole('button', { name: 'Show the filter bar' }).click();
       const form = page.getByRole('form', { name: 'Filter the timeline' });
       const from = form.getByLabel('Sequence from');
       const to = form.getByLabel('Sequence to');
-      assert.match((await to.locator('xpath=..').getAttribute('title')) ?? '', /0–65535 \(16-bit numbers\)\. A "from" above "to" runs through the wrap/);
-      await from.fill('65530');
-      await to.fill('70000');
-      assert.equal(await to.evaluate((i) => (i as unknown as { validationMessage: string }).validationMessage), '16-bit numbers end at 65535');
+      assert.match((await to.locator('xpath=..').getAttribute('title')) ?? '', /0–4294967295 \(32-bit numbers\)\. A "from" above "to" runs through the wrap/);
+      await from.fill('4294967290');
+      await to.fill('4294967300');
+      assert.equal(await to.evaluate((i) => (i as unknown as { validationMessage: string }).validationMessage), '32-bit numbers end at 4294967295');
       const gen = (await snapshot(page)).generation;
       // Refused by the browser: it fires "invalid" on the field instead of submitting the form, so
       // no filter goes to the host and no reply comes back.
@@ -357,7 +357,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       await page.getByRole('button', { name: 'Apply the filter' }).click();
       await page.evaluate(() => (globalThis as unknown as { __refused: Promise<void> }).__refused);
       assert.equal((await snapshot(page)).generation, gen, 'nothing applied');
-      // Through the wrap is a valid 16-bit range: it applies.
+      // Through the wrap is a valid 32-bit range: it applies.
       await to.fill('5');
       assert.equal(await to.evaluate((i) => (i as unknown as { validity: { valid: boolean } }).validity.valid), true);
       await page.getByRole('button', { name: 'Apply the filter' }).click();
