@@ -202,9 +202,11 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     try {
+      // The palette can close again before it is typed into: a webview that is still loading
+      // takes the focus (the timeline as a session opens). Then the whole attempt is retried.
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: Math.min(5_000, Math.max(deadline - Date.now(), 1)) });
       break;
     } catch (e) {

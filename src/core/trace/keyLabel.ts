@@ -18,7 +18,7 @@ export function keyLabel(key: string): string {
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** The unsafe characters of `s` written as `\uXXXX`, so a terminal shows them rather than obeys them. */
+/** The unsafe characters of `s` written as `\u` escapes (`\u202e`), so a terminal shows them rather than obeys them. */
 export function escapeUnsafe(s: string): string {
   return s.replace(UNSAFE, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
