@@ -89,11 +89,20 @@ describe('VS Code conventions in the workbench (e2e)', () => {
     await runCommand(page, 'View: Show Explorer');
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: COPY });
     await row.waitFor({ timeout: 30_000 });
-    await row.click({ button: 'right' });
-    await page.locator('.context-view .action-item', { hasText: 'Open With...' }).click({ timeout: 10_000 });
     // The picker lists SeqScope's editor beside the text editor (JSON Lines still opens as text by default).
     const choices = page.locator('.quick-input-widget .monaco-list-row');
-    await choices.filter({ hasText: 'SeqScope Timeline' }).waitFor({ timeout: 15_000 });
+    // A focus change as the Explorer settles can close the picker as it opens: try again then.
+    for (let attempt = 1; ; attempt++) {
+      await row.click({ button: 'right' });
+      await page.locator('.context-view .action-item', { hasText: 'Open With...' }).click({ timeout: 10_000 });
+      try {
+        await choices.filter({ hasText: 'SeqScope Timeline' }).waitFor({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
     const listed = await choices.allInnerTexts();
     assert.ok(listed.some((t) => /Text Editor/.test(t) && /Default/.test(t)), `the text editor stays the default: ${JSON.stringify(listed)}`);
     await choices.filter({ hasText: 'SeqScope Timeline' }).click();
