@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { settled, waitForSnapshot } from '../support/e2e/browser';
@@ -16,11 +15,6 @@ import { SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
 /** The copy in the workspace folder, for the Explorer. */
 const COPY = 'feed.jsonl';
-
-async function closeAllEditors(page: Page): Promise<void> {
-  await runCommand(page, 'View: Close All Editors');
-  await until(async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000);
-}
 
 describe('VS Code conventions in the workbench (e2e)', () => {
   const workbench = useWorkbench((folder) => {
@@ -79,46 +73,4 @@ describe('VS Code conventions in the workbench (e2e)', () => {
     await screenshot(page, join(SHOTS, 'workbench-restored.png'));
   });
 
-  it("opens a capture as an editor from the Explorer's Open With…, and draws it", async () => {
-    const { page } = workbench();
-    await runCommand(page, 'SeqScope: Close All Sessions');
-    // The timeline closes with the last session: let it go before the palette opens again (the
-    // focus moving as it closes would close the palette).
-    await page.locator('.tab', { hasText: 'Timeline:' }).waitFor({ state: 'detached', timeout: 15_000 });
-    await closeAllEditors(page);
-    await runCommand(page, 'View: Show Explorer');
-    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: COPY });
-    await row.waitFor({ timeout: 30_000 });
-    // The picker lists SeqScope's editor beside the text editor (JSON Lines still opens as text by default).
-    const choices = page.locator('.quick-input-widget .monaco-list-row');
-    // A focus change as the Explorer settles can close the picker as it opens: try again then.
-    for (let attempt = 1; ; attempt++) {
-      await row.click({ button: 'right' });
-      await page.locator('.context-view .action-item', { hasText: 'Open With...' }).click({ timeout: 10_000 });
-      try {
-        await choices.filter({ hasText: 'SeqScope Timeline' }).waitFor({ timeout: 10_000 });
-        break;
-      } catch (e) {
-        if (attempt === 3) throw e;
-        await page.keyboard.press('Escape');
-      }
-    }
-    const listed = await choices.allInnerTexts();
-    assert.ok(listed.some((t) => /Text Editor/.test(t) && /Default/.test(t)), `the text editor stays the default: ${JSON.stringify(listed)}`);
-    await choices.filter({ hasText: 'SeqScope Timeline' }).click();
-
-    await page.locator('.tab', { hasText: COPY }).waitFor({ timeout: 30_000 });
-    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
-    const s = await settled(frame, 60_000);
-    assert.deepEqual(s.lanes.map((l) => l.name).sort(), ['310', '312', '318']);
-    assert.deepEqual({ gap: s.marks!.gap, redelivery: s.marks!.redelivery, republish: s.marks!.republish }, { gap: 2, redelivery: 5, republish: 5 });
-    await screenshot(page, join(SHOTS, 'workbench-capture-editor.png'));
-    // Its session is in the Sessions tree while the editor is open.
-    await runCommand(page, 'SeqScope: Focus on Sessions View');
-    await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith(COPY)), 30_000);
-    // Closing the editor closes its session.
-    await closeAllEditors(page);
-    await runCommand(page, 'SeqScope: Focus on Sessions View');
-    await until(async () => !(await treeRows(page, 'seqscope')).some((r) => r.startsWith(COPY)), 15_000);
-  });
 });
