@@ -220,6 +220,16 @@ export class DecompressedCaptures implements vscode.Disposable {
     };
   }
 
+  /**
+   * A new folder for an archive's JSON Lines copy (see timeline/archiveCopy.ts): made, named and
+   * cleaned up like a decompressed copy's. `release` deletes it (once).
+   */
+  async copyFolder(): Promise<{ dir: string; release: () => Promise<void> }> {
+    const dir = await this.newFolder();
+    let released: Promise<void> | undefined;
+    return { dir, release: () => (released ??= this.remove([dir])) };
+  }
+
   /** Deletes every copy this extension host made (deactivation). */
   async removeAll(): Promise<void> {
     await Promise.all([...this.pending]);

@@ -8,6 +8,7 @@ import type { LaneInfo } from '../shared/protocol';
 import { isFilterActive, TraceFilterSpec } from '../core/trace/traceFilter';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { Disposable } from './dispose';
+import type { InputFormat } from '../core/capture/captureReader';
 import { ReplayController } from './replayController';
 
 /** What a live session shows about its source (src/extension/liveSession.ts keeps it current). */
@@ -63,6 +64,10 @@ export class Session extends Disposable {
   version: string | undefined;
   /** Damage found decompressing a gzip capture: the session holds what came before it. */
   damage: readonly string[] | undefined;
+  /** What the load could not know about its captures (archives without ids or times). */
+  notes: readonly string[] | undefined;
+  /** `text` when the captures were read as text archives (bare payloads), as the user chose. */
+  inputFormat: InputFormat | undefined;
   private readonly disposed = new vscode.EventEmitter<void>();
   /** Fired once, when the session is closed. */
   readonly onDidDispose = this.disposed.event;
@@ -83,6 +88,8 @@ export class Session extends Disposable {
     readonly options: SequencingOptions,
     /** True when loading was cancelled: the session holds what was read until then. */
     readonly partial: boolean,
+    /** The title, when not the files' names (a folder of archive files: the folder's name). */
+    private readonly name?: string,
   ) {
     super();
     this.files = new SessionFiles(data);
@@ -134,6 +141,7 @@ export class Session extends Disposable {
 
   get title(): string {
     if (this.live) return this.live.tapOf ? `tap · ${this.live.tapOf.split('/').pop()}` : `subscription · ${this.live.subscription.split('/').pop()}`;
+    if (this.name !== undefined) return this.name + (this.partial ? ' (partial)' : '');
     return captureTitle(this.data.paths, this.partial);
   }
 

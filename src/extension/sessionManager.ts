@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { captureTitle } from '../timeline/captureSession';
 import { loadSessionInWorker } from '../timeline/loadInWorker';
 import type { HeapStop } from '../core/replay/replayRun';
+import type { InputFormat } from '../core/capture/captureReader';
+import { sniffAvro } from '../core/capture/avroArchive';
 import type { StandalonePreview } from '../shared/standaloneEmbed';
 import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
 import { formatBytes, mebibytes } from '../core/util/byteSize';
@@ -26,7 +28,14 @@ export interface LoadWatcher {
   firstView?(view: StandalonePreview): Promise<void> | void;
 }
 
-/** The open sessions, the active one, and loading with progress and cancellation. */
+/** How captures are opened, besides their sequencing options. */
+export interface OpenHow {
+  /** How the content is told (`text`: Cloud Storage text archives, never guessed). */
+  readonly inputFormat?: InputFormat;
+  /** The session's title, when not its files' names (a folder opened: the folder's name). */
+  readonly title?: string;
+}
+
 /** Why a load stopped early for memory, what the session holds, and what to do. */
 function heapStopMessage(label: string, h: HeapStop): string {
   const share = h.totalBytes > 0 ? ` at ${Math.floor((h.bytesRead / h.totalBytes) * 100)} %` : '';
@@ -38,6 +47,7 @@ function heapStopMessage(label: string, h: HeapStop): string {
   );
 }
 
+/** The open sessions, the active one, and loading with progress and cancellation. */
 export class SessionManager extends Disposable {
   private readonly sessions: Session[] = [];
   private activeSession: Session | undefined;
@@ -88,24 +98,32 @@ export class SessionManager extends Disposable {
    * Loads captures into a new session, with a cancellable progress notification. A cancelled
    * load keeps what was read (marked partial) unless nothing was. Gzip captures are decompressed
    * first, to a copy the session reads and deletes when it closes (see compressedCaptures.ts);
-   * cancelling that opens nothing.
+   * cancelling that opens nothing. Archives (Avro, text) load into a JSON Lines copy of their
+   * records, which the session reads back from and deletes in the same way (see
+   * timeline/archiveCopy.ts).
    */
-  async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}): Promise<Session | undefined> {
+  async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}, how: OpenHow = {}): Promise<Session | undefined> {
     // Taken before reading: a file written to during the load is not the version loaded.
     const version = captureVersion(paths);
     const prepared = await this.decompressed.prepare(paths, watcher);
     if (!prepared) return undefined;
+    let copy: { dir: string; release: () => Promise<void> } | undefined;
+    const release = async () => {
+      await prepared.release();
+      await copy?.release();
+    };
     let session: Session | undefined;
     try {
-      session = await this.load(prepared, options, watcher);
+      if (how.inputFormat === 'text' || (await anyAvro(prepared.paths))) copy = await this.decompressed.copyFolder();
+      session = await this.load(prepared, options, watcher, how, copy && path.join(copy.dir, 'records.jsonl'));
     } catch (e) {
-      await prepared.release();
+      await release();
       throw prepared.explain(e);
     }
-    if (!session) await prepared.release();
+    if (!session) await release();
     else {
       session.version = version;
-      if (prepared.decompressed) session.whenFilesClosed(prepared.release);
+      if (prepared.decompressed || copy) session.whenFilesClosed(release);
     }
     return session;
   }
@@ -114,14 +132,15 @@ export class SessionManager extends Disposable {
    * An open session of these captures, unchanged since it loaded them and sequenced alike, whole
    * (not a cancelled or stopped load): opening them again would only repeat it.
    */
-  findSame(paths: readonly string[], options: SequencingOptions): Session | undefined {
+  findSame(paths: readonly string[], options: SequencingOptions, inputFormat?: InputFormat): Session | undefined {
     const version = captureVersion(paths);
     if (version === undefined) return undefined;
-    return this.sessions.find((s) => !s.live && !s.partial && s.version === version && sameOptions(s.options, options));
+    return this.sessions.find((s) => !s.live && !s.partial && s.version === version && sameOptions(s.options, options) && s.inputFormat === inputFormat);
   }
 
-  private async load(prepared: PreparedCaptures, options: SequencingOptions, watcher: LoadWatcher): Promise<Session | undefined> {
+  private async load(prepared: PreparedCaptures, options: SequencingOptions, watcher: LoadWatcher, how: OpenHow, copyTo: string | undefined): Promise<Session | undefined> {
     const paths = prepared.paths;
+    const title = how.title ?? captureTitle(paths, false);
     const started = Date.now();
     // The id is taken now, so a first view computed during the load names the session it will be.
     const id = this.newId();
@@ -136,9 +155,11 @@ export class SessionManager extends Disposable {
           // On a worker thread: the host stays responsive and keeps none of the load's garbage.
           return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
             signal: abort.signal,
+            inputFormat: how.inputFormat,
+            copyTo,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
-              meta: { id, title: captureTitle(paths, false), options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order, ...(options.payload ? { payload: options.payload } : {}) },
+              meta: { id, title, options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order, ...(options.payload ? { payload: options.payload } : {}) },
               onView: (view) => {
                 firstView = view;
                 return watcher.firstView?.(view);
@@ -150,7 +171,7 @@ export class SessionManager extends Disposable {
         }
       },
     );
-    const { session: data, cancelled, heapStop } = result;
+    const { session: data, cancelled, heapStop, notes } = result;
     log().info(`opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`);
     if (heapStop) {
       const message = heapStopMessage(label, heapStop);
@@ -158,10 +179,13 @@ export class SessionManager extends Disposable {
       void vscode.window.showWarningMessage(message);
     }
     if (cancelled && data.arrivalCount === 0) return undefined;
+    for (const note of notes) log().info(`note: ${note}`);
     const session = this.add(() => {
-      const s = new Session(id, data, options, cancelled);
+      const s = new Session(id, data, options, cancelled, how.title);
       if (prepared.decompressed) s.sources = prepared.sources;
       if (prepared.damage.length) s.damage = prepared.damage;
+      if (notes.length) s.notes = notes;
+      s.inputFormat = how.inputFormat;
       return s;
     });
     // The worker's first view is this session's: not computed again below.
@@ -221,4 +245,10 @@ export class SessionManager extends Disposable {
     this.closeAll();
     super.dispose();
   }
+}
+
+/** Whether any of the files is an Avro container (read back from a JSON Lines copy). */
+async function anyAvro(paths: readonly string[]): Promise<boolean> {
+  for (const p of paths) if (await sniffAvro(p).catch(() => false)) return true;
+  return false;
 }

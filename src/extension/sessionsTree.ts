@@ -279,8 +279,11 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.contextValue = 'session';
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
       item.description = `${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
-      const files = s.sourcePaths.map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}\n\n${escapeMd(sum.options)}`);
+      // A folder of archive files may hold thousands: the first few, and how many more.
+      const files = s.sourcePaths.slice(0, 10).map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
+      if (s.sourcePaths.length > 10) files.push(`- … and ${s.sourcePaths.length - 10} more`);
+      const copy = s.data.copy === undefined ? '' : `\n\n${s.inputFormat === 'text' ? 'Read as text archives (bare payloads). ' : ''}Records are read back from a JSON Lines copy, deleted when the session closes.`;
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}${copy}\n\n${escapeMd(sum.options)}`);
       return item;
     }
     if (node instanceof SummaryNode) {

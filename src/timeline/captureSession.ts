@@ -32,6 +32,12 @@ export class CaptureSession {
     readonly log: ArrivalLog,
     /** Key names by key index (first-appearance order, the summary's byKey order). */
     readonly keyNames: readonly string[],
+    /**
+     * Where records are read back from when the captures cannot give them by byte range (an
+     * archive: see archiveCopy.ts): one JSON Lines file in arrival order. Undefined: each
+     * arrival's own file.
+     */
+    readonly copy?: string,
   ) {}
 
   /**

@@ -6,7 +6,7 @@
  * keeps only the finished columns, moved over without a copy (see sessionTransfer.ts).
  */
 import { ResourceLimits, Worker } from 'node:worker_threads';
-import { CaptureError } from '../core/capture/captureReader';
+import { CaptureError, InputFormat } from '../core/capture/captureReader';
 import type { HeapStop } from '../core/replay/replayRun';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
@@ -19,7 +19,7 @@ import type { SessionMeta } from '../shared/timelineModel';
  * its TimelineService will (see LoadFirstView).
  */
 export type LoadWorkerRequest =
-  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta }
+  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta; inputFormat?: InputFormat; copyTo?: string }
   /** After a first view: send the session now. */
   | { type: 'take' }
   | { type: 'cancel' };
@@ -36,7 +36,7 @@ export interface LoadFailure {
 export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
   | { type: 'firstView'; view: StandalonePreview }
-  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop }
+  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[] }
   | { type: 'failed'; error: LoadFailure };
 
 /**
@@ -109,7 +109,7 @@ export function loadSessionInWorker(workerScript: string, paths: readonly string
             });
           break;
         case 'done':
-          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop }));
+          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
           break;
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
@@ -118,7 +118,7 @@ export function loadSessionInWorker(workerScript: string, paths: readonly string
     });
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the capture loader stopped unexpectedly (exit code ${code})`))));
-    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta } satisfies LoadWorkerRequest);
+    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta, inputFormat: load.inputFormat, copyTo: load.copyTo } satisfies LoadWorkerRequest);
     if (load.signal?.aborted) onAbort();
     else load.signal?.addEventListener('abort', onAbort);
   });

@@ -36,15 +36,17 @@ port.on('message', (req: LoadWorkerRequest) => {
   }
   loadSession(req.paths, req.options, {
     signal: abort.signal,
+    inputFormat: req.inputFormat,
+    copyTo: req.copyTo,
     onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
   }).then(
-    ({ session, cancelled, heapStop }) => {
+    ({ session, cancelled, heapStop, notes }) => {
       const sendNow = () => {
         const { packed, transfer } = packSession(session);
-        reply({ type: 'done', packed, cancelled, heapStop }, transfer);
+        reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
       };
       // First, while the columns are still here: the view a timeline waiting for this load
       // shows. The session follows when the caller takes it (see LoadFirstView.onView).

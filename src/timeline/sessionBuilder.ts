@@ -10,6 +10,7 @@ import { TraceEvent } from '../core/trace/traceEvents';
 import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
 import { Flag, Kind } from '../shared/timelineModel';
+import type { ArchiveCopy } from './archiveCopy';
 
 export class SessionBuilder {
   readonly store = new EventStore();
@@ -19,6 +20,9 @@ export class SessionBuilder {
   /** Arrival index that events emitted now are caused by. */
   private cause = 0;
   private engine: ReplayEngine | undefined;
+
+  /** @param copy Where each arrival is also written, and read back from (an archive's load). */
+  constructor(private readonly copy?: ArchiveCopy) {}
 
   /** The engine whose events this builder records (its key indexes are the session's). */
   attach(engine: ReplayEngine): void {
@@ -72,8 +76,16 @@ export class SessionBuilder {
   readonly afterPush = (e: CaptureEntry, valid: boolean): void => {
     const en = this.engine as ReplayEngine;
     const m = e.record?.message;
-    if (valid) this.log.add(e.file, e.line, e.offset ?? -1, e.length ?? 0, e.time, this.keyId(en.lastKey), en.lastSeq, m?.messageId ?? '');
-    else this.log.add(e.file, e.line, e.offset ?? -1, e.length ?? 0, e.time, -1, NaN, m?.messageId ?? '');
+    let offset = e.offset ?? -1;
+    let length = e.length ?? 0;
+    const copy = this.copy;
+    if (copy) {
+      copy.append(e);
+      offset = copy.lastOffset;
+      length = copy.lastLength;
+    }
+    if (valid) this.log.add(e.file, e.line, offset, length, e.time, this.keyId(en.lastKey), en.lastSeq, m?.messageId ?? '');
+    else this.log.add(e.file, e.line, offset, length, e.time, -1, NaN, m?.messageId ?? '');
   };
 
   /**

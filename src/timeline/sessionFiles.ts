@@ -41,7 +41,8 @@ export class SessionFiles {
       // Reported invalid because it is too long to hold: reading it back would be no better.
       throw new Error(`line ${log.line.get(arrival)} of ${this.session.paths[log.file.get(arrival)]} is ${Math.round(length / 1024 / 1024)} MiB, too long to read back: open the file in an editor that handles large files`);
     }
-    const fh = await this.handle(log.file.get(arrival));
+    // An archive's records are read back from its JSON Lines copy (see archiveCopy.ts).
+    const fh = await this.handle(this.session.copy === undefined ? log.file.get(arrival) : -1);
     const buf = Buffer.allocUnsafe(length);
     const { bytesRead } = await fh.read(buf, 0, length, offset);
     return buf.toString('utf8', 0, bytesRead);
@@ -53,7 +54,9 @@ export class SessionFiles {
    */
   async attributeMask(name: string, value: string, signal?: AbortSignal): Promise<Uint8Array> {
     const mask = new Uint8Array(this.session.log.count);
-    const readers = this.session.paths.map((p, i) => new CaptureReader(p, i));
+    // The copy of an archive holds every arrival, one line each, in arrival order.
+    const copy = this.session.copy;
+    const readers = copy === undefined ? this.session.paths.map((p, i) => new CaptureReader(p, i)) : [new CaptureReader(copy, 0)];
     for (const r of readers) await r.open();
     let i = 0;
     for await (const batch of mergeCaptures(readers, { signal })) {
@@ -74,7 +77,7 @@ export class SessionFiles {
   private handle(file: number): Promise<FileHandle> {
     let h = this.handles.get(file);
     if (!h) {
-      h = open(this.session.paths[file], 'r');
+      h = open(file < 0 ? (this.session.copy as string) : this.session.paths[file], 'r');
       this.handles.set(file, h);
       h.catch(() => this.handles.delete(file));
     }

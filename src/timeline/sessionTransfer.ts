@@ -32,6 +32,7 @@ interface KeyListColumn {
 
 export interface PackedSession {
   paths: string[];
+  copy?: string;
   summary: ReplaySummary;
   keyNames: string[];
   events: Record<(typeof EVENT_COLUMNS)[number], NumberArray>;
@@ -70,6 +71,7 @@ export function packSession(s: CaptureSession): { packed: PackedSession; transfe
   return {
     packed: {
       paths: [...s.paths],
+      copy: s.copy,
       summary: s.summary,
       keyNames: [...s.keyNames],
       events,
@@ -104,7 +106,7 @@ export function unpackSession(p: PackedSession): CaptureSession {
   const log = new ArrivalLog();
   for (const c of ARRIVAL_COLUMNS) (log[c] as Movable).adopt(p.arrivals[c]);
   log.messageId.adopt(p.messageIds);
-  return new CaptureSession(p.paths, p.summary, store, log, p.keyNames);
+  return new CaptureSession(p.paths, p.summary, store, log, p.keyNames, p.copy);
 }
 
 /** Every key's list of one kind in one array (the same element type), and each key's end in it. */

@@ -12,6 +12,7 @@
  * is reported with its byte offset and skipped — reading resumes at the next sync marker —
  * while the records are decoded by avsc (`Type.decode`) from the writer's schema in the header.
  */
+import { open } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 import { Type, types as avroTypes } from 'avsc';
 import { CaptureEntry, RecordEntry, ReceivedMessage, parseRfc3339 } from './captureRecord';
@@ -64,6 +65,18 @@ arrayProto._read = function (tap) {
 /** `Obj` and version 1: the first four bytes of every Avro object container file. */
 export function isAvro(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x4f && head[1] === 0x62 && head[2] === 0x6a && head[3] === 0x01;
+}
+
+/** Whether the file at `path` starts as an Avro container does (not through gzip). */
+export async function sniffAvro(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    return isAvro(head.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
 }
 
 /** The longest block read (a block is held whole to decode it): Pub/Sub writes far smaller ones. */

@@ -3,8 +3,7 @@ import * as vscode from 'vscode';
 import { CaptureError } from '../../core/capture/captureReader';
 import { repeatedInput, repeatedInputMessage } from '../../core/capture/fileIdentity';
 import { OptionText, resolveOptions } from '../../core/sequencer/sequencingOptions';
-import { captureTitle } from '../../timeline/captureSession';
-import { decompressedName } from '../compressedCaptures';
+import { dialogTakesFolders, openTargets, splitInputFormat } from '../openTargets';
 import { exportTrace, ExportRequest } from '../exportTrace';
 import { CAPTURE_FILTERS } from '../pickers/captureFiles';
 import { pickOptions } from '../pickers/optionsPicker';
@@ -25,33 +24,40 @@ export function captureCommands(ctx: CommandContext, views: SessionViews): Handl
       else if (arg instanceof vscode.Uri) uris = [arg];
       const automated = second !== undefined && !Array.isArray(second);
       if (!uris?.length) {
-        uris = await vscode.window.showOpenDialog({ canSelectMany: true, filters: CAPTURE_FILTERS, title: 'Open capture (several are merged by their clock)', openLabel: 'Open Capture' });
+        const folders = dialogTakesFolders();
+        uris = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: folders, filters: CAPTURE_FILTERS, title: `Open capture (several${folders ? ', or a folder of archive files,' : ''} are merged by their clock)`, openLabel: 'Open Capture' });
         if (!uris?.length) return undefined;
       }
+      // A folder stands for its files (an archive written in batches).
+      const targets = await openTargets(uris);
+      const paths = targets.paths;
       // A file and a link to it, selected together in the Explorer or the dialog: refused before
       // the options are asked, as the CLI refuses it.
-      const repeated = repeatedInput(uris.map((u) => u.fsPath));
+      const repeated = repeatedInput(paths);
       if (repeated) throw new CaptureError(repeatedInputMessage(repeated, 'open each capture once'), repeated[1]);
-      const options = automated ? optionsFromSettings(second as OptionText) : (await pickOptions())?.options;
-      if (!options) return undefined;
+      const auto = automated ? splitInputFormat(second as OptionText) : undefined;
+      const picked = auto ? { options: optionsFromSettings(auto.text), inputFormat: auto.inputFormat } : await pickOptions('this capture', undefined, true);
+      if (!picked) return undefined;
+      const { options, inputFormat } = picked;
       // Open already, unchanged, sequenced alike: shown, not loaded a second time (two sessions
       // of one title would be told apart by nothing). A changed file — a recording that grew —
       // or other options open a session of their own.
-      const same = manager.findSame(uris.map((u) => u.fsPath), options);
+      const same = manager.findSame(paths, options, inputFormat);
       if (same) {
         await views.showOpenAlready(same, !automated && showTimelineOnOpen());
         return { id: same.id, title: same.title } satisfies OpenResult;
       }
       // Interactive opens show the timeline at once: it starts up while the capture loads, under
-      // the title the session will have (a gzip capture's is its name without .gz).
-      const title = captureTitle(uris.map((u) => decompressedName(u.fsPath)), false);
+      // the title the session will have (a gzip capture's is its name without .gz, a folder's its name).
+      const title = targets.title;
       const loading = !automated && showTimelineOnOpen() ? views.showLoading(title) : undefined;
       let s: Session | undefined;
       try {
         s = await manager.open(
-          uris.map((u) => u.fsPath),
+          paths,
           options,
           loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), firstView: (view) => loading.showFirstView(view) },
+          { inputFormat, title: targets.folderTitle },
         );
       } finally {
         loading?.finishLoading(s);
