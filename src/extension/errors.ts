@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CaptureError } from '../core/capture/captureReader';
 import { sniffGzip } from '../core/capture/captureSource';
+import { sniffAvro } from '../core/capture/avroArchive';
 import { ExportError } from '../core/export/outputFile';
 import { isInputError, isProgrammingError } from '../core/util/inputError';
 import { CompressedCaptureError } from './compressedCaptures';
@@ -48,8 +49,9 @@ export async function reportError(context: string, e: unknown): Promise<void> {
   log().error(`${context}: ${err.message}`);
   if (err.stack) log().debug(err.stack);
   if (err instanceof CaptureError) {
-    // The editor cannot show a gzip capture's lines (the core reads them decompressed).
-    const actions = (await sniffGzip(err.path).catch(() => false)) ? [] : ['Open File'];
+    // The editor cannot show a gzip capture's lines (the core reads them decompressed), nor Avro's.
+    const binary = (await sniffGzip(err.path).catch(() => false)) || (await sniffAvro(err.path).catch(() => false));
+    const actions = binary ? [] : ['Open File'];
     show(`SeqScope: ${err.message}`, actions, (pick) => pick === 'Open File' && openAt(err.path, err.line));
     return;
   }

@@ -82,8 +82,21 @@ export async function sniffAvro(path: string): Promise<boolean> {
 /** The longest block read (a block is held whole to decode it): Pub/Sub writes far smaller ones. */
 const MAX_BLOCK_BYTES = 256 << 20;
 
+/** What to do about a schema that is not a Pub/Sub archive's. */
+const SCHEMA_NEXT_STEP = "open the files a Cloud Storage or BigQuery subscription wrote (avro-tools getschema FILE prints a file's schema), or convert this one to JSON Lines of Pub/Sub messages";
+/** What to do about a header that is cut off or damaged. */
+const HEADER_NEXT_STEP = 'check the file is complete (copy it again from the bucket)';
+
 /** A file-level problem: the header or schema is not what a Pub/Sub archive has. */
-export class AvroArchiveError extends Error {}
+export class AvroArchiveError extends Error {
+  constructor(
+    message: string,
+    /** What to do, when the message does not say it already. */
+    readonly nextStep?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Which kind of archive the schema says the file is. */
 export type AvroArchiveKind = 'with-metadata' | 'data-only';
@@ -101,14 +114,14 @@ interface FieldReading {
 export function archiveSchema(schema: unknown): FieldReading {
   const s = schema as { type?: unknown; fields?: { name: string; type: unknown }[] };
   if (typeof s !== 'object' || s === null || s.type !== 'record' || !Array.isArray(s.fields)) {
-    throw new AvroArchiveError(`its Avro schema is ${describeSchema(schema)}, not a record of Pub/Sub messages`);
+    throw new AvroArchiveError(`its Avro schema is ${describeSchema(schema)}, not a record of Pub/Sub messages`, SCHEMA_NEXT_STEP);
   }
   const fields = new Map(s.fields.map((f) => [f.name, f.type]));
   const expected =
     'a Cloud Storage subscription writes {data: bytes} or, with write_metadata, {subscription_name: string, message_id: string, publish_time: long (timestamp-micros), attributes: map<string>, data: bytes}; a BigQuery table export has the same columns';
-  const wrong = (name: string, want: string) => new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`);
+  const wrong = (name: string, want: string) => new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`, SCHEMA_NEXT_STEP);
   if (!fields.has('data')) {
-    throw new AvroArchiveError(`its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`);
+    throw new AvroArchiveError(`its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`, SCHEMA_NEXT_STEP);
   }
   const dataType = base(fields.get('data'));
   if (dataType !== 'bytes' && dataType !== 'string') throw wrong('data', 'bytes (or string)');
@@ -259,7 +272,7 @@ export class AvroArchiveParser {
     this.pending = rest;
     if (atEnd) {
       if (!this.header) {
-        throw new AvroArchiveError(`its Avro header is cut off (the file is truncated${this.base + rest === 0 ? ', or empty' : ''})`);
+        throw new AvroArchiveError(`its Avro header is cut off (the file is truncated${this.base + rest === 0 ? ', or empty' : ''})`, HEADER_NEXT_STEP);
       }
     }
     return out;
@@ -294,12 +307,12 @@ export class AvroArchiveParser {
     if (buf.length < p + 16) return this.wait(p + 16);
     const sync = Buffer.from(buf.subarray(p, p + 16));
     const schemaText = meta.get('avro.schema')?.toString('utf8');
-    if (schemaText === undefined) throw new AvroArchiveError('its Avro header has no avro.schema');
+    if (schemaText === undefined) throw new AvroArchiveError('its Avro header has no avro.schema', HEADER_NEXT_STEP);
     let schema: unknown;
     try {
       schema = JSON.parse(schemaText);
     } catch (e) {
-      throw new AvroArchiveError(`its Avro header's schema is not JSON (${(e as Error).message})`);
+      throw new AvroArchiveError(`its Avro header's schema is not JSON (${(e as Error).message})`, HEADER_NEXT_STEP);
     }
     const reading = archiveSchema(schema);
     const codec = meta.get('avro.codec')?.toString('utf8') || 'null';
@@ -315,7 +328,7 @@ export class AvroArchiveParser {
       type = Type.forSchema({ ...s, fields: s.fields.filter((f) => f.name !== 'subscription_name') } as never);
       resolver = type.createResolver(writer);
     } catch (e) {
-      throw new AvroArchiveError(`its Avro schema is not valid (${(e as Error).message})`);
+      throw new AvroArchiveError(`its Avro schema is not valid (${(e as Error).message})`, SCHEMA_NEXT_STEP);
     }
     return { header: { type, resolver, codec, sync, reading }, end: p + 16 };
   }
@@ -433,7 +446,7 @@ function readLong(buf: Buffer, p: number): { value: number; end: number } | unde
 function readBytes(buf: Buffer, p: number): { value: Buffer; end: number } | undefined {
   const len = readLong(buf, p);
   if (len === undefined) return undefined;
-  if (len.value < 0) throw new AvroArchiveError('its Avro header is damaged');
+  if (len.value < 0) throw new AvroArchiveError('its Avro header is damaged', HEADER_NEXT_STEP);
   const end = len.end + len.value;
   if (end > buf.length) return undefined;
   return { value: buf.subarray(len.end, end), end };

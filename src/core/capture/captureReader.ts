@@ -238,7 +238,8 @@ export class CaptureReader {
   }
 
   private avroError(e: unknown): unknown {
-    return e instanceof AvroArchiveError ? new CaptureError(`${this.label} is an Avro file but cannot be read as a Pub/Sub archive: ${e.message}`, this.path) : e;
+    if (!(e instanceof AvroArchiveError)) return e;
+    return new CaptureError(`${this.label} is an Avro file but cannot be read as a Pub/Sub archive: ${e.message}${e.nextStep ? `. Next: ${e.nextStep}` : ''}`, this.path);
   }
 
   private toEntries(raw: RawRecord[]): CaptureEntry[] {
