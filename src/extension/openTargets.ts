@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { expandCapturePaths } from '../core/capture/capturePaths';
 import type { InputFormat } from '../core/capture/captureReader';
 import type { OptionText } from '../core/sequencer/sequencingOptions';
+import type { ReplaySummary } from '../core/replay/replayEngine';
 import { captureTitle } from '../timeline/captureSession';
 import { decompressedName } from './compressedCaptures';
 
@@ -44,3 +45,11 @@ export function splitInputFormat(text: OptionText & { inputFormat?: InputFormat 
   if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new RangeError(`inputFormat "${String(inputFormat)}" is not valid: use auto or text`);
   return { text: rest, inputFormat: inputFormat === 'text' ? 'text' : undefined };
 }
+
+/** Whether no record read was a message because each is a bare JSON payload (a text archive read as JSON Lines; the CLI's test too). */
+export function barePayloads(sum: ReplaySummary): boolean {
+  return sum.received === 0 && sum.invalidSamples.length > 0 && !sum.tooWide && sum.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
+}
+
+/** What to do then, in the editor's words. */
+export const BARE_PAYLOADS_FIX = "if these are bare payloads (a Cloud Storage subscription's text archive), open it again and pick Text archive (bare payloads) in the options";

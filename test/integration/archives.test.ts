@@ -41,10 +41,12 @@ describe('Pub/Sub archives', function () {
 
   const children = (n?: TreeNode) => api.tree.getChildren(n) as TreeNode[];
   const sessionNode = (s: Session) => children().find((n): n is SessionNode => n.kind === 'session' && (n as SessionNode).session === s)!;
+  /** A row's label as read: key names are isolated (U+2068 … U+2069) so their direction cannot leak. */
+  const label = (n: TreeNode) => String(api.tree.getTreeItem(n).label).replace(/^\u2068(.*)\u2069$/, '$1');
   /** The tree's rows for a session: its summary and each key's counts, as the user reads them. */
   function treeRows(s: Session): string[] {
     const kids = children(sessionNode(s));
-    return kids.filter((k) => k.kind === 'summary' || k.kind === 'key').map((k) => `${String(api.tree.getTreeItem(k).label)}: ${String(api.tree.getTreeItem(k).description)}`);
+    return kids.filter((k) => k.kind === 'summary' || k.kind === 'key').map((k) => `${label(k)}: ${String(api.tree.getTreeItem(k).description)}`);
   }
   const key = (name: string, delivered: number, gaps: number, lost: number, dup: number) => `${name}: ${delivered} delivered · ${gaps} ${gaps === 1 ? 'gap' : 'gaps'} · ${lost} lost · ${dup} dup · 0 late`;
 
@@ -151,9 +153,8 @@ describe('Pub/Sub archives', function () {
     let dialog: vscode.OpenDialogOptions | undefined;
     const files = ['orders-2026-12-01T09:30:00+00:00_a1.avro', 'orders-2026-12-01T09:30:00+00:00_b2.avro'].map((f) => vscode.Uri.file(join(copy, f)));
     stub('showOpenDialog', (async (o?: vscode.OpenDialogOptions) => ((dialog = o), files)) as never);
-    // Customize…: key, sequence, then the width (a quick pick of strings), gap timeout, capacity.
-    const answers = ['orderingKey', 'attribute:n', '5s', '10000'];
-    stub('showInputBox', (async () => answers.shift()) as never);
+    // Customize…: the sequence and gap timeout as the CLI tests give them, every other answer as offered.
+    stub('showInputBox', (async (o?: vscode.InputBoxOptions) => (o?.prompt?.startsWith('Sequence') ? 'attribute:n' : o?.prompt?.startsWith('Gap timeout') ? '5s' : o?.value)) as never);
     let picks = 0;
     stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]> | readonly string[]) => {
       const list = await items;
@@ -192,6 +193,10 @@ describe('Pub/Sub archives', function () {
     assert.notEqual(guessed.id, s.id, 'a text session is not taken for a JSON Lines one');
     assert.equal(guessed.data.summary.received, 0);
     assert.equal(guessed.data.summary.invalid, 4);
+    // No record sequenced: an error, whose fix is the pick.
+    await until('the error', () => errors.length > 0);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0], /no record could be sequenced: all 4 records are invalid .*To sequence it, if these are bare payloads \(a Cloud Storage subscription's text archive\), open it again and pick Text archive \(bare payloads\) in the options\.$/);
   });
 
   it('a corrupt Avro block is one invalid record saying where, and the rest is read', async () => {
@@ -225,7 +230,7 @@ describe('Pub/Sub archives', function () {
 
   it('the tree lists a key’s events from the archive by their record number', async () => {
     const s = await open('gcs-metadata.avro');
-    const acct1 = children(sessionNode(s)).find((n): n is KeyNode => n.kind === 'key' && api.tree.getTreeItem(n).label === 'acct-1');
+    const acct1 = children(sessionNode(s)).find((n): n is KeyNode => n.kind === 'key' && label(n) === 'acct-1');
     assert.ok(acct1);
     const dup = children(acct1).find((n): n is GroupNode => n.kind === 'group' && (n as GroupNode).group === 'duplicate');
     assert.ok(dup);

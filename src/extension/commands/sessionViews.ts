@@ -10,6 +10,7 @@ import { Session } from '../session';
 import { revealEventInTree } from '../sessionsTree';
 import { TimelinePanel } from '../timelinePanel';
 import { CommandContext } from './context';
+import { BARE_PAYLOADS_FIX, barePayloads } from '../openTargets';
 
 export interface SessionViews {
   /** The timeline, on `s` (made the active session) or on the active one. */
@@ -68,7 +69,8 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
     if (sum.unsequenced) {
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${sum.unsequenced.fix.setting}.`, ...actions).then((a) => a && showTimeline(s));
+      const fix = barePayloads(sum) ? BARE_PAYLOADS_FIX : sum.unsequenced.fix.setting;
+      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions).then((a) => a && showTimeline(s));
     } else if (sum.tooWide) {
       // Once for the run, however many records it was.
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
