@@ -215,7 +215,8 @@ describe('Pub/Sub archives', function () {
 
   it('a wrong Avro schema is one error with a next step; nothing opens and no copy is left', async () => {
     const before = api.manager.all.length;
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(join(fixtures, 'bad', 'wrong-schema.avro')), OPTIONS)), /cannot be read as a Pub\/Sub archive/);
+    // Shown once, not rethrown: the command resolves to nothing.
+    assert.equal(await vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(join(fixtures, 'bad', 'wrong-schema.avro')), OPTIONS), undefined);
     await until('the error', () => errors.length > 0);
     assert.equal(errors.length, 1, errors.join('\n'));
     assert.match(errors[0], /^SeqScope: .*wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field.*\. Next: open the files a Cloud Storage or BigQuery subscription wrote/);
