@@ -154,7 +154,7 @@ function jsonSpec(text: string, option: string): JsonSpec | undefined {
   try {
     return { kind: 'json', path: parseJsonPath(text.slice(5)) };
   } catch (e) {
-    if (isInputError(e)) throw new InputError(`${option} "${text}": ${e.message}`);
+    if (isInputError(e)) throw new InputError(`${option} "${text}": ${e.message}`, optionFix(option as 'key'));
     throw e;
   }
 }
@@ -207,7 +207,7 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
       return resolveOptions({ ...user, ...given });
     }
     const p = Object.hasOwn(PRESETS, text.preset) ? PRESETS[text.preset] : undefined;
-    if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${presetNames(userPresets).join(', ')}`);
+    if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${presetNames(userPresets).join(', ')}`, optionFix('preset'));
     o = { ...o, ...p };
   }
   if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
