@@ -17,6 +17,7 @@ interface Row {
   /** A payload spec, or raw text for a payload that is not JSON. */
   json: Omit<SmartStreamJsonSpec, 'sentTime'> & { sentTime?: string | number; zoneless?: boolean; epochNs?: boolean };
   raw?: string;
+  /** Index of the row whose message this line delivers again. */
   redelivers?: number;
 }
 
@@ -38,20 +39,28 @@ const ROWS: Row[] = [
 ];
 
 function main(): void {
+  const messages: { data: string; attributes: Record<string, string>; messageId: string; publishTime: string }[] = [];
   const lines = ROWS.map((r, i) => {
-    const sentMs = T0 + r.t - LATENCY_MS;
-    const iso = new Date(sentMs).toISOString();
-    const sentTime = r.json.sentTime ?? (r.json.epochNs ? `${sentMs}000000` : r.json.zoneless ? iso.slice(0, -1) + '000000' : iso.slice(0, -1) + '000000Z');
-    const data = r.raw !== undefined ? Buffer.from(r.raw).toString('base64') : base64Json(smartStreamJson({ ...r.json, sentTime }));
-    const messageId = String(17000000000000000n + BigInt(r.redelivers ?? i));
+    // A redelivery is the very message again: Pub/Sub never changes a message's data,
+    // attributes, messageId or publishTime; only deliveryAttempt, ackId and arrival differ.
+    const message = r.redelivers !== undefined ? messages[r.redelivers] : firstDelivery(r, i);
+    messages.push(message);
     return JSON.stringify({
       ackId: `ack-${i + 1}`,
-      message: { data, attributes: {}, messageId, publishTime: new Date(T0 + r.t - 5).toISOString() },
+      message,
       deliveryAttempt: r.redelivers !== undefined ? 2 : 1,
       receivedAt: new Date(T0 + r.t).toISOString(),
     });
   });
   writeFileSync(out, lines.join('\n') + '\n');
+}
+
+function firstDelivery(r: Row, i: number): { data: string; attributes: Record<string, string>; messageId: string; publishTime: string } {
+  const sentMs = T0 + r.t - LATENCY_MS;
+  const iso = new Date(sentMs).toISOString();
+  const sentTime = r.json.sentTime ?? (r.json.epochNs ? `${sentMs}000000` : r.json.zoneless ? iso.slice(0, -1) + '000000' : iso.slice(0, -1) + '000000Z');
+  const data = r.raw !== undefined ? Buffer.from(r.raw).toString('base64') : base64Json(smartStreamJson({ ...r.json, sentTime }));
+  return { data, attributes: {}, messageId: String(17000000000000000n + BigInt(i)), publishTime: new Date(T0 + r.t - 5).toISOString() };
 }
 
 main();

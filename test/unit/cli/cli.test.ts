@@ -451,7 +451,7 @@ describe('seqscope CLI', function () {
 
   describe('CME Smart Stream JSON payloads (test/fixtures/cme-json) and user presets', () => {
     const JSON_CAPTURE = 'test/fixtures/cme-json/smartstream-json.jsonl';
-    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, late: s.late, invalid: s.invalid, keys: s.keys });
+    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, conflicts: s.conflicts, late: s.late, invalid: s.invalid, keys: s.keys });
     const INVALID = [
       { line: 9, reason: 'the payload is not JSON' },
       { line: 10, reason: 'payload field payload[0].instrument.symbol is missing' },
@@ -462,7 +462,7 @@ describe('seqscope CLI', function () {
       const r = seqscope('replay', JSON_CAPTURE, '--preset', 'cme-json', '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
-      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 2, duplicates: 1, redeliveries: 1, late: 0, invalid: 3, keys: 2 });
+      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 2, duplicates: 1, redeliveries: 1, conflicts: 0, late: 0, invalid: 3, keys: 2 });
       assert.equal(s.options, 'key json:payload[0].instrument.symbol, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
       assert.deepEqual(s.invalidSamples, INVALID);
       // Every line arrives 25 ms after its sentTime, whichever way the time is written.
