@@ -181,10 +181,11 @@ export function exitCodeFor(e: unknown, io: Pick<Io, 'stderr'>, env: NodeJS.Proc
 /** The sequencing flags `replay` and `record` share. */
 function addSequencingOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--preset <name>', `named option set; other flags override it (cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime)`).choices(Object.keys(PRESETS)))
-    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | none (none: keep arrival order, find duplicates by messageId)')
-    .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | none")
+    .option('--preset <name>', `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = Smart Stream JSON: --key json:payload[0].instrument.symbol --seq json:header.sequenceNumber --time json:header.sentTime)`)
+    .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
+    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
+    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none")
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
     .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');

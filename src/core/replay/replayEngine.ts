@@ -6,7 +6,10 @@
 import { CaptureEntry } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { SequencingOptions, describeOptions, isSequenced, readsJson } from '../sequencer/sequencingOptions';
+import { parsePayloadJson } from '../capture/payloadJson';
+import { evalJsonPath, formatJsonPath } from '../util/jsonPath';
+import { parseTimestampMs } from '../util/timestamp';
 import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
@@ -69,7 +72,7 @@ export interface RunProblem {
 }
 
 /** Which option an invalid record points at, for the fix of a run that sequenced nothing. */
-type InvalidCause = 'record' | 'key' | 'seq' | 'width' | 'mdp3';
+type InvalidCause = 'record' | 'key' | 'seq' | 'width' | 'mdp3' | 'json';
 
 /** One line for numbers too wide for the width, with the fix. */
 export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
@@ -87,6 +90,11 @@ const INVALID_SAMPLES = 100;
 /** The content hash of an entry the engine offers (always a record). */
 function entryContent(e: CaptureEntry): number {
   return contentHash(e.record!.message);
+}
+
+/** A JSON value in a reason: its type, not its (possibly long) text. */
+function describe(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'boolean' ? `${v}` : typeof v === 'number' ? String(v) : typeof v;
 }
 /** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
 const DIGITS = /^\d+$/;
@@ -107,6 +115,10 @@ export class ReplayEngine {
   private readonly packetSent = new WeakMap<CaptureEntry, number>();
   /** What the first invalid record points at. */
   private firstCause: InvalidCause | undefined;
+  /** Whether each record's payload is read as JSON (for its key, number or time). */
+  private readonly readsJson: boolean;
+  /** The payload field's sending time (ms) of records held until released, with --time json:<path>. */
+  private readonly jsonSent = new WeakMap<CaptureEntry, number>();
 
   constructor(
     readonly options: SequencingOptions,
@@ -116,6 +128,7 @@ export class ReplayEngine {
     readonly files: readonly string[] = [],
   ) {
     this.readsPackets = options.seq.kind === 'mdp3' || options.sendingTimeMdp3 === true;
+    this.readsJson = readsJson(options);
     this.sequencer = new Sequencer<CaptureEntry>(
       {
         gapTimeoutMs: options.gapTimeoutMs,
@@ -144,10 +157,28 @@ export class ReplayEngine {
     }
     const m = rm.message;
     const o = this.options;
+    // Only when asked (a json: option): parsed once per record, and a replay that does not ask never parses.
+    let doc: unknown;
+    if (this.readsJson) {
+      const parsed = parsePayloadJson(m.data);
+      if ('error' in parsed) {
+        this.reportInvalid(e, parsed.error, 'json');
+        return false;
+      }
+      doc = parsed.value;
+    }
     let key: string;
     if (o.key.kind === 'orderingKey') key = m.orderingKey ?? '';
     else if (o.key.kind === 'none') key = '';
-    else {
+    else if (o.key.kind === 'json') {
+      const v = evalJsonPath(doc, o.key.path);
+      if (typeof v === 'string') key = v;
+      else if (typeof v === 'number' && Number.isFinite(v)) key = String(v);
+      else {
+        this.reportInvalid(e, `payload field ${formatJsonPath(o.key.path)} ${v === undefined ? 'is missing' : `is ${describe(v)}, not a string or number`}`, 'key');
+        return false;
+      }
+    } else {
       const v = m.attributes?.[o.key.name];
       if (v === undefined) {
         this.reportInvalid(e, `key attribute "${o.key.name}" is missing`, 'key');
@@ -195,6 +226,37 @@ export class ReplayEngine {
         this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`, wide ? 'width' : 'seq');
         return false;
       }
+    }
+    if (o.seq.kind === 'json') {
+      const v = evalJsonPath(doc, o.seq.path);
+      const where = `payload field ${formatJsonPath(o.seq.path)}`;
+      if (v === undefined) {
+        this.reportInvalid(e, `${where} is missing`, 'seq');
+        return false;
+      }
+      const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+      seq = text !== undefined && DIGITS.test(text) ? Number(text) : NaN;
+      const problem = seq === seq ? this.sequencer.space.check(seq) : text !== undefined && text[0] === '-' ? 'is negative' : 'is not an integer';
+      if (problem !== undefined) {
+        const wide = seq > this.sequencer.space.max && o.seqBits !== 64;
+        if (wide) this.noteTooWide(e, where, seq);
+        this.reportInvalid(e, `${where} ${text !== undefined ? JSON.stringify(text) : describe(v)} ${problem}`, wide ? 'width' : 'seq');
+        return false;
+      }
+    }
+    if (o.sendingTimeJson !== undefined) {
+      const v = evalJsonPath(doc, o.sendingTimeJson);
+      const where = `payload field ${formatJsonPath(o.sendingTimeJson)}`;
+      if (v === undefined) {
+        this.reportInvalid(e, `${where} is missing`, 'json');
+        return false;
+      }
+      const t = parseTimestampMs(v);
+      if (typeof t !== 'number') {
+        this.reportInvalid(e, `${where} ${t.error}`, 'json');
+        return false;
+      }
+      this.jsonSent.set(e, t);
     }
     if (this.firstTime !== this.firstTime) this.firstTime = e.time;
     this.lastKey = key;
@@ -287,6 +349,8 @@ export class ReplayEngine {
       }
       case 'mdp3':
         return { reason, fix: { flag: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: use --seq attribute:MsgSeqNum (and --time attribute:SendingTime) instead of mdp3', setting: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: sequence by attribute:MsgSeqNum instead of mdp3 (Open Capture… › Customize…, or the seqscope.seq setting)' } };
+      case 'json':
+        return { reason, fix: { flag: 'the payloads are not JSON with the fields asked for: check the json:<path> options (docs/cli.md: payload fields) or use attribute:<name>', setting: 'the payloads are not JSON with the fields asked for: check the json:<path> options (Open Capture… › Customize…, or the seqscope.key/seq/time settings)' } };
       case 'seq':
         return { reason, fix: { flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order', setting: 'choose the sequence number\'s source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order' } };
       default:
@@ -316,6 +380,7 @@ export class ReplayEngine {
     const listener = this.listener;
     const sendingAttr = this.options.sendingTimeAttribute;
     const fromPacket = this.options.sendingTimeMdp3 === true;
+    const fromJson = this.options.sendingTimeJson !== undefined;
     return {
       message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
         const rm = e.record!;
@@ -326,6 +391,7 @@ export class ReplayEngine {
           const st = m.attributes?.[sendingAttr];
           if (st !== undefined) sent = Number(st);
         } else if (fromPacket) sent = this.packetSent.get(e) ?? NaN;
+        else if (fromJson) sent = this.jsonSent.get(e) ?? NaN;
         if (sent === sent) {
           latencyMs = e.time - sent;
           let l = this.latency.get(k.name);

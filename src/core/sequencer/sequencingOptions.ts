@@ -4,13 +4,16 @@
  */
 import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
+import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
 import { SEQ_BITS, SeqBits } from './serial';
 
-export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'none' };
+/** `json`: a field of the payload read as JSON (`json:payload[0].instrument.symbol`). */
+export type JsonSpec = { readonly kind: 'json'; readonly path: JsonPath };
+export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | JsonSpec | { readonly kind: 'none' };
 /** `mdp3`: the MsgSeqNum in the header of the MDP 3.0 packet that is the payload (CME Smart Stream). */
-export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | { readonly kind: 'none' };
-/** Where the sender's time (for latency) comes from: an attribute in ms since the epoch, or the MDP 3.0 packet's SendingTime. */
-export type TimeSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | { readonly kind: 'none' };
+export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'none' };
+/** Where the sender's time (for latency) comes from: an attribute in ms since the epoch, the MDP 3.0 packet's SendingTime, or a payload field. */
+export type TimeSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'none' };
 
 export interface SequencingOptions {
   readonly key: KeySpec;
@@ -22,6 +25,8 @@ export interface SequencingOptions {
   readonly sendingTimeAttribute?: string;
   /** Latency from the MDP 3.0 packet's SendingTime (ns) instead (`--time mdp3`). */
   readonly sendingTimeMdp3?: boolean;
+  /** Latency from a payload field (`--time json:<path>`): ISO 8601 (zone-less is UTC) or ms/ns since the epoch. */
+  readonly sendingTimeJson?: JsonPath;
   /**
    * Payloads are MDP 3.0 packets: the detail pane and the JSONL export show their decoded
    * header. Set by the cme preset and by `mdp3` as the seq or time source; nothing else decodes.
@@ -53,14 +58,75 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
     sendingTimeAttribute: 'SendingTime',
     payload: 'mdp3',
   },
+  // CME Smart Stream on GCP JSON: header{messageType, sentTime, version, sequenceNumber} and a
+  // payload[] of entries with instrument{symbol…} (sources: test/fixtures/cme-json/NOTICE.md).
+  'cme-json': {
+    key: { kind: 'json', path: ['payload', 0, 'instrument', 'symbol'] },
+    seq: { kind: 'json', path: ['header', 'sequenceNumber'] },
+    sendingTimeJson: ['header', 'sentTime'],
+  },
 };
+
+/** A user preset as written in `seqscope.presets` or a `--preset-file`: option text by field. */
+export interface PresetText {
+  key?: string;
+  seq?: string;
+  time?: string;
+  seqBits?: string | number;
+  gapTimeout?: string | number;
+  capacity?: string | number;
+}
+const PRESET_FIELDS: readonly (keyof PresetText)[] = ['key', 'seq', 'seqBits', 'time', 'gapTimeout', 'capacity'];
+export type UserPresets = Readonly<Record<string, PresetText>>;
+
+/**
+ * Checks user presets (parsed JSON): an object of name → {key, seq, seqBits, time, gapTimeout,
+ * capacity}. Throws RangeError starting with `source` and naming the preset and the field.
+ */
+export function parsePresets(value: unknown, source: string): UserPresets {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${source}: presets must be a JSON object of name → options`);
+  const out: Record<string, PresetText> = {};
+  for (const [name, p] of Object.entries(value)) {
+    const at = `${source}: preset "${name}"`;
+    if (Object.hasOwn(PRESETS, name) || name === 'none') throw new InputError(`${at}: the name is built in; choose another`);
+    if (p === null || typeof p !== 'object' || Array.isArray(p)) throw new InputError(`${at} must be an object with key, seq, seqBits, time, gapTimeout or capacity`);
+    const text: PresetText = {};
+    for (const [field, v] of Object.entries(p as Record<string, unknown>)) {
+      if (!(PRESET_FIELDS as readonly string[]).includes(field)) throw new InputError(`${at}: field "${field}" is unknown: use ${PRESET_FIELDS.join(', ')}`);
+      const numeric = field === 'seqBits' || field === 'gapTimeout' || field === 'capacity';
+      if (typeof v !== 'string' && !(numeric && typeof v === 'number')) throw new InputError(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
+      (text as Record<string, string | number>)[field] = v;
+      try {
+        resolveOptions({ [field]: v });
+      } catch (e) {
+        if (isInputError(e)) throw new InputError(`${at}: field "${field}": ${e.message}`);
+        throw e;
+      }
+    }
+    try {
+      resolveOptions(text);
+    } catch (e) {
+      if (isInputError(e)) throw new InputError(`${at}: ${e.message}`);
+      throw e;
+    }
+    out[name] = text;
+  }
+  return out;
+}
+
+/** Built-in preset names, then the user's. */
+export function presetNames(user: UserPresets = {}): string[] {
+  return [...Object.keys(PRESETS), ...Object.keys(user)];
+}
 
 export function parseKeySpec(text: string): KeySpec {
   if (text === 'orderingKey') return { kind: 'orderingKey' };
   if (text === 'none') return { kind: 'none' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new InputError(`key "${text}" is not valid: use orderingKey, attribute:<name> or none`, optionFix('key'));
+  const json = jsonSpec(text, 'key');
+  if (json !== undefined) return json;
+  throw new InputError(`key "${text}" is not valid: use orderingKey, attribute:<name>, json:<path> (a payload field, e.g. json:payload[0].instrument.symbol) or none`, optionFix('key'));
 }
 
 export function parseSeqSpec(text: string): SeqSpec {
@@ -68,7 +134,9 @@ export function parseSeqSpec(text: string): SeqSpec {
   if (text === 'mdp3') return { kind: 'mdp3' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header) or none`, optionFix('seq'));
+  const json = jsonSpec(text, 'seq');
+  if (json !== undefined) return json;
+  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header), json:<path> (a payload field, e.g. json:header.seq) or none`, optionFix('seq'));
 }
 
 export function parseTimeSpec(text: string): TimeSpec {
@@ -76,15 +144,32 @@ export function parseTimeSpec(text: string): TimeSpec {
   if (text === 'mdp3') return { kind: 'mdp3' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
-  throw new InputError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime) or none`, optionFix('time'));
+  const json = jsonSpec(text, 'time');
+  if (json !== undefined) return json;
+  throw new InputError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime), json:<path> (a payload field, e.g. json:header.sentTime) or none`, optionFix('time'));
+}
+
+function jsonSpec(text: string, option: string): JsonSpec | undefined {
+  if (!text.startsWith('json:')) return undefined;
+  try {
+    return { kind: 'json', path: parseJsonPath(text.slice(5)) };
+  } catch (e) {
+    if (isInputError(e)) throw new InputError(`${option} "${text}": ${e.message}`, optionFix(option as 'key'));
+    throw e;
+  }
 }
 
 export function formatKeySpec(k: KeySpec): string {
-  return k.kind === 'attribute' ? `attribute:${k.name}` : k.kind;
+  return k.kind === 'attribute' ? `attribute:${k.name}` : k.kind === 'json' ? `json:${formatJsonPath(k.path)}` : k.kind;
 }
 
 export function formatSeqSpec(s: SeqSpec): string {
-  return s.kind === 'attribute' ? `attribute:${s.name}` : s.kind;
+  return s.kind === 'attribute' ? `attribute:${s.name}` : s.kind === 'json' ? `json:${formatJsonPath(s.path)}` : s.kind;
+}
+
+/** Whether any option reads a field of the payload as JSON. */
+export function readsJson(o: SequencingOptions): boolean {
+  return o.key.kind === 'json' || o.seq.kind === 'json' || o.sendingTimeJson !== undefined;
 }
 
 /** Where an option is set: its setting (`seqscope.gapTimeout`) and its flag (`--gap-timeout`). */
@@ -102,20 +187,27 @@ export interface OptionText {
   preset?: string;
   key?: string;
   seq?: string;
-  /** Sender's time for latency: attribute:<name> | mdp3 | none. */
+  /** Sender's time for latency: attribute:<name> | mdp3 | json:<path> | none. */
   time?: string;
   seqBits?: string | number;
   gapTimeout?: string | number;
   capacity?: string | number;
 }
 
-/** Resolves and validates; throws an InputError naming the option, its setting and flag, and the fix. */
-export function resolveOptions(text: OptionText): SequencingOptions {
+/** Resolves and validates; throws RangeError with a message naming the option and the fix. */
+export function resolveOptions(text: OptionText, userPresets: UserPresets = {}): SequencingOptions {
   let o: SequencingOptions = DEFAULT_OPTIONS;
   if (text.preset !== undefined && text.preset !== '' && text.preset !== 'none') {
     // Own keys only: "constructor" or "toString" must not pass as presets.
+    const user = Object.hasOwn(userPresets, text.preset) ? userPresets[text.preset] : undefined;
+    if (user) {
+      // A user preset is option text: the flags given beside it override it field by field.
+      const { preset: _p, ...rest } = text;
+      const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      return resolveOptions({ ...user, ...given });
+    }
     const p = Object.hasOwn(PRESETS, text.preset) ? PRESETS[text.preset] : undefined;
-    if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${Object.keys(PRESETS).join(', ')}`, optionFix('preset'));
+    if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${presetNames(userPresets).join(', ')}`, optionFix('preset'));
     o = { ...o, ...p };
   }
   if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
@@ -126,8 +218,8 @@ export function resolveOptions(text: OptionText): SequencingOptions {
   }
   if (text.time !== undefined) {
     const t = parseTimeSpec(text.time);
-    const { sendingTimeAttribute: _a, sendingTimeMdp3: _m, ...rest } = o;
-    o = t.kind === 'attribute' ? { ...rest, sendingTimeAttribute: t.name } : t.kind === 'mdp3' ? { ...rest, sendingTimeMdp3: true } : rest;
+    const { sendingTimeAttribute: _a, sendingTimeMdp3: _m, sendingTimeJson: _j, ...rest } = o;
+    o = t.kind === 'attribute' ? { ...rest, sendingTimeAttribute: t.name } : t.kind === 'mdp3' ? { ...rest, sendingTimeMdp3: true } : t.kind === 'json' ? { ...rest, sendingTimeJson: t.path } : rest;
   }
   if (o.seq.kind === 'mdp3' || o.sendingTimeMdp3) o = { ...o, payload: 'mdp3' };
   if (text.seqBits !== undefined) {
@@ -169,7 +261,8 @@ export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean
 
 export function describeOptions(o: SequencingOptions): string {
   const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
-  return `key ${formatKeySpec(o.key)}, ${seq}${o.sendingTimeMdp3 ? ', time mdp3' : ''}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
+  const time = o.sendingTimeMdp3 ? ', time mdp3' : o.sendingTimeJson ? `, time json:${formatJsonPath(o.sendingTimeJson)}` : '';
+  return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
 }
 
 /**

@@ -6,7 +6,9 @@ import {
   formatSeqSpec,
   OptionText,
   parseKeySpec,
+  parsePresets,
   parseSeqSpec,
+  parseTimeSpec,
   PRESETS,
   resolveOptions,
   sameOptions,
@@ -87,7 +89,7 @@ describe('sequencingOptions', () => {
   });
 
   it('rejects an unknown preset, naming it and the known ones', () => {
-    rejects({ preset: 'nyse' }, /^preset "nyse" is unknown: use cme$/);
+    rejects({ preset: 'nyse' }, /^preset "nyse" is unknown: use cme, cme-json$/);
     rejects({ preset: 'CME' }, /^preset "CME" is unknown/);
     // Inherited object properties are not presets.
     rejects({ preset: 'constructor' }, /^preset "constructor" is unknown/);
@@ -97,7 +99,7 @@ describe('sequencingOptions', () => {
 
   it('rejects a bad key', () => {
     for (const key of ['', 'foo', 'attribute:', 'attribute', 'orderingkey', 'Attribute:x']) {
-      rejects({ key }, new RegExp(`^key "${key}" is not valid: use orderingKey, attribute:<name> or none$`));
+      rejects({ key }, new RegExp(`^key "${key}" is not valid: use orderingKey, attribute:<name>, json:<path> \\(a payload field`));
     }
   });
 
@@ -180,5 +182,52 @@ describe('sequencingOptions', () => {
     assert.throws(() => resolveOptions({ time: 'soon' }), /^InputError: time "soon" is not valid: use attribute:<name>/);
     assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
     assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
+  });
+
+  describe('payload fields (json:<path>)', () => {
+    it('parses json: specs for key, seq and time, and describes them', () => {
+      assert.deepEqual(parseKeySpec('json:payload[0].instrument.symbol'), { kind: 'json', path: ['payload', 0, 'instrument', 'symbol'] });
+      assert.deepEqual(parseSeqSpec('json:header.seq'), { kind: 'json', path: ['header', 'seq'] });
+      assert.deepEqual(parseTimeSpec('json:header.sentTime'), { kind: 'json', path: ['header', 'sentTime'] });
+      const o = resolveOptions({ key: 'json:payload[0].instrument.symbol', seq: 'json:header.seq', time: 'json:header.sentTime' });
+      assert.deepEqual(o.sendingTimeJson, ['header', 'sentTime']);
+      assert.equal(describeOptions(o), 'key json:payload[0].instrument.symbol, seq json:header.seq (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+      assert.equal(formatKeySpec(o.key), 'json:payload[0].instrument.symbol');
+      assert.equal(resolveOptions({ preset: 'cme-json', time: 'none' }).sendingTimeJson, undefined, '--time none drops a preset\'s json time');
+    });
+
+    it('names the option when the path is bad', () => {
+      rejects({ key: 'json:' }, /^key "json:": the path is empty/);
+      rejects({ seq: 'json:header..seq' }, /^seq "json:header..seq": path "header..seq" has an empty field name$/);
+      rejects({ time: 'json:a[x]' }, /^time "json:a\[x\]": path "a\[x\]" is not valid at "\[x\]"/);
+    });
+
+    it('ships cme-json: key the first entry\'s symbol, seq and time from the header', () => {
+      assert.equal(describeOptions(resolveOptions({ preset: 'cme-json' })), 'key json:payload[0].instrument.symbol, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+    });
+  });
+
+  describe('user presets', () => {
+    const user = parsePresets({ feed: { key: 'attribute:Desk', seq: 'json:header.seq', seqBits: 32, time: 'json:header.ts', gapTimeout: '2s', capacity: 500 } }, 'settings');
+
+    it('resolve by name beside the built-in ones; flags given next to one override it', () => {
+      const o = resolveOptions({ preset: 'feed' }, user);
+      assert.equal(describeOptions(o), 'key attribute:Desk, seq json:header.seq (32-bit), time json:header.ts, gap timeout 2s, capacity 500');
+      assert.equal(describeOptions(resolveOptions({ preset: 'feed', seqBits: '64', key: undefined }, user)), 'key attribute:Desk, seq json:header.seq (64-bit), time json:header.ts, gap timeout 2s, capacity 500');
+      assert.equal(resolveOptions({ preset: 'cme' }, user).seqBits, 32, 'built-in presets still resolve');
+      assert.throws(() => resolveOptions({ preset: 'nyse' }, user), /^InputError: preset "nyse" is unknown: use cme, cme-json, feed$/);
+    });
+
+    it('a bad preset names the source, the preset and the field', () => {
+      const bad = (v: unknown, message: RegExp) => assert.throws(() => parsePresets(v, 'presets.json'), (e: unknown) => e instanceof Error && e.name === 'InputError' && message.test(e.message));
+      bad([], /^presets.json: presets must be a JSON object of name → options$/);
+      bad({ a: 'x' }, /^presets.json: preset "a" must be an object/);
+      bad({ a: { sequence: 'x' } }, /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity$/);
+      bad({ a: { seq: 'MsgSeqNum' } }, /^presets.json: preset "a": field "seq": seq "MsgSeqNum" is not valid/);
+      bad({ a: { key: 7 } }, /^presets.json: preset "a": field "key" must be a string$/);
+      bad({ a: { seqBits: 12 } }, /^presets.json: preset "a": field "seqBits": seq-bits "12" is not valid/);
+      bad({ a: { seq: 'attribute:n', seqBits: 16, capacity: 40000 } }, /^presets.json: preset "a": capacity 40000 is too large for 16-bit numbers/);
+      bad({ cme: {} }, /^presets.json: preset "cme": the name is built in; choose another$/);
+    });
   });
 });
