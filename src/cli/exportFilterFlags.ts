@@ -8,12 +8,15 @@ import { numberRangeProblem, TraceFilterSpec } from '../core/trace/traceFilter';
 import { TRACE_EVENT_TYPES, TraceEventType } from '../core/trace/traceEvents';
 import type { SeqBits } from '../core/sequencer/serial';
 import { UsageError } from './usageError';
+import { compilePayloadPattern, MessageQuery } from '../core/trace/messageMatch';
 
 export interface ExportFilterFlags {
   only?: string;
   onlyKey?: string[];
   numbers?: string;
   where?: string;
+  grep?: string;
+  messageId?: string[];
 }
 
 export function addExportFilterOptions(cmd: Command): Command {
@@ -21,7 +24,9 @@ export function addExportFilterOptions(cmd: Command): Command {
     .option('--only <kinds>', `export only these kinds of event: comma-separated ${TRACE_EVENT_TYPES.join(',')}`)
     .option('--only-key <key>', 'export only the events of this key; repeat it for several', (v: string, all: string[] = []) => [...all, v])
     .option('--numbers <range>', 'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts; with 16- or 32-bit numbers FROM above TO runs through the wrap, e.g. 65530-5)')
-    .option('--where <name=value>', 'export only the events whose record has this attribute value (gaps, which have no record, are kept, as in the extension)');
+    .option('--where <name=value>', 'export only the events whose record has this attribute value (gaps, which have no record, are kept, as in the extension)')
+    .option('--grep <regex>', 'export only the events whose payload (data, decoded as UTF-8 text) matches this RE2 regular expression somewhere; (?i) ignores case; binary payloads never match (gaps are kept)')
+    .option('--message-id <id>', 'export only the events of the message with this messageId; repeat it for several (gaps are kept)', (v: string, all: string[] = []) => [...all, v]);
 }
 
 /**
@@ -66,4 +71,18 @@ export function exportFilterFromFlags(f: ExportFilterFlags, seqBits: SeqBits): T
     spec.attribute = { name: f.where.slice(0, eq), value: f.where.slice(eq + 1) };
   }
   return Object.keys(spec).length ? spec : undefined;
+}
+
+/**
+ * The messages `--grep` and `--message-id` ask for, or undefined when neither was given. A
+ * regular expression that is not valid is a usage error naming it.
+ */
+export function messageQueryFromFlags(f: ExportFilterFlags): MessageQuery | undefined {
+  const ids = f.messageId?.length ? [...new Set(f.messageId)] : undefined;
+  if (ids?.some((id) => id === '')) throw new UsageError('--message-id needs a messageId', '--message-id');
+  if (f.grep === '') throw new UsageError('--grep needs a regular expression (use . for any payload)', '--grep');
+  const payload = f.grep === undefined ? undefined : { source: f.grep, regex: true, ignoreCase: false };
+  if (payload) compilePayloadPattern(payload, { flag: '--grep' });
+  if (!ids && !payload) return undefined;
+  return { ...(ids ? { messageIds: ids } : {}), ...(payload ? { payload } : {}) };
 }

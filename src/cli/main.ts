@@ -20,7 +20,8 @@ import { TraceWriter } from '../core/export/traceWriter';
 import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { CaptureEntry } from '../core/capture/captureRecord';
-import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, parseNameList } from './exportFilterFlags';
+import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, messageQueryFromFlags, parseNameList } from './exportFilterFlags';
+import { describeQuery, traceEventQueryMatcher } from '../core/trace/messageMatch';
 import { ReplaySummary, tooWideMessage } from '../core/replay/replayEngine';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatSummary } from './summaryTable';
@@ -196,7 +197,10 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
-  if (filter && flags.export === undefined) throw new UsageError('--only, --only-key, --numbers and --where choose what --export writes: add --export FILE (or --export - for stdout)', '--only');
+  const query = messageQueryFromFlags(flags);
+  if ((filter || query) && flags.export === undefined) {
+    throw new UsageError('--only, --only-key, --numbers, --where, --grep and --message-id choose what --export writes: add --export FILE (or --export - for stdout)', query && !filter ? (flags.grep !== undefined ? '--grep' : '--message-id') : '--only');
+  }
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
   if (stdinProblem) throw new UsageError(stdinProblem);
   const repeated = repeatedInput(paths.filter((p) => p !== '-'));
@@ -216,11 +220,15 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
 
   // Counts what the filter lets through, for the summary.
   let exportedEvents = 0;
+  // Records --grep passed over because their payload is binary (MDP 3.0 packets): said once.
+  let binaryPayloads = 0;
   const matches = filter && traceEventMatcher(filter);
+  const queryMatches = query && traceEventQueryMatcher(query, { flag: '--grep' }, () => binaryPayloads++);
   const exportMatcher =
-    matches &&
+    (matches || queryMatches) &&
     ((ev: TraceEvent, e?: CaptureEntry): boolean => {
-      if (!matches(ev, e)) return false;
+      if (matches && !matches(ev, e)) return false;
+      if (queryMatches && !queryMatches(ev, e)) return false;
       exportedEvents++;
       return true;
     });
@@ -257,7 +265,9 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
   const summary = sortedByKey(result.summary, flags.sortKeys ?? 'arrival');
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
-  const exportNote = filter && { filter: describeFilter(filter), events: exportedEvents };
+  const filterWords = [filter && describeFilter(filter), query && describeQuery(query)].filter(Boolean).join(' · ');
+  const exportNote = (filter || query) && { filter: filterWords, events: exportedEvents };
+  if (binaryPayloads > 0) io.stderr.write(`seqscope: note: --grep passed over ${binaryPayloads} ${noun(binaryPayloads, 'record')} whose payload is binary, not UTF-8 text (MDP 3.0 packets, say): --message-id or --where finds them\n`);
   if (flags.json) {
     const stopped = heapStop ? { stopped: 'memory', heapMiB: mebibytes(heapStop.heap.used), heapLimitMiB: mebibytes(heapStop.heap.limit) } : {};
     writeJsonSummary(summaryOut, { ...summary, ...(cancelled ? { cancelled } : {}), ...stopped, ...(exportNote ? { exported: exportNote } : {}) });

@@ -725,4 +725,45 @@ describe('seqscope CLI', function () {
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
   });
+
+  it('--grep and --message-id export the messages whose payload matches or whose id is named (gaps kept); a bad pattern is a usage error naming it', () => {
+    const events = seqscope('replay', feed, '--preset', 'cme', '--export', '-').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    // The payloads are {"seq":N}.
+    const grep = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '"seq":[25]\\b');
+    assert.equal(grep.code, 0, grep.stderr);
+    const grepped = grep.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(grepped, events.filter((e) => e.type === 'gap' || e.seq === 2 || e.seq === 5));
+    assert.equal(grepped.filter((e) => e.type !== 'gap').length, 4, 'seq 2 and 5, twice each');
+    assert.match(grep.stderr, /ordered trace written to stdout \(filter payload \/"seq":\[25\]\\b\/: 5 events\)/);
+
+    const out = join(dir, 'by-id.jsonl');
+    const byId = seqscope('replay', feed, '--preset', 'cme', '--export', out, '--message-id', 'second-publish', '--message-id', '310-1', '--only', 'message,duplicate', '--json');
+    assert.equal(byId.code, 0, byId.stderr);
+    assert.deepEqual(JSON.parse(byId.stdout).exported, { filter: 'message, duplicate · messageId second-publish, 310-1', events: 2 });
+    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).messageId), ['310-1', 'second-publish']);
+
+    // A backtracking engine would take minutes here; RE2 is linear.
+    const slow = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '(\\{+)+x$');
+    assert.equal(slow.code, 0, slow.stderr);
+    assert.deepEqual(slow.stdout.trim().split('\n').map((l) => JSON.parse(l).type), ['gap']);
+
+    const bad = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '(a');
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, 'seqscope: the regular expression /(a/ is not valid: missing closing ): `(a`\n');
+    const noExport = seqscope('replay', feed, '--grep', 'a');
+    assert.equal(noExport.code, 2);
+    assert.match(noExport.stderr, /--grep and --message-id choose what --export writes: add --export FILE/);
+  });
+
+  it('--grep passes over binary payloads and says how many', () => {
+    const bin = join(dir, 'binary.jsonl');
+    writeFileSync(bin, captureText([
+      { t: 0, channel: '1', seq: 1, data: '\u0000\u0001\u0002 packet' },
+      { t: 1, channel: '1', seq: 2, data: 'text packet' },
+    ]));
+    const r = seqscope('replay', bin, '--preset', 'cme', '--export', '-', '--grep', 'packet');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l).seq), [2]);
+    assert.match(r.stderr, /seqscope: note: --grep passed over 1 record whose payload is binary, not UTF-8 text .*--message-id or --where finds them/);
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { exportFilterFromFlags, parseNameList } from '../../../src/cli/exportFilterFlags';
+import { exportFilterFromFlags, messageQueryFromFlags, parseNameList } from '../../../src/cli/exportFilterFlags';
 import { UsageError } from '../../../src/cli/usageError';
+import { InputError } from '../../../src/core/util/inputError';
 
 describe('replay export filter flags', () => {
   it('turns the flags into the extension’s filter: kinds (plural too), keys, ranges, an attribute', () => {
@@ -37,5 +38,19 @@ describe('replay export filter flags', () => {
     ];
     for (const [flags, message] of bad) assert.throws(() => exportFilterFromFlags(flags, 64), (e: unknown) => e instanceof UsageError && message.test(e.message), JSON.stringify(flags));
     assert.deepEqual(parseNameList('gaps,late', ['gap', 'late'] as const, '--fail-on', 'a finding'), ['gap', 'late']);
+  });
+
+  it('turns --grep and --message-id into a message query; a bad pattern or an empty value is a usage error', () => {
+    assert.equal(messageQueryFromFlags({}), undefined);
+    assert.deepEqual(messageQueryFromFlags({ grep: 'ES[HZ]6' }), { payload: { source: 'ES[HZ]6', regex: true, ignoreCase: false } });
+    assert.deepEqual(messageQueryFromFlags({ messageId: ['7', '8', '7'] }), { messageIds: ['7', '8'] });
+    const bad: [object, RegExp, string][] = [
+      [{ grep: '(a' }, /^the regular expression \/\(a\/ is not valid: missing closing \)/, '--grep'],
+      [{ grep: '' }, /^--grep needs a regular expression/, '--grep'],
+      [{ messageId: [''] }, /^--message-id needs a messageId$/, '--message-id'],
+    ];
+    for (const [flags, message, flag] of bad) {
+      assert.throws(() => messageQueryFromFlags(flags), (e: unknown) => e instanceof InputError && message.test(e.message) && e.fix.flag === flag, JSON.stringify(flags));
+    }
   });
 });
