@@ -182,7 +182,7 @@ export function exitCodeFor(e: unknown, io: Pick<Io, 'stderr'>, env: NodeJS.Proc
 /** The sequencing flags `replay` and `record` share. */
 function addSequencingOptions(cmd: Command): Command {
   return cmd
-    .option('--preset <name>', `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = Smart Stream JSON: --key json:payload[0].instrument.symbol --seq json:header.sequenceNumber --time json:header.sentTime)`)
+    .option('--preset <name>', `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`)
     .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
     .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | none (none: keep arrival order, find duplicates by messageId)')

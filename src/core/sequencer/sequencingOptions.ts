@@ -58,10 +58,11 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
     sendingTimeAttribute: 'SendingTime',
     payload: 'mdp3',
   },
-  // CME Smart Stream on GCP JSON: header{messageType, sentTime, version, sequenceNumber} and a
-  // payload[] of entries with instrument{symbol…} (sources: test/fixtures/cme-json/NOTICE.md).
+  // CME Smart Stream JSON: header{messageType, sentTime, sequenceNumber, version} and a payload[]
+  // of entries with instrument{…symbol}. CME numbers messages per session, across instruments,
+  // so a topic is one sequence (sources: test/fixtures/cme-json/NOTICE.md).
   'cme-json': {
-    key: { kind: 'json', path: ['payload', 0, 'instrument', 'symbol'] },
+    key: { kind: 'none' },
     seq: { kind: 'json', path: ['header', 'sequenceNumber'] },
     sendingTimeJson: ['header', 'sentTime'],
   },
@@ -270,9 +271,10 @@ export function describeOptions(o: SequencingOptions): string {
  * "arrival order per ordering key" when there are no sequence numbers.
  */
 export function sequencingLabel(o: SequencingOptions): string {
-  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : 'in one stream';
+  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : o.key.kind === 'json' ? `per ${formatJsonPath(o.key.path)}` : 'in one stream';
   if (o.seq.kind === 'none') return `arrival order ${per}`;
-  return `${o.seq.kind === 'attribute' ? o.seq.name : 'MDP 3.0 packet numbers'} ${per}${o.seqBits === 64 ? '' : ` (${o.seqBits}-bit)`}`;
+  const numbers = o.seq.kind === 'attribute' ? o.seq.name : o.seq.kind === 'json' ? formatJsonPath(o.seq.path) : 'MDP 3.0 packet numbers';
+  return `${numbers} ${per}${o.seqBits === 64 ? '' : ` (${o.seqBits}-bit)`}`;
 }
 
 /**

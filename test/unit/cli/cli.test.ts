@@ -453,34 +453,32 @@ describe('seqscope CLI', function () {
     const JSON_CAPTURE = 'test/fixtures/cme-json/smartstream-json.jsonl';
     const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, conflicts: s.conflicts, late: s.late, invalid: s.invalid, keys: s.keys });
     const INVALID = [
-      { line: 9, reason: 'the payload is not JSON' },
-      { line: 10, reason: 'payload field payload[0].instrument.symbol is missing' },
-      { line: 11, reason: 'payload field header.sentTime "yesterday" is not a time: use ISO 8601 (2026-12-01T09:30:00.123456789Z) or ms/ns since the epoch' },
+      { line: 8, reason: 'the payload is not JSON' },
+      { line: 9, reason: 'payload field header.sequenceNumber is missing' },
+      { line: 10, reason: 'payload field header.sentTime "yesterday" is not a time: use ISO 8601 (2026-12-01T09:30:00.123456789Z) or ms/ns since the epoch' },
     ];
 
-    it('--preset cme-json: key from the first entry\'s symbol, seq and sentTime from the header (ISO with Z, zone-less, epoch ns)', () => {
+    it('--preset cme-json: one sequence per topic from header.sequenceNumber, latency from header.sentTime', () => {
       const r = seqscope('replay', JSON_CAPTURE, '--preset', 'cme-json', '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
-      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 2, duplicates: 1, redeliveries: 1, conflicts: 0, late: 0, invalid: 3, keys: 2 });
-      assert.equal(s.options, 'key json:payload[0].instrument.symbol, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+      assert.deepEqual(counts(s), { received: 9, delivered: 8, gaps: 1, lost: 1, duplicates: 1, redeliveries: 1, conflicts: 0, late: 0, invalid: 3, keys: 1 });
+      assert.equal(s.options, 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
       assert.deepEqual(s.invalidSamples, INVALID);
-      // Every line arrives 25 ms after its sentTime, whichever way the time is written.
-      assert.deepEqual(s.byKey.map((k: { key: string; latency: unknown }) => [k.key, k.latency]), [
-        ['ESZ6', { count: 6, meanMs: 25, maxMs: 25 }],
-        ['NQZ6', { count: 3, meanMs: 25, maxMs: 25 }],
-      ]);
+      // Every line arrives 25 ms after its sentTime (ISO 8601 with nanoseconds and Z, as CME writes it).
+      assert.deepEqual(s.byKey.map((k: { latency: unknown }) => k.latency), [{ count: 8, meanMs: 25, maxMs: 25 }]);
     });
 
     it('--preset-file: a user preset by name, with flags beside it overriding', () => {
       const file = join(dir, 'presets.json');
-      writeFileSync(file, JSON.stringify({ 'by-topic': { key: 'none', seq: 'json:header.sequenceNumber', time: 'json:header.sentTime', gapTimeout: '2s' } }));
-      const r = seqscope('replay', JSON_CAPTURE, '--preset-file', file, '--preset', 'by-topic', '--capacity', '50', '--json');
+      writeFileSync(file, JSON.stringify({ 'by-symbol': { key: 'json:payload[0].instrument.symbol', seq: 'none', time: 'json:header.sentTime', gapTimeout: '2s' } }));
+      const r = seqscope('replay', JSON_CAPTURE, '--preset-file', file, '--preset', 'by-symbol', '--capacity', '50', '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
-      assert.equal(s.options, 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 2s, capacity 50');
-      assert.equal(s.keys, 1);
-      assert.equal(s.invalid, 2, 'without a json key, the entry-less payload is valid');
+      assert.equal(s.options, 'key json:payload[0].instrument.symbol, seq none, time json:header.sentTime, gap timeout 2s, capacity 50');
+      assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 0, lost: 0, duplicates: 1, redeliveries: 1, conflicts: 0, late: 0, invalid: 2, keys: 2 });
+      assert.deepEqual(s.byKey.map((k: { key: string; received: number }) => [k.key, k.received]), [['ESZ6', 7], ['NQZ6', 3]]);
+      assert.deepEqual(s.invalidSamples, [INVALID[0], INVALID[2]], 'without a json seq, the line without sequenceNumber is valid');
     });
 
     it('a bad --preset-file is an input error naming the file and the field', () => {

@@ -32,6 +32,8 @@ describe('openState (what a live key waits for)', () => {
     assert.equal(sequencingLabel(resolveOptions({ preset: 'cme' })), 'MsgSeqNum per Channel (32-bit)');
     assert.equal(sequencingLabel(resolveOptions({})), 'arrival order per ordering key');
     assert.equal(sequencingLabel(resolveOptions({ key: 'none', seq: 'attribute:n' })), 'n in one stream');
+    assert.equal(sequencingLabel(resolveOptions({ preset: 'cme-json' })), 'header.sequenceNumber in one stream');
+    assert.equal(sequencingLabel(resolveOptions({ key: 'json:payload[0].instrument.symbol' })), 'arrival order per payload[0].instrument.symbol');
     assert.match(unseenFindings(resolveOptions({}))!, /^arrival order only: gaps cannot be seen/);
     assert.equal(unseenFindings(resolveOptions({ preset: 'cme' })), undefined);
   });

@@ -202,8 +202,8 @@ describe('sequencingOptions', () => {
       rejects({ time: 'json:a[x]' }, /^time "json:a\[x\]": path "a\[x\]" is not valid at "\[x\]"/);
     });
 
-    it('ships cme-json: key the first entry\'s symbol, seq and time from the header', () => {
-      assert.equal(describeOptions(resolveOptions({ preset: 'cme-json' })), 'key json:payload[0].instrument.symbol, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+    it('ships cme-json: one sequence per topic, seq and time from the header', () => {
+      assert.equal(describeOptions(resolveOptions({ preset: 'cme-json' })), 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
     });
   });
 
