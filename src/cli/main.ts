@@ -27,6 +27,7 @@ import { inputName, StandardInput, standardInputProblem } from './standardInput'
 import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
 import { registerPubsubCommands } from './pubsubCommands';
+import { redactSecrets } from '../core/util/secrets';
 import { UsageError } from './usageError';
 import { isInputError } from '../core/util/inputError';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
@@ -174,9 +175,14 @@ export function exitCodeFor(e: unknown, io: Pick<Io, 'stderr'>, env: NodeJS.Proc
   }
   // Anything else is a bug — also a RangeError (V8's stack overflow, an invariant check): exit 1,
   // one short line, the stack with SEQSCOPE_DEBUG=1.
-  const err = e instanceof Error ? e : new Error(String(e));
-  io.stderr.write(`seqscope: internal error: ${err.message}${env.SEQSCOPE_DEBUG ? '\n' + err.stack : ' (set SEQSCOPE_DEBUG=1 for details)'}\n`);
+  io.stderr.write(internalError(e, env));
   return EXIT.failure;
+}
+
+/** "internal error: …" for stderr; the stack with SEQSCOPE_DEBUG=1; credentials a library quoted, redacted. */
+function internalError(e: unknown, env: NodeJS.ProcessEnv): string {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return redactSecrets(`seqscope: internal error: ${err.message}${env.SEQSCOPE_DEBUG ? '\n' + err.stack : ' (set SEQSCOPE_DEBUG=1 for details)'}\n`, env);
 }
 
 /** The sequencing flags `replay` and `record` share. */
@@ -383,11 +389,17 @@ if (require.main === module) {
       settle();
     },
     (e) => {
-      process.stderr.write(`seqscope: internal error: ${(e as Error).message}\n`);
+      process.stderr.write(internalError(e, process.env));
       mainCode = EXIT.failure;
       settle();
     },
   );
+  // Node's own printer shows the source line of what threw: for a library parsing a key file,
+  // the key. An exception no caller can catch is an internal error like any other.
+  process.on('uncaughtException', (e) => {
+    process.stderr.write(internalError(e, process.env));
+    process.exit(EXIT.failure);
+  });
 }
 
 /** The summary with its keys in the order `--sort-keys` asks for (the engine lists them as they appeared). */

@@ -4,6 +4,7 @@ import { sniffGzip } from '../core/capture/captureSource';
 import { sniffAvro } from '../core/capture/avroArchive';
 import { ExportError } from '../core/export/outputFile';
 import { isInputError, isProgrammingError } from '../core/util/inputError';
+import { redactSecrets } from '../core/util/secrets';
 import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 
@@ -39,15 +40,15 @@ export async function reportError(context: string, e: unknown): Promise<void> {
   const err = e instanceof Error ? e : new Error(String(e));
   const showLog = (pick: string | undefined) => pick === 'Show Log' && log().show();
   if (isProgrammingError(e)) {
-    log().error(`internal error in ${context}: ${err.stack ?? err.message}`);
+    log().error(redactSecrets(`internal error in ${context}: ${err.stack ?? err.message}`));
     show(`SeqScope: internal error in ${context}: ${err.message}. This is a bug in SeqScope; the log has the details.`, ['Show Log', 'Report Issue'], (pick) => {
       if (pick === 'Report Issue') return vscode.commands.executeCommand('workbench.action.openIssueReporter', { extensionId: EXTENSION_ID, issueTitle: `Internal error in ${context}: ${err.message}`, issueBody: `\`\`\`\n${err.stack ?? err.message}\n\`\`\`\n` });
       return showLog(pick);
     });
     return;
   }
-  log().error(`${context}: ${err.message}`);
-  if (err.stack) log().debug(err.stack);
+  log().error(redactSecrets(`${context}: ${err.message}`));
+  if (err.stack) log().debug(redactSecrets(err.stack));
   if (err instanceof CaptureError) {
     // The editor cannot show a gzip capture's lines (the core reads them decompressed), nor Avro's.
     const binary = (await sniffGzip(err.path).catch(() => false)) || (await sniffAvro(err.path).catch(() => false));

@@ -8,6 +8,7 @@
  * logged or copied anywhere by SeqScope.
  */
 import type { CallOptions, PubSub } from '@google-cloud/pubsub';
+import { readFile } from 'node:fs/promises';
 import { emulatorDown, explainError, PubsubError } from './pubsubErrors';
 import { projectProblem } from './resourceNames';
 
@@ -73,6 +74,7 @@ export async function connect(settings: ConnectionSettings = {}): Promise<Pubsub
     const bad = projectProblem(projectId);
     if (bad) throw new PubsubError('invalid-name', bad, 'check seqscope.pubsub.projectId (or --project)');
   }
+  if (!emulatorHost) await checkKeyFile(env);
   const { PubSub } = await loadPubsub();
   const client = new PubSub({
     ...(projectId ? { projectId } : {}),
@@ -99,6 +101,35 @@ export async function connect(settings: ConnectionSettings = {}): Promise<Pubsub
     adminCall: { timeout: ADMIN_TIMEOUT_MS },
     close: () => client.close(),
   };
+}
+
+/**
+ * The key file GOOGLE_APPLICATION_CREDENTIALS names, checked before the client library reads it:
+ * on a file that is not JSON the library throws from a stream handler, which no caller can catch
+ * (the CLI and the extension host died of it), and its error quotes the file up to the fault —
+ * with Node's crash printer, the private key. Neither the path nor the content is ever repeated.
+ */
+async function checkKeyFile(env: NodeJS.ProcessEnv): Promise<void> {
+  const path = (env.GOOGLE_APPLICATION_CREDENTIALS ?? '').trim();
+  if (!path) return;
+  const next = 'point GOOGLE_APPLICATION_CREDENTIALS at a valid key file (or unset it and run `gcloud auth application-default login`), or set PUBSUB_EMULATOR_HOST to use the emulator';
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : 'cannot be read';
+    throw new PubsubError('unauthenticated', `the credentials file GOOGLE_APPLICATION_CREDENTIALS names ${why}`, next);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not the parser's message: V8 quotes the text around the fault.
+    throw new PubsubError('unauthenticated', 'the credentials file GOOGLE_APPLICATION_CREDENTIALS names is not valid JSON', next);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new PubsubError('unauthenticated', 'the credentials file GOOGLE_APPLICATION_CREDENTIALS names is not a JSON key file', next);
+  }
 }
 
 /** Resolves when the emulator answers GET / ("Ok"); throws `emulator-down` otherwise. */

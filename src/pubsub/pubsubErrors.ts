@@ -4,6 +4,8 @@
  * the resource) and a next step (what to do about it); the CLI prints both on one line, the
  * extension shows the next step as the notification's hint.
  */
+import { redactSecrets } from '../core/util/secrets';
+
 export type PubsubErrorKind =
   | 'invalid-name'
   | 'no-project'
@@ -64,7 +66,8 @@ export function explainError(e: unknown, ctx: ErrorContext): PubsubError {
   if (e instanceof PubsubError) return e;
   const err = e as { code?: unknown; message?: unknown; details?: unknown };
   const code = typeof err?.code === 'number' ? err.code : undefined;
-  const raw = String(err?.details || err?.message || e);
+  // What the library says may quote a key file (see redactSecrets).
+  const raw = redactSecrets(String(err?.details || err?.message || e));
   const resource = ctx.resource ?? 'the resource';
   switch (code) {
     case GRPC.NOT_FOUND:

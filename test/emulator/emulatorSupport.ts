@@ -65,10 +65,10 @@ export interface CliRun {
   exited: Promise<number>;
 }
 
-/** Starts `seqscope args…` against the emulator, with `input` piped to its standard input; collects its output. */
-export async function startCli(emu: PubsubEmulator, args: string[], input?: Buffer): Promise<CliRun> {
+/** Starts `seqscope args…` against the emulator, with `input` piped to its standard input (and `env` added); collects its output. */
+export async function startCli(emu: PubsubEmulator, args: string[], input?: Buffer, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const child = spawn(process.execPath, [await cli(), ...args], {
-    env: { ...process.env, PUBSUB_EMULATOR_HOST: emu.host, PUBSUB_PROJECT_ID: PROJECT },
+    env: { ...process.env, PUBSUB_EMULATOR_HOST: emu.host, PUBSUB_PROJECT_ID: PROJECT, ...env },
     stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   if (input) child.stdin!.end(input);
@@ -83,8 +83,8 @@ export async function startCli(emu: PubsubEmulator, args: string[], input?: Buff
   return run;
 }
 
-export async function runCli(emu: PubsubEmulator, args: string[], input?: Buffer): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await startCli(emu, args, input);
+export async function runCli(emu: PubsubEmulator, args: string[], input?: Buffer, env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await startCli(emu, args, input, env);
   const code = await r.exited;
   return { code, stdout: r.stdout, stderr: r.stderr };
 }
