@@ -74,6 +74,14 @@ const targets = [
     format: 'cjs',
   },
   {
+    // Find Messages on a worker thread for the extension (src/timeline/searchInWorker.ts).
+    entryPoints: ['src/timeline/searchWorker.ts'],
+    outfile: 'dist/searchWorker.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
     // The timeline webview (and the standalone HTML export, which embeds the same bundle).
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview/timeline.js',

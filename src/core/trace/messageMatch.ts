@@ -66,14 +66,48 @@ export function compilePayloadPattern(p: PayloadPattern, fix: InputFix = {}): Te
     const lower = p.source.toLowerCase();
     return (t) => t.toLowerCase().includes(lower);
   }
-  let re: RE2JS;
+  const re = compileRegex(p, fix);
+  return (t) => re.test(t);
+}
+
+/** Where a pattern first matches in a text: [index, length] in UTF-16 units. */
+export type TextFind = (text: string) => readonly [number, number] | undefined;
+
+/** The pattern as a finder (slower than the test: for the matches, to show them). */
+export function compilePayloadFinder(p: PayloadPattern, fix: InputFix = {}): TextFind {
+  if (!p.regex) {
+    const needle = p.ignoreCase ? p.source.toLowerCase() : p.source;
+    return (t) => {
+      const at = (p.ignoreCase ? t.toLowerCase() : t).indexOf(needle);
+      return at < 0 ? undefined : [at, needle.length];
+    };
+  }
+  const re = compileRegex(p, fix);
+  return (t) => {
+    const m = re.exec(t) as (string[] & { index: number }) | null;
+    return m ? [m.index, m[0].length] : undefined;
+  };
+}
+
+function compileRegex(p: PayloadPattern, fix: InputFix): RE2JS {
   try {
-    re = RE2JS.compile(p.source, p.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    return RE2JS.compile(p.source, p.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     if (e instanceof RE2JSException) throw new InputError(`the regular expression /${p.source}/ is not valid: ${regexProblem(e)}`, fix);
     throw e;
   }
-  return (t) => re.test(t);
+}
+
+/**
+ * A short line of `text` from a little before `at` (where a match starts), for a list of matches: at most `width`
+ * characters, line breaks as spaces, an ellipsis where it was cut.
+ */
+export function snippet(text: string, at: number, width = 80): string {
+  // Some context before the match; more where the text ends soon after it.
+  const before = Math.max(0, Math.min(at - 20, text.length - width));
+  const end = Math.min(text.length, before + width);
+  const cut = text.slice(before, end).replace(/\s+/g, ' ');
+  return (before > 0 ? '…' : '') + cut + (end < text.length ? '…' : '');
 }
 
 /** RE2's message without its "error parsing regexp: " lead, and a hint where RE2 differs. */

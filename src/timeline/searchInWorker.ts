@@ -1,0 +1,70 @@
+/**
+ * Find Messages on a worker thread (dist/searchWorker.js, built from searchWorker.ts): reading and
+ * matching a million records takes seconds, which the extension host's main thread — every
+ * extension's code runs there — must not spend. The worker gets copies of the arrival log's byte
+ * ranges (16 bytes an arrival) and reads the captures itself.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SearchInput } from '../core/trace/messageMatch';
+import type { CaptureSession } from './captureSession';
+import { RecordRanges, SearchOptions, SearchResult } from './sessionSearch';
+
+/** Main thread → worker. */
+export type SearchWorkerRequest =
+  | { type: 'search'; paths: readonly string[]; ranges: RecordRanges; input: SearchInput; limit?: number }
+  | { type: 'cancel' };
+
+/** Worker → main thread. */
+export type SearchWorkerReply =
+  | { type: 'progress'; searched: number; total: number; matched: number }
+  | { type: 'done'; result: SearchResult }
+  | { type: 'failed'; message: string };
+
+/** The session's record ranges, copied (the session keeps its own). */
+export function recordRanges(session: CaptureSession): RecordRanges {
+  const log = session.log;
+  return { file: log.file.toArray(), offset: log.offset.toArray(), length: log.length.toArray() };
+}
+
+export interface WorkerSearchOptions extends SearchOptions {
+  /** Node options for the worker (tests run the TypeScript entry through a loader). */
+  readonly execArgv?: string[];
+}
+
+/**
+ * `searchCaptures` on a worker running `workerScript`. Aborting `signal` stops it and resolves
+ * with what was found so far (`cancelled`).
+ */
+export function searchInWorker(workerScript: string, session: CaptureSession, input: SearchInput, options: WorkerSearchOptions = {}): Promise<SearchResult> {
+  return new Promise<SearchResult>((resolve, reject) => {
+    const worker = new Worker(workerScript, { execArgv: options.execArgv });
+    let settled = false;
+    const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies SearchWorkerRequest);
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (m: SearchWorkerReply) => {
+      switch (m.type) {
+        case 'progress':
+          options.onProgress?.(m.searched, m.total, m.matched);
+          break;
+        case 'done':
+          settle(() => resolve(m.result));
+          break;
+        case 'failed':
+          settle(() => reject(new Error(m.message)));
+          break;
+      }
+    });
+    worker.on('error', (e) => settle(() => reject(e)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the search stopped unexpectedly (exit code ${code})`))));
+    const ranges = recordRanges(session);
+    worker.postMessage({ type: 'search', paths: session.paths, ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [ranges.file.buffer, ranges.offset.buffer, ranges.length.buffer] as ArrayBuffer[]);
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort);
+  });
+}
