@@ -68,7 +68,8 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 
 interface RecordFlags extends ConnectionFlags, SequencingFlags {
   subscription?: string;
-  topic?: string;
+  /** Repeated and/or comma-separated: every topic is tapped into the one recording. */
+  topic?: string[];
   out: string;
   append?: boolean;
   overwrite?: boolean;
@@ -80,7 +81,8 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
 }
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
-  if (!!flags.subscription === !!flags.topic) throw new UsageError('give one of --subscription (consume it) or --topic (record through a temporary tap)');
+  const topicTexts = flags.topic ?? [];
+  if (!!flags.subscription === topicTexts.length > 0) throw new UsageError('give one of --subscription (consume it) or --topic (record through a temporary tap; repeat it to record several topics into one file)');
   const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
   const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
   // Checked before connecting, so a typo costs nothing.
@@ -93,67 +95,83 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   if (outProblem) throw new UsageError(`--out: ${outProblem}`, '--out');
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
-  let tap: PubsubLayer.Tap | undefined;
+  let taps: PubsubLayer.Tap[] = [];
   let recorder: PubsubLayer.CaptureRecorder | undefined;
   const started = Date.now();
-  let source: PubsubLayer.LiveSource | undefined;
+  const sources: PubsubLayer.LiveSource[] = [];
   const progress = progressLineFor(io.stderr, flags.out, flags.progress);
   // What is said while recording goes above the progress line, not after it on the same line.
   const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
   let ticker: NodeJS.Timeout | undefined;
   try {
-    let subscription: PubsubLayer.ResourceName;
-    if (flags.topic) {
-      const topic = layer.parseResourceName('topics', flags.topic, conn.projectId);
-      tap = await layer.createTap(conn, topic);
-      subscription = tap.subscription;
-      io.stderr.write(`seqscope: tapping ${topic.path} through ${subscription.path} (deleted when recording stops)\n`);
+    let subscriptions: PubsubLayer.ResourceName[];
+    if (topicTexts.length) {
+      taps = await layer.createTaps(conn, layer.parseTopicList(topicTexts, conn.projectId));
+      subscriptions = taps.map((t) => t.subscription);
+      for (const t of taps) {
+        for (const note of t.notes ?? []) io.stderr.write(`seqscope: note: ${note}\n`);
+        io.stderr.write(`seqscope: tapping ${t.topic.path} through ${t.subscription.path} (deleted when recording stops)\n`);
+      }
+      if (taps.length > 1) io.stderr.write(`seqscope: ${taps.length} topics into one recording: each line carries its "topic", and keys are per topic (topic/key)\n`);
     } else {
-      subscription = layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId);
+      subscriptions = [layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId)];
     }
     recorder = await layer.CaptureRecorder.open(flags.out, recorderOptions).catch((e: Error) => {
       // Checked above, but the disk can change while the tap is made.
       throw new UsageError(`--out: ${e.message}`, '--out');
     });
     const rec = recorder;
+    // One count for every source: --max-messages is what the recording holds.
+    const budget = stopAfter === undefined ? undefined : { remaining: stopAfter };
+    const received = () => sources.reduce((n, s) => n + s.stats.received, 0);
+    const several = subscriptions.length > 1;
     const done = new Promise<string>((resolve) => {
       interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (durationMs !== undefined) setTimeout(() => resolve(`${flags.duration} elapsed`), durationMs).unref();
-      source = new layer.LiveSource(
-        { connection: conn, subscription, recorder: rec, stopAfter },
-        {
-          record() {
-            if (stopAfter !== undefined && source!.stats.received >= stopAfter) resolve(`${stopAfter} messages recorded`);
-          },
-          state(state, detail) {
-            if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) say(`seqscope: ${detail}\n`);
-          },
-          problem(e) {
-            say(`seqscope: ${e.message}\n`);
-          },
-        },
-      );
+      subscriptions.forEach((subscription, i) => {
+        const label = several ? `${taps[i].topic.id}: ` : '';
+        sources.push(
+          new layer.LiveSource(
+            { connection: conn, subscription, recorder: rec, budget, topic: several ? taps[i].topic.path : undefined },
+            {
+              record() {
+                if (budget !== undefined && budget.remaining <= 0) resolve(`${stopAfter} messages recorded`);
+              },
+              state(state, detail) {
+                if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) say(`seqscope: ${label}${detail}\n`);
+              },
+              problem(e) {
+                say(`seqscope: ${label}${e.message}\n`);
+              },
+            },
+          ),
+        );
+      });
     });
-    const info = await source!.start();
-    for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
-    if (progress) ticker = recordingProgress(progress, () => source!.stats.received, started);
+    for (const source of sources) {
+      const info = await source.start();
+      for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
+    }
+    if (progress) ticker = recordingProgress(progress, received, started);
     const why = await done;
     clearInterval(ticker);
     progress?.clear();
-    await source!.stop();
+    for (const source of sources) await source.stop();
     const gzip = recorder.gzip;
     await recorder.close();
     recorder = undefined;
-    const stats = source!.stats;
+    const stats = sumStats(sources.map((s) => s.stats));
     const elapsed = Date.now() - started;
     // The summary is a replay of the file just written: the same verdict `seqscope replay` gives,
     // and the same stop when its keys fill the heap (the recording is whole either way).
     const { summary, heapStop } = await runReplay({ paths: [flags.out], options, heapGuard: new HeapGuard() });
     const stopped = heapStop && { summaryStopped: 'memory', summaryLines: heapStop.line ?? 0 };
+    const from = several ? `${taps.length} topics (${taps.map((t) => t.topic.path).join(', ')})` : subscriptions[0].path;
     if (flags.json) {
-      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, subscription: subscription.path, tap: !!tap, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary, ...stopped }) + '\n');
+      const what = { subscription: subscriptions[0].path, ...(several ? { subscriptions: subscriptions.map((s) => s.path) } : {}), ...(taps.length ? { topics: taps.map((t) => t.topic.path) } : {}) };
+      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, ...what, tap: taps.length > 0, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary, ...stopped }) + '\n');
     } else {
-      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${subscription.path} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
+      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
       io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
     }
     if (heapStop) {
@@ -168,13 +186,27 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     clearInterval(ticker);
     progress?.clear();
     interrupt.dispose();
-    await source?.stop().catch(() => undefined);
+    for (const source of sources) await source.stop().catch(() => undefined);
     await recorder?.close().catch(() => undefined);
-    if (tap) {
-      await layer.deleteTap(conn, tap.subscription).catch((e: Error) => io.stderr.write(`seqscope: could not delete tap ${tap!.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`));
+    for (const tap of taps) {
+      await layer.deleteTap(conn, tap.subscription).catch((e: Error) => io.stderr.write(`seqscope: could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`));
     }
     await conn.close().catch(() => undefined);
   }
+}
+
+/** The sources' counts added up (one recording from several taps). */
+function sumStats(all: readonly PubsubLayer.LiveStats[]): PubsubLayer.LiveStats {
+  const sum: PubsubLayer.LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
+  for (const s of all) {
+    sum.received += s.received;
+    sum.acked += s.acked;
+    sum.nacked += s.nacked;
+    sum.withheld += s.withheld;
+    sum.reconnects += s.reconnects;
+    sum.lastReconnectAt = Math.max(sum.lastReconnectAt, s.lastReconnectAt);
+  }
+  return sum;
 }
 
 /** Redraws "recording N messages · R/s · elapsed" every second; the caller clears the interval. */
@@ -350,7 +382,11 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .command('record')
         .description('Record live messages to a capture file (acks each message only after its line is written).')
         .option('--subscription <name>', 'consume this subscription (projects/P/subscriptions/S or S): takes messages from its other consumers')
-        .option('--topic <name>', 'record through a temporary tap subscription on this topic (recommended: other consumers are untouched)')
+        .option(
+          '--topic <name>',
+          'record through a temporary tap subscription on this topic (recommended: other consumers are untouched); projects/P/topics/T for a topic in another project; repeat it (or give a comma list) to record several topics into one file, keys per topic',
+          (v: string, prev: string[] = []) => [...prev, v],
+        )
         .requiredOption('--out <file>', 'capture file to write (JSON Lines of ReceivedMessage + receivedAt; a name ending in .gz is written gzip-compressed)')
         .option('--append', 'continue a file that holds a recording (in its own format, plain or gzip)')
         .option('--overwrite', 'replace a file that holds a recording (without this or --append, such a file is refused: its messages were acked)')

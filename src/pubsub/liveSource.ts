@@ -63,6 +63,16 @@ export interface LiveSourceOptions {
    */
   readonly stopAfter?: number;
   /**
+   * Instead of stopAfter, a count shared by several sources recording together (`record --topic A
+   * --topic B --max-messages N`): each delivery taken uses one; at 0 later deliveries are nacked.
+   */
+  readonly budget?: { remaining: number };
+  /**
+   * Stamped on every record as `topic` (projects/P/topics/T): set when several topics are
+   * recorded into one file, whose keys are then per topic (see ReceivedMessage.topic).
+   */
+  readonly topic?: string;
+  /**
    * Health: how often the source looks whether deliveries arrived (ms, default 1000); a
    * metadata call, with this deadline (ms, default 1500), is made when none did, at most every
    * other look.
@@ -188,14 +198,17 @@ export class LiveSource {
     const at = Math.trunc(receivedAtMs);
     const recorder = this.options.recorder;
     const limit = this.options.stopAfter;
+    const budget = this.options.budget;
+    const topic = this.options.topic;
     const refused: string[] = [];
     for (let i = 0; i < batch.length; i++) {
       const pm = batch[i];
-      if (this.current === 'stopped' || (limit !== undefined && this.stats.received >= limit)) {
+      if (this.current === 'stopped' || (limit !== undefined && this.stats.received >= limit) || (budget !== undefined && budget.remaining <= 0)) {
         refused.push(pm.ackId ?? '');
         continue;
       }
-      const rm = fromPulled(pm, at);
+      if (budget !== undefined) budget.remaining--;
+      const rm = fromPulled(pm, at, topic);
       this.stats.received++;
       this.deliveredSinceLook = true;
       const withheld = this.options.withholdAck?.(rm) ?? false;

@@ -53,7 +53,7 @@ function base64(data: Uint8Array | string | null | undefined): string {
  * A delivery as the stream gives it, turned into the capture record (the REST shape: fields the
  * REST API leaves out when empty are left out here too), received at `receivedAtMs` (whole ms).
  */
-export function fromPulled(pm: PulledMessage, receivedAtMs: number): ReceivedMessage {
+export function fromPulled(pm: PulledMessage, receivedAtMs: number, topic?: string): ReceivedMessage {
   const m = pm.message ?? {};
   const message: ReceivedMessage['message'] = { data: base64(m.data), messageId: m.messageId ?? '' };
   const t = m.publishTime;
@@ -64,6 +64,7 @@ export function fromPulled(pm: PulledMessage, receivedAtMs: number): ReceivedMes
   const rm: ReceivedMessage = { ackId: pm.ackId ?? '', message };
   if (pm.deliveryAttempt) rm.deliveryAttempt = pm.deliveryAttempt;
   rm.receivedAt = receiveIso.get(receivedAtMs);
+  if (topic !== undefined) rm.topic = topic;
   return rm;
 }
 
@@ -78,6 +79,7 @@ const JSON_PARTS = {
   orderingKey: Buffer.from(',"orderingKey":'),
   deliveryAttempt: Buffer.from(',"deliveryAttempt":'),
   receivedAt: Buffer.from(',"receivedAt":'),
+  topic: Buffer.from(',"topic":'),
 };
 
 function putBytes(buf: Buffer, pos: number, bytes: Buffer): number {
@@ -150,6 +152,7 @@ export function writeCaptureLine(rm: ReceivedMessage, buf: Buffer, pos: number):
   p = putByte(buf, p, 0x7d);
   if (rm.deliveryAttempt !== undefined) p = putText(buf, putBytes(buf, p, P.deliveryAttempt), JSON.stringify(rm.deliveryAttempt));
   if (rm.receivedAt !== undefined) p = putString(buf, putBytes(buf, p, P.receivedAt), rm.receivedAt);
+  if (rm.topic !== undefined) p = putString(buf, putBytes(buf, p, P.topic), rm.topic);
   return putByte(buf, putByte(buf, p, 0x7d), 0x0a);
 }
 

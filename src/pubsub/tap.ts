@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkTopic, deleteSubscription, listSubscriptions, SubscriptionInfo } from './admin';
 import { PubsubConnection } from './connection';
-import { explainError } from './pubsubErrors';
+import { explainError, PubsubError } from './pubsubErrors';
 import { parseResourceName, ResourceName } from './resourceNames';
 
 export const TAP_PREFIX = 'seqscope-tap-';
@@ -27,6 +27,8 @@ export interface TapOptions {
 export interface Tap {
   readonly subscription: ResourceName;
   readonly topic: ResourceName;
+  /** What the caller should pass on (once, as a note): the topic could not be read, the tap was made anyway. */
+  readonly notes?: readonly string[];
 }
 
 /** A tap id for a topic: recognisable, unique, valid (≤ 255 characters). */
@@ -35,8 +37,23 @@ export function tapId(topicId: string, now = new Date(), random = randomBytes(3)
   return `${TAP_PREFIX}${topicId.slice(0, 200)}-${stamp}-${random}`;
 }
 
+/**
+ * Makes a tap in the connection's project on `topic`, which may be in another project (CME Smart
+ * Stream: the topic is CME's, the subscription yours). Creating a subscription needs
+ * pubsub.subscriptions.create on the subscription's project and pubsub.topics.attachSubscription
+ * on the topic (Google's access-control reference); reading the topic needs pubsub.topics.get,
+ * which a publisher granting roles/pubsub.subscriber on its topic does not give. So a topic that
+ * may not be read is no reason to stop: the tap is attempted, and only a refused create is an
+ * error, naming the roles it needs.
+ */
 export async function createTap(conn: PubsubConnection, topic: ResourceName, options: TapOptions = {}): Promise<Tap> {
-  await checkTopic(conn, topic);
+  const notes: string[] = [];
+  try {
+    await checkTopic(conn, topic);
+  } catch (e) {
+    if ((e as PubsubError).kind !== 'permission-denied') throw e;
+    notes.push(`topic ${topic.path} cannot be read (permission denied on its metadata); tapping it anyway: a tap needs only to attach a subscription to it`);
+  }
   const id = tapId(topic.id);
   const subscription = parseResourceName('subscriptions', `projects/${conn.projectId}/subscriptions/${id}`);
   try {
@@ -50,9 +67,52 @@ export async function createTap(conn: PubsubConnection, topic: ResourceName, opt
       gaxOpts: conn.adminCall,
     });
   } catch (e) {
-    throw explainError(e, { action: `create a tap on ${topic.path}`, resource: `topic ${topic.path}`, emulatorHost: conn.emulatorHost });
+    const err = explainError(e, { action: `create a tap on ${topic.path}`, resource: `topic ${topic.path}`, emulatorHost: conn.emulatorHost });
+    if (err.kind === 'permission-denied') throw tapDenied(conn, topic, err);
+    throw err;
   }
-  return { subscription, topic };
+  return notes.length ? { subscription, topic, notes } : { subscription, topic };
+}
+
+/** A refused tap, with the two roles it needs and who grants each. */
+export function tapDenied(conn: PubsubConnection, topic: ResourceName, err: PubsubError): PubsubError {
+  const owner = topic.project === conn.projectId ? `on project ${topic.project}` : `granted by project ${topic.project}, which owns the topic`;
+  return new PubsubError(
+    'permission-denied',
+    err.message,
+    `a tap needs roles/pubsub.subscriber on topic ${topic.path} (${owner}; it holds pubsub.topics.attachSubscription) and roles/pubsub.editor on project ${conn.projectId}, where the tap subscription is made (pubsub.subscriptions.create)`,
+    err.grpcCode,
+  );
+}
+
+/**
+ * Taps on several topics (CME publishes one topic per channel), all or none: when one cannot be
+ * made, those made before it are deleted and the error is passed on. Topics with one id in two
+ * projects are refused: a session keys its messages by topic id (see ReceivedMessage.topic).
+ */
+export async function createTaps(conn: PubsubConnection, topics: readonly ResourceName[], options: TapOptions = {}): Promise<Tap[]> {
+  const unique = [...new Map(topics.map((t) => [t.path, t])).values()];
+  const byId = new Map<string, ResourceName>();
+  for (const t of unique) {
+    const other = byId.get(t.id);
+    if (other) throw new PubsubError('invalid-name', `topics ${other.path} and ${t.path} have the same id`, 'tap them in separate sessions: one session keys its messages by topic id');
+    byId.set(t.id, t);
+  }
+  const made: Tap[] = [];
+  try {
+    for (const t of unique) made.push(await createTap(conn, t, options));
+  } catch (e) {
+    await Promise.all(made.map((m) => deleteTap(conn, m.subscription).catch(() => undefined)));
+    throw e;
+  }
+  return made;
+}
+
+/** Topic names as users write them: repeated, and/or comma-separated; bare ids are in `project`. */
+export function parseTopicList(texts: readonly string[], project: string | undefined): ResourceName[] {
+  const names = texts.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  if (!names.length) throw new PubsubError('invalid-name', 'no topic given', 'give a topic id, or projects/PROJECT/topics/TOPIC for a topic in another project');
+  return names.map((n) => parseResourceName('topics', n, project));
 }
 
 export function isTap(s: SubscriptionInfo): boolean {

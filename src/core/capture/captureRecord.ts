@@ -20,6 +20,24 @@ export interface ReceivedMessage {
   deliveryAttempt?: number;
   /** RFC 3339; SeqScope's addition. */
   receivedAt?: string;
+  /**
+   * The topic it was received from (`projects/P/topics/T`), SeqScope's addition in a recording of
+   * several topics at once: a sequence is per topic and key, so the key of a record that carries
+   * a topic is qualified by the topic's id (see topicKey).
+   */
+  topic?: string;
+}
+
+/**
+ * The key a record is sequenced under: its own key, qualified by its topic's id when it carries
+ * one (`md-310/ES`, or `md-310` for the empty key). Pub/Sub orders per topic and ordering key, and
+ * CME numbers each channel's topic on its own, so keys of different topics must never meet. A
+ * topic id holds no `/`, so the two parts never blur.
+ */
+export function topicKey(topic: string | undefined, key: string): string {
+  if (topic === undefined) return key;
+  const id = topic.slice(topic.lastIndexOf('/') + 1);
+  return key === '' ? id : `${id}/${key}`;
 }
 
 /** One entry of a capture: a record, or the reason a line/element is not one. */
@@ -64,6 +82,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
     return 'message.attributes is not an object';
   }
   if (m.orderingKey !== undefined && typeof m.orderingKey !== 'string') return 'message.orderingKey is not a string';
+  if (rm.topic !== undefined && typeof rm.topic !== 'string') return 'topic is not a string';
   return rm;
 }
 

@@ -3,7 +3,7 @@
  * options say, reports records that cannot be sequenced as invalid, drives the clock from the
  * records' own times, and turns what the sequencer finds into trace events and a summary.
  */
-import { CaptureEntry } from '../capture/captureRecord';
+import { CaptureEntry, topicKey } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions, isSequenced, readsJson } from '../sequencer/sequencingOptions';
@@ -186,6 +186,7 @@ export class ReplayEngine {
       }
       key = v;
     }
+    if (rm.topic !== undefined) key = topicKey(rm.topic, key);
     let seq = 0;
     if (this.readsPackets) {
       // Only when asked (--seq mdp3, --time mdp3): a replay that does not ask never decodes.

@@ -431,6 +431,9 @@ describe('captureLine', () => {
     assert.equal(captureLine(rm), JSON.stringify(rm) + '\n');
     assert.deepEqual(JSON.parse(captureLine(rm)), JSON.parse(JSON.stringify(rm)));
     const long: ReceivedMessage = { ackId: 'a', message: { data: 'QUFB'.repeat(5000), messageId: '1' }, receivedAt: '2026-11-30T09:30:00.130Z' };
+    const tapped = fromPulled({ ackId: 'a', message: { messageId: '7', orderingKey: 'ES' } }, 0, 'projects/cme-smartstream/topics/md-310');
+    assert.equal(tapped.topic, 'projects/cme-smartstream/topics/md-310');
+    assert.equal(captureLine(tapped), JSON.stringify(tapped) + '\n', 'a record of a multi-topic recording names its topic, last');
     assert.equal(captureLine(long), JSON.stringify(long) + '\n', 'longer than the first scratch buffer');
   });
 });

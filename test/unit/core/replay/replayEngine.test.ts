@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CaptureEntry, parseEntry } from '../../../../src/core/capture/captureRecord';
+import { CaptureEntry, parseEntry, topicKey } from '../../../../src/core/capture/captureRecord';
 import { ReplayEngine, tooWideMessage } from '../../../../src/core/replay/replayEngine';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
@@ -174,6 +174,23 @@ describe('ReplayEngine', () => {
     assert.ok(m.type === 'message');
     assert.equal(m.seq, undefined);
     assert.equal(m.orderingKey, 'a');
+  });
+
+  it('keys a record that carries its topic (a recording of several topics) per topic: keys of two topics never meet', () => {
+    const line = (topic: string, key: string, n: number, id: string) =>
+      parseEntry(JSON.stringify({ ...receivedMessage({ t: n, orderingKey: key, id, seq: n }), topic }), 0, n + 1);
+    const a = 'projects/cme-smartstream/topics/md-310';
+    const b = 'projects/cme-smartstream/topics/md-318';
+    // The same ordering key and numbers on both topics, and a message without an ordering key.
+    const events: TraceEvent[] = [];
+    const engine = new ReplayEngine(resolveOptions({ seq: 'attribute:MsgSeqNum' }), (e) => events.push(e));
+    engine.pushAll([line(a, 'ES', 1, 'a1'), line(b, 'ES', 1, 'b1'), line(a, 'ES', 2, 'a2'), line(b, 'ES', 2, 'b2'), line(b, '', 3, 'b3')]);
+    engine.finish();
+    const summary = engine.summary();
+    assert.deepEqual(summary.byKey.map((k) => [k.key, k.delivered]), [['md-310/ES', 2], ['md-318/ES', 2], ['md-318', 1]]);
+    assert.equal(summary.duplicates, 0, 'numbers of one topic are no duplicates of the other\'s');
+    assert.equal(summary.gaps, 0);
+    assert.equal(topicKey(undefined, 'ES'), 'ES', 'a record without a topic keeps its key');
   });
 
   it('reports records it cannot sequence as invalid, with their line, and keeps going', () => {
