@@ -16,10 +16,12 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];
 
-export function legend(withCursor: boolean): HTMLElement {
+/** @param keys A reminder of the keys, shown last (the `?` help has them all). */
+export function legend(withCursor: boolean, keys?: string): HTMLElement {
   const items = ENTRIES.map(([cls, label, title]) =>
     el('li', { title }, [el('span', { class: `ss-swatch ss-swatch-${cls}`, attrs: { 'aria-hidden': 'true' } }), label]),
   );
   if (withCursor) items.push(el('li', { title: 'Replay position' }, [el('span', { class: 'ss-swatch ss-swatch-cursor', attrs: { 'aria-hidden': 'true' } }), 'replay position']));
+  if (keys) items.push(el('li', { class: 'ss-legend-keys', title: 'Keyboard shortcuts: press ? on the timeline' }, [keys]));
   return el('ul', { class: 'ss-legend', attrs: { 'aria-label': 'Legend' } }, items);
 }

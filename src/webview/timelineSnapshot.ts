@@ -63,6 +63,8 @@ export interface TimelineSnapshot {
   selectedId?: number;
   /** Replay position's clock time, when the replay cursor is drawn. */
   cursorTime?: number;
+  /** Replay position (arrivals replayed), while replaying. */
+  replayPosition?: number;
   detailOpen: boolean;
   detailEventId?: number;
   focusedLane: number;
