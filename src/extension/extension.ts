@@ -45,7 +45,6 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'seqscope.hasSessions', manager.all.length > 0);
     void vscode.commands.executeCommand('setContext', 'seqscope.filterActive', manager.active?.filterActive ?? false);
-    void vscode.commands.executeCommand('setContext', 'seqscope.replayPlaying', manager.active?.replay.isPlaying ?? false);
     void vscode.commands.executeCommand('setContext', 'seqscope.hasLiveSessions', manager.all.some((s) => s.live));
   };
   updateContext();

@@ -38,7 +38,7 @@ export class Shell {
         role: 'application',
         'aria-roledescription': 'timeline',
         'aria-label':
-          'Timeline. Plus and minus zoom, arrow keys pan and move between lanes, 0 fits all, N and P go to the next and previous finding, Enter opens its detail, Escape closes it.',
+          'Timeline. Question mark lists the keys: arrow keys step the replay, Shift with them pans, plus and minus zoom, up and down move between lanes, N and P go to the next and previous finding, Enter opens its detail, Escape closes it.',
         'aria-describedby': 'ss-status',
       },
     });
@@ -75,7 +75,7 @@ export class Shell {
   }
 
   /** The legend for a session (with the replay cursor and keys where there is a replay). */
-  legend(withReplay: boolean, keys?: string): void {
+  legend(withReplay: boolean, keys: string): void {
     this.legendBox.replaceChildren(legend(withReplay, keys));
   }
 

@@ -24,11 +24,12 @@ import { clockTime } from './format';
 import { Drawn, Frames } from './frames';
 import type { HostChannel } from './hostChannel';
 import { RequestIds } from './hostChannel';
-import { KeyAction, keyAction, ShortcutsHelp, ViewAction } from './keymap';
+import { KeyAction, keyAction, keyHint, ViewAction } from './keymap';
 import { computeLayout, Layout, LANE_HEIGHT } from './layout';
 import { PageRequester, REQUEST_MAX_WAIT_MS, ViewNeed } from './pageRequester';
 import { ReplayBar } from './replayBar';
 import { Shell } from './shell';
+import { ShortcutsHelp } from './shortcutsHelp';
 import { probeSnapshot } from './testProbe';
 import { readTheme, Theme, watchTheme } from './theme';
 import { countsShown, FrameStats, kindName, TimelineView } from './timelineView';
@@ -248,7 +249,7 @@ export class TimelineApp {
     this.vp = new Viewport(session.start, session.end, this.layout?.plotW ?? 800);
     this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone, session.seqBits);
     this.filterBar.set(filter);
-    this.shell.legend(!session.standalone);
+    this.shell.legend(!session.standalone, keyHint(!session.standalone));
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
     this.saved.restore(session.id, this.vp, this.scroll);
@@ -390,8 +391,6 @@ export class TimelineApp {
       zoomOut: () => this.zoom(1 / ZOOM_STEP),
       panBack: () => this.pan(-vp.span * 0.1),
       panForward: () => this.pan(vp.span * 0.1),
-      panBackFar: () => this.pan(-vp.span * 0.5),
-      panForwardFar: () => this.pan(vp.span * 0.5),
       panToStart: () => this.pan(vp.domainT0 - vp.t1),
       panToEnd: () => this.pan(vp.domainT1 - vp.t0),
       fitAll: () => this.fitAll(),

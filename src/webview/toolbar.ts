@@ -59,6 +59,7 @@ export class Toolbar {
       this.keyOrderSelect,
       this.filterToggle,
       this.filterSummary,
+      button('?', 'Keyboard shortcuts', () => act.shortcuts()),
     ]);
   }
 

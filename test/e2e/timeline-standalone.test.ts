@@ -245,7 +245,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.ok(Math.abs(s3.window!.t0 - w0.t0) < 1e-3 && Math.abs(s3.window!.t1 - w0.t1) < 1e-3);
     });
 
-    it('is usable from the keyboard: Tab to the canvas, +/- zoom, arrows pan, n/p findings, Enter and Escape', async () => {
+    it('is usable from the keyboard: Tab to the canvas, +/- zoom, Shift+arrows pan, n/p findings, Enter and Escape, ? lists the keys', async () => {
       await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
       await page.mouse.click(5, 5); // blur everything: start from the page
       await page.keyboard.press('Escape');
@@ -266,11 +266,24 @@ describe('timeline webview, standalone export in Chromium', function () {
       await page.keyboard.press('-');
       s = await waitForSnapshot(page, (x) => span(x) > span(zoomed) * 1.1, '- zooms out');
       const t0 = s.window!.t0;
-      await page.keyboard.press('ArrowRight');
-      s = await waitForSnapshot(page, (x) => x.window!.t0 > t0, 'ArrowRight pans');
+      await page.keyboard.press('Shift+ArrowRight');
+      s = await waitForSnapshot(page, (x) => x.window!.t0 > t0, 'Shift+ArrowRight pans');
       const t0b = s.window!.t0;
-      await page.keyboard.press('ArrowLeft');
-      s = await waitForSnapshot(page, (x) => x.window!.t0 < t0b, 'ArrowLeft pans back');
+      await page.keyboard.press('Shift+ArrowLeft');
+      s = await waitForSnapshot(page, (x) => x.window!.t0 < t0b, 'Shift+ArrowLeft pans back');
+      // A key does one thing: a plain arrow steps the replay, and a standalone page has none.
+      // (A key moves the view in its keydown handler: had it panned, the window would show it now.)
+      await page.keyboard.press('ArrowRight');
+      assert.equal((await snapshot(page)).window!.t0, s.window!.t0, 'a plain arrow does not pan');
+      // ? lists the keys (the view's only: no replay here), Escape closes the list.
+      await page.keyboard.press('?');
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await help.waitFor();
+      assert.match(await help.innerText(), /Shift\+←[\s\S]*Pan back/);
+      assert.doesNotMatch(await help.innerText(), /Replay/);
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'hidden' });
+      assert.ok((await snapshot(page)).canvasFocused, 'focus back on the canvas');
       await page.keyboard.press('ArrowDown');
       s = await waitForSnapshot(page, (x) => x.focusedLane === 1, 'ArrowDown moves to the next lane');
       // n: the next finding is selected and its detail opens; p goes back.

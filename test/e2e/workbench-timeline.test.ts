@@ -297,6 +297,84 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.equal(atEnd.lanes.find((l) => l.name === '318')?.label, '1k rcv · 1 gap · 2 dup');
   });
 
+  it('never takes keys typed elsewhere: "gld" reaches the Command Palette, the Search view and the filter box whole; on the canvas the keys step the replay', async () => {
+    const { page } = workbench();
+    const bar = frame.getByRole('toolbar', { name: 'Replay' });
+    const canvas = frame.locator('canvas.ss-canvas');
+    const position = async () => (await snapshot(frame)).replayPosition;
+    await bar.getByRole('button', { name: 'Back to the start' }).click();
+    await waitForSnapshot(frame, (x) => x.replayPosition === 0, 'replay at the start');
+    const stays = async (where: string) => assert.equal(await position(), 0, `typing into ${where} moved the replay`);
+
+    // The Command Palette, opened with the timeline focused.
+    await canvas.focus();
+    await waitForSnapshot(frame, (x) => x.canvasFocused, 'the canvas focused');
+    await page.keyboard.press('F1');
+    const palette = page.locator('.quick-input-widget .quick-input-box input');
+    await palette.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.type('gld');
+    assert.equal(await palette.inputValue(), '>gld', 'the palette got every key');
+    await page.keyboard.press('Escape');
+    await stays('the Command Palette');
+
+    // The Search view's input, opened from the focused timeline (Ctrl+Shift+F).
+    await canvas.focus();
+    await page.keyboard.press('Control+Shift+F');
+    const search = page.locator('.search-view .search-widget .monaco-findInput').first().locator('textarea, input').first();
+    // (Should the shortcut not reach the workbench from the webview, the command opens it: typing is what is checked.)
+    if (!(await search.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) await runCommand(page, 'View: Show Search');
+    await search.waitFor({ state: 'visible', timeout: 10_000 });
+    await until(async () => await search.evaluate((e) => e === e.ownerDocument.activeElement), 10_000);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('gld');
+    assert.equal(await search.inputValue(), 'gld', 'the Search view got every key');
+    await stays('the Search view');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    // Back to SeqScope's view (the tree the next tests read).
+    await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
+
+    // The timeline's own filter box.
+    await frame.getByRole('button', { name: 'Show the filter bar' }).click();
+    const keysBox = frame.getByRole('textbox', { name: 'Attribute value' });
+    await keysBox.click();
+    await page.keyboard.type('gld');
+    assert.equal(await keysBox.inputValue(), 'gld', 'the filter box got every key');
+    await stays('the filter box');
+    await keysBox.fill('');
+    await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
+
+    // On the canvas the keys drive the replay: → steps (and does not pan), G runs to the next
+    // gap, Home goes back to the start. Each answer is awaited, so a key taken earlier would
+    // show up as a position off by its move.
+    await canvas.focus();
+    const w0 = (await snapshot(frame)).window;
+    await page.keyboard.press('ArrowRight');
+    await waitForSnapshot(frame, (x) => x.replayPosition === 1, '→ steps to arrival 1');
+    await page.keyboard.press('ArrowRight');
+    const at2 = await waitForSnapshot(frame, (x) => x.replayPosition === 2, '→ steps to arrival 2');
+    assert.deepEqual(at2.window, w0, '→ does not pan');
+    await page.keyboard.press('g');
+    const gap = await waitForSnapshot(frame, (x) => (x.replayPosition ?? 0) > 2, 'g runs to the next gap');
+    await page.keyboard.press('ArrowLeft');
+    await waitForSnapshot(frame, (x) => x.replayPosition === gap.replayPosition! - 1, '← steps back');
+    await page.keyboard.press('Shift+ArrowRight');
+    await waitForSnapshot(frame, (x) => x.window!.t0 > w0!.t0, 'Shift+→ pans');
+    assert.equal(await position(), gap.replayPosition! - 1, 'Shift+→ does not step');
+    await page.keyboard.press('Home');
+    await waitForSnapshot(frame, (x) => x.replayPosition === 0, 'Home goes to the start');
+    // ? lists the keys, the replay's among them.
+    await page.keyboard.press('?');
+    const help = frame.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    assert.match(await help.innerText(), /Replay: step back \/ forward one arrival/);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+    await bar.getByRole('button', { name: 'To the end' }).click();
+    await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 2, 'back at the end, as the next test expects');
+  });
+
   it('orders the lanes from its Keys menu and from Sort Keys…, the tree alike; a filter cleared from the Command Palette reaches it', async () => {
     const { page } = workbench();
     const lanesBecome = async (want: string[], what: string) => (await waitForSnapshot(frame, (x) => x.lanes.map((l) => l.name).join() === want.join(), what, 15_000)).lanes;
