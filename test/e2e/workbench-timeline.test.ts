@@ -301,24 +301,40 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     const { page } = workbench();
     const bar = frame.getByRole('toolbar', { name: 'Replay' });
     const canvas = frame.locator('canvas.ss-canvas');
-    const position = async () => (await snapshot(frame)).replayPosition;
     await bar.getByRole('button', { name: 'Back to the start' }).click();
     await waitForSnapshot(frame, (x) => x.replayPosition === 0, 'replay at the start');
-    const stays = async (where: string) => assert.equal(await position(), 0, `typing into ${where} moved the replay`);
+    /** The timeline open and focused: its canvas has the focus. */
+    const focusTimeline = async () => {
+      await canvas.focus();
+      await waitForSnapshot(frame, (x) => x.canvasFocused, 'the timeline focused');
+    };
+    /**
+     * The replay is still at the start after typing into `where`. A key taken there would have
+     * sent a replay command to the extension host before this: → on the canvas goes through the
+     * same host after it, so an answer of exactly 1 (not a gap's, a duplicate's or a late
+     * arrival's position + 1) proves nothing moved, with no wait for something not to happen.
+     */
+    const stillAtStart = async (where: string) => {
+      await focusTimeline();
+      await page.keyboard.press('ArrowRight');
+      await waitForSnapshot(frame, (x) => x.replayPosition === 1, `typing into ${where} left the replay where it was (→ steps from 0 to 1)`);
+      await page.keyboard.press('ArrowLeft');
+      await waitForSnapshot(frame, (x) => x.replayPosition === 0, '← steps back to the start');
+    };
 
-    // The Command Palette, opened with the timeline focused.
-    await canvas.focus();
-    await waitForSnapshot(frame, (x) => x.canvasFocused, 'the canvas focused');
+    // The Command Palette, opened from the focused timeline.
+    await focusTimeline();
     await page.keyboard.press('F1');
     const palette = page.locator('.quick-input-widget .quick-input-box input');
     await palette.waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.type('gld');
     assert.equal(await palette.inputValue(), '>gld', 'the palette got every key');
     await page.keyboard.press('Escape');
-    await stays('the Command Palette');
+    await palette.waitFor({ state: 'hidden', timeout: 10_000 });
+    await stillAtStart('the Command Palette');
 
     // The Search view's input, opened from the focused timeline (Ctrl+Shift+F).
-    await canvas.focus();
+    await focusTimeline();
     await page.keyboard.press('Control+Shift+F');
     const search = page.locator('.search-view .search-widget .monaco-findInput').first().locator('textarea, input').first();
     // (Should the shortcut not reach the workbench from the webview, the command opens it: typing is what is checked.)
@@ -328,26 +344,27 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('gld');
     assert.equal(await search.inputValue(), 'gld', 'the Search view got every key');
-    await stays('the Search view');
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
+    await stillAtStart('the Search view');
     // Back to SeqScope's view (the tree the next tests read).
     await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
 
     // The timeline's own filter box.
+    await focusTimeline();
     await frame.getByRole('button', { name: 'Show the filter bar' }).click();
-    const keysBox = frame.getByRole('textbox', { name: 'Attribute value' });
-    await keysBox.click();
+    const valueBox = frame.getByRole('textbox', { name: 'Attribute value' });
+    await valueBox.click();
     await page.keyboard.type('gld');
-    assert.equal(await keysBox.inputValue(), 'gld', 'the filter box got every key');
-    await stays('the filter box');
-    await keysBox.fill('');
+    assert.equal(await valueBox.inputValue(), 'gld', 'the filter box got every key');
+    await valueBox.fill('');
     await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
+    await stillAtStart('the filter box');
 
     // On the canvas the keys drive the replay: → steps (and does not pan), G runs to the next
     // gap, Home goes back to the start. Each answer is awaited, so a key taken earlier would
     // show up as a position off by its move.
-    await canvas.focus();
+    await focusTimeline();
     const w0 = (await snapshot(frame)).window;
     await page.keyboard.press('ArrowRight');
     await waitForSnapshot(frame, (x) => x.replayPosition === 1, '→ steps to arrival 1');
@@ -360,16 +377,17 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await waitForSnapshot(frame, (x) => x.replayPosition === gap.replayPosition! - 1, '← steps back');
     await page.keyboard.press('Shift+ArrowRight');
     await waitForSnapshot(frame, (x) => x.window!.t0 > w0!.t0, 'Shift+→ pans');
-    assert.equal(await position(), gap.replayPosition! - 1, 'Shift+→ does not step');
+    assert.equal((await snapshot(frame)).replayPosition, gap.replayPosition! - 1, 'Shift+→ does not step');
     await page.keyboard.press('Home');
     await waitForSnapshot(frame, (x) => x.replayPosition === 0, 'Home goes to the start');
-    // ? lists the keys, the replay's among them.
+    // ? lists the keys, the replay's among them; Escape gives the canvas its focus back.
     await page.keyboard.press('?');
     const help = frame.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     assert.match(await help.innerText(), /Replay: step back \/ forward one arrival/);
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
+    await waitForSnapshot(frame, (x) => x.canvasFocused, 'the canvas focused again after the help');
     await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
     await bar.getByRole('button', { name: 'To the end' }).click();
     await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 2, 'back at the end, as the next test expects');

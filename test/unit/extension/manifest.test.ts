@@ -22,6 +22,7 @@ interface Manifest {
     configuration: { properties: Record<string, { scope?: string }> };
     customEditors?: { viewType: string; displayName: string; priority?: string; selector: { filenamePattern: string }[] }[];
     commands: { command: string }[];
+    keybindings?: { command: string; key: string; mac?: string; when?: string }[];
     walkthroughs?: { id: string; steps: { id: string; completionEvents?: string[]; media: { image?: string; markdown?: string; svg?: string } }[] }[];
   };
 }
@@ -62,5 +63,14 @@ describe('the extension manifest (package.json)', () => {
     assert.equal(editors[0].viewType, 'seqscope.captureEditor');
     assert.equal(editors[0].priority, 'option', 'JSON files still open as text by default');
     assert.deepEqual(editors[0].selector.map((s) => s.filenamePattern).sort(), ['*.avro', '*.json', '*.json.gz', '*.jsonl', '*.jsonl.gz']);
+  });
+
+  it('binds no key that typing needs: every keybinding starts with a modifier (the replay keys live on the timeline canvas)', () => {
+    // A single key bound in the workbench is taken from the Command Palette, the Search view and
+    // every input while the panel is active (issue 28: "gld" typed into the palette moved the replay).
+    const chords = (pkg.contributes.keybindings ?? []).flatMap((k) => [k.key, k.mac].filter((c): c is string => !!c).map((c) => [k.command, c]));
+    // A chord's first press decides (after Ctrl+K the second key is the chord's own); F-keys type nothing.
+    const bare = chords.filter(([, chord]) => !/^((ctrl|cmd|alt|meta|win)\+|f\d+$)/i.test(chord));
+    assert.deepEqual(bare, [], 'keybindings without a modifier');
   });
 });
