@@ -54,8 +54,9 @@ export class SessionStatusBar extends Disposable {
     this.item.tooltip = `SeqScope: ${s.title}\n${s.data.summary.options}${unseen ? `\n${unseen}` : ''}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}.${s.replay.active ? ` Replay: ${positionWords(s.replay.position, s.data.arrivalCount)}.` : ''} Click to show the timeline.`;
     if (live) this.item.tooltip += `\n${live.detail}`;
     if (open) this.item.tooltip += `\nKey ${s.data.keyNames[open.key]}: ${openStateWords(open.state)}`;
-    this.item.backgroundColor =
-      live?.state === 'disconnected' ? new vscode.ThemeColor('statusBarItem.errorBackground') : problems ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // A colour only for an error (VS Code's guidance): a live session that lost its connection.
+    // Gaps in a capture are what SeqScope is for, not a fault: the icon and the words say them.
+    this.item.backgroundColor = live?.state === 'disconnected' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
   }
 }

@@ -391,6 +391,11 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
     await bar.getByRole('button', { name: 'To the end' }).click();
     await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 2, 'back at the end, as the next test expects');
+    // Gaps are findings, not a fault: the status bar says them without a warning colour (VS
+    // Code's own kinds: warning-kind, error-kind; an error is kept for a disconnected live session).
+    const item = page.locator('.statusbar-item', { hasText: /cme-sample\.jsonl · 2 gaps/ });
+    await item.waitFor({ timeout: 10_000 });
+    assert.doesNotMatch((await item.getAttribute('class')) ?? '', /\b(warning|error)-kind\b/);
   });
 
   it('orders the lanes from its Keys menu and from Sort Keys…, the tree alike; a filter cleared from the Command Palette reaches it', async () => {

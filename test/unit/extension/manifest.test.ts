@@ -6,7 +6,7 @@
  * take JSON files from the text editor.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -23,6 +23,8 @@ interface Manifest {
     customEditors?: { viewType: string; displayName: string; priority?: string; selector: { filenamePattern: string }[] }[];
     commands: { command: string }[];
     keybindings?: { command: string; key: string; mac?: string; when?: string }[];
+    views: Record<string, { id: string; icon?: string }[]>;
+    menus: Record<string, { command: string; when?: string; group?: string }[]>;
     walkthroughs?: { id: string; steps: { id: string; completionEvents?: string[]; media: { image?: string; markdown?: string; svg?: string } }[] }[];
   };
 }
@@ -72,5 +74,27 @@ describe('the extension manifest (package.json)', () => {
     // A chord's first press decides (after Ctrl+K the second key is the chord's own); F-keys type nothing.
     const bare = chords.filter(([, chord]) => !/^((ctrl|cmd|alt|meta|win)\+|f\d+$)/i.test(chord));
     assert.deepEqual(bare, [], 'keybindings without a modifier');
+  });
+
+  it('gives the Sessions view an icon, and its title at most three icons in any state (the rest under …)', () => {
+    const view = pkg.contributes.views.seqscope.find((v) => v.id === 'seqscope.sessions');
+    assert.ok(view?.icon && existsSync(join(ROOT, view.icon)), 'the view has an icon (shown where it is moved to the panel or another bar)');
+    const primary = pkg.contributes.menus['view/title'].filter((m) => m.when?.includes('view == seqscope.sessions') && m.group?.startsWith('navigation'));
+    // Every state of the context keys the primary actions read.
+    const keys = [...new Set(primary.flatMap((m) => (m.when ?? '').split('&&').map((t) => t.trim().replace(/^!/, '')).filter((t) => !t.startsWith('view =='))))];
+    assert.ok(keys.length < 10);
+    for (let bits = 0; bits < 1 << keys.length; bits++) {
+      const ctx = new Map(keys.map((k, i) => [k, (bits >> i) % 2 === 1]));
+      const shown = primary.filter((m) =>
+        (m.when ?? '').split('&&').every((t) => {
+          const term = t.trim();
+          if (term.startsWith('view ==')) return true;
+          // Only `key`, `!key` and the view: a richer clause needs this check taught first.
+          assert.match(term, /^!?[\w.]+$/, `a when clause this check reads: ${term}`);
+          return term.startsWith('!') ? !ctx.get(term.slice(1)) : !!ctx.get(term);
+        }),
+      );
+      assert.ok(shown.length <= 3, `${shown.length} title icons with ${JSON.stringify(Object.fromEntries(ctx))}: ${shown.map((m) => m.command).join(', ')}`);
+    }
   });
 });
