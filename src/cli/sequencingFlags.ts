@@ -57,5 +57,5 @@ export function readPresetFile(path: string): UserPresets {
   } catch (e) {
     throw new InputError(`--preset-file ${path}: not JSON (${(e as Error).message})`);
   }
-  return parsePresets(value, `--preset-file ${path}`);
+  return parsePresets(value, `--preset-file ${path}`, { flag: '--preset-file' });
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isKeyOrder, KeyOrder } from '../core/trace/keyOrder';
-import { OptionText, resolveOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { OptionText, parsePresets, resolveOptions, SequencingOptions, UserPresets } from '../core/sequencer/sequencingOptions';
 
 /**
  * The `seqscope.*` settings as option text: a preset (the setting, or `presetOverride`), then
@@ -38,9 +38,19 @@ function setByUser<T>(c: vscode.WorkspaceConfiguration, name: string): T | undef
   return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
-/** Sequencing options from the settings; an InputError names the bad setting. */
-export function optionsFromSettings(overrides: OptionText = {}): SequencingOptions {
-  return resolveOptions({ ...optionTextFromSettings(overrides.preset), ...overrides });
+/**
+ * `seqscope.presets`: the user's named option sets, the shape of a CLI `--preset-file`. A bad
+ * one is an InputError naming the setting, the preset and the field.
+ */
+export function userPresetsFromSettings(): UserPresets {
+  const value = vscode.workspace.getConfiguration('seqscope').get<unknown>('presets');
+  if (value === undefined || value === null) return {};
+  return parsePresets(value, 'seqscope.presets', { setting: 'seqscope.presets' });
+}
+
+/** Sequencing options from the settings (a preset may be the user's own); an InputError names the bad setting. */
+export function optionsFromSettings(overrides: OptionText = {}, presets: UserPresets = userPresetsFromSettings()): SequencingOptions {
+  return resolveOptions({ ...optionTextFromSettings(overrides.preset), ...overrides }, presets);
 }
 
 export function treePageSize(): number {

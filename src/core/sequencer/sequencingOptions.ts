@@ -82,32 +82,37 @@ export type UserPresets = Readonly<Record<string, PresetText>>;
 
 /**
  * Checks user presets (parsed JSON): an object of name → {key, seq, seqBits, time, gapTimeout,
- * capacity}. Throws RangeError starting with `source` and naming the preset and the field.
+ * capacity}. Throws an InputError starting with `source`, naming the preset and the field, fixed
+ * where `fix` says (the `seqscope.presets` setting, the `--preset-file` flag).
  */
-export function parsePresets(value: unknown, source: string): UserPresets {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${source}: presets must be a JSON object of name → options`);
+export function parsePresets(value: unknown, source: string, fix: InputFix = {}): UserPresets {
+  const fail = (message: string): never => {
+    throw new InputError(message, fix);
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(`${source}: presets must be a JSON object of name → options`);
   const out: Record<string, PresetText> = {};
-  for (const [name, p] of Object.entries(value)) {
+  for (const [name, p] of Object.entries(value as object)) {
     const at = `${source}: preset "${name}"`;
-    if (Object.hasOwn(PRESETS, name) || name === 'none') throw new InputError(`${at}: the name is built in; choose another`);
-    if (p === null || typeof p !== 'object' || Array.isArray(p)) throw new InputError(`${at} must be an object with key, seq, seqBits, time, gapTimeout or capacity`);
+    if (name === '' || name.trim() !== name) fail(`${at}: a name must not be empty or begin or end with a space`);
+    if (Object.hasOwn(PRESETS, name) || name === 'none') fail(`${at}: the name is built in; choose another`);
+    if (p === null || typeof p !== 'object' || Array.isArray(p)) fail(`${at} must be an object with key, seq, seqBits, time, gapTimeout or capacity`);
     const text: PresetText = {};
     for (const [field, v] of Object.entries(p as Record<string, unknown>)) {
-      if (!(PRESET_FIELDS as readonly string[]).includes(field)) throw new InputError(`${at}: field "${field}" is unknown: use ${PRESET_FIELDS.join(', ')}`);
+      if (!(PRESET_FIELDS as readonly string[]).includes(field)) fail(`${at}: field "${field}" is unknown: use ${PRESET_FIELDS.join(', ')}`);
       const numeric = field === 'seqBits' || field === 'gapTimeout' || field === 'capacity';
-      if (typeof v !== 'string' && !(numeric && typeof v === 'number')) throw new InputError(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
-      (text as Record<string, string | number>)[field] = v;
+      if (typeof v !== 'string' && !(numeric && typeof v === 'number')) fail(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
+      (text as Record<string, string | number>)[field] = v as string | number;
       try {
         resolveOptions({ [field]: v });
       } catch (e) {
-        if (isInputError(e)) throw new InputError(`${at}: field "${field}": ${e.message}`);
+        if (isInputError(e)) fail(`${at}: field "${field}": ${e.message}`);
         throw e;
       }
     }
     try {
       resolveOptions(text);
     } catch (e) {
-      if (isInputError(e)) throw new InputError(`${at}: ${e.message}`);
+      if (isInputError(e)) fail(`${at}: ${e.message}`);
       throw e;
     }
     out[name] = text;

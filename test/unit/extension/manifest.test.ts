@@ -56,6 +56,7 @@ describe('the extension manifest (package.json)', () => {
     assert.equal(scopes['seqscope.pubsub.recordingDirectory'], 'machine-overridable');
     assert.equal(scopes['seqscope.pubsub.projectId'], 'window');
     assert.equal(scopes['seqscope.preset'], 'window');
+    assert.equal(scopes['seqscope.presets'], 'window', 'read with the other sequencing settings, per window');
   });
 
   it('restores the timeline after a reload and opens captures as an optional editor', () => {

@@ -228,6 +228,20 @@ describe('sequencingOptions', () => {
       bad({ a: { seqBits: 12 } }, /^presets.json: preset "a": field "seqBits": seq-bits "12" is not valid/);
       bad({ a: { seq: 'attribute:n', seqBits: 16, capacity: 40000 } }, /^presets.json: preset "a": capacity 40000 is too large for 16-bit numbers/);
       bad({ cme: {} }, /^presets.json: preset "cme": the name is built in; choose another$/);
+      bad({ ' a': {} }, /^presets.json: preset " a": a name must not be empty or begin or end with a space$/);
+    });
+
+    it('a bad preset is fixed where the caller says: the setting or the flag, not the field\'s own setting', () => {
+      const fixOf = (f: () => unknown) => {
+        try {
+          f();
+        } catch (e) {
+          return (e as InputError).fix;
+        }
+        assert.fail('did not throw');
+      };
+      assert.deepEqual(fixOf(() => parsePresets({ a: { key: 'Desk' } }, 'seqscope.presets', { setting: 'seqscope.presets' })), { setting: 'seqscope.presets' });
+      assert.deepEqual(fixOf(() => parsePresets([], 'f.json', { flag: '--preset-file' })), { flag: '--preset-file' });
     });
   });
 });
