@@ -21,6 +21,8 @@ import { TimelinePanel } from './timelinePanel';
 export interface SeqScopeApi {
   readonly manager: SessionManager;
   readonly tree: SessionsTreeProvider;
+  /** The Sessions view (what it has selected, for tests). */
+  readonly treeView: vscode.TreeView<TreeNode>;
   readonly pubsub: PubsubCommands;
 }
 
@@ -79,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     { dispose: disposeLog },
   );
   log().info(`SeqScope ${context.extension.packageJSON.version as string} activated`);
-  return { manager, tree, pubsub };
+  return { manager, tree, treeView, pubsub };
 }
 
 /**

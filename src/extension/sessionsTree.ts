@@ -232,14 +232,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     if (ev.kind === 'invalid') {
       group = this.getChildren(sn).find((n): n is GroupNode => n instanceof GroupNode && n.group === 'invalid');
     } else {
-      // Where the key is listed: the filter and the key order put it elsewhere than its index.
-      const at = s.listedKeys().indexOf(ev.keyIndex);
-      if (at < 0) return undefined;
-      if ((this.keysShown.get(s) ?? treePageSize()) <= at) {
-        this.keysShown.set(s, at + treePageSize());
-        this.children.delete(sn);
-      }
-      const kn = this.getChildren(sn).find((n): n is KeyNode => n instanceof KeyNode && n.key === ev.keyIndex);
+      const kn = this.keyNode(s, ev.keyIndex);
       if (!kn) return undefined;
       group = this.getChildren(kn).find((n): n is GroupNode => n instanceof GroupNode && n.group === ev.kind);
     }
@@ -253,6 +246,19 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       group.shown += treePageSize();
       this.children.delete(group);
     }
+  }
+
+  /** A key's node (listing more keys as needed), or undefined when the filter does not list it. */
+  keyNode(s: Session, key: number): KeyNode | undefined {
+    const sn = this.sessionNode(s);
+    // Where the key is listed: the filter and the key order put it elsewhere than its index.
+    const at = s.listedKeys().indexOf(key);
+    if (at < 0) return undefined;
+    if ((this.keysShown.get(s) ?? treePageSize()) <= at) {
+      this.keysShown.set(s, at + treePageSize());
+      this.children.delete(sn);
+    }
+    return this.getChildren(sn).find((n): n is KeyNode => n instanceof KeyNode && n.key === key);
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -413,4 +419,17 @@ export async function revealEventInTree(tree: SessionsTreeProvider, treeView: vs
   tree.flushRefresh();
   const node = tree.nodeForEvent(s, s.data.event(eventId));
   if (node) await treeView.reveal(node, { select: true, focus: false, expand: true });
+}
+
+/**
+ * Shows where a found message is in the Sessions view: its finding when it is one (a duplicate,
+ * a late or invalid record), else its key (messages are not listed one by one). Returns what was
+ * selected, or undefined when the filter hides it.
+ */
+export async function revealMessageInTree(tree: SessionsTreeProvider, treeView: vscode.TreeView<TreeNode>, s: Session, eventId: number): Promise<TreeNode | undefined> {
+  tree.flushRefresh();
+  const ev = s.data.event(eventId);
+  const node = tree.nodeForEvent(s, ev) ?? (ev.kind === 'invalid' ? undefined : tree.keyNode(s, ev.keyIndex));
+  if (node) await treeView.reveal(node, { select: true, focus: false, expand: node instanceof EventNode });
+  return node;
 }

@@ -20,10 +20,19 @@ export type SearchWorkerReply =
   | { type: 'done'; result: SearchResult }
   | { type: 'failed'; message: string };
 
-/** The session's record ranges, copied (the session keeps its own). */
+/**
+ * The session's record ranges, copied (the session keeps its own), and the files they are in: an
+ * archive's records are read back from its JSON Lines copy, which holds every arrival.
+ */
 export function recordRanges(session: CaptureSession): RecordRanges {
   const log = session.log;
-  return { file: log.file.toArray(), offset: log.offset.toArray(), length: log.length.toArray() };
+  const file = session.copy === undefined ? log.file.toArray() : new Int32Array(log.count);
+  return { file, offset: log.offset.toArray(), length: log.length.toArray() };
+}
+
+/** The files `recordRanges` point into. */
+export function recordFiles(session: CaptureSession): readonly string[] {
+  return session.copy === undefined ? session.paths : [session.copy];
 }
 
 export interface WorkerSearchOptions extends SearchOptions {
@@ -63,7 +72,7 @@ export function searchInWorker(workerScript: string, session: CaptureSession, in
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the search stopped unexpectedly (exit code ${code})`))));
     const ranges = recordRanges(session);
-    worker.postMessage({ type: 'search', paths: session.paths, ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [ranges.file.buffer, ranges.offset.buffer, ranges.length.buffer] as ArrayBuffer[]);
+    worker.postMessage({ type: 'search', paths: recordFiles(session), ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [ranges.file.buffer, ranges.offset.buffer, ranges.length.buffer] as ArrayBuffer[]);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort);
   });

@@ -17,6 +17,8 @@ export const COMMAND_IDS = [
   'seqscope.sortKeys',
   'seqscope.tree.loadMore',
   'seqscope.showLog',
+  // searchCommands.ts
+  'seqscope.findMessages',
   // filterCommands.ts
   'seqscope.filter.set',
   'seqscope.filter.clear',

@@ -13,6 +13,7 @@ import { filterCommands } from './filterCommands';
 import { liveCommands } from './liveCommands';
 import { Handlers, registerCommands } from './registry';
 import { replayCommands } from './replayCommands';
+import { searchCommands } from './searchCommands';
 import { sessionCommands } from './sessionCommands';
 import { sessionViews } from './sessionViews';
 
@@ -23,6 +24,7 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands)
   const handlers = {
     ...captureCommands(ctx, views),
     ...sessionCommands(ctx, views),
+    ...searchCommands(ctx, views),
     ...filterCommands(ctx),
     ...replayCommands(ctx),
     ...liveCommands(pubsub, ctx.manager),

@@ -6,7 +6,7 @@ import { buildSync } from 'esbuild';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { parseSearchInput } from '../../../src/core/trace/messageMatch';
 import { loadSession } from '../../../src/timeline/loadSession';
-import { recordRanges, searchInWorker } from '../../../src/timeline/searchInWorker';
+import { recordFiles, recordRanges, searchInWorker } from '../../../src/timeline/searchInWorker';
 import { searchCaptures } from '../../../src/timeline/sessionSearch';
 import { CaptureSession } from '../../../src/timeline/captureSession';
 import { captureText } from '../../support/captureLines';
@@ -14,6 +14,7 @@ import { captureText } from '../../support/captureLines';
 const root = join(__dirname, '..', '..', '..');
 const SAMPLE = join(root, 'media', 'samples', 'cme-sample.jsonl');
 const AVRO = join(root, 'test', 'fixtures', 'archives', 'gcs-metadata.avro');
+const TEXT = join(root, 'test', 'fixtures', 'archives', 'gcs-text.txt');
 const CME = resolveOptions({ preset: 'cme' });
 
 /** The sample's records as the file has them, decoded independently of the code under test. */
@@ -24,7 +25,7 @@ const sampleRecords = () =>
     .map((l) => JSON.parse(l) as { message: { messageId: string; data: string } })
     .map((r) => ({ id: r.message.messageId, text: Buffer.from(r.message.data, 'base64').toString('utf8') }));
 
-const search = (s: CaptureSession, input: string, limit?: number) => searchCaptures(s.paths, recordRanges(s), parseSearchInput(input), { limit });
+const search = (s: CaptureSession, input: string, limit?: number) => searchCaptures(recordFiles(s), recordRanges(s), parseSearchInput(input), { limit });
 
 describe('Find Messages over a session (sessionSearch)', function () {
   this.timeout(60_000);
@@ -92,6 +93,21 @@ describe('Find Messages over a session (sessionSearch)', function () {
     const byId = await search(avro, id);
     assert.deepEqual(byId.hits.map((h) => [h.arrival, h.byId]), [[1, true]]);
     assert.equal(byId.searched, avro.arrivalCount);
+  });
+
+  it('finds in an archive through its JSON Lines copy, as the extension opens one (Avro, a text archive)', async () => {
+    const avro = (await loadSession([AVRO], resolveOptions({}), { copyTo: join(dir, 'avro-copy.jsonl') })).session;
+    const id = avro.log.messageId.get(2);
+    const ids = avro.log.messageId.toArray();
+    assert.deepEqual(
+      (await search(avro, id)).hits.map((h) => [h.arrival, h.byId]),
+      ids.flatMap((x, i) => (x === id ? [[i, true]] : [])),
+    );
+    const text = (await loadSession([TEXT], resolveOptions({ key: 'json:key', seq: 'json:n' }), { inputFormat: 'text', copyTo: join(dir, 'text-copy.jsonl') })).session;
+    const lines = readFileSync(TEXT, 'utf8').trim().split('\n');
+    const r = await search(text, '/"key":"acct-2"/');
+    assert.deepEqual(r.hits.map((h) => h.arrival), lines.flatMap((l, i) => (l.includes('"key":"acct-2"') ? [i] : [])));
+    assert.ok(r.hits.length > 0);
   });
 
   it('passes over binary payloads, counting them; an id still finds one', async () => {
