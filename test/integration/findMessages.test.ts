@@ -90,7 +90,7 @@ describe('Find Messages', function () {
 
   it('names a bad regular expression, and says when nothing matches', async () => {
     const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
-    assert.match(await failingCommand('seqscope.findMessages', id, '/"px":(45/'), /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `\(45`$/);
+    assert.match(await failingCommand('seqscope.findMessages', id, '/"px":(45/'), /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `"px":\(45`$/);
     const said: string[] = [];
     stubber(restore)('showInformationMessage', (async (m: string) => void said.push(m)) as never);
     const none = await find(id, '/no such payload/');
