@@ -124,7 +124,8 @@ Examples:
   seqscope replay 'archive/*.avro' --seq attribute:n            (Cloud Storage subscription files)
   seqscope replay --input-format text archive/                  (its text files: bare payloads)
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late
-  seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310`,
+  seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310
+  seqscope replay feed.jsonl --export - --grep '"sym":"ES[HZ]6"'`,
     )
     .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
 

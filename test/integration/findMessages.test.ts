@@ -52,7 +52,7 @@ describe('Find Messages', function () {
     assert.equal(byId.result.matched, 1);
     assert.deepEqual(byId.result.found.map((f) => [f.arrival, f.messageId, f.byId]), [[40, target.messageId, true]]);
     assert.equal(byId.picker!.items.length, 1);
-    assert.match(byId.picker!.title!, /^1 message with messageId or payload text "\d+"$/);
+    assert.match(byId.picker!.title!, /^1 message with messageId or payload text “\d+”$/);
 
     // By text in the decoded payloads: every record whose JSON has the price, in arrival order.
     const expected = records.flatMap((r, i) => (Buffer.from(r.data, 'base64').toString('utf8').includes('"px":4593.25') ? [i] : []));
@@ -90,7 +90,7 @@ describe('Find Messages', function () {
 
   it('names a bad regular expression, and says when nothing matches', async () => {
     const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
-    assert.match(await failingCommand('seqscope.findMessages', id, '/"px":(45/'), /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `\(45`$/);
+    assert.match(await failingCommand('seqscope.findMessages', id, '/"px":(45/'), /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `"px":\(45`$/);
     const said: string[] = [];
     stubber(restore)('showInformationMessage', (async (m: string) => void said.push(m)) as never);
     const none = await find(id, '/no such payload/');

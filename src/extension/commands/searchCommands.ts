@@ -61,7 +61,8 @@ export function searchCommands(ctx: CommandContext, views: SessionViews): Handle
 }
 
 function describeSearch(input: SearchInput): string {
-  return input.messageId !== undefined ? `messageId or payload text ${JSON.stringify(input.messageId)}` : `a payload matching ${describePattern(input.payload)}`;
+  // Quoted as typed (JSON.stringify would escape the quotes a JSON payload search has).
+  return input.messageId !== undefined ? `messageId or payload text “${input.messageId}”` : `a payload matching ${describePattern(input.payload)}`;
 }
 
 /** Runs the search on the worker under a progress notification with Cancel. */

@@ -46,7 +46,8 @@ export function showSearchResults(s: Session, what: string, result: SearchResult
   const pick = vscode.window.createQuickPick<FoundItem>();
   const listed = found.length < result.matched ? ` (the first ${found.length.toLocaleString('en-US')} listed)` : '';
   const cancelled = result.cancelled ? ', search cancelled' : '';
-  pick.title = `${result.matched.toLocaleString('en-US')} ${result.matched === 1 ? 'message' : 'messages'} with ${what}${listed}${cancelled}`;
+  const binary = result.binary ? `; ${result.binary.toLocaleString('en-US')} binary ${result.binary === 1 ? 'payload' : 'payloads'} not searched as text` : '';
+  pick.title = `${result.matched.toLocaleString('en-US')} ${result.matched === 1 ? 'message' : 'messages'} with ${what}${listed}${cancelled}${binary}`;
   pick.placeholder = 'Pick a message to reveal it in the timeline and the Sessions view; type to narrow the list';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
