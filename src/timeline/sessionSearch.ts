@@ -66,6 +66,7 @@ export async function searchCaptures(paths: readonly string[], ranges: RecordRan
   let binary = 0;
   let unreadable = 0;
   let lastProgress = 0;
+  let keptOfFile = 0;
 
   const consider = (arrival: number, rm: ReceivedMessage | undefined): void => {
     searched++;
@@ -80,8 +81,10 @@ export async function searchCaptures(paths: readonly string[], ranges: RecordRan
     const text = typeof p === 'object' ? p.text : undefined;
     if (!byId && (text === undefined || !test(text))) return;
     matched++;
-    // Kept per file, sorted and cut below: several captures interleave their arrivals.
-    if (hits.length < limit * paths.length) {
+    // The first `limit` of each file, sorted and cut below: several captures interleave their
+    // arrivals, and the first `limit` overall are among them.
+    if (keptOfFile < limit) {
+      keptOfFile++;
       const at = text === undefined ? undefined : byId ? ([0, 0] as const) : find(text);
       hits.push({ arrival, byId, preview: text === undefined || at === undefined ? '' : snippet(text, at[0]) });
     }
@@ -97,6 +100,7 @@ export async function searchCaptures(paths: readonly string[], ranges: RecordRan
   for (let f = 0; f < paths.length && !cancelled; f++) {
     const arrivals = arrivalsOf(ranges.file, f);
     if (arrivals.length === 0) continue;
+    keptOfFile = 0;
     const byRange = arrivals.every((a) => ranges.offset[a] >= 0);
     cancelled = byRange
       ? await searchByRanges(paths[f], arrivals, ranges, consider, progress, options.signal)

@@ -86,6 +86,10 @@ describe('Find Messages over a session (sessionSearch)', function () {
     assert.deepEqual(r.hits.map((h) => h.arrival), [0, 2, 4]);
     assert.deepEqual(r.hits.map((h) => h.preview), ['a-1 needle', 'a-2 needle', 'a-3 needle']);
     assert.deepEqual((await search(merged, 'B-2')).hits.map((h) => h.arrival), [3]);
+    // The first overall is the second file's, though the first file alone fills the limit.
+    const first = await search(merged, '/a-[23]|b-1/', 1);
+    assert.deepEqual(first.hits.map((h) => h.arrival), [1]);
+    assert.equal(first.matched, 3);
 
     const avro = (await loadSession([AVRO], resolveOptions({}))).session;
     assert.ok(avro.log.offset.get(0) < 0, 'Avro records have no byte range');
