@@ -24,14 +24,32 @@ const RESERVE_PER_KEY = 512;
 export interface LiveStart {
   readonly layer: typeof PubsubLayer;
   readonly connection: PubsubLayer.PubsubConnection;
+  /** The subscription consumed; with taps, the first tap's. */
   readonly subscription: PubsubLayer.ResourceName;
-  /** Set when SeqScope made the subscription (a tap): it is deleted on detach. */
-  readonly tap?: PubsubLayer.Tap;
+  /**
+   * Set when SeqScope made the subscriptions (taps), one per topic: they are deleted on detach.
+   * Several topics feed the one session and recording, each line naming its topic (keys are per
+   * topic: see ReceivedMessage.topic).
+   */
+  readonly taps?: readonly PubsubLayer.Tap[];
   readonly options: SequencingOptions;
   /** Folder for the recording. */
   readonly recordingDir: string;
   /** Arrivals a window shows before the views move on to a fresh one. */
   readonly windowArrivals?: number;
+}
+
+/** One subscription the session reads: a tap (replaced by Re-tap) or the subscription consumed. */
+interface Input {
+  tap: PubsubLayer.Tap | undefined;
+  subscription: PubsubLayer.ResourceName;
+  source: PubsubLayer.LiveSource | undefined;
+  state: PubsubLayer.LiveState;
+  detail: string;
+  /** The server lost the tap (an emulator restart deletes every subscription). */
+  gone: boolean;
+  /** When the tap was found gone (ms), for what Re-tap reports as missed. */
+  goneAt: number;
 }
 
 /**
@@ -41,7 +59,8 @@ export interface LiveStart {
  * ordinary capture session (with step-through replay); closing the window does the same cleanup.
  */
 export class LiveSession extends Disposable {
-  private source: PubsubLayer.LiveSource | undefined;
+  /** What the session reads: one input per tapped topic, or the one subscription consumed. */
+  private readonly inputs: Input[];
   private recorder: PubsubLayer.CaptureRecorder | undefined;
   private readonly feed: LiveFeed;
   private detaching: Promise<void> | undefined;
@@ -53,12 +72,8 @@ export class LiveSession extends Disposable {
   onDidEnd: (() => void) | undefined;
   private closeHook: { dispose(): void } | undefined;
   private readonly status: LiveStatus;
-  /** The tap read now (a new one after Re-tap); deleted on detach. */
-  private tap: PubsubLayer.Tap | undefined;
   /** Redeliveries counted when the source last reconnected (what it re-sent since then is shown). */
   private duplicatesAtReconnect = 0;
-  /** When the tap was found gone (ms), for what Re-tap reports as missed. */
-  private tapGoneAt = 0;
   /**
    * The sequencer runs on across windows, so a topic keyed per order grows a key per message
    * for as long as the session is attached, in the extension host's own heap: past what it
@@ -71,16 +86,19 @@ export class LiveSession extends Disposable {
     private readonly start: LiveStart,
   ) {
     super();
-    this.tap = start.tap;
+    const taps = start.taps ?? [];
+    const input = (tap: PubsubLayer.Tap | undefined, subscription: PubsubLayer.ResourceName): Input => ({ tap, subscription, source: undefined, state: 'connecting', detail: '', gone: false, goneAt: 0 });
+    this.inputs = taps.length ? taps.map((t) => input(t, t.subscription)) : [input(undefined, start.subscription)];
     mkdirSync(start.recordingDir, { recursive: true });
     // Named after what the user chose — the topic of a tap, not the tap's generated name.
-    this.recordingPath = claimRecordingPath(start.recordingDir, start.tap?.topic.id ?? start.subscription.id, new Date());
+    const named = taps.length ? taps[0].topic.id + (taps.length > 1 ? `+${taps.length - 1}` : '') : start.subscription.id;
+    this.recordingPath = claimRecordingPath(start.recordingDir, named, new Date());
     this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
     this.status = {
       state: 'connecting',
-      detail: `connecting to ${start.subscription.path}`,
-      subscription: start.subscription.path,
-      tapOf: start.tap?.topic.path,
+      detail: `connecting to ${this.inputs.map((i) => i.subscription.path).join(', ')}`,
+      subscription: this.inputs.map((i) => i.subscription.path).join(', '),
+      tapOf: taps.length ? taps.map((t) => t.topic.path).join(', ') : undefined,
       recording: this.recordingPath,
       rate: 0,
       received: 0,
@@ -132,69 +150,100 @@ export class LiveSession extends Disposable {
     return live;
   }
 
-  /** A live source on `subscription`, writing into this session's recording and feed. */
-  private openSource(subscription: PubsubLayer.ResourceName): PubsubLayer.LiveSource {
+  /** A live source on the input's subscription, writing into this session's recording and feed. */
+  private openSource(input: Input): PubsubLayer.LiveSource {
     const { layer, connection } = this.start;
     const status = this.status;
+    const subscription = input.subscription;
+    // Several topics in one recording: each line names its topic, and keys are per topic.
+    const several = this.inputs.length > 1;
+    const label = several && input.tap ? `${input.tap.topic.id}: ` : '';
     const source: PubsubLayer.LiveSource = new layer.LiveSource(
-      { connection, subscription, recorder: this.recorder },
+      { connection, subscription, recorder: this.recorder, topic: several ? input.tap?.topic.path : undefined },
       {
         record: (rm, offset, length, receivedAtMs) => this.feed.push(rm, offset, length, receivedAtMs),
         state: (state, detail, cause) => {
           // The source Re-tap replaced says nothing more (its "stopped" is not the session's).
-          if (this.source !== source) return;
-          status.state = state;
-          status.detail = detail;
+          if (input.source !== source) return;
+          input.state = state;
+          input.detail = detail;
           if (state === 'live' && /reconnected/.test(detail)) {
             status.reconnects++;
             this.duplicatesAtReconnect = this.feed.engine.sequencer.totals.redeliveries;
           }
-          const gone = state === 'disconnected' && cause === 'not-found' && this.tap !== undefined;
-          if (gone && !status.tapGone) {
+          const newlyGone = state === 'disconnected' && cause === 'not-found' && input.tap !== undefined && !input.gone;
+          if (newlyGone) {
             // The server lost the tap (an emulator restart deletes every subscription): it will
             // not come back by itself, and saying "disconnected" would leave the user waiting.
-            status.tapGone = true;
-            this.tapGoneAt = Date.now();
-            status.detail = `the tap ${subscription.id} is gone: the server no longer has it (an emulator restart deletes every subscription). Re-tap makes a new one and continues this session and recording.`;
+            input.gone = true;
+            input.goneAt = Date.now();
+            input.detail = `the tap ${subscription.id} is gone: the server no longer has it (an emulator restart deletes every subscription). Re-tap makes a new one and continues this session and recording.`;
+          }
+          this.showState(label + input.detail);
+          if (newlyGone) {
             void vscode.window.showWarningMessage(`SeqScope: ${this.session.title}: ${status.detail}`, 'Re-tap').then((pick) => pick === 'Re-tap' && void vscode.commands.executeCommand('seqscope.live.retap', this.session.id));
           }
-          if (state === 'disconnected') log().warn(`${subscription.path}: ${status.detail}`);
+          if (state === 'disconnected') log().warn(`${subscription.path}: ${input.detail}`);
           else log().info(`${subscription.path}: ${state}: ${detail}`);
           this.session.grew();
         },
         problem: (e) => log().error(`${subscription.path}: ${e.message}`),
       },
     );
+    input.source = source;
     return source;
   }
 
   /**
-   * Re-tap: the tap vanished (or the user wants a fresh one): a new tap on the same topic feeds the
-   * same session and recording. The server keeps nothing for a subscription that did not exist,
-   * so what was published while there was no tap is missed: said so in the log and the session,
-   * and — with sequence numbers — it shows as gaps.
+   * The session's state from its inputs': disconnected when one is, live when all are; a gone tap
+   * shows as such (with Re-tap) until every one is back. `detail` is the latest news.
+   */
+  private showState(detail: string): void {
+    const status = this.status;
+    const states = this.inputs.map((i) => i.state);
+    status.state = states.includes('disconnected') ? 'disconnected' : states.every((s) => s === 'live') ? 'live' : states.includes('stopped') ? 'stopped' : 'connecting';
+    status.tapGone = this.inputs.some((i) => i.gone) || undefined;
+    status.detail = detail;
+  }
+
+  /** The subscriptions read now (taps are replaced by Re-tap): not leftovers, and what Replay from Time seeks. */
+  get subscriptions(): string[] {
+    return this.inputs.map((i) => i.subscription.path);
+  }
+
+  /**
+   * Re-tap: a tap vanished (or the user wants a fresh one): a new tap on the same topic feeds the
+   * same session and recording — for every tap found gone, or every tap when none is. The server
+   * keeps nothing for a subscription that did not exist, so what was published while there was no
+   * tap is missed: said so in the log and the session, and — with sequence numbers — it shows as
+   * gaps.
    */
   async retap(): Promise<void> {
-    const old = this.tap;
-    if (!old) throw new Error(`${this.session.title} reads a subscription, not a tap: attach again instead`);
+    if (!this.inputs[0].tap) throw new Error(`${this.session.title} reads a subscription, not a tap: attach again instead`);
     if (this.detaching) throw new Error(`${this.session.title} is detached`);
     const { layer, connection } = this.start;
-    const previous = this.source;
-    this.source = undefined;
-    await previous?.stop();
-    await layer.deleteTap(connection, old.subscription).catch(() => undefined); // gone already, most times
-    const tap = await layer.createTap(connection, old.topic);
-    this.tap = tap;
-    const status = this.status;
-    status.subscription = tap.subscription.path;
-    status.tapGone = false;
-    const goneSince = this.tapGoneAt ? new Date(this.tapGoneAt).toISOString() : undefined;
-    this.source = this.openSource(tap.subscription);
-    await this.source.start();
-    const missed = `re-tapped ${old.topic.id} as ${tap.subscription.id}: what was published ${goneSince ? `between ${goneSince} (the tap was found gone) and now` : 'while there was no tap'} was not delivered to any tap and is missing from the recording${this.start.options.seq.kind === 'attribute' ? ' (it shows as gaps)' : ' (without sequence numbers it cannot be counted)'}`;
-    status.detail = missed;
-    this.tapGoneAt = 0;
-    log().warn(`${old.topic.path}: ${missed}`);
+    const gone = this.inputs.filter((i) => i.gone);
+    const missed: string[] = [];
+    for (const input of gone.length ? gone : this.inputs) {
+      const old = input.tap!;
+      const previous = input.source;
+      input.source = undefined;
+      await previous?.stop();
+      await layer.deleteTap(connection, old.subscription).catch(() => undefined); // gone already, most times
+      const tap = await layer.createTap(connection, old.topic);
+      for (const note of tap.notes ?? []) log().warn(note);
+      input.tap = tap;
+      input.subscription = tap.subscription;
+      input.gone = false;
+      const goneSince = input.goneAt ? new Date(input.goneAt).toISOString() : undefined;
+      input.goneAt = 0;
+      await this.openSource(input).start();
+      const words = `re-tapped ${old.topic.id} as ${tap.subscription.id}: what was published ${goneSince ? `between ${goneSince} (the tap was found gone) and now` : 'while there was no tap'} was not delivered to any tap and is missing from the recording${this.start.options.seq.kind === 'none' ? ' (without sequence numbers it cannot be counted)' : ' (it shows as gaps)'}`;
+      log().warn(`${old.topic.path}: ${words}`);
+      missed.push(words);
+    }
+    this.status.subscription = this.subscriptions.join(', ');
+    this.showState(missed.join('; '));
     this.session.grew();
   }
 
@@ -202,9 +251,10 @@ export class LiveSession extends Disposable {
     const { layer, subscription } = this.start;
     this.recorder = await layer.CaptureRecorder.open(this.recordingPath);
     const status = this.status;
-    this.source = this.openSource(subscription);
-    const info = await this.source.start();
-    for (const caveat of layer.subscriptionCaveats(info)) log().warn(caveat);
+    for (const input of this.inputs) {
+      const info = await this.openSource(input).start();
+      for (const caveat of layer.subscriptionCaveats(info)) log().warn(caveat);
+    }
     const timer = setInterval(() => {
       const now = Date.now();
       this.feed.tick(now);
@@ -241,13 +291,13 @@ export class LiveSession extends Disposable {
   detach(reopen = true): Promise<void> {
     this.detaching ??= (async () => {
       const { layer, connection, options } = this.start;
-      const tap = this.tap;
-      const subscription = tap?.subscription ?? this.start.subscription;
+      const subscription = this.subscriptions.join(', ');
       try {
-        await this.source?.stop();
+        for (const input of this.inputs) await input.source?.stop();
       } finally {
         await this.recorder?.close().catch((e: Error) => log().error(`closing ${this.recordingPath}: ${e.message}`));
-        if (tap) {
+        for (const { tap } of this.inputs) {
+          if (!tap) continue;
           await layer.deleteTap(connection, tap.subscription).then(
             () => log().info(`deleted tap ${tap.subscription.path}`),
             (e: Error) => log().error(`could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; "SeqScope: Delete Leftover Taps" removes it)`),
@@ -257,7 +307,7 @@ export class LiveSession extends Disposable {
         this.dispose();
         this.onDidEnd?.();
       }
-      log().info(`detached from ${subscription.path}; recording ${this.recordingPath}`);
+      log().info(`detached from ${subscription}; recording ${this.recordingPath}`);
       if (!reopen) return;
       // The recording opens before the live session closes: with no other session, closing first
       // left none, and the timeline closed with it instead of showing the recording.

@@ -30,18 +30,29 @@ export interface AttachArgs {
 }
 
 export interface TapArgs {
-  readonly topic?: string;
+  /**
+   * A topic id (in seqscope.pubsub.projectId), a full path `projects/P/topics/T` (a topic of
+   * another project: CME Smart Stream), a comma list of them, or an array: several topics feed
+   * one session and recording.
+   */
+  readonly topic?: string | readonly string[];
+  /** Skip the list of the project's topics: ask for ids or paths (what "no topics" offers). */
+  readonly byPath?: boolean;
   /** How to sequence (as Open Capture… takes it); without it, the settings — or the picker when nothing was given. */
   readonly options?: OptionText;
 }
 
 export interface LiveResult {
   readonly id: string;
+  /** The subscription read (the first tap's, with several topics). */
   readonly subscription: string;
+  /** Every subscription read: one tap per topic. */
+  readonly subscriptions: readonly string[];
   readonly recording: string;
 }
 
 const TAP_INSTEAD = 'Tap the Topic Instead (recommended)';
+const BY_PATH = 'Topics by Path…';
 const CONSUME = 'Consume the Subscription';
 
 function loadLayer(): Promise<typeof PubsubLayer> {
@@ -93,7 +104,7 @@ export class PubsubCommands extends Disposable {
 
   /** Subscriptions live sessions read from: taps among them are not leftovers. */
   private subscriptionsInUse(): Set<string> {
-    return new Set([...this.lives].map((l) => l.session.live?.subscription ?? ''));
+    return new Set([...this.lives].flatMap((l) => l.subscriptions));
   }
 
   liveFor(s: Session): LiveSession | undefined {
@@ -156,30 +167,40 @@ export class PubsubCommands extends Disposable {
    * watch — asked as Open Capture… asks, the last choice for this topic or subscription first;
    * the settings when a caller named the target without options. Undefined: cancelled.
    */
-  private async sequencing(target: PubsubLayer.ResourceName, given: OptionText | undefined, interactive: boolean): Promise<SequencingOptions | undefined> {
+  private async sequencing(targets: readonly PubsubLayer.ResourceName[], given: OptionText | undefined, interactive: boolean): Promise<SequencingOptions | undefined> {
     if (given) return optionsFromSettings(given);
     if (!interactive) return optionsFromSettings();
-    const key = `seqscope.sequencing:${target.path}`;
-    const picked = await pickOptions(`${target.kind === 'topics' ? 'a tap on' : ''} ${target.id}`.trim(), this.memory?.get<OptionText>(key));
+    const key = `seqscope.sequencing:${targets.map((t) => t.path).join(',')}`;
+    const what = targets.length > 1 ? `a tap on ${targets.length} topics (${targets.map((t) => t.id).join(', ')})` : `${targets[0].kind === 'topics' ? 'a tap on ' : ''}${targets[0].id}`;
+    const picked = await pickOptions(what, this.memory?.get<OptionText>(key));
     if (!picked) return undefined;
     await this.memory?.update(key, picked.text);
     return picked.options;
   }
 
-  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, tap?: PubsubLayer.Tap): Promise<LiveResult> {
+  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, taps: readonly PubsubLayer.Tap[] = []): Promise<LiveResult> {
     let live: LiveSession;
     try {
-      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, tap, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
+      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, taps, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
     } catch (e) {
-      if (tap) await layer.deleteTap(conn, tap.subscription).catch(() => undefined);
+      await Promise.all(taps.map((t) => layer.deleteTap(conn, t.subscription).catch(() => undefined)));
       throw e;
     }
     this.lives.add(live);
     live.onDidEnd = () => this.lives.delete(live);
-    log().info(`attached to ${subscription.path}${tap ? ` (tap on ${tap.topic.path})` : ''}; recording to ${live.recordingPath}`);
+    const topics = taps.map((t) => t.topic.id).join(', ');
+    log().info(`attached to ${live.subscriptions.join(', ')}${taps.length ? ` (${taps.length > 1 ? 'taps' : 'tap'} on ${taps.map((t) => t.topic.path).join(', ')})` : ''}; recording to ${live.recordingPath}`);
+    if (taps.length > 1) log().info(`${taps.length} topics into one recording: each line names its topic, and keys are per topic (<topic id>/<key>)`);
     // Confirmed where the session's counts will show, without a notification to dismiss.
-    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${tap ? `tapped ${tap.topic.id}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`, 8000);
-    return { id: live.session.id, subscription: subscription.path, recording: live.recordingPath };
+    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${taps.length ? `tapped ${topics}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`, 8000);
+    return { id: live.session.id, subscription: subscription.path, subscriptions: live.subscriptions, recording: live.recordingPath };
+  }
+
+  /** Taps on `topics` (all or none), their notes in the log. */
+  private async makeTaps(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, topics: readonly PubsubLayer.ResourceName[]): Promise<PubsubLayer.Tap[]> {
+    const taps = await this.withConnection(`creating ${topics.length > 1 ? `${topics.length} taps` : `a tap on ${topics[0].id}`}…`, () => layer.createTaps(conn, topics));
+    for (const note of taps.flatMap((t) => t.notes ?? [])) log().warn(note);
+    return taps;
   }
 
   /** "Attach to Subscription…": pick a subscription, then consume it or tap its topic. */
@@ -192,7 +213,7 @@ export class PubsubCommands extends Disposable {
       const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
       const visible = subs.filter((s) => !layer.isTap(s));
       if (!visible.length) {
-        void offerWayForward(`project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`, 'seqscope.pubsub.attach', ['Tap Topic…', 'seqscope.pubsub.tapTopic']);
+        void offerWayForward(`project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`, 'seqscope.pubsub.attach', ['Tap Topic…', () => runCommand('seqscope.pubsub.tapTopic')]);
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -224,38 +245,93 @@ export class PubsubCommands extends Disposable {
       mode = choice === CONSUME ? 'consume' : 'tap';
     }
     if (mode === 'consume') {
-      const options = await this.sequencing(info.name, args.options, !args.subscription);
+      const options = await this.sequencing([info.name], args.options, !args.subscription);
       return options && this.startLive(layer, conn, info.name, options);
     }
     if (!info.topic || info.topic === '_deleted-topic_') throw new Error(`${info.name.path} has no topic to tap (it was deleted)`);
     const topic = layer.parseResourceName('topics', info.topic);
     // Asked before the tap is made: a cancelled choice leaves nothing behind.
-    const options = await this.sequencing(topic, args.options, !args.subscription);
+    const options = await this.sequencing([topic], args.options, !args.subscription);
     if (!options) return undefined;
-    const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, options, tap);
+    const taps = await this.makeTaps(layer, conn, [topic]);
+    return this.startLive(layer, conn, taps[0].subscription, options, taps);
   }
 
-  /** "Tap Topic…": a temporary subscription on a topic. */
+  /**
+   * "Tap Topic…": a temporary subscription on a topic — or on several (CME publishes one topic
+   * per channel), each with its own tap, into one session and recording. Topics of another project
+   * are given by their full path.
+   */
   async tapTopic(args: TapArgs = {}): Promise<LiveResult | undefined> {
     const { layer, conn } = await this.withConnection('connecting to Pub/Sub…', async (layer, conn) => ({ layer, conn }));
-    let topic: PubsubLayer.ResourceName;
-    if (args.topic) topic = layer.parseResourceName('topics', args.topic, conn.projectId);
+    const given = args.topic === undefined ? [] : typeof args.topic === 'string' ? [args.topic] : [...args.topic];
+    let topics: PubsubLayer.ResourceName[];
+    if (given.length) topics = layer.parseTopicList(given, conn.projectId);
     else {
-      const picked = await this.pickTopic(layer, conn, 'Tap a topic');
-      if (!picked) return undefined;
-      topic = picked;
+      const picked = args.byPath ? await this.askTopicPaths(layer, conn) : await this.pickTopics(layer, conn);
+      if (!picked?.length) return undefined;
+      topics = picked;
     }
-    const options = await this.sequencing(topic, args.options, !args.topic);
+    const options = await this.sequencing(topics, args.options, !given.length);
     if (!options) return undefined;
-    const tap = await this.withConnection(`creating a tap on ${topic.id}…`, () => layer.createTap(conn, topic));
-    return this.startLive(layer, conn, tap.subscription, options, tap);
+    const taps = await this.makeTaps(layer, conn, topics);
+    return this.startLive(layer, conn, taps[0].subscription, options, taps);
   }
 
+  /** The project's topics, several at once, and a way to name others by path. */
+  private async pickTopics(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection): Promise<PubsubLayer.ResourceName[] | undefined> {
+    const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
+    if (!topics.length) {
+      void offerWayForward(
+        `project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic of another project by its path, use another project, or create a topic first?`,
+        'seqscope.pubsub.tapTopic',
+        [BY_PATH, () => runCommand('seqscope.pubsub.tapTopic', { byPath: true } satisfies TapArgs)],
+      );
+      return undefined;
+    }
+    type Item = vscode.QuickPickItem & { name?: PubsubLayer.ResourceName };
+    const items: Item[] = [
+      ...topics.map((t) => ({ label: t.name.id, description: t.name.path, name: t.name })),
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(edit) ${BY_PATH}`, description: 'projects/<project>/topics/<topic>: a topic of another project (CME Smart Stream)', alwaysShow: true },
+    ];
+    const picks = await vscode.window.showQuickPick(items, { title: `Tap topics of ${conn.projectId}`, placeHolder: 'Topics to tap into one session (each gets a tap of its own)', canPickMany: true, matchOnDescription: true });
+    if (!picks?.length) return undefined;
+    const chosen = picks.flatMap((p) => (p.name ? [p.name] : []));
+    if (picks.some((p) => !p.name)) {
+      const more = await this.askTopicPaths(layer, conn);
+      if (!more) return undefined;
+      chosen.push(...more);
+    }
+    return chosen;
+  }
+
+  /** Topic ids or full paths, comma-separated, checked as typed. */
+  private async askTopicPaths(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection): Promise<PubsubLayer.ResourceName[] | undefined> {
+    const parse = (v: string) => layer.parseTopicList([v], conn.projectId);
+    const text = await vscode.window.showInputBox({
+      title: 'SeqScope: tap topics by name',
+      prompt: `Topic ids of ${conn.projectId}, or full paths projects/<project>/topics/<topic> for another project's (CME Smart Stream: one topic per channel); several separated by commas`,
+      placeHolder: 'projects/<project>/topics/<topic>, …',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          parse(v);
+          return undefined;
+        } catch (e) {
+          const err = e as PubsubLayer.PubsubError;
+          return err.nextStep ? `${err.message}: ${err.nextStep}` : err.message;
+        }
+      },
+    });
+    return text === undefined ? undefined : parse(text);
+  }
+
+  /** A topic to publish into (one). */
   private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {
     const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
     if (!topics.length) {
-      void offerWayForward(`project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`, title.startsWith('Tap') ? 'seqscope.pubsub.tapTopic' : undefined);
+      void offerWayForward(`project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`, undefined);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -304,7 +380,7 @@ export class PubsubCommands extends Disposable {
     const future = futureSeekProblem(time, Date.now());
     if (future) throw new InputError(`${future}: give a time in the past`);
     const { layer, conn } = await this.connect();
-    await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', s.live.subscription), { time });
+    for (const sub of live.subscriptions) await layer.seekSubscription(conn, layer.parseResourceName('subscriptions', sub), { time });
     void vscode.window.showInformationMessage(`SeqScope: ${s.title} seeked to ${time.toISOString()}; re-sent messages show as redeliveries.`);
   }
 
@@ -428,15 +504,15 @@ export class PubsubCommands extends Disposable {
 
 /**
  * A "no X" message that leads somewhere: another project (typed here, kept as
- * seqscope.pubsub.projectId, then `rerun` runs again), the settings, or `extra` (a label and a
- * command). A wrong project id is the usual reason a project looks empty.
+ * seqscope.pubsub.projectId, then `rerun` runs again), the settings, or `extra` (a label and
+ * what it does). A wrong project id is the usual reason a project looks empty.
  */
-async function offerWayForward(message: string, rerun: CommandId | undefined, extra?: [string, CommandId]): Promise<void> {
+async function offerWayForward(message: string, rerun: CommandId | undefined, extra?: [string, () => Thenable<unknown>]): Promise<void> {
   const USE = 'Use Another Project…';
   const SETTINGS = 'Open Settings';
   const pick = await vscode.window.showInformationMessage(`SeqScope: ${message}`, ...(extra ? [extra[0]] : []), USE, SETTINGS);
   if (pick === SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.pubsub.projectId');
-  else if (extra && pick === extra[0]) await runCommand(extra[1]);
+  else if (extra && pick === extra[0]) await extra[1]();
   else if (pick === USE) {
     const c = vscode.workspace.getConfiguration('seqscope.pubsub');
     const project = await vscode.window.showInputBox({

@@ -15,9 +15,9 @@ import { ReplayController } from './replayController';
 export interface LiveStatus {
   state: 'connecting' | 'live' | 'disconnected' | 'stopped';
   detail: string;
-  /** projects/P/subscriptions/S */
+  /** projects/P/subscriptions/S (`, `-separated: one tap per topic) */
   subscription: string;
-  /** The topic, when the session reads through a tap SeqScope made. */
+  /** The topic (`, `-separated when several), when the session reads through taps SeqScope made. */
   tapOf?: string;
   /** The file the session records into (a timeline restored after a reload offers it). */
   recording?: string;
@@ -140,7 +140,7 @@ export class Session extends Disposable {
   }
 
   get title(): string {
-    if (this.live) return this.live.tapOf ? `tap · ${this.live.tapOf.split('/').pop()}` : `subscription · ${this.live.subscription.split('/').pop()}`;
+    if (this.live) return this.live.tapOf ? `tap · ${tappedWords(this.live.tapOf)}` : `subscription · ${this.live.subscription.split('/').pop()}`;
     if (this.name !== undefined) return this.name + (this.partial ? ' (partial)' : '');
     return captureTitle(this.data.paths, this.partial);
   }
@@ -195,4 +195,10 @@ export class Session extends Disposable {
   get position(): number {
     return this.replay.active ? this.replay.position : Infinity;
   }
+}
+
+/** The topics of a tap session, by id: "md-310", "md-310 + md-318", "md-310 + 3 more". */
+function tappedWords(tapOf: string): string {
+  const ids = tapOf.split(', ').map((p) => p.split('/').pop());
+  return ids.length <= 2 ? ids.join(' + ') : `${ids[0]} + ${ids.length - 1} more`;
 }

@@ -33,7 +33,8 @@ export async function pickOptions(what = 'this capture', remembered?: OptionText
   const items: Item[] = [];
   const last = remembered && resolvable(remembered, presets);
   if (last) items.push({ label: 'As last time', description: describeOptions(last), text: remembered });
-  const preset = (name: string, detail: string): Item => ({ label: `Preset: ${name}`, description: describeOptions(resolveOptions({ preset: name }, presets)), detail, text: { preset: name } });
+  // What a preset gives here: settings the user set explicitly still apply over it.
+  const preset = (name: string, detail: string): Item => ({ label: `Preset: ${name}`, description: describeOptions(resolvable({ preset: name }, presets) ?? resolveOptions({ preset: name }, presets)), detail, text: { preset: name } });
   items.push(
     { label: 'Use settings', description: describeOptions(fromSettings), text: {} },
     ...Object.keys(PRESETS).map((name) => preset(name, BUILT_IN[name] ?? 'built in')),
