@@ -2,7 +2,8 @@
 // `npm test`: runs every test tier and ends with one line "N passed, N failed, N skipped".
 // Tiers: unit (plain Node, mocha); emulator (plain Node, against the Pub/Sub emulator); integration (mocha inside a real VS Code 1.100 extension
 // host: scripts/vscode-host/run-suite.mjs); e2e (Playwright on the VS Code workbench, mocha in
-// plain Node). Each tier's reporter appends its counts to a results file.
+// plain Node); e2e-modal (the same, on a workbench without the smoke-test driver, so that modal
+// dialogs show; against the Pub/Sub emulator). Each tier's reporter appends its counts to a results file.
 // The host tiers run on the oldest VS Code `engines.vscode` allows (1.100) and the integration
 // tier again on the newest the registry carries (scripts/vscode-host/common.mjs, HOSTS):
 // `integration-newest`; `e2e-newest` runs when named.
@@ -46,6 +47,9 @@ const tiers = [
       { name: `e2e${suffix}`, vscode, optIn: vscode !== 'oldest', testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
     ];
   }),
+  // The workbench without the smoke-test driver, which would answer modal dialogs itself: modals
+  // as a user sees them (Attach's question, confirmations; none after an error notification).
+  { name: 'e2e-modal', vscode: 'oldest', testsDir: join(root, 'test/e2e-modal'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e-modal.json')]] },
 ];
 
 const only = process.argv.slice(2);

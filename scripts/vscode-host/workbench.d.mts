@@ -37,11 +37,18 @@ export interface OpenWorkbenchOptions {
   verbose?: boolean;
   /** Keep the temp folder after close (to read the server log). */
   keep?: boolean;
+  /**
+   * Start the server with --enable-smoke-test-driver (default true). With it the workbench
+   * refuses modal dialogs; the e2e-modal tier turns it off to see them.
+   */
+  smokeTestDriver?: boolean;
+  /** The browser's viewport (default 1400×900). */
+  viewport?: { width: number; height: number };
 }
 
 export function freePort(): Promise<number>;
-export function startServer(options: { dir: string; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<HostServer>;
-export function launchBrowser(profileDir: string): Promise<BrowserContext>;
+export function startServer(options: { dir: string; env?: Record<string, string>; readyTimeoutMs?: number; smokeTestDriver?: boolean }): Promise<HostServer>;
+export function launchBrowser(profileDir: string, options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
 export function workbenchUrl(origin: string, options?: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string; openFile?: string }): string;
 export function openWorkbench(options?: OpenWorkbenchOptions): Promise<Workbench>;
 /** Resolves to the time (epoch ms) the command's row was clicked. */

@@ -52,14 +52,18 @@ function tail(file, lines = 25) {
  * in its own process group. Resolves once GET /version answers.
  * @returns {Promise<{port: number, origin: string, logFile: string, stop(): Promise<void>}>}
  */
-export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {}) {
+export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smokeTestDriver = true } = {}) {
   if (!installedMarker()) throw new Error('the VS Code server is not installed: run node scripts/vscode-host/install.mjs');
   const port = await freePort();
   const logFile = join(dir, 'server.log');
   const sub = (name) => { const p = join(dir, name); mkdirSync(p, { recursive: true }); return p; };
   const args = [SERVER_MAIN, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token',
     '--accept-server-license-terms', '--server-data-dir', sub('server-data'), '--user-data-dir', sub('user-data'),
-    '--extensions-dir', sub('extensions'), '--disable-telemetry', '--disable-workspace-trust', '--enable-smoke-test-driver'];
+    '--extensions-dir', sub('extensions'), '--disable-telemetry', '--disable-workspace-trust'];
+  // The smoke-test driver lets the integration tier report through codeAutomationLog/Exit, and
+  // makes the workbench refuse modal dialogs (it answers them itself): the e2e-modal tier runs
+  // without it, so that modals show as a user sees them.
+  if (smokeTestDriver) args.push('--enable-smoke-test-driver');
   // Newer workbenches open a Chat view beside the editor at start, and it takes the focus the
   // tests' key presses are meant for; settings older versions do not know are ignored.
   const user = join(sub('user-data'), 'User');
@@ -103,9 +107,9 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000 } = {
  * Signals are left to the caller (run-suite.mjs, mocha): playwright's own handlers would close
  * the browser under a cleanup that is still using it.
  */
-export function launchBrowser(profileDir) {
+export function launchBrowser(profileDir, { viewport = { width: 1400, height: 900 } } = {}) {
   return chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, viewport: { width: 1400, height: 900 },
+    executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, viewport,
     handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
   });
 }
@@ -136,6 +140,7 @@ export function workbenchUrl(origin, { folder, extensionDevelopmentPath, extensi
 export async function openWorkbench({
   folder, extensionDevelopmentPath = devExtensionPath(), extensionTestsPath, onLog, onExit,
   loadTimeoutMs = 120_000, verbose = !!process.env.SEQSCOPE_HOST_VERBOSE, keep = false, signal,
+  smokeTestDriver = true, viewport,
 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'seqscope-host-'));
   let server;
@@ -162,9 +167,9 @@ export async function openWorkbench({
   };
   try {
     const started = Date.now();
-    server = await step(startServer({ dir }), (srv) => srv.stop());
+    server = await step(startServer({ dir, smokeTestDriver }), (srv) => srv.stop());
     log(`server ready on ${server.origin} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid group ${server.pid}, log ${server.logFile})`);
-    context = await step(launchBrowser(join(dir, 'browser-profile')), (ctx) => ctx.close());
+    context = await step(launchBrowser(join(dir, 'browser-profile'), { viewport }), (ctx) => ctx.close());
     const page = context.pages()[0] ?? await context.newPage();
     await page.exposeFunction('codeAutomationLog', (level, message) => onLog?.(level, message));
     await page.exposeFunction('codeAutomationExit', (code) => onExit?.(code));

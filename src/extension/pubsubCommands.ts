@@ -122,13 +122,19 @@ export class PubsubCommands extends Disposable {
     }
     try {
       const conn = await this.connection.conn;
+      // The emulator may have stopped since this connection was made: a refused connection is
+      // known at once, where the admin call would spend its retries (~9 s) before saying so.
+      if (conn.emulatorHost) await layer.probeEmulator(conn.emulatorHost);
       if (!this.leftoversChecked) {
         this.leftoversChecked = true;
         void this.offerLeftoverTaps(layer, conn);
       }
       return { layer, conn };
     } catch (e) {
-      this.connection = undefined; // try again next time (the emulator may be started by then)
+      // Try again next time (the emulator may be started by then); a client that was made is closed.
+      const failed = this.connection;
+      this.connection = undefined;
+      void failed?.conn.then((c) => c.close()).catch(() => undefined);
       throw e;
     }
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ROOT } from '../../../scripts/vscode-host/common.mjs';
-import { openWorkbench, runCommand, screenshot, treeRows, type Workbench } from '../../../scripts/vscode-host/workbench.mjs';
+import { openWorkbench, runCommand, screenshot, treeRows, type OpenWorkbenchOptions, type Workbench } from '../../../scripts/vscode-host/workbench.mjs';
 
 export const SHOTS = join(ROOT, '.test-results', process.env.SEQSCOPE_TEST_TIER || 'e2e');
 
@@ -26,13 +26,13 @@ export async function until(condition: () => Promise<boolean>, timeoutMs: number
  * window beside the tests' own screenshots; `after` closes it and removes the folder. Returns
  * the workbench, for the suite's tests and later hooks.
  */
-export function useWorkbench(fill: (folder: string) => void): () => Workbench {
+export function useWorkbench(fill: (folder: string) => void | Promise<void>, options: Omit<OpenWorkbenchOptions, 'folder'> = {}): () => Workbench {
   let wb: Workbench | undefined;
   let folder: string | undefined;
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'seqscope-e2e-ws-'));
-    fill(folder);
-    wb = await openWorkbench({ folder });
+    await fill(folder);
+    wb = await openWorkbench({ ...options, folder });
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && wb) {

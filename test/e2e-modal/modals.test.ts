@@ -1,0 +1,276 @@
+// The e2e-modal tier: the real workbench WITHOUT --enable-smoke-test-driver, which makes VS Code
+// answer modal dialogs itself. Here they show as a user sees them (code-server's
+// `.monaco-dialog-box`), are read from the screen and answered with a click: Attach's
+// consume-or-tap question, the Recordings "Delete…" confirmation; and a failing command (the
+// emulator down) shows one error notification and no modal after it. One workbench and one
+// Pub/Sub emulator for the whole file.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { generateCapture } from '../../scripts/lib/captureGenerator';
+import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import { connect, type PubsubConnection } from '../../src/pubsub/connection';
+import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+import { settled } from '../support/e2e/browser';
+import { SHOTS, until, useWorkbench } from '../support/e2e/workbench';
+
+const PROJECT = 'seqscope-modal';
+const TOPIC = 'md-feed';
+const SUBSCRIPTION = 'md-consumer';
+
+/** The modal dialog on screen (code-server draws VS Code's own, not the browser's). */
+function dialog(page: Page) {
+  const box = page.locator('.monaco-dialog-box');
+  return {
+    box,
+    async read(): Promise<{ message: string; detail: string; buttons: string[] }> {
+      await box.waitFor({ state: 'visible', timeout: 30_000 });
+      return {
+        message: (await box.locator('.dialog-message-text').innerText()).trim(),
+        detail: (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim(),
+        buttons: (await box.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()),
+      };
+    },
+    /** The default button's label (the one Enter presses). */
+    async primary(): Promise<string> {
+      return (await box.locator('.dialog-buttons .monaco-button:not(.secondary)').allInnerTexts()).map((b) => b.trim()).join(' | ');
+    },
+    async answer(label: string): Promise<void> {
+      await box.locator('.dialog-buttons .monaco-button', { hasText: label }).click();
+      await box.waitFor({ state: 'hidden', timeout: 10_000 });
+    },
+  };
+}
+
+describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function () {
+  let emu: PubsubEmulator | undefined;
+  let conn: PubsubConnection | undefined;
+  let recordings = '';
+
+  before(async function () {
+    const found = findEmulator();
+    if ('missing' in found) {
+      announceMissing(found.missing, 'e2e-modal tests');
+      this.skip();
+    }
+    emu = await PubsubEmulator.start((found as { launcher: string }).launcher);
+    conn = await connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
+    const [topic] = await conn.client.createTopic(TOPIC);
+    await topic.createSubscription(SUBSCRIPTION, { enableMessageOrdering: true });
+  });
+
+  const workbench = useWorkbench((folder) => {
+    recordings = join(folder, 'recordings');
+    mkdirSync(recordings);
+    writeFileSync(join(recordings, 'orders-2026-12-01T09-00-00Z.jsonl'), generateCapture({ seed: 3, keys: 2, messagesPerKey: 10 }).lines.join('\n') + '\n');
+    mkdirSync(join(folder, '.vscode'));
+    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({
+      'seqscope.pubsub.emulatorHost': emu!.host,
+      'seqscope.pubsub.projectId': PROJECT,
+      'seqscope.pubsub.recordingDirectory': recordings,
+      'seqscope.timeline.showOnOpen': false,
+      // Numbered by the attribute n, per ordering key; a gap waits 6 s before it is declared.
+      'seqscope.seq': 'attribute:n',
+      'seqscope.gapTimeout': '6s',
+    }));
+  }, { smokeTestDriver: false, viewport: { width: 1280, height: 800 } });
+
+  before(async () => {
+    // Opening the SeqScope view starts the extension; it has started once its status-bar item
+    // for the emulator shows (a loaded machine takes a while): its commands are then in the palette.
+    const { page } = workbench();
+    await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click({ timeout: 60_000 });
+    await page.locator('.statusbar-item', { hasText: 'Pub/Sub emulator' }).waitFor({ state: 'visible', timeout: 120_000 });
+  });
+
+  after(async () => {
+    await conn?.close();
+    await emu?.stop();
+  });
+
+  afterEach(async () => {
+    // The command is offered only while a session is open.
+    const { page } = workbench();
+    if ((await treeRows(page, 'seqscope')).length) await runCommand(page, 'SeqScope: Close All Sessions');
+  });
+
+  const subscriptions = async () => (await conn!.client.getSubscriptions())[0].map((s) => s.name.split('/').pop()!).sort();
+  /** Publishes n = from…to on the ordering key sym-1, in order. */
+  const publishNumbers = async (numbers: number[], tag: string) => {
+    const t = conn!.client.topic(TOPIC, { messageOrdering: true });
+    await Promise.all(numbers.map((n) => t.publishMessage({ data: Buffer.from(`${tag} ${n}`), orderingKey: 'sym-1', attributes: { tag, n: String(n) } })));
+  };
+  const publish = (count: number, tag: string) => publishNumbers(Array.from({ length: count }, (_, i) => i + 1), tag);
+  /** Pulls (and acks) what the consumer subscription holds now: the tags of its messages. */
+  const drainConsumer = async (): Promise<string[]> => {
+    const { v1 } = await import('@google-cloud/pubsub');
+    const config = await conn!.client.getClientConfig();
+    const sub = new v1.SubscriberClient({ ...config, port: config.port === undefined ? undefined : Number(config.port) });
+    const name = `projects/${PROJECT}/subscriptions/${SUBSCRIPTION}`;
+    const tags: string[] = [];
+    try {
+      for (;;) {
+        const [r] = await sub.pull({ subscription: name, maxMessages: 100, returnImmediately: true });
+        const got = r.receivedMessages ?? [];
+        if (!got.length) break;
+        tags.push(...got.map((m) => m.message?.attributes?.tag ?? ''));
+        await sub.acknowledge({ subscription: name, ackIds: got.map((m) => m.ackId!) });
+      }
+    } finally {
+      await sub.close();
+    }
+    return tags;
+  };
+
+  /** "Attach to Subscription…" up to its modal: the subscription picked as a user would. */
+  async function attachUpToTheQuestion(page: Page) {
+    await runCommand(page, 'SeqScope: Attach to Subscription…');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: SUBSCRIPTION });
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    return dialog(page).read();
+  }
+
+  /** Answers the "how to sequence" picker that follows with "Use settings". */
+  async function useSettings(page: Page, what: string) {
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    await until(async () => (await title.innerText().catch(() => '')).startsWith(`SeqScope: how should ${what} be sequenced?`), 30_000);
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' }).click();
+  }
+
+  async function sessionRow(page: Page, prefix: string, pattern: RegExp): Promise<string> {
+    let rows: string[] = [];
+    // The activity bar's icon toggles its view: click it only when the view is not showing.
+    if (!(await page.locator('[id="workbench.view.extension.seqscope"]').isVisible())) await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(prefix) && pattern.test(r)), 30_000)
+      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    return rows.find((r) => r.startsWith(prefix))!;
+  }
+
+  it("Attach's consume-or-tap question shows as a modal; Cancel attaches nothing", async () => {
+    const { page } = workbench();
+    const before = await subscriptions();
+    const asked = await attachUpToTheQuestion(page);
+    await screenshot(page, join(SHOTS, 'attach-question.png'));
+    assert.equal(asked.message, `Attaching to ${SUBSCRIPTION} consumes it.`);
+    assert.match(asked.detail, /SeqScope acks what it receives.*Tapping the topic instead creates a temporary subscription/s);
+    // On Linux the dialog puts its first (default) button on the right, after Cancel.
+    assert.deepEqual(asked.buttons.sort(), ['Cancel', 'Consume the Subscription', 'Tap the Topic Instead (recommended)']);
+    assert.equal(await dialog(page).primary(), 'Tap the Topic Instead (recommended)', 'tapping is the default answer');
+    await dialog(page).answer('Cancel');
+    assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'nothing more is asked');
+    assert.deepEqual(await treeRows(page, 'seqscope'), [], 'no session');
+    assert.deepEqual(await subscriptions(), before, 'no tap made');
+  });
+
+  it('"Tap the Topic Instead" makes a tap and leaves the subscription\'s messages to its consumers', async () => {
+    const { page } = workbench();
+    await drainConsumer();
+    await attachUpToTheQuestion(page);
+    await dialog(page).answer('Tap the Topic Instead');
+    await useSettings(page, `a tap on ${TOPIC}`);
+    // Confirmed in the status bar, without a notification to dismiss.
+    const confirmed = page.locator('.statusbar-item', { hasText: `SeqScope: tapped ${TOPIC}` });
+    await confirmed.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await confirmed.innerText(), new RegExp(`tapped ${TOPIC} · .+ · recording ${TOPIC}-.+\\.jsonl`));
+    await sessionRow(page, `tap · ${TOPIC}`, /live/);
+    const taps = (await subscriptions()).filter((s) => s !== SUBSCRIPTION);
+    assert.equal(taps.length, 1, `one tap beside ${SUBSCRIPTION}: ${taps.join(', ')}`);
+    assert.match(taps[0], /^seqscope-tap-md-feed-/);
+    await publish(5, 'tapped');
+    await sessionRow(page, `tap · ${TOPIC}`, /5 received/);
+    await screenshot(page, join(SHOTS, 'attach-tapped.png'));
+    assert.deepEqual(await drainConsumer(), Array(5).fill('tapped'), `${SUBSCRIPTION} still holds all 5 for its consumers`);
+  });
+
+  it('"Consume the Subscription" reads the subscription itself: no tap, its messages taken', async () => {
+    const { page } = workbench();
+    await until(async () => (await subscriptions()).length === 1, 15_000); // the previous test's tap, deleted on close
+    await attachUpToTheQuestion(page);
+    await dialog(page).answer('Consume the Subscription');
+    await useSettings(page, SUBSCRIPTION);
+    await sessionRow(page, `subscription · ${SUBSCRIPTION}`, /live/);
+    assert.deepEqual(await subscriptions(), [SUBSCRIPTION], 'no tap made');
+    await publish(3, 'consumed');
+    await sessionRow(page, `subscription · ${SUBSCRIPTION}`, /3 received/);
+    await runCommand(page, 'SeqScope: Close All Sessions'); // acks are flushed as it detaches
+    await until(async () => (await treeRows(page, 'seqscope')).length === 0, 15_000);
+    assert.deepEqual(await drainConsumer(), [], 'SeqScope acked them: the subscription holds none');
+  });
+
+  it('the status bar at 1 280 px shows the session\'s counts and the replay position, whole', async () => {
+    const { page } = workbench();
+    assert.equal(page.viewportSize()?.width, 1280);
+    await runCommand(page, 'SeqScope: Open Sample Capture');
+    await sessionRow(page, 'cme-sample.jsonl', /records/);
+    // Three steps of replay, with the timeline's own button (it opened with the sample).
+    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    await settled(frame, 60_000);
+    for (let i = 0; i < 3; i++) await frame.getByRole('toolbar', { name: 'Replay' }).getByRole('button', { name: 'Step forward one arrival' }).click();
+    const item = page.locator('.statusbar-item', { hasText: 'cme-sample.jsonl' });
+    await until(async () => / · 3\/\d+$/.test((await item.innerText().catch(() => '')).trim()), 30_000)
+      .catch(async (e: Error) => assert.fail(`${e.message}: the status bar reads ${await page.locator('.statusbar').innerText()}`));
+    await screenshot(page, join(SHOTS, 'statusbar-1280.png'));
+    const text = (await item.innerText()).trim();
+    assert.match(text, /^cme-sample\.jsonl · \d+ gaps? · \d+ dup · \d+ late · 3\/\d+$/, `counts and position: ${text}`);
+    // Whole: not cut by its own width, and clear of the items on the right.
+    const label = item.locator('a');
+    assert.ok(await label.evaluate((a) => a.scrollWidth <= a.clientWidth + 1), 'its text is not cut off');
+    const box = (await item.boundingBox())!;
+    const right = await page.locator('.statusbar .right-items').boundingBox();
+    assert.ok(box.x + box.width <= (right?.x ?? 1280), `it ends (${box.x + box.width} px) before the right-hand items (${right?.x} px)`);
+  });
+
+  it('Recordings "Delete…" asks in a modal: Cancel keeps the file, Delete removes it', async () => {
+    const { page } = workbench();
+    const name = 'orders-2026-12-01T09-00-00Z.jsonl';
+    const file = join(recordings, name);
+    assert.ok(existsSync(file));
+    await runCommand(page, 'SeqScope: Recordings…');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: name });
+    const trash = row.locator('.action-label[aria-label="Delete…"], .action-label[title="Delete…"]').first();
+    const askDelete = async () => {
+      await row.hover();
+      await trash.click();
+      return dialog(page).read();
+    };
+    const asked = await askDelete();
+    await screenshot(page, join(SHOTS, 'recordings-delete.png'));
+    assert.match(asked.message, new RegExp(`^Delete the recording ${name.replace(/\./g, '\\.')} \\(.+\\)\\?$`));
+    assert.equal(asked.detail, 'This cannot be undone.');
+    assert.deepEqual(asked.buttons.sort(), ['Cancel', 'Delete']);
+    await dialog(page).answer('Cancel');
+    await row.waitFor({ state: 'visible', timeout: 10_000 }); // the picker stays open behind the dialog
+    assert.ok(existsSync(file), 'Cancel keeps it');
+
+    await askDelete();
+    await dialog(page).answer('Delete');
+    await until(async () => !existsSync(file), 10_000);
+    await row.waitFor({ state: 'hidden', timeout: 10_000 }); // and the list no longer shows it
+    await page.keyboard.press('Escape');
+  });
+
+  it('a failing command (the emulator down: connection refused) shows one error notification and no modal', async () => {
+    const { page } = workbench();
+    await emu!.stop();
+    const toasts = page.locator('.notifications-toasts .notification-list-item');
+    assert.equal(await toasts.count(), 0, 'no notification before');
+    const clicked = await runCommand(page, 'SeqScope: Tap Topic…');
+    const error = page.locator('.notifications-toasts .notification-list-item', { has: page.locator('.codicon-error') });
+    await error.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const shownAfterMs = Date.now() - clicked;
+    // The command has finished once its progress notification is gone; VS Code's own "Command …
+    // resulted in an error" modal would follow that at once.
+    const progress = page.locator('.notifications-toasts .notification-list-item', { hasText: 'connecting to Pub/Sub' });
+    await progress.waitFor({ state: 'hidden', timeout: 30_000 });
+    await runCommand(page, 'View: Toggle Panel'); // a round trip through the workbench after the command ended
+    await screenshot(page, join(SHOTS, 'emulator-down.png'));
+    assert.equal(await dialog(page).box.count(), 0, 'no modal dialog');
+    const texts = (await toasts.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(await error.count(), 1, `exactly one error notification: ${texts.join(' | ')}`);
+    assert.match(texts.join(' | '), /emulator.*(not running|refused)/i);
+    assert.match(await error.first().innerText(), /Open Settings/, 'the next step names the setting');
+    console.log(`    the error showed ${shownAfterMs} ms after the command ran`);
+  });
+});
