@@ -82,6 +82,14 @@ const targets = [
     format: 'cjs',
   },
   {
+    // The parallel reader's scanning threads (src/timeline/scanPool.ts), for the CLI and the loader.
+    entryPoints: ['src/timeline/scanWorker.ts'],
+    outfile: 'dist/scanWorker.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
     // The timeline webview (and the standalone HTML export, which embeds the same bundle).
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview/timeline.js',

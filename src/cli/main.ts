@@ -31,6 +31,9 @@ import { redactSecrets } from '../core/util/secrets';
 import { UsageError } from './usageError';
 import { isInputError } from '../core/util/inputError';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultThreads, WorkerScanPool } from '../timeline/scanPool';
 
 declare const SEQSCOPE_VERSION: string;
 
@@ -57,6 +60,7 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   progress?: boolean;
   sortKeys?: KeyOrder;
   inputFormat?: InputFormat;
+  threads?: string;
 }
 
 export interface Io {
@@ -96,6 +100,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
         .choices([...KEY_ORDERS])
         .default('arrival'),
     )
+    .option('--threads <n>', 'threads that read JSON Lines captures (other formats are read on one): 1 reads on the thread that sequences; the result is the same for any number (default: the available cores)')
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
     .addHelpText(
@@ -208,6 +213,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   if ((filter || query) && flags.export === undefined) {
     throw new UsageError('--only, --only-key, --numbers, --where, --grep and --message-id choose what --export writes: add --export FILE (or --export - for stdout)', query && !filter ? (flags.grep !== undefined ? '--grep' : '--message-id') : '--only');
   }
+  const threads = flags.threads === undefined ? defaultThreads() : parseThreads(flags.threads);
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope replay -');
   if (stdinProblem) throw new UsageError(stdinProblem);
   const repeated = repeatedInput(paths.filter((p) => p !== '-'));
@@ -249,9 +255,11 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   process.once('SIGINT', onSigint);
   // A terminal watching a gigabyte capture should see it move; logs and pipes get nothing.
   const progress = progressLineFor(io.stderr, paths.map(inputName).join(', '), flags.progress);
+  const scanPool = scanPoolFor(threads);
   let result;
   try {
     result = await runReplay({
+      scanPool,
       paths,
       options,
       writer,
@@ -267,6 +275,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   } finally {
     process.off('SIGINT', onSigint);
     progress?.clear();
+    await scanPool?.close();
   }
   const { cancelled, heapStop } = result;
   for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
@@ -301,6 +310,23 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     return EXIT.findings;
   }
   return EXIT.ok;
+}
+
+/** `--threads`: a whole number of threads, 1 to 256. */
+function parseThreads(text: string): number {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= 256)) throw new UsageError(`--threads must be a whole number from 1 to 256, not ${JSON.stringify(text)}`, '--threads');
+  return n;
+}
+
+/**
+ * The scanning threads of a replay (none with one thread, or when run from source, where there
+ * is no bundled dist/scanWorker.js beside this file: then it reads on one thread, same result).
+ */
+function scanPoolFor(threads: number): WorkerScanPool | undefined {
+  if (threads < 2) return undefined;
+  const script = join(__dirname, 'scanWorker.js');
+  return existsSync(script) ? new WorkerScanPool(script, threads) : undefined;
 }
 
 const BARE_PAYLOADS = "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";

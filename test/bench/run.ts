@@ -41,6 +41,7 @@ import {
   runNode,
   summaryTotals,
 } from './cliBench';
+import { benchParallel, ParallelBenchResult, parallelReport } from './parallelBench';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
@@ -478,6 +479,12 @@ async function main(): Promise<void> {
     vsBare = cli.replay.wallMs / cli.bare.wallMs;
     report.push(...cliReport(cli, vsBare));
   }
+  let parallel: ParallelBenchResult | undefined;
+  if (sections.has('cli')) {
+    progress('cli: seqscope replay on 1 thread and more, and the DuckDB query (interleaved)');
+    parallel = benchParallel(join(ROOT, 'dist/cli.js'), ensureCapture('capture-1m', captureOptions(CAPTURE_NUMBERS)).path, REPS);
+    report.push(...parallelReport(parallel, seconds, mib));
+  }
   let timeline: TimelineBenchResult | undefined;
   if (sections.has('timeline')) timeline = await timelineReport(report);
 
@@ -531,7 +538,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, timeline, host, pubsub, recorder, archives }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

@@ -18,7 +18,7 @@ import { open, FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { CaptureEntry, parseEntry } from './captureRecord';
 import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip, streamChunks } from './captureSource';
-import { JsonArraySplitter, LineSplitter, RawRecord, Splitter } from './captureSplitters';
+import { JsonArraySplitter, LineSplitter, MAX_RECORD_BYTES, RawRecord, Splitter } from './captureSplitters';
 import { AvroArchiveError, AvroArchiveParser, isAvro } from './avroArchive';
 import { archiveLabel, textEntries, UNTIMED_CLOCK, untimedArchiveNote } from './textArchive';
 
@@ -78,6 +78,8 @@ export class CaptureReader {
     /** Read this stream (standard input) instead of the file at `path`. */
     private readonly stream?: NodeJS.ReadableStream,
     private readonly inputFormat: InputFormat = 'auto',
+    /** The longest record kept (tests make it short). */
+    private readonly maxRecordBytes = MAX_RECORD_BYTES,
   ) {
     this.label = stream ? 'standard input' : path;
   }
@@ -150,7 +152,7 @@ export class CaptureReader {
       yield* this.avroBatches(options);
       return;
     }
-    const splitter: Splitter = this.format === 'jsonl' || this.format === 'text' ? new LineSplitter() : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array');
+    const splitter: Splitter = this.format === 'jsonl' || this.format === 'text' ? new LineSplitter(this.maxRecordBytes) : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array', this.maxRecordBytes);
     try {
       if (this.format === 'empty') return;
       let chunk: Buffer | undefined = this.head;
@@ -186,6 +188,38 @@ export class CaptureReader {
         batch.push({ file: this.index, line: problem.line, time: NaN, invalid: problem.reason });
       }
       if (batch.length) yield batch;
+    } finally {
+      await this.close();
+    }
+  }
+
+  /**
+   * The (decompressed) bytes of a JSON Lines capture as they are read, for a reader that splits
+   * them itself (parallelReader.ts): the first chunk without its UTF-8 BOM (`skipped` says how
+   * many bytes went), and on damaged compressed data, what came before it, then `onDamage` with
+   * the reason. Closes the file when done.
+   */
+  async *rawChunks(options: ReadOptions, onDamage: (reason: string) => void, skipped: (n: number) => void): AsyncGenerator<Buffer> {
+    if (!this.opened) await this.open();
+    if (this.format !== 'jsonl') throw new RangeError(`rawChunks reads JSON Lines, not ${this.format}`);
+    try {
+      let chunk: Buffer | undefined = this.head;
+      this.head = Buffer.alloc(0);
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        chunk = chunk.subarray(3);
+        skipped(3);
+      }
+      while (chunk !== undefined) {
+        if (options.signal?.aborted) return;
+        if (chunk.length) yield chunk;
+        try {
+          chunk = await this.readChunk();
+        } catch (e) {
+          if (!(e instanceof DamagedCompressionError)) throw e;
+          onDamage(e.message);
+          chunk = undefined;
+        }
+      }
     } finally {
       await this.close();
     }

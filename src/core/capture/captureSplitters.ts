@@ -41,7 +41,7 @@ export interface Splitter {
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
 /** The stand-in for a record longer than `max` bytes: its place and size, and why it was skipped. */
-function tooLongRecord(line: number, offset: number, length: number, max: number): RawRecord {
+export function tooLongRecord(line: number, offset: number, length: number, max: number): RawRecord {
   const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
   const size = length >= 1024 * 1024 ? mib(length) : `${length} bytes`;
   const limit = max >= 1024 * 1024 ? mib(max) : `${max} bytes`;
@@ -111,7 +111,9 @@ export class LineSplitter implements Splitter {
     this.partsLength += end - start;
     this.endsWithCR = chunk[end - 1] === CR;
     if (this.tooLong) return;
-    if (this.partsLength > this.maxRecordBytes) {
+    // One byte more than the bound may be the CR of a CRLF line end, which is not the record's:
+    // a line is too long by its length without it, wherever the chunks were cut.
+    if (this.partsLength > this.maxRecordBytes + 1) {
       this.tooLong = true;
       this.parts = [];
       return;

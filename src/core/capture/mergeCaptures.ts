@@ -4,7 +4,8 @@
  * from several recorders on one subscription become one session.
  */
 import { CaptureEntry } from './captureRecord';
-import { CaptureReader, ReadOptions } from './captureReader';
+import { ReadOptions } from './captureReader';
+import { EntrySource } from './parallelReader';
 
 interface Cursor {
   readonly it: AsyncIterator<CaptureEntry[]>;
@@ -17,7 +18,7 @@ interface Cursor {
 
 const OUT_BATCH = 4096;
 
-export async function* mergeCaptures(readers: readonly CaptureReader[], options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
+export async function* mergeCaptures(readers: readonly EntrySource[], options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
   if (readers.length === 1) {
     yield* readers[0].batches(options);
     return;

@@ -3,14 +3,12 @@
  * options say, reports records that cannot be sequenced as invalid, drives the clock from the
  * records' own times, and turns what the sequencer finds into trace events and a summary.
  */
-import { CaptureEntry, topicKey } from '../capture/captureRecord';
+import { CaptureEntry } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions, isSequenced, readsJson } from '../sequencer/sequencingOptions';
-import { parsePayloadJson } from '../capture/payloadJson';
-import { evalJsonPath, formatJsonPath } from '../util/jsonPath';
-import { parseTimestampMs } from '../util/timestamp';
-import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
+import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
+import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 
@@ -71,9 +69,6 @@ export interface RunProblem {
   fix: { flag: string; setting: string };
 }
 
-/** Which option an invalid record points at, for the fix of a run that sequenced nothing. */
-type InvalidCause = 'record' | 'key' | 'seq' | 'width' | 'mdp3' | 'json';
-
 /** One line for numbers too wide for the width, with the fix. */
 export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
   const where = `${t.first.file ? t.first.file + ':' : 'line '}${t.first.line}`;
@@ -87,17 +82,11 @@ export type TraceListener = (event: TraceEvent, entry?: CaptureEntry) => void;
 
 const INVALID_SAMPLES = 100;
 
-/** The content hash of an entry the engine offers (always a record). */
+/** The content hash of an entry the engine offers (always a record; scanned ones carry theirs). */
 function entryContent(e: CaptureEntry): number {
-  return contentHash(e.record!.message);
+  return e instanceof ScannedEntry ? e.hash : contentHash(e.record!.message);
 }
 
-/** A JSON value in a reason: its type, not its (possibly long) text. */
-function describe(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'boolean' ? `${v}` : typeof v === 'number' ? String(v) : typeof v;
-}
-/** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
-const DIGITS = /^\d+$/;
 
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
@@ -109,16 +98,15 @@ export class ReplayEngine {
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
   private tooWide: TooWide | undefined;
-  /** Whether each record's payload is decoded as an MDP 3.0 packet (for its number or its time). */
-  private readonly readsPackets: boolean;
-  /** The packet's SendingTime (ms) of records held until released, with --time mdp3. */
-  private readonly packetSent = new WeakMap<CaptureEntry, number>();
+  /**
+   * The sender's time (ms) of records held until released, with --time mdp3 (the packet's
+   * SendingTime) or --time json:<path> (the payload field's); scanned entries carry theirs.
+   */
+  private readonly sentAt = new WeakMap<CaptureEntry, number>();
   /** What the first invalid record points at. */
   private firstCause: InvalidCause | undefined;
-  /** Whether each record's payload is read as JSON (for its key, number or time). */
-  private readonly readsJson: boolean;
-  /** The payload field's sending time (ms) of records held until released, with --time json:<path>. */
-  private readonly jsonSent = new WeakMap<CaptureEntry, number>();
+  /** What `readFields` read from the record being pushed. */
+  private readonly fields = newRecordFields();
 
   constructor(
     readonly options: SequencingOptions,
@@ -127,8 +115,6 @@ export class ReplayEngine {
     /** Capture paths by file index; named on events only when there are several. */
     readonly files: readonly string[] = [],
   ) {
-    this.readsPackets = options.seq.kind === 'mdp3' || options.sendingTimeMdp3 === true;
-    this.readsJson = readsJson(options);
     this.sequencer = new Sequencer<CaptureEntry>(
       {
         gapTimeoutMs: options.gapTimeoutMs,
@@ -150,120 +136,39 @@ export class ReplayEngine {
    * `lastSeq` hold what the record was sequenced by (for callers that log arrivals).
    */
   push(e: CaptureEntry): boolean {
+    if (e instanceof ScannedEntry) return this.pushScanned(e);
     const rm = e.record;
     if (rm === undefined) {
       this.reportInvalid(e, e.invalid ?? 'not a record', 'record');
       return false;
     }
-    const m = rm.message;
-    const o = this.options;
-    // Only when asked (a json: option): parsed once per record, and a replay that does not ask never parses.
-    let doc: unknown;
-    if (this.readsJson) {
-      const parsed = parsePayloadJson(m.data);
-      if ('error' in parsed) {
-        this.reportInvalid(e, parsed.error, 'json');
-        return false;
-      }
-      doc = parsed.value;
+    const f = this.fields;
+    if (!readFields(rm, this.options, this.sequencer.space, f)) {
+      if (f.cause === 'width') this.noteTooWide(e, f.wideSource as string, f.seq);
+      this.reportInvalid(e, f.reason as string, f.cause as InvalidCause);
+      return false;
     }
-    let key: string;
-    if (o.key.kind === 'orderingKey') key = m.orderingKey ?? '';
-    else if (o.key.kind === 'none') key = '';
-    else if (o.key.kind === 'json') {
-      const v = evalJsonPath(doc, o.key.path);
-      if (typeof v === 'string') key = v;
-      else if (typeof v === 'number' && Number.isFinite(v)) key = String(v);
-      else {
-        this.reportInvalid(e, `payload field ${formatJsonPath(o.key.path)} ${v === undefined ? 'is missing' : `is ${describe(v)}, not a string or number`}`, 'key');
-        return false;
-      }
-    } else {
-      const v = m.attributes?.[o.key.name];
-      if (v === undefined) {
-        this.reportInvalid(e, `key attribute "${o.key.name}" is missing`, 'key');
-        return false;
-      }
-      key = v;
+    if (this.options.sendingTimeAttribute === undefined && f.sent === f.sent) this.sentAt.set(e, f.sent);
+    return this.offer(e, f.key, f.seq, rm.message.messageId);
+  }
+
+  /** An entry a scanning thread has read already (see capture/lineScan.ts). */
+  private pushScanned(e: ScannedEntry): boolean {
+    const kind = e.kind;
+    if (kind !== ScanKind.Valid) {
+      if (kind === ScanKind.Width) this.noteTooWide(e, e.wideSource as string, e.seq);
+      this.reportInvalid(e, kind === ScanKind.Record ? (e.invalid ?? 'not a record') : (e.reason as string), causeOf(kind));
+      return false;
     }
-    if (rm.topic !== undefined) key = topicKey(rm.topic, key);
-    let seq = 0;
-    if (this.readsPackets) {
-      // Only when asked (--seq mdp3, --time mdp3): a replay that does not ask never decodes.
-      const p = decodeMdp3Base64(m.data);
-      if (isMdp3Error(p)) {
-        this.reportInvalid(e, p.error, 'mdp3');
-        return false;
-      }
-      if (o.seq.kind === 'mdp3') {
-        seq = p.msgSeqNum;
-        // The header is the number sequenced; an attribute that says otherwise is not trusted.
-        const attr = m.attributes?.MsgSeqNum;
-        if (attr !== undefined && attr !== String(seq)) {
-          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} disagrees with attribute ${attr}`, 'mdp3');
-          return false;
-        }
-        const problem = this.sequencer.space.check(seq);
-        if (problem !== undefined) {
-          this.noteTooWide(e, 'MDP packet MsgSeqNum', seq);
-          this.reportInvalid(e, `MDP packet MsgSeqNum ${seq} ${problem}`, 'width');
-          return false;
-        }
-      }
-      if (o.sendingTimeMdp3) this.packetSent.set(e, sendingTimeMs(p));
-    }
-    if (o.seq.kind === 'attribute') {
-      const text = m.attributes?.[o.seq.name];
-      if (text === undefined) {
-        this.reportInvalid(e, `sequence attribute "${o.seq.name}" is missing`, 'seq');
-        return false;
-      }
-      seq = DIGITS.test(text) ? Number(text) : NaN;
-      // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
-      const problem = seq === seq ? this.sequencer.space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
-      if (problem !== undefined) {
-        const wide = seq > this.sequencer.space.max && o.seqBits !== 64;
-        if (wide) this.noteTooWide(e, o.seq.name, seq);
-        this.reportInvalid(e, `${o.seq.name} ${JSON.stringify(text)} ${problem}`, wide ? 'width' : 'seq');
-        return false;
-      }
-    }
-    if (o.seq.kind === 'json') {
-      const v = evalJsonPath(doc, o.seq.path);
-      const where = `payload field ${formatJsonPath(o.seq.path)}`;
-      if (v === undefined) {
-        this.reportInvalid(e, `${where} is missing`, 'seq');
-        return false;
-      }
-      const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-      seq = text !== undefined && DIGITS.test(text) ? Number(text) : NaN;
-      const problem = seq === seq ? this.sequencer.space.check(seq) : text !== undefined && text[0] === '-' ? 'is negative' : 'is not an integer';
-      if (problem !== undefined) {
-        const wide = seq > this.sequencer.space.max && o.seqBits !== 64;
-        if (wide) this.noteTooWide(e, where, seq);
-        this.reportInvalid(e, `${where} ${text !== undefined ? JSON.stringify(text) : describe(v)} ${problem}`, wide ? 'width' : 'seq');
-        return false;
-      }
-    }
-    if (o.sendingTimeJson !== undefined) {
-      const v = evalJsonPath(doc, o.sendingTimeJson);
-      const where = `payload field ${formatJsonPath(o.sendingTimeJson)}`;
-      if (v === undefined) {
-        this.reportInvalid(e, `${where} is missing`, 'json');
-        return false;
-      }
-      const t = parseTimestampMs(v);
-      if (typeof t !== 'number') {
-        this.reportInvalid(e, `${where} ${t.error}`, 'json');
-        return false;
-      }
-      this.jsonSent.set(e, t);
-    }
+    return this.offer(e, e.key, e.seq, e.messageId);
+  }
+
+  private offer(e: CaptureEntry, key: string, seq: number, messageId: string): true {
     if (this.firstTime !== this.firstTime) this.firstTime = e.time;
     this.lastKey = key;
     this.lastSeq = seq;
     this.sequencer.advance(e.time);
-    this.sequencer.offer(key, seq, m.messageId, e);
+    this.sequencer.offer(key, seq, messageId, e);
     return true;
   }
 
@@ -380,19 +285,15 @@ export class ReplayEngine {
   private makeSink(): SequencerSink<CaptureEntry> {
     const listener = this.listener;
     const sendingAttr = this.options.sendingTimeAttribute;
-    const fromPacket = this.options.sendingTimeMdp3 === true;
-    const fromJson = this.options.sendingTimeJson !== undefined;
     return {
       message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
-        const rm = e.record!;
-        const m = rm.message;
         let latencyMs: number | undefined;
         let sent = NaN;
-        if (sendingAttr !== undefined) {
-          const st = m.attributes?.[sendingAttr];
+        if (e instanceof ScannedEntry) sent = e.sent;
+        else if (sendingAttr !== undefined) {
+          const st = e.record!.message.attributes?.[sendingAttr];
           if (st !== undefined) sent = Number(st);
-        } else if (fromPacket) sent = this.packetSent.get(e) ?? NaN;
-        else if (fromJson) sent = this.jsonSent.get(e) ?? NaN;
+        } else sent = this.sentAt.get(e) ?? NaN;
         if (sent === sent) {
           latencyMs = e.time - sent;
           let l = this.latency.get(k.name);
@@ -402,6 +303,8 @@ export class ReplayEngine {
           if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
+        const rm = e.record!;
+        const m = rm.message;
         listener(
           new MessageRelease(
             'message',

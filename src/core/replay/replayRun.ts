@@ -6,6 +6,7 @@ import { CaptureEntry } from '../capture/captureRecord';
 import { CaptureReader, InputFormat } from '../capture/captureReader';
 import { HeapAtStop, HeapGuard } from './heapGuard';
 import { mergeCaptures } from '../capture/mergeCaptures';
+import { EntrySource, ParallelLineReader, ScanPool } from '../capture/parallelReader';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from '../sequencer/sequencingOptions';
 import { TraceWriter } from '../export/traceWriter';
@@ -43,6 +44,11 @@ export interface ReplayRunOptions {
   readonly heapReservePerKey?: number;
   /** Called after each batch with bytes read so far and the total size of all captures. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * Threads that parse JSON Lines captures while this one sequences (see parallelReader.ts); the
+   * caller owns them. Without: each capture is read on this thread. Same result either way.
+   */
+  readonly scanPool?: ScanPool;
   /** Hooks for callers that index arrivals (the extension's session loader). */
   readonly onEngine?: (engine: ReplayEngine) => void;
   readonly beforePush?: (entry: CaptureEntry) => void;
@@ -102,13 +108,17 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
   const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
   const engine = new ReplayEngine(o.options, listener, o.paths);
+  const pool = o.scanPool;
+  // Entries keep their bytes when someone will look at their records (an export, the loader's hooks).
+  const keepRecords = listener !== undefined || o.beforePush !== undefined || o.afterPush !== undefined;
+  const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, o.options, keepRecords) : r));
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;
   const guard = o.heapGuard;
   const signal = guard && o.signal ? AbortSignal.any([o.signal, guard.signal]) : (guard?.signal ?? o.signal);
   let first = true;
   let last: CaptureEntry | undefined;
-  for await (const batch of mergeCaptures(readers, { signal })) {
+  for await (const batch of mergeCaptures(sources, { signal })) {
     if (first && writer) {
       const t = batch.find((e) => e.time === e.time)?.time;
       if (t !== undefined) {

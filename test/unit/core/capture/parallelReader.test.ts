@@ -1,0 +1,201 @@
+/**
+ * The parallel reader gives what the single-threaded reader gives: the same entries (line, byte
+ * place, clock, why invalid) and, through the engine, the same summary and trace events, for
+ * random captures cut into random ranges scanned in random order — lines across the cuts, CRLF,
+ * a BOM, blank and too-long lines, gzip (whole and cut off), standard input, merged captures.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { CaptureReader } from '../../../../src/core/capture/captureReader';
+import { CaptureEntry } from '../../../../src/core/capture/captureRecord';
+import { scanLines } from '../../../../src/core/capture/lineScan';
+import { mergeCaptures } from '../../../../src/core/capture/mergeCaptures';
+import { EntrySource, ParallelLineReader, ScanPool } from '../../../../src/core/capture/parallelReader';
+import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { DEFAULT_OPTIONS, PRESETS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { TraceEvent } from '../../../../src/core/trace/traceEvents';
+import { receivedMessage } from '../../../support/captureLines';
+
+/**
+ * Scans in this thread, but finishes the ranges out of order: each waits a random number of
+ * event-loop turns, as worker threads finish when they finish.
+ */
+function shuffledPool(threads: number, seed: number): ScanPool {
+  let a = seed >>> 0;
+  const random = () => ((a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) % 4);
+  return {
+    threads,
+    async scan(range, job) {
+      const bytes = new Uint8Array(range);
+      for (let i = random(); i > 0; i--) await new Promise((r) => setImmediate(r));
+      return scanLines(bytes, job.options, job.maxRecordBytes);
+    },
+  };
+}
+
+const MAX = 300;
+const CME: SequencingOptions = { ...DEFAULT_OPTIONS, ...PRESETS.cme, seqBits: 16, gapTimeoutMs: 50 };
+
+/** One line of a random capture. */
+const lineArb = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ t: fc.integer({ min: 0, max: 400 }), seq: fc.integer({ min: 0, max: 12 }), channel: fc.constantFrom('310', '311', '312'), id: fc.constantFrom(undefined, 'dup-a', 'dup-b'), sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }), data: fc.constantFrom(undefined, 'x', 'y') }).map((s) => JSON.stringify(receivedMessage(s))) },
+  { weight: 1, arbitrary: fc.constantFrom('', '   ', '\t', '{"not json', '[1,2]', '{"message":{}}', '{"message":{"messageId":"m"}}', '"é€😀"', 'x'.repeat(MAX + 5)) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: 70_000 }))) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify({ ...receivedMessage({ t, seq: 3 }), message: { messageId: `no-key-${t}`, attributes: { MsgSeqNum: '3' }, publishTime: new Date(t).toISOString() } })) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: '-4', channel: '310' }))) },
+);
+
+/** A random capture's text: its lines, CRLF or LF ends, maybe a BOM, maybe no newline at the end. */
+const captureArb = fc.record({
+  lines: fc.array(lineArb, { maxLength: 40 }),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+  lastNewline: fc.boolean(),
+});
+
+function captureBytes(c: { lines: string[]; crlf: boolean; bom: boolean; lastNewline: boolean }): Buffer {
+  const nl = c.crlf ? '\r\n' : '\n';
+  // A first line that is a record, so the content is told as JSON Lines.
+  const text = [JSON.stringify(receivedMessage({ t: 0, seq: 0, channel: '310' })), ...c.lines].join(nl) + (c.lastNewline ? nl : '');
+  return Buffer.concat([c.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)]);
+}
+
+/** What an entry says, as far as a replay sees it. */
+function entryView(e: CaptureEntry): unknown {
+  return { file: e.file, line: e.line, offset: e.offset, length: e.length, time: e.time, invalid: e.invalid, record: e.record };
+}
+
+interface Outcome {
+  entries: unknown[];
+  events: unknown[];
+  summary: unknown;
+}
+
+async function replay(sources: EntrySource[], options: SequencingOptions, paths: string[]): Promise<Outcome> {
+  const events: unknown[] = [];
+  const entries: unknown[] = [];
+  const engine = new ReplayEngine(options, (ev: TraceEvent, e?: CaptureEntry) => events.push({ ev: { ...ev }, line: e?.line }), paths);
+  for await (const batch of mergeCaptures(sources)) {
+    for (const e of batch) {
+      entries.push(entryView(e));
+      engine.push(e);
+    }
+  }
+  engine.finish();
+  return { entries, events, summary: engine.summary() };
+}
+
+describe('ParallelLineReader', () => {
+  let dir: string;
+  let n = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-parallel-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (bytes: Buffer): string => {
+    const p = join(dir, `c${n++}.jsonl`);
+    writeFileSync(p, bytes);
+    return p;
+  };
+
+  /** Both readers over the same inputs: the single-threaded one, and the parallel one with the given ranges and pool. */
+  /** Both readers' outcome, or the error each threw (a capture damaged in its first bytes fails to open). */
+  async function both(inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[], options: SequencingOptions, rangeBytes: number, pool: ScanPool): Promise<[Outcome | string, Outcome | string]> {
+    const failed = (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`;
+    return [await singleThreaded(inputs, options).catch(failed), await parallelReader(inputs, options, rangeBytes, pool).catch(failed)];
+  }
+
+  async function singleThreaded(inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[], options: SequencingOptions): Promise<Outcome> {
+    const paths: string[] = [];
+    const plain: EntrySource[] = inputs.map((make, i) => {
+      const { path, stream } = make();
+      paths.push(path);
+      return new CaptureReader(path, i, stream, 'auto', MAX);
+    });
+    return replay(plain, options, paths);
+  }
+
+  async function parallelReader(inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[], options: SequencingOptions, rangeBytes: number, pool: ScanPool): Promise<Outcome> {
+    const paths: string[] = [];
+    const parallel: EntrySource[] = [];
+    for (const [i, make] of inputs.entries()) {
+      const { path, stream } = make();
+      paths.push(path);
+      const r = new CaptureReader(path, i, stream, 'auto', MAX);
+      await r.open();
+      parallel.push(r.format === 'jsonl' ? new ParallelLineReader(r, pool, options, true, MAX, rangeBytes) : r);
+    }
+    return replay(parallel, options, paths);
+  }
+
+  it('reads random captures as the single-threaded reader does, for any cut and thread count', async () => {
+    await fc.assert(
+      fc.asyncProperty(captureArb, fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 4 }), fc.integer(), fc.boolean(), async (c, rangeBytes, threads, seed, cme) => {
+        const path = write(captureBytes(c));
+        const [single, parallel] = await both([() => ({ path })], cme ? CME : DEFAULT_OPTIONS, rangeBytes, shuffledPool(threads, seed));
+        assert.deepEqual(parallel, single);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads gzip data, standard input and merged captures alike', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(captureArb, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 3 }), fc.integer(), fc.constantFrom('file', 'gzip', 'stdin'), fc.integer({ min: 1, max: 64 }), async (cs, rangeBytes, threads, seed, how, piece) => {
+        const inputs = cs.map((c, i) => {
+          const bytes = captureBytes(c);
+          if (how === 'gzip') {
+            const path = write(gzipSync(bytes));
+            return () => ({ path });
+          }
+          if (how === 'stdin' && i === 0) {
+            // Standard input arrives in pieces of its own size.
+            const pieces: Buffer[] = [];
+            for (let at = 0; at < bytes.length; at += piece) pieces.push(bytes.subarray(at, at + piece));
+            return () => ({ path: '-', stream: Readable.from(pieces) });
+          }
+          const path = write(bytes);
+          return () => ({ path });
+        });
+        const [single, parallel] = await both(inputs, CME, rangeBytes, shuffledPool(threads, seed));
+        assert.deepEqual(parallel, single);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('reports gzip data cut off where the single-threaded reader does', async () => {
+    await fc.assert(
+      fc.asyncProperty(captureArb, fc.double({ min: 0.2, max: 0.95, noNaN: true }), fc.integer({ min: 1, max: 200 }), async (c, keep, rangeBytes) => {
+        const gz = gzipSync(captureBytes(c));
+        const path = write(gz.subarray(0, Math.max(10, Math.floor(gz.length * keep))));
+        const [single, parallel] = await both([() => ({ path })], CME, rangeBytes, shuffledPool(2, 1));
+        assert.deepEqual(parallel, single);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('stops a too-long line without holding it, as the single-threaded reader does', async () => {
+    const long = 'y'.repeat(3 * MAX);
+    const text = `${JSON.stringify(receivedMessage({ t: 0, seq: 0, channel: '310' }))}\r\n${long}\r\n${JSON.stringify(receivedMessage({ t: 1, seq: 1, channel: '310' }))}\n${long}`;
+    const bytes = Buffer.from(text);
+    const path = write(bytes);
+    for (const rangeBytes of [1, 7, 64, 1000]) {
+      for (const piece of [0, 1, 5, 100]) {
+        // 0: the file (one chunk); else standard input in pieces of that size.
+        const pieces: Buffer[] = [];
+        for (let at = 0; at < bytes.length; at += piece || bytes.length) pieces.push(bytes.subarray(at, at + (piece || bytes.length)));
+        const input = piece === 0 ? () => ({ path }) : () => ({ path: '-', stream: Readable.from(pieces) });
+        const [single, parallel] = await both([input], CME, rangeBytes, shuffledPool(2, rangeBytes));
+        assert.deepEqual(parallel, single, `ranges of ${rangeBytes} bytes, pieces of ${piece}`);
+        assert.equal((single as Outcome).summary && ((single as Outcome).summary as { invalid: number }).invalid, 2);
+      }
+    }
+  });
+});
