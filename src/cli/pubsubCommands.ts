@@ -75,16 +75,23 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
   overwrite?: boolean;
   maxMessages?: string;
   duration?: string;
+  /** --drain: true (the ack deadline plus 2 s), or how long nothing must arrive. */
+  drain?: boolean | string;
   json?: boolean;
   /** False with --no-progress. */
   progress?: boolean;
 }
+
+/** `--drain`: quiet this long first, then the note, then the rest of the ack deadline. */
+const DRAIN_QUIET_MS = 2000;
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   const topicTexts = flags.topic ?? [];
   if (!!flags.subscription === topicTexts.length > 0) throw new UsageError('give one of --subscription (consume it) or --topic (record through a temporary tap; repeat it to record several topics into one file)');
   const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
   const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
+  const drainQuietMs = typeof flags.drain === 'string' ? parseDuration(flags.drain) : undefined;
+  if (drainQuietMs !== undefined && drainQuietMs < DRAIN_QUIET_MS) throw new UsageError(`--drain ${flags.drain}: give at least ${formatDuration(DRAIN_QUIET_MS)}`, '--drain');
   // Checked before connecting, so a typo costs nothing.
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
@@ -103,6 +110,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   // What is said while recording goes above the progress line, not after it on the same line.
   const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
   let ticker: NodeJS.Timeout | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
   try {
     let subscriptions: PubsubLayer.ResourceName[];
     if (topicTexts.length) {
@@ -125,7 +133,10 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     const budget = stopAfter === undefined ? undefined : { remaining: stopAfter };
     const received = () => sources.reduce((n, s) => n + s.stats.received, 0);
     const several = subscriptions.length > 1;
+    let lastArrival = Date.now();
+    let stopDrained: (why: string) => void = () => undefined;
     const done = new Promise<string>((resolve) => {
+      stopDrained = resolve;
       interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (durationMs !== undefined) setTimeout(() => resolve(`${flags.duration} elapsed`), durationMs).unref();
       subscriptions.forEach((subscription, i) => {
@@ -135,6 +146,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
             { connection: conn, subscription, recorder: rec, budget, topic: several ? taps[i].topic.path : undefined },
             {
               record() {
+                lastArrival = Date.now();
                 if (budget !== undefined && budget.remaining <= 0) resolve(`${stopAfter} messages recorded`);
               },
               state(state, detail) {
@@ -148,13 +160,18 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
         );
       });
     });
+    let ackDeadlineSeconds = 0;
     for (const source of sources) {
       const info = await source.start();
+      ackDeadlineSeconds = Math.max(ackDeadlineSeconds, info.ackDeadlineSeconds);
       for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
     }
+    lastArrival = Date.now();
+    if (flags.drain) drainTimer = watchDrain(ackDeadlineSeconds, drainQuietMs, () => lastArrival, say, (why) => stopDrained(why));
     if (progress) ticker = recordingProgress(progress, received, started);
     const why = await done;
     clearInterval(ticker);
+    clearInterval(drainTimer);
     progress?.clear();
     for (const source of sources) await source.stop();
     const gzip = recorder.gzip;
@@ -184,6 +201,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     return 0;
   } finally {
     clearInterval(ticker);
+    clearInterval(drainTimer);
     progress?.clear();
     interrupt.dispose();
     for (const source of sources) await source.stop().catch(() => undefined);
@@ -207,6 +225,32 @@ function sumStats(all: readonly PubsubLayer.LiveStats[]): PubsubLayer.LiveStats 
     sum.lastReconnectAt = Math.max(sum.lastReconnectAt, s.lastReconnectAt);
   }
   return sum;
+}
+
+/**
+ * `--drain`: stops the recording once the subscription is empty. A subscription cannot say that
+ * it is: messages leased to a client that died (a killed recorder) stay away until their ack
+ * deadline expires, and on an ordered subscription every later message of their key waits behind
+ * them. So after DRAIN_QUIET_MS without a delivery the recorder says it is waiting on such leases,
+ * and calls the subscription empty only when nothing arrived for the ack deadline plus that.
+ */
+function watchDrain(ackDeadlineSeconds: number, quietMs: number | undefined, lastArrival: () => number, say: (line: string) => void, stop: (why: string) => void): NodeJS.Timeout {
+  const deadlineMs = Math.max(10, ackDeadlineSeconds || 10) * 1000;
+  const emptyAfterMs = quietMs ?? deadlineMs + DRAIN_QUIET_MS;
+  let noted = -1;
+  return setInterval(() => {
+    const since = lastArrival();
+    const quiet = Date.now() - since;
+    if (quiet >= emptyAfterMs) {
+      stop(`drained: nothing arrived for ${formatDuration(emptyAfterMs)}`);
+    } else if (quiet >= DRAIN_QUIET_MS && noted !== since) {
+      noted = since;
+      say(
+        `seqscope: nothing new for ${formatDuration(DRAIN_QUIET_MS)}; waiting up to ${formatDuration(emptyAfterMs - DRAIN_QUIET_MS)} more for messages a previous client holds leased ` +
+          `(they come back when their ack deadline expires; on an ordered subscription the rest of their key waits behind them)\n`,
+      );
+    }
+  }, 250);
 }
 
 /** Redraws "recording N messages · R/s · elapsed" every second; the caller clears the interval. */
@@ -392,6 +436,7 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .option('--overwrite', 'replace a file that holds a recording (without this or --append, such a file is refused: its messages were acked)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
+        .option('--drain [quiet]', 'stop once the subscription is empty: nothing arrived for QUIET (default: its ack deadline plus 2s; messages a killed client held come back only then; the emulator can take a minute)')
         .option('--json', 'print what was recorded and the sequencer summary as one JSON object')
         .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
     ),

@@ -33,8 +33,12 @@ export interface PubsubConnection {
 
 /** Admin calls give up after this long (the library's default retries run for minutes). */
 export const ADMIN_TIMEOUT_MS = 8000;
-/** How long the emulator gets to answer its liveness GET. */
-const PROBE_TIMEOUT_MS = 1000;
+/**
+ * How long the emulator gets to answer its liveness GET. A stopped emulator refuses at once;
+ * this is for one that is there but slow: on a loaded 2-core machine (load 20) its JVM took over
+ * a second, and a recorder restarted after a crash gave up on a running emulator.
+ */
+const PROBE_TIMEOUT_MS = 3000;
 
 type PubsubModule = typeof import('@google-cloud/pubsub');
 let loaded: Promise<PubsubModule> | undefined;
@@ -52,7 +56,7 @@ export function resolveEmulatorHost(settings: ConnectionSettings): string | unde
 }
 
 /**
- * Opens a client. Throws PubsubError: `emulator-down` within about a second when an emulator is
+ * Opens a client. Throws PubsubError: `emulator-down` at once when an emulator is
  * configured but not answering, `no-project` / `invalid-name` for the project, `unauthenticated`
  * without usable Google credentials.
  */
