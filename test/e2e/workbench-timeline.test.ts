@@ -398,6 +398,51 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.doesNotMatch((await item.getAttribute('class')) ?? '', /\b(warning|error)-kind\b/);
   });
 
+  it('follows the light, dark and high-contrast themes, every control named and reachable by keyboard (a screenshot per theme)', async () => {
+    const { page } = workbench();
+    /** Picks a colour theme as a person does, and waits for the workbench and the webview to show it. */
+    const pickTheme = async (label: string, workbenchClass: string, webviewClass: string) => {
+      await runCommand(page, 'Preferences: Color Theme');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor({ timeout: 15_000 });
+      await input.fill(label);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 15_000 });
+      await input.press('Enter');
+      await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
+      await frame.waitForFunction((c) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(c), webviewClass, { timeout: 15_000 });
+    };
+    await frame.getByRole('button', { name: 'Show the filter bar' }).click();
+    const backgrounds = new Map<string, string>();
+    let before = (await snapshot(frame)).background;
+    for (const [label, workbenchClass, webviewClass, file] of [
+      // The test workbench starts light: each theme picked differs from the one before, and
+      // the last brings the light one back for the tests that follow.
+      ['Dark Modern', 'vs-dark', 'vscode-dark', 'dark'],
+      ['Dark High Contrast', 'hc-black', 'vscode-high-contrast', 'high-contrast'],
+      ['Light Modern', 'vs', 'vscode-light', 'light'],
+    ]) {
+      await pickTheme(label, workbenchClass, webviewClass);
+      // The canvas redraws in the theme's colours (read from VS Code's CSS variables).
+      const s = await waitForSnapshot(frame, (x) => x.allFresh && x.background !== before, `the canvas redrawn in ${label}`);
+      before = s.background;
+      backgrounds.set(label, s.background ?? '');
+      // Every control, as assistive technology reads it (Playwright's accessible names): none
+      // without a name. An unnamed one reads `- button` where a named one reads `- button "Zoom in"`.
+      const tree = await frame.locator('body').ariaSnapshot();
+      const controls = tree.split('\n').filter((l) => /^\s*- (button|combobox|listbox|textbox|checkbox|spinbutton|slider|radio|switch|link|menuitem|tab)\b/.test(l));
+      assert.ok(controls.length >= 15, `the toolbar, replay bar and filter bar are in the tree:\n${tree}`);
+      assert.deepEqual(controls.filter((l) => !/^\s*- \w+ "[^"]+"/.test(l)), [], `controls without an accessible name in ${label}`);
+      // Reachable by keyboard: no enabled control is taken out of the tab order.
+      const untabbable = await frame.locator('button, select, input, textarea, [role="button"], canvas').evaluateAll((els) =>
+        els.filter((e) => !(e as unknown as { disabled?: boolean }).disabled && (e as unknown as { tabIndex: number }).tabIndex < 0 && !e.closest('[hidden]')).map((e) => e.outerHTML.slice(0, 80)),
+      );
+      assert.deepEqual(untabbable, [], `controls out of the tab order in ${label}`);
+      await screenshot(page, join(SHOTS, `workbench-timeline-${file}.png`));
+    }
+    assert.equal(new Set(backgrounds.values()).size, 3, `one background per theme: ${JSON.stringify([...backgrounds])}`);
+    await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
+  });
+
   it('orders the lanes from its Keys menu and from Sort Keys…, the tree alike; a filter cleared from the Command Palette reaches it', async () => {
     const { page } = workbench();
     const lanesBecome = async (want: string[], what: string) => (await waitForSnapshot(frame, (x) => x.lanes.map((l) => l.name).join() === want.join(), what, 15_000)).lanes;
