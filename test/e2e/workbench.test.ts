@@ -144,7 +144,8 @@ describe('workbench (e2e)', () => {
 
     await rows.nth(1).click();
     // Open Capture's own question follows.
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Preset: cme' }).click();
+    // The first such row is cme itself; "Preset: cme-json" follows it.
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Preset: cme' }).first().click();
     // The new session is revealed and selected: with the 1 200 keys of an earlier session expanded
     // above it, its row is drawn only if the tree scrolled to it (it did not while the tree's
     // throttled refresh had not reached VS Code yet).

@@ -66,7 +66,9 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
   // accepts it, once the dialog has stayed put for a moment: an Enter that lands on the
   // sequencing picker just replacing it would accept its first item instead.)
   const title = page.locator('.quick-input-widget .quick-input-title');
-  const option = page.locator('.quick-input-widget .monaco-list-row', { hasText: choice });
+  // The first row naming it: filtered on "Preset: cme", VS Code lists the exact label first,
+  // "Preset: cme-json" after it, and Enter accepts the first.
+  const option = page.locator('.quick-input-widget .monaco-list-row', { hasText: choice }).first();
   // Short time-outs: once the quick input has closed these elements are gone, and a locator
   // would wait its default 30 s for them.
   // A closed quick input keeps its last title and value, hidden: only an open one counts.
