@@ -7,6 +7,7 @@
  * user pans faster than pages arrive.
  */
 import type { Mdp3Packet } from '../core/capture/mdp3';
+import type { OpenState } from '../core/sequencer/openState';
 import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { TraceFilterSpec } from '../core/trace/traceFilter';
@@ -37,6 +38,10 @@ export interface SessionInfo {
   invalid: number;
   /** Present in a standalone export: there is no live host to drive replay. */
   standalone?: boolean;
+  /** A live session: it grows (the timeline follows it, "follow live"). */
+  live?: boolean;
+  /** A live session's keys waiting now: an open gap (a band growing while it waits), a start window. */
+  open?: { key: number; state: OpenState }[];
 }
 
 /** SessionInfo as it crosses: its lanes packed (shared/laneWire.ts: one string, not an object a lane); the webview unpacks. */

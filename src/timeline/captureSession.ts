@@ -3,6 +3,7 @@
  * Answers the views' questions a page at a time — never "everything" — so a million events stay
  * cheap to browse. Browser-safe: the standalone HTML export builds one from embedded columns.
  */
+import type { OpenState } from '../core/sequencer/openState';
 import type { ReplaySummary } from '../core/replay/replayEngine';
 import { ArrivalLog } from './arrivalLog';
 import { lowerBound } from './columns';
@@ -45,6 +46,9 @@ export class CaptureSession {
    * window, where holding is the rule). Set by LiveFeed; undefined for a capture, which has ended.
    */
   heldNow: ((key: number) => number) | undefined;
+
+  /** A live session's keys waiting on something now (open gaps, start windows). Set by LiveFeed. */
+  openNow: (() => { key: number; state: OpenState }[]) | undefined;
 
   get arrivalCount(): number {
     return this.log.count;

@@ -10,6 +10,7 @@
  * then on. The sequencer runs on across windows, so its verdict and the summary's counts cover
  * everything since attach; the recording keeps every line, and reopening it shows them all.
  */
+import { OpenState, openStateOf } from '../core/sequencer/openState';
 import { CaptureEntry, ReceivedMessage, RecordEntry, recordTime } from '../core/capture/captureRecord';
 import { ReplayEngine, ReplaySummary } from '../core/replay/replayEngine';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
@@ -55,6 +56,17 @@ export class LiveFeed {
     this.session.heldNow = (key) => {
       const k = this.engine.sequencer.keyStates[key];
       return k?.started ? k.held.size : 0;
+    };
+    this.session.openNow = () => {
+      const seq = this.engine.sequencer;
+      // The sequencer's clock: arrivals, and the wall clock the caller feeds in between them.
+      const now = seq.now;
+      const open: { key: number; state: OpenState }[] = [];
+      seq.keyStates.forEach((k, key) => {
+        const state = openStateOf(seq, k, now);
+        if (state) open.push({ key, state });
+      });
+      return open;
     };
   }
 

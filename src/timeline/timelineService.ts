@@ -95,6 +95,7 @@ export class TimelineService {
       lanes: packLanes(lanesOf(s)),
       invalid: s.summary.invalid,
       ...(this.meta.standalone ? { standalone: true } : {}),
+      ...(s.openNow ? { live: true, open: s.openNow() } : {}),
     };
   }
 

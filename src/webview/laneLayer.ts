@@ -16,9 +16,11 @@
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
 import { Kind } from '../shared/timelineModel';
 import { count, missingRange } from './format';
+import { placeLabels } from './labelPlacement';
 import { HitList } from './layout';
+import type { OpenGapBand } from './openGapBand';
 import { Theme, withAlpha } from './theme';
-import type { DrawnMark, MarkCounts } from './timelineSnapshot';
+import type { DrawnLabel, DrawnMark, MarkCounts } from './timelineSnapshot';
 
 /** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
 const REDELIVERY = 1;
@@ -58,15 +60,23 @@ export interface LayerSpec {
   selectedId?: number;
   theme: Theme;
   dpr: number;
-  /** Identifies what the layer shows besides geometry (pages, selection, theme, lanes). */
+  /** A live session's open gaps by lane key: bands growing while they wait (openGapBand.ts). */
+  openBands?: ReadonlyMap<number, OpenGapBand>;
+  /** Identifies what the layer shows besides geometry (pages, selection, theme, lanes, open gaps). */
   content: string;
 }
+
+/** Rows gap labels may stack into in a lane, and how far apart (px) their middles are. */
+const LABEL_ROWS = 2;
+const LABEL_ROW_STEP = 11;
 
 export interface LayerStats {
   marks: MarkCounts;
   /** In layer coordinates. */
   findings: DrawnMark[];
   messages: DrawnMark[];
+  /** The labels drawn in the lanes, in layer coordinates (the test hook checks none overlaps). */
+  labels: DrawnLabel[];
   /** Lanes that had a page / a fresh page. */
   lanesWithData: number;
   lanesFresh: number;
@@ -128,17 +138,20 @@ export class LaneLayer {
     for (let i = spec.first; i < spec.end; i++) {
       const lane = spec.lanes[i];
       const got = spec.pageFor(lane.key);
-      if (!got) continue;
-      this.stats.lanesWithData++;
-      if (got.fresh) this.stats.lanesFresh++;
-      const lp = got.page.lanes.find((l) => l.key === lane.key);
-      if (!lp) continue;
+      const open = spec.openBands?.get(lane.key);
+      if (got) {
+        this.stats.lanesWithData++;
+        if (got.fresh) this.stats.lanesFresh++;
+      }
+      const lp = got?.page.lanes.find((l) => l.key === lane.key);
+      if (!lp && !open) continue;
       const y = this.rowY(i);
       ctx.save();
       ctx.beginPath();
       ctx.rect(0, y, spec.widthPx, spec.laneHeight);
       ctx.clip();
-      this.drawLanePage(spec, got.page, lp, y, spec.laneHeight);
+      if (got && lp) this.drawLanePage(spec, got.page, lp, y, spec.laneHeight, open);
+      else this.drawGaps(spec, undefined, y, spec.laneHeight, open);
       ctx.restore();
     }
     if (spec.invalidHeight > 0) {
@@ -165,7 +178,7 @@ export class LaneLayer {
     if (into.length < MARKS_LISTED && this.visible(t)) into.push(m);
   }
 
-  private drawLanePage(s: LayerSpec, page: TimelinePage, lp: LanePage, y: number, h: number): void {
+  private drawLanePage(s: LayerSpec, page: TimelinePage, lp: LanePage, y: number, h: number, open: OpenGapBand | undefined): void {
     const ctx = this.ctx;
     const th = s.theme;
     const mid = y + h / 2;
@@ -174,7 +187,7 @@ export class LaneLayer {
 
     // Gap bands first: everything else draws over them.
     const fl = lp.findings;
-    this.drawGaps(s, fl, y, h);
+    this.drawGaps(s, fl, y, h, open);
 
     if (lp.density) {
       // Messages per bucket: columns, height by share of the busiest bucket in view.
@@ -268,13 +281,21 @@ export class LaneLayer {
     }
   }
 
-  private drawGaps(s: LayerSpec, fl: MarkList, y: number, h: number): void {
+  /**
+   * Gap bands, the open gap's band growing while it waits, then their labels: measured and placed
+   * so that none overlaps another (bands of gaps opened close together overlap; a label that fits
+   * in no row is left out, the band keeps its tooltip).
+   */
+  private drawGaps(s: LayerSpec, fl: MarkList | undefined, y: number, h: number, open: OpenGapBand | undefined): void {
     const ctx = this.ctx;
     const th = s.theme;
     const mid = y + h / 2;
     const t1 = this.t1;
+    const vx0 = this.x(s.viewT0);
+    const vx1 = this.x(s.viewT1);
+    const labels: { x: number; w: number; text: string; keep: boolean }[] = [];
     let lastEnd = -Infinity;
-    for (let i = 0; i < fl.id.length; i++) {
+    for (let i = 0; fl && i < fl.id.length; i++) {
       if (fl.kind[i] !== Kind.gap) continue;
       const g0 = fl.t0[i];
       const g1 = fl.t1[i];
@@ -292,8 +313,6 @@ export class LaneLayer {
       if (x1 <= lastEnd && !selected) continue;
       lastEnd = x1;
       // Clip bands to the part of the layer in view at render time, so labels centre on what shows.
-      const vx0 = this.x(s.viewT0);
-      const vx1 = this.x(s.viewT1);
       const cx0 = Math.max(-2, x0);
       const cx1 = Math.min(s.widthPx + 2, x1);
       ctx.fillStyle = withAlpha(th.gap, 0.22);
@@ -310,14 +329,9 @@ export class LaneLayer {
         const to = fl.aux[i];
         const n = to >= from ? to - from + 1 : undefined;
         const range = missingRange(from, to);
-        const labels = [`missing ${range}`, range, ...(n !== undefined && n > 1 ? [`${count(n)} lost`, `×${count(n)}`] : [])];
-        const text = labels.find((l) => ctx.measureText(l).width <= visibleW - 8);
-        if (text) {
-          ctx.fillStyle = th.foreground;
-          ctx.textAlign = 'center';
-          ctx.fillText(text, (lx0 + lx1) / 2, mid);
-          ctx.textAlign = 'left';
-        }
+        const texts = [`missing ${range}`, range, ...(n !== undefined && n > 1 ? [`${count(n)} lost`, `×${count(n)}`] : [])];
+        const text = texts.find((l) => ctx.measureText(l).width <= visibleW - 8);
+        if (text) labels.push({ x: (lx0 + lx1) / 2, w: ctx.measureText(text).width, text, keep: selected });
       }
       if (g1 >= s.viewT0 && g0 <= s.viewT1) this.stats.marks.gap++;
       // Hit anywhere across the band.
@@ -328,6 +342,34 @@ export class LaneLayer {
         ctx.lineWidth = 2;
         ctx.strokeRect(cx0 - 1, y + 2, cx1 - cx0 + 2, h - 4);
       }
+    }
+    if (open && open.tDeadline >= s.t0 && open.t0 <= t1) {
+      // The whole wait outlined (dashed, to the timeout), the part waited so far filled.
+      const x0 = this.x(open.t0);
+      const xNow = Math.max(x0 + 2, this.x(open.tNow));
+      const xEnd = Math.max(xNow, this.x(open.tDeadline));
+      ctx.fillStyle = withAlpha(th.gap, 0.35);
+      ctx.fillRect(Math.max(-2, x0), y + 3, Math.min(s.widthPx + 2, xNow) - Math.max(-2, x0), h - 6);
+      ctx.strokeStyle = th.gap;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([3, 3]);
+      ctx.strokeRect(x0 + 0.5, y + 3.5, xEnd - x0 - 1, h - 7);
+      ctx.setLineDash([]);
+      ctx.fillStyle = th.gap;
+      ctx.fillRect(x0, y + 3, 1.5, h - 6);
+      ctx.fillRect(xNow - 1.5, y + 3, 1.5, h - 6);
+      this.stats.marks.openGap++;
+      // Its words may be wider than the band: centred on what is in view of the whole wait.
+      const lx0 = Math.max(x0, vx0);
+      const lx1 = Math.min(xEnd, vx1);
+      if (lx1 > lx0) labels.push({ x: (lx0 + lx1) / 2, w: ctx.measureText(open.label).width, text: open.label, keep: true });
+    }
+    if (!labels.length) return;
+    ctx.fillStyle = th.foreground;
+    ctx.textAlign = 'left';
+    for (const p of placeLabels(labels, { rows: LABEL_ROWS, pad: 8, minX: vx0, maxX: vx1 })) {
+      ctx.fillText(p.label.text, p.left, mid + p.row * LABEL_ROW_STEP);
+      this.stats.labels.push({ text: p.label.text, x: p.left, y: mid + p.row * LABEL_ROW_STEP, w: p.label.w });
     }
   }
 
@@ -486,7 +528,8 @@ export class LaneLayer {
 
 function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
+    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
+    labels: [],
     findings: [],
     messages: [],
     lanesWithData: 0,

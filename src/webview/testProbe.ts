@@ -70,6 +70,8 @@ export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
     marks: st ? copy(st.marks) : undefined,
     findings: copy(st?.findings ?? []),
     messages: copy(st?.messages ?? []),
+    labels: copy(st?.labels ?? []),
+    ...(p.session?.live ? { followLive: !!vp?.follow } : {}),
     allFresh: !!st?.allFresh,
     selectedId: p.selected?.id,
     cursorTime: p.replay.active ? p.replay.state?.time : undefined,

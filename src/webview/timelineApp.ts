@@ -36,6 +36,7 @@ import { countsShown, FrameStats, kindName, TimelineView } from './timelineView'
 import type { TimelineSnapshot } from './timelineSnapshot';
 import { Toolbar, ZOOM_STEP } from './toolbar';
 import { ViewState } from './viewState';
+import { liveDataEnd, OpenGapBand, openGapBand } from './openGapBand';
 import { LaneScroll, Viewport } from './viewport';
 
 const windowClock = { now: () => performance.now(), setTimeout: (f: () => void, ms: number) => window.setTimeout(f, ms), clearTimeout: (h: number) => window.clearTimeout(h) };
@@ -74,6 +75,8 @@ export class TimelineApp {
   private layout: Layout | undefined;
   private theme: Theme = readTheme();
   private stats: FrameStats | undefined;
+  /** A live session's open gaps by lane key, as the host last sent them. */
+  private openBands = new Map<number, OpenGapBand>();
   private selected: Selection | undefined;
   private detailRequest = 0;
   private focusedLane = 0;
@@ -94,6 +97,7 @@ export class TimelineApp {
     this.toolbar = new Toolbar({
       zoom: (f) => this.zoom(f),
       fitAll: () => this.fitAll(),
+      toggleFollow: () => this.toggleFollow(),
       navigate: (dir) => this.nav.navigate(dir),
       keyOrder: (order) => this.channel.post({ type: 'setKeyOrder', order }),
       toggleFilter: () => {
@@ -237,6 +241,7 @@ export class TimelineApp {
 
   private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
+    const previous = this.session?.id;
     // Another session (a detached live session's recording, reopened): an error about the one
     // before — "detach the live session first" — no longer holds.
     if (this.session && this.session.id !== session.id) this.shell.clearError();
@@ -246,13 +251,27 @@ export class TimelineApp {
     this.keyOrder = keyOrder;
     this.toolbar.session(session, keyOrder, filter);
     document.title = `SeqScope — ${session.title}`;
-    this.vp = new Viewport(session.start, session.end, this.layout?.plotW ?? 800);
+    // A live session: its open gaps, and where its data ends (a wait goes on past the last arrival).
+    const bands = (session.open ?? []).flatMap((o) => openGapBand(o.key, o.state) ?? []);
+    this.openBands = new Map(bands.map((b) => [b.key, b]));
+    const end = session.live ? liveDataEnd(session.end, bands) : session.end;
+    const grown = !!session.live && !!this.vp && previous === session.id;
+    if (grown && this.vp) {
+      // The same live session, grown (it re-inits every second): the window stays the user's,
+      // or follows where the data ends.
+      const wasFitAll = this.vp.isFitAll();
+      this.vp.setDomain(session.start, end);
+      this.vp.followEnd(wasFitAll);
+    } else {
+      this.vp = new Viewport(session.start, end, this.layout?.plotW ?? 800);
+      this.vp.setFollow(!!session.live);
+    }
     this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone, session.seqBits);
     this.filterBar.set(filter);
     this.shell.legend(!session.standalone, keyHint(!session.standalone));
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
-    this.saved.restore(session.id, this.vp, this.scroll);
+    if (!grown) this.saved.restore(session.id, this.vp, this.scroll);
     this.pages.reset();
     this.onReplay(replay);
     this.resize();
@@ -342,8 +361,10 @@ export class TimelineApp {
       message: this.lanesFiltered ? 'No key matches the filter' : session.arrivals === 0 ? 'Nothing has arrived yet: waiting for the first message' : 'This session has no keys',
       // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
       allowStale,
+      openBands: this.openBands,
     });
     this.stats = stats;
+    this.toolbar.follow(!!session.live, vp.follow);
     const painted = stats.anyData || (this.lanes.length === 0 && !!pageFor(-1));
     if (painted && this.paintedSession !== session.id) {
       // The host holds heavy work back until then (the session after a load's first view).
@@ -375,6 +396,14 @@ export class TimelineApp {
 
   private fitAll(): void {
     this.vp?.fitAll();
+    this.viewChanged();
+  }
+
+  /** "Follow live" on (the window goes to where the data ends) or off. */
+  private toggleFollow(): void {
+    const vp = this.vp;
+    if (!vp) return;
+    vp.setFollow(!vp.follow);
     this.viewChanged();
   }
 

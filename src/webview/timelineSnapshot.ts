@@ -9,6 +9,8 @@ export interface MarkCounts {
   hold: number;
   density: number;
   gap: number;
+  /** A live session's open gaps, drawn as bands growing while they wait. */
+  openGap: number;
   duplicate: number;
   redelivery: number;
   republish: number;
@@ -41,6 +43,15 @@ export interface DrawnMark {
   w?: number;
 }
 
+/** A text label as drawn (gap labels in the lanes, the axis's tick labels), CSS px relative to the canvas. */
+export interface DrawnLabel {
+  text: string;
+  /** Left edge and the text's middle line. */
+  x: number;
+  y: number;
+  w: number;
+}
+
 export interface TimelineSnapshot {
   ready: boolean;
   standalone: boolean;
@@ -58,6 +69,10 @@ export interface TimelineSnapshot {
   /** Findings and individually drawn messages of the last frame (capped at 300 each). */
   findings: DrawnMark[];
   messages: DrawnMark[];
+  /** Labels of the last frame: in the lanes (gaps, open gaps) and on the axis; none overlaps another. */
+  labels?: DrawnLabel[];
+  /** A live session's "follow live": the window follows where the data ends (absent: not live). */
+  followLive?: boolean;
   /** Every drawn lane came from a page for this exact view. */
   allFresh: boolean;
   selectedId?: number;

@@ -8,10 +8,12 @@
 import { noun } from '../core/util/plural';
 import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
+import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
+import type { OpenGapBand } from './openGapBand';
 import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
-import type { DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
+import type { DrawnLabel, DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
 import type { LaneScroll, Viewport } from './viewport';
 import { displayKey } from '../core/trace/keyLabel';
 
@@ -34,6 +36,8 @@ export interface FrameInput {
   message?: string;
   /** A gesture is under way: copy the layer shifted or scaled rather than render it again. */
   allowStale: boolean;
+  /** A live session's open gaps by lane key (bands growing while they wait). */
+  openBands?: ReadonlyMap<number, OpenGapBand>;
 }
 
 export interface FrameStats {
@@ -42,6 +46,8 @@ export interface FrameStats {
   /** Findings and (individually drawn) messages with where they were drawn, capped. */
   findings: DrawnMark[];
   messages: DrawnMark[];
+  /** Labels drawn in the lanes and on the axis, in canvas coordinates. */
+  labels: DrawnLabel[];
   /** Every visible lane drawn from a page for this view, by a layer rendered for this view. */
   allFresh: boolean;
   anyData: boolean;
@@ -114,12 +120,13 @@ export class TimelineView {
       if (!pages.has(k)) pages.set(k, f.pageFor(k));
       return pages.get(k);
     };
-    const parts = [this.idOf(th), this.idOf(f.lanes), f.selectedId ?? -1, this.dpr, scroll.laneHeight, invalidHeight];
+    const parts: (number | string)[] = [this.idOf(th), this.idOf(f.lanes), f.selectedId ?? -1, this.dpr, scroll.laneHeight, invalidHeight];
     for (let i = want.first; i < want.end; i++) {
       const got = pageFor(f.lanes[i].key);
       parts.push(this.idOf(got?.page), got?.fresh ? 1 : 0);
     }
     if (invalidHeight) parts.push(this.idOf(pageFor(-1)?.page));
+    for (const b of f.openBands?.values() ?? []) parts.push(`o${b.key}:${b.t0}:${b.tNow}:${b.label}`);
     const content = parts.join(',');
 
     const spec = this.layer.spec;
@@ -148,6 +155,7 @@ export class TimelineView {
         selectedId: f.selectedId,
         theme: th,
         dpr: this.dpr,
+        ...(f.openBands?.size ? { openBands: f.openBands } : {}),
         content,
       });
       rendered = true;
@@ -157,11 +165,12 @@ export class TimelineView {
     // Nothing arrived yet (a live session's first seconds): no time axis, whose range would be
     // made up (it read 1969, its span "508917 h"), only the empty state below.
     const empty = f.session.arrivals === 0 && f.session.events === 0;
+    let axisLabels: DrawnLabel[] = [];
     if (!empty) {
       this.drawOverview(f);
-      this.drawAxis(f);
+      axisLabels = this.drawAxis(f);
     }
-    const stats: FrameStats = { lanes: [], marks: this.layer.stats.marks, findings: [], messages: [], allFresh: isExact, anyData: false, stale: !isExact, rendered };
+    const stats: FrameStats = { lanes: [], marks: this.layer.stats.marks, findings: [], messages: [], labels: axisLabels, allFresh: isExact, anyData: false, stale: !isExact, rendered };
 
     // Rows and names, then the layer's marks over the plot part of the rows.
     ctx.save();
@@ -202,6 +211,7 @@ export class TimelineView {
       const toCanvas = (m: DrawnMark): DrawnMark => ({ ...m, ...this.layerToCanvas(f, m.x, m.y) });
       stats.findings = this.layer.stats.findings.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y) || inside(L.invalidLane, m.x, m.y));
       stats.messages = this.layer.stats.messages.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y));
+      stats.labels.push(...this.layer.stats.labels.map((l) => ({ ...l, ...this.layerToCanvas(f, l.x, l.y) })).filter((l) => inside(L.lanes, l.x + l.w / 2, l.y)));
     }
     this.last = { vp: { t0: vp.t0, msPerPx: vp.msPerPx }, scrollY: scroll.scrollY, layout: L };
     return stats;
@@ -351,7 +361,8 @@ export class TimelineView {
     return done();
   }
 
-  private drawAxis(f: FrameInput): void {
+  /** The date, then a tick per step with its label; labels are measured and one that would overlap the one before (or stick out of the plot) is left out. */
+  private drawAxis(f: FrameInput): DrawnLabel[] {
     const ctx = this.ctx;
     const { theme: th, layout: L, viewport: vp } = f;
     const r = L.axis;
@@ -362,12 +373,21 @@ export class TimelineView {
     ctx.save();
     clip(ctx, { x: r.x, y: r.y, w: r.w, h: r.h });
     ctx.fillStyle = th.foreground;
+    const labels: { x: number; w: number; text: string }[] = [];
     for (const t of ticks(vp.t0, vp.t1, step)) {
       const x = r.x + vp.timeToX(t);
       ctx.fillRect(Math.round(x), r.y + r.h - 5, 1, 5);
-      ctx.fillText(tickLabel(t, step), x + 3, r.y + r.h / 2 - 1);
+      const text = tickLabel(t, step);
+      labels.push({ x: x + 3, w: ctx.measureText(text).width, text });
+    }
+    const y = r.y + r.h / 2 - 1;
+    const drawn: DrawnLabel[] = [];
+    for (const p of placeLabels(labels, { align: 'left', pad: 8 })) {
+      ctx.fillText(p.label.text, p.left, y);
+      drawn.push({ text: p.label.text, x: p.left, y, w: p.label.w });
     }
     ctx.restore();
+    return drawn;
   }
 
   /** Faint vertical grid lines at the axis ticks, over the lane area. */

@@ -11,6 +11,8 @@ import { FilterBar } from './filterBar';
 export interface ToolbarActions {
   zoom(factor: number): void;
   fitAll(): void;
+  /** "Follow live" pressed: on when off, off when on. */
+  toggleFollow(): void;
   navigate(dir: 1 | -1): void;
   /** The user picked an order (shown once the host answers: setKeyOrder). */
   keyOrder(order: KeyOrder): void;
@@ -27,6 +29,8 @@ export class Toolbar {
   private readonly filterToggle: HTMLButtonElement;
   private readonly filterSummary: HTMLElement;
   private readonly keyOrderSelect: HTMLSelectElement;
+  /** A live session's "Follow live" toggle (hidden for a capture). */
+  private readonly followButton: HTMLButtonElement;
   /** The order drawn (the select says it until the host answers another). */
   private order: KeyOrder = 'arrival';
 
@@ -47,6 +51,8 @@ export class Toolbar {
       this.keyOrderSelect.value = this.order;
       if (isKeyOrder(order)) act.keyOrder(order);
     });
+    this.followButton = button('Follow live', 'Follow live: the view keeps showing what arrives last (panning turns it off)', () => act.toggleFollow());
+    this.followButton.hidden = true;
     this.root = el('div', { class: 'ss-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Timeline' } }, [
       this.title,
       this.options,
@@ -54,6 +60,7 @@ export class Toolbar {
       button('−', 'Zoom out', () => act.zoom(1 / ZOOM_STEP)),
       button('+', 'Zoom in', () => act.zoom(ZOOM_STEP)),
       button('Fit all', 'Fit all: show the whole session', () => act.fitAll()),
+      this.followButton,
       button('◀ Finding', 'Previous finding', () => act.navigate(-1)),
       button('Finding ▶', 'Next finding', () => act.navigate(1)),
       this.keyOrderSelect,
@@ -61,6 +68,13 @@ export class Toolbar {
       this.filterSummary,
       button('?', 'Keyboard shortcuts', () => act.shortcuts()),
     ]);
+  }
+
+  /** Shows "Follow live" for a live session, pressed while the view follows the data. */
+  follow(live: boolean, following: boolean): void {
+    this.followButton.hidden = !live;
+    const pressed = String(live && following);
+    if (this.followButton.getAttribute('aria-pressed') !== pressed) this.followButton.setAttribute('aria-pressed', pressed);
   }
 
   /** A capture is loading for this panel. */

@@ -13,6 +13,7 @@ export class Viewport {
   /** The visible window. */
   t0: number;
   t1: number;
+  private following = false;
 
   constructor(
     /** The session's time range: what fit-all shows and what panning is kept near. */
@@ -61,6 +62,8 @@ export class Viewport {
   /** Zooms by `factor` (> 1 zooms in) keeping the time under pixel `x` where it is. */
   zoomAt(factor: number, x = this.widthPx / 2): void {
     if (!(factor > 0)) return;
+    // Following live: the end stays where it is, the zoom happens towards it.
+    if (this.following) x = this.widthPx;
     const anchor = this.xToTime(x);
     const span = clampSpan(this.span / factor, this.maxSpan);
     const frac = x / this.widthPx;
@@ -78,6 +81,7 @@ export class Viewport {
     this.t0 += dt;
     this.t1 += dt;
     this.clamp();
+    this.moved();
   }
 
   centerOn(t: number): void {
@@ -85,6 +89,7 @@ export class Viewport {
     this.t0 = t - half;
     this.t1 = t + half;
     this.clamp();
+    this.moved();
   }
 
   /** Shows [t0, t1] (widened to the minimum span, narrowed to the session). */
@@ -94,10 +99,51 @@ export class Viewport {
     this.t0 = mid - span / 2;
     this.t1 = mid + span / 2;
     this.clamp();
+    this.moved();
   }
 
   fitAll(): void {
     ({ t0: this.t0, t1: this.t1 } = fitWindow(this.domainT0, this.domainT1));
+  }
+
+  /**
+   * "Follow live" (a live session): the window keeps ending where the data ends as it grows.
+   * Panning back in time (drag, keys, the overview, going to a finding) turns it off; zooming
+   * keeps the end pinned; `setFollow(true)` (the toolbar's toggle) brings the window back.
+   */
+  get follow(): boolean {
+    return this.following;
+  }
+
+  setFollow(on: boolean): void {
+    this.following = on;
+    if (on) this.followEnd(this.isFitAll());
+  }
+
+  /**
+   * The data grew (after setDomain): when following, the window keeps its width and ends where
+   * the data ends (with the fit padding); a window showing it all goes on showing it all.
+   */
+  followEnd(wasFitAll: boolean): void {
+    if (!this.following) return;
+    if (wasFitAll) {
+      this.fitAll();
+      return;
+    }
+    const span = this.span;
+    this.t1 = this.liveEnd;
+    this.t0 = this.t1 - span;
+    this.clamp();
+  }
+
+  /** The latest a window may end: the data's end and its padding. */
+  private get liveEnd(): number {
+    return this.domainT1 + (this.domainT1 - this.domainT0) * FIT_PAD;
+  }
+
+  /** A move that leaves the live end behind stops following. */
+  private moved(): void {
+    if (this.following && this.t1 < this.liveEnd - this.span * 1e-6) this.following = false;
   }
 
   isFitAll(): boolean {

@@ -12,7 +12,8 @@ import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { connect, type PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
-import { settled } from '../support/e2e/browser';
+import { settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
+import type { DrawnLabel, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
 import { SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
 const PROJECT = 'seqscope-modal';
@@ -41,6 +42,16 @@ function dialog(page: Page) {
       await box.waitFor({ state: 'hidden', timeout: 10_000 });
     },
   };
+}
+
+/** No two labels drawn on one line overlap. */
+function assertNoOverlap(labels: readonly DrawnLabel[]): void {
+  for (const a of labels) {
+    for (const b of labels) {
+      if (a === b || Math.abs(a.y - b.y) > 1) continue;
+      assert.ok(a.x + a.w <= b.x || b.x + b.w <= a.x, `"${a.text}" and "${b.text}" overlap`);
+    }
+  }
 }
 
 describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function () {
@@ -197,6 +208,58 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await runCommand(page, 'SeqScope: Close All Sessions'); // acks are flushed as it detaches
     await until(async () => (await treeRows(page, 'seqscope')).length === 0, 15_000);
     assert.deepEqual(await drainConsumer(), [], 'SeqScope acked them: the subscription holds none');
+  });
+
+  it('a live timeline follows the data, shows an open gap growing until it is declared, and no label overlaps another', async () => {
+    const { page } = workbench();
+    await runCommand(page, 'SeqScope: Tap Topic…');
+    const topicRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: TOPIC });
+    await topicRow.waitFor({ state: 'visible', timeout: 30_000 });
+    await topicRow.click();
+    await useSettings(page, `a tap on ${TOPIC}`);
+    await sessionRow(page, `tap · ${TOPIC}`, /live/);
+    await runCommand(page, 'SeqScope: Show Timeline');
+    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    await publishNumbers([1, 2, 3, 4, 5], 'live');
+    // The start window passes (6 s): 1–5 delivered.
+    await sessionRow(page, `tap · ${TOPIC}`, /5 received/);
+    // Messages are drawn where they are delivered: ticks once the start window is over.
+    await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0, 'the start window over: messages delivered', 30_000)
+      .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
+    const follow = frame.getByRole('button', { name: /^Follow live/ });
+    assert.equal(await follow.getAttribute('aria-pressed'), 'true', 'following by default');
+    // 6 is skipped: the key waits for it, for the 6 s of the gap timeout.
+    await publishNumbers([7, 8, 9, 10], 'live');
+    const open = await waitForSnapshot(frame, (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #6 · [\d.]+ s of 6 s$/.test(l.text)), 'the open gap band', 30_000);
+    await screenshot(page, join(SHOTS, 'live-open-gap.png'));
+    assert.equal(open.followLive, true);
+    assert.ok(open.window!.t1 >= open.domain!.t1, 'the window ends where the data ends');
+    // It grows while it waits.
+    const waited = (x: TimelineSnapshot) => Number(/waiting for #6 · ([\d.]+) s/.exec((x.labels ?? []).map((l) => l.text).join('\n'))?.[1] ?? NaN);
+    await waitForSnapshot(frame, (x) => waited(x) > waited(open), 'the wait growing', 15_000);
+    // At the timeout it is a declared gap.
+    const declared = await waitForSnapshot(frame, (x) => (x.marks?.gap ?? 0) > 0 && (x.marks?.openGap ?? 0) === 0, 'the gap declared', 30_000);
+    await screenshot(page, join(SHOTS, 'live-gap-declared.png'));
+    assertNoOverlap(declared.labels ?? []);
+    assert.ok((declared.labels ?? []).some((l) => /^(missing )?6$/.test(l.text)), `the declared gap's label: ${(declared.labels ?? []).map((l) => l.text).join(' | ')}`);
+    // Zooming in keeps following (the end stays pinned); panning back turns it off; the toggle
+    // turns it back on.
+    for (let i = 0; i < 2; i++) await frame.getByRole('button', { name: 'Zoom in' }).click();
+    const zoomed = await waitForSnapshot(frame, (x) => !x.fitAll, 'zoomed in');
+    assert.equal(zoomed.followLive, true, 'zooming keeps following');
+    // The canvas in page coordinates (the snapshot's are the webview's own).
+    const box = (await frame.locator('canvas.ss-canvas').boundingBox())!;
+    const from = { x: box.x + box.width * 0.5, y: box.y + box.height * 0.6 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 150, from.y, { steps: 5 });
+    await page.mouse.up();
+    await waitForSnapshot(frame, (x) => x.followLive === false, 'following off after panning');
+    assert.equal(await follow.getAttribute('aria-pressed'), 'false');
+    await follow.click();
+    const back = await waitForSnapshot(frame, (x) => x.followLive === true, 'following again');
+    assert.ok(back.window!.t1 >= back.domain!.t1, 'back at the end');
+    await screenshot(page, join(SHOTS, 'live-follow-again.png'));
   });
 
   it('the status bar at 1 280 px shows the session\'s counts and the replay position, whole', async () => {

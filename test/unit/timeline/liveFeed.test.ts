@@ -75,6 +75,24 @@ describe('LiveFeed', () => {
     assert.equal(feed.session.countsAt(Infinity).gaps, 1, 'and the views see it');
   });
 
+  it('tells the views what a key waits for while a gap is open, until the gap is declared', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1s' }));
+    const push = (t: number, seq: number) => feed.push(receivedMessage({ t, channel: '310', seq }) as unknown as ReceivedMessage, -1, 0);
+    push(0, 1);
+    assert.equal(feed.session.openNow!()[0]?.state.kind, 'collecting', 'the start window');
+    feed.tick(T0 + 1500);
+    push(1600, 2);
+    assert.deepEqual(feed.session.openNow!(), [], 'nothing held: nothing open');
+    push(1700, 4); // 3 is missing
+    feed.tick(T0 + 2000);
+    const [open] = feed.session.openNow!();
+    assert.equal(open.key, 0);
+    assert.deepEqual(open.state, { kind: 'waiting', expected: 3, waitedMs: 300, timeoutMs: 1000, held: 1, openedAt: T0 + 1700 });
+    feed.tick(T0 + 2800);
+    feed.refresh();
+    assert.deepEqual(feed.session.openNow!(), [], 'declared: an ordinary gap now');
+  });
+
   it('starts a new window when one is full: bounded memory, counts since attach, line numbers go on', () => {
     const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1ms' }), { windowArrivals: 10 });
     const windows: number[] = [];
