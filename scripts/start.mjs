@@ -12,13 +12,19 @@
 //
 // The demo folder holds a copy of the sample and workspace settings that open *.jsonl with
 // SeqScope's editor and sequence by the CME preset; it is made afresh in the temp folder and
-// removed when the server stops.
+// removed when the server stops. The sample is opened by a helper extension beside SeqScope
+// (scripts/start-opener/), not by the window's own "open this file": the workbench resolves
+// that file's editor before the extensions under development register theirs, so a fresh
+// browser (or profile) showed it as text.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, installedMarker } from './vscode-host/common.mjs';
+
+/** The helper extension that opens the sample in SeqScope's editor once the window is up. */
+const OPENER = join(ROOT, 'scripts', 'start-opener');
 
 const { values } = parseArgs({ options: { server: { type: 'boolean', default: false } } });
 const SAMPLE = 'cme-sample.jsonl';
@@ -40,7 +46,7 @@ const codeOnPath = () => spawnSync('sh', ['-c', 'command -v code'], { encoding: 
 if (!values.server && codeOnPath()) {
   const folder = demoFolder();
   console.log(`Opening SeqScope in VS Code (extension under development: ${ROOT}) on ${folder}`);
-  const r = spawnSync('code', ['--new-window', `--extensionDevelopmentPath=${ROOT}`, folder, join(folder, SAMPLE)], { stdio: 'inherit' });
+  const r = spawnSync('code', ['--new-window', `--extensionDevelopmentPath=${ROOT}`, `--extensionDevelopmentPath=${OPENER}`, folder], { stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 
@@ -55,8 +61,11 @@ if (!installedMarker()) {
 const { startServer, workbenchUrl } = await import('./vscode-host/workbench.mjs');
 const folder = demoFolder();
 const dir = mkdtempSync(join(tmpdir(), 'seqscope-start-host-'));
+// The server loads one extension under development (the last given), so the opener is installed
+// instead: a folder in its extensions folder, which it scans when it starts.
+cpSync(OPENER, join(dir, 'extensions', 'seqscope-dev.seqscope-start-opener-0.0.0'), { recursive: true });
 const server = await startServer({ dir });
-const url = workbenchUrl(server.origin, { folder, extensionDevelopmentPath: ROOT, openFile: join(folder, SAMPLE) });
+const url = workbenchUrl(server.origin, { folder, extensionDevelopmentPath: ROOT });
 console.log(`\nSeqScope is running in VS Code (server log: ${server.logFile}). Open this URL in a browser:\n\n  ${url}\n\nCtrl+C stops it.`);
 
 let stopping = false;
