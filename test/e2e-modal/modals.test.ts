@@ -213,9 +213,12 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
   it('a live timeline follows the data, shows an open gap growing until it is declared, and no label overlaps another', async () => {
     const { page } = workbench();
     await runCommand(page, 'SeqScope: Tap Topic…');
-    const topicRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: TOPIC });
+    // Tap Topic… lists topics with check boxes (several may be tapped at once): tick ours, accept.
+    const topicRow = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${TOPIC},"]`);
     await topicRow.waitFor({ state: 'visible', timeout: 30_000 });
     await topicRow.click();
+    await until(async () => (await topicRow.getAttribute('aria-checked')) === 'true', 5_000);
+    await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
     await useSettings(page, `a tap on ${TOPIC}`);
     await sessionRow(page, `tap · ${TOPIC}`, /live/);
     await runCommand(page, 'SeqScope: Show Timeline');
