@@ -72,6 +72,7 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
 export interface PresetText {
   key?: string;
   seq?: string;
+  /** Sender's time for latency: attribute:<name> | mdp3 | json:<path> | none. */
   time?: string;
   seqBits?: string | number;
   gapTimeout?: string | number;
@@ -189,15 +190,8 @@ function attributeName(text: string): string | undefined {
 }
 
 /** Option values as users write them (flags, settings); every field optional. */
-export interface OptionText {
+export interface OptionText extends PresetText {
   preset?: string;
-  key?: string;
-  seq?: string;
-  /** Sender's time for latency: attribute:<name> | mdp3 | json:<path> | none. */
-  time?: string;
-  seqBits?: string | number;
-  gapTimeout?: string | number;
-  capacity?: string | number;
 }
 
 /** Resolves and validates; throws RangeError with a message naming the option and the fix. */
