@@ -19,7 +19,7 @@ import type { SessionMeta } from '../shared/timelineModel';
  * its TimelineService will (see LoadFirstView).
  */
 export type LoadWorkerRequest =
-  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta; inputFormat?: InputFormat; copyTo?: string }
+  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta; inputFormat?: InputFormat; copyTo?: string; threads?: number }
   /** After a first view: send the session now. */
   | { type: 'take' }
   | { type: 'cancel' };
@@ -67,6 +67,11 @@ export interface WorkerLoadOptions extends LoadOptions {
   /** The worker's heap (tests give it a small one); by default Node's. */
   readonly resourceLimits?: ResourceLimits;
   readonly firstView?: LoadFirstView;
+  /**
+   * Threads that read JSON Lines captures (see parallelReader.ts): 1 reads on the loader's own
+   * thread; by default one per core. The session is the same for any number.
+   */
+  readonly threads?: number;
 }
 
 /** The error as the caller would have seen it from an in-thread load (CaptureError stays one). */
@@ -118,7 +123,7 @@ export function loadSessionInWorker(workerScript: string, paths: readonly string
     });
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the capture loader stopped unexpectedly (exit code ${code})`))));
-    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta, inputFormat: load.inputFormat, copyTo: load.copyTo } satisfies LoadWorkerRequest);
+    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta, inputFormat: load.inputFormat, copyTo: load.copyTo, threads: load.threads } satisfies LoadWorkerRequest);
     if (load.signal?.aborted) onAbort();
     else load.signal?.addEventListener('abort', onAbort);
   });

@@ -4,6 +4,7 @@
  * (tens of bytes each), not with the size of the records, which stay in the file.
  */
 import type { InputFormat } from '../core/capture/captureReader';
+import type { ScanPool } from '../core/capture/parallelReader';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { HeapStop, runReplay } from '../core/replay/replayRun';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
@@ -23,6 +24,11 @@ export interface LoadOptions {
    * archiveCopy.ts). It must not exist; it is left for the caller to delete, whatever happens.
    */
   readonly copyTo?: string;
+  /**
+   * Threads that parse JSON Lines captures while this one sequences (see parallelReader.ts); the
+   * caller owns them. Same session with or without, for any number of threads.
+   */
+  readonly scanPool?: ScanPool;
 }
 
 export interface LoadResult {
@@ -40,6 +46,10 @@ export async function loadSession(paths: readonly string[], options: SequencingO
   let result;
   try {
     result = await runReplay({
+      // An archive's copy writes each arrival's record (archives are not read in parallel anyway).
+      scanPool: copy === undefined ? load.scanPool : undefined,
+      // The builder reads no record fields beyond sequencing's: no record is parsed twice.
+      sequencingOnly: copy === undefined,
       paths,
       options,
       inputFormat: load.inputFormat,

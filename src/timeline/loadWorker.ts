@@ -2,6 +2,8 @@
  * Entry point of the capture-loading worker (bundled as dist/loadWorker.js): loads one session
  * with `loadSession` and hands its columns back to the thread that asked (loadInWorker.ts).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { HeapGuard } from '../core/replay/heapGuard';
@@ -9,6 +11,7 @@ import { loadSession } from './loadSession';
 import { packSession } from './sessionTransfer';
 import { TimelineService } from './timelineService';
 import { IDLE_REPLAY } from '../shared/protocol';
+import { defaultThreads, WorkerScanPool } from './scanPool';
 
 const port = parentPort;
 if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWorker.ts)');
@@ -34,7 +37,9 @@ port.on('message', (req: LoadWorkerRequest) => {
     send();
     return;
   }
+  const scanPool = scanPoolFor(req.threads ?? defaultThreads());
   loadSession(req.paths, req.options, {
+    scanPool,
     signal: abort.signal,
     inputFormat: req.inputFormat,
     copyTo: req.copyTo,
@@ -42,33 +47,46 @@ port.on('message', (req: LoadWorkerRequest) => {
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
-  }).then(
-    ({ session, cancelled, heapStop, notes }) => {
-      const sendNow = () => {
-        const { packed, transfer } = packSession(session);
-        reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
-      };
-      // First, while the columns are still here: the view a timeline waiting for this load
-      // shows. The session follows when the caller takes it (see LoadFirstView.onView).
-      if (req.firstView && !cancelled) {
-        try {
-          const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
-          sendSession = sendNow;
-          reply({ type: 'firstView', view });
-          return;
-        } catch {
-          // Then the timeline asks the session for it, as it does without this.
+  })
+    .finally(() => scanPool?.close())
+    .then(
+      ({ session, cancelled, heapStop, notes }) => {
+        const sendNow = () => {
+          const { packed, transfer } = packSession(session);
+          reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
+        };
+        // First, while the columns are still here: the view a timeline waiting for this load
+        // shows. The session follows when the caller takes it (see LoadFirstView.onView).
+        if (req.firstView && !cancelled) {
+          try {
+            const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
+            sendSession = sendNow;
+            reply({ type: 'firstView', view });
+            return;
+          } catch {
+            // Then the timeline asks the session for it, as it does without this.
+          }
         }
-      }
-      sendNow();
-    },
-    (e: unknown) => {
-      const err = e instanceof Error ? e : new Error(String(e));
-      const failure: LoadFailure = { name: err.name, message: err.message };
-      const where = err as { path?: unknown; line?: unknown };
-      if (typeof where.path === 'string') failure.path = where.path;
-      if (typeof where.line === 'number') failure.line = where.line;
-      reply({ type: 'failed', error: failure });
-    },
-  );
+        sendNow();
+      },
+      (e: unknown) => {
+        const err = e instanceof Error ? e : new Error(String(e));
+        const failure: LoadFailure = { name: err.name, message: err.message };
+        const where = err as { path?: unknown; line?: unknown };
+        if (typeof where.path === 'string') failure.path = where.path;
+        if (typeof where.line === 'number') failure.line = where.line;
+        reply({ type: 'failed', error: failure });
+      },
+    );
 });
+
+/**
+ * The scanning threads of a load (none with one thread, or where there is no bundled
+ * scanWorker.js beside this file, as in tests that bundle the loader alone: then it reads on
+ * this thread, same session).
+ */
+function scanPoolFor(threads: number): WorkerScanPool | undefined {
+  if (threads < 2) return undefined;
+  const script = join(__dirname, 'scanWorker.js');
+  return existsSync(script) ? new WorkerScanPool(script, threads) : undefined;
+}

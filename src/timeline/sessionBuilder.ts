@@ -5,6 +5,7 @@
  * arrive).
  */
 import { CaptureEntry } from '../core/capture/captureRecord';
+import { ScannedEntry } from '../core/capture/scannedEntry';
 import { ReplayEngine } from '../core/replay/replayEngine';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { ArrivalLog } from './arrivalLog';
@@ -75,7 +76,8 @@ export class SessionBuilder {
   /** After the engine saw it: log what it was sequenced by. */
   readonly afterPush = (e: CaptureEntry, valid: boolean): void => {
     const en = this.engine as ReplayEngine;
-    const m = e.record?.message;
+    // A scanned entry carries its messageId (its record is not kept: see runReplay's sequencingOnly).
+    const id = e instanceof ScannedEntry ? e.messageId : (e.record?.message.messageId ?? '');
     let offset = e.offset ?? -1;
     let length = e.length ?? 0;
     const copy = this.copy;
@@ -84,8 +86,8 @@ export class SessionBuilder {
       offset = copy.lastOffset;
       length = copy.lastLength;
     }
-    if (valid) this.log.add(e.file, e.line, offset, length, e.time, this.keyId(en.lastKey), en.lastSeq, m?.messageId ?? '');
-    else this.log.add(e.file, e.line, offset, length, e.time, -1, NaN, m?.messageId ?? '');
+    if (valid) this.log.add(e.file, e.line, offset, length, e.time, this.keyId(en.lastKey), en.lastSeq, id);
+    else this.log.add(e.file, e.line, offset, length, e.time, -1, NaN, id);
   };
 
   /**

@@ -45,7 +45,10 @@ export interface ScanColumns {
   /** Index into `keys` (valid records). */
   readonly key: Int32Array;
   readonly keys: string[];
-  /** messageIds of the valid records, one after another; `idLength` of each. */
+  /**
+   * messageIds of the records (valid or not, kind Record excepted: no record), one after
+   * another; `idLength` of each.
+   */
   readonly ids: string;
   readonly idLength: Int32Array;
   /** Why, for each invalid record in order; and where the number came from, for each of kind Width. */
@@ -115,6 +118,10 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
           seq[n] = f.seq;
           reasons.push(f.reason as string);
           if (k === ScanKind.Width) wideSources.push(f.wideSource as string);
+          // The session loader logs the messageId of every arrival that is a record.
+          const id = rm.message.messageId;
+          ids += id;
+          idLength[n] = id.length;
         } else {
           kind[n] = ScanKind.Valid;
           seq[n] = f.seq;
@@ -155,15 +162,18 @@ export function scannedEntries(c: ScanColumns, file: number, firstLine: number, 
     const off = c.offset[i];
     const len = c.length[i];
     const bytes = range !== undefined && k !== ScanKind.Record ? Buffer.from(range.subarray(off, off + len)) : undefined;
-    if (k === ScanKind.Valid) {
+    let id = '';
+    if (k !== ScanKind.Record) {
       const idLen = c.idLength[i];
-      const id = c.ids.substring(idAt, idAt + idLen);
+      id = c.ids.substring(idAt, idAt + idLen);
       idAt += idLen;
+    }
+    if (k === ScanKind.Valid) {
       out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], undefined, undefined, undefined, bytes);
     } else {
       const why = c.reasons[reason++];
       const ws = k === ScanKind.Width ? c.wideSources[wide++] : undefined;
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, '', c.seq[i], '', 0, NaN, k === ScanKind.Record ? why : undefined, k === ScanKind.Record ? undefined : why, ws, bytes);
+      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, '', c.seq[i], id, 0, NaN, k === ScanKind.Record ? why : undefined, k === ScanKind.Record ? undefined : why, ws, bytes);
     }
   }
   return out;

@@ -24,6 +24,8 @@ export interface ScanJob {
 /** Threads that scan ranges (src/timeline/scanPool.ts runs them on worker threads). */
 export interface ScanPool {
   readonly threads: number;
+  /** Bytes per range handed to a thread (default: about a mebibyte; tests cut smaller). */
+  readonly rangeBytes?: number;
   /**
    * Scans one range of whole lines. `keep`: the caller still needs the bytes afterwards (else
    * the pool may move them to the thread that scans them).
@@ -175,7 +177,7 @@ export class ParallelLineReader implements EntrySource {
     private readonly options: SequencingOptions,
     private readonly keepRecords: boolean,
     private readonly maxRecordBytes = MAX_RECORD_BYTES,
-    private readonly rangeBytes = RANGE_BYTES,
+    private readonly rangeBytes = pool.rangeBytes ?? RANGE_BYTES,
   ) {}
 
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {

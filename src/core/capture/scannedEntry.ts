@@ -46,6 +46,7 @@ export class ScannedEntry implements CaptureEntry {
     readonly kind: ScanKind,
     readonly key: string,
     readonly seq: number,
+    /** The record's messageId, whether or not it can be sequenced ('' for kind Record). */
     readonly messageId: string,
     readonly hash: number,
     readonly sent: number,
@@ -58,6 +59,7 @@ export class ScannedEntry implements CaptureEntry {
     private readonly bytes: Uint8Array | undefined,
   ) {}
 
+  /** The record, parsed again from its bytes; undefined when they were not kept (or for kind Record). */
   get record(): ReceivedMessage | undefined {
     if (this.parsed === null) {
       const bytes = this.bytes;

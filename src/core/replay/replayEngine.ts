@@ -303,20 +303,21 @@ export class ReplayEngine {
           if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
-        const rm = e.record!;
-        const m = rm.message;
+        // Without the record (a scanned entry whose bytes were not kept): what sequencing read.
+        const rm = e.record;
+        const m = rm?.message;
         listener(
           new MessageRelease(
             'message',
             k.name,
             seq,
-            m.messageId,
-            m.publishTime,
-            rm.receivedAt,
-            m.orderingKey,
-            m.attributes,
-            m.data,
-            rm.deliveryAttempt,
+            m === undefined ? (e as ScannedEntry).messageId : m.messageId,
+            m?.publishTime,
+            rm?.receivedAt,
+            m?.orderingKey,
+            m?.attributes,
+            m?.data,
+            rm?.deliveryAttempt,
             arrivedAt,
             releasedAt,
             releasedAt - arrivedAt,
@@ -342,7 +343,7 @@ export class ReplayEngine {
       },
       duplicate: (k: KeyState<CaptureEntry>, d: DuplicateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = d.item.record!;
+        const rm = d.item.record;
         const ev: DuplicateEvent = {
           type: 'duplicate',
           key: k.name,
@@ -352,10 +353,10 @@ export class ReplayEngine {
           firstMessageId: d.firstMessageId,
           cascade: d.cascade,
           conflict: d.conflict ? true : undefined,
-          conflictReason: d.conflict ? conflictReason(d.firstItem?.record && contentDifferences(d.firstItem.record.message, rm.message)) : undefined,
-          deliveryAttempt: rm.deliveryAttempt,
-          publishTime: rm.message.publishTime,
-          receivedAt: rm.receivedAt,
+          conflictReason: d.conflict ? conflictReason(rm && d.firstItem?.record && contentDifferences(d.firstItem.record.message, rm.message)) : undefined,
+          deliveryAttempt: rm?.deliveryAttempt,
+          publishTime: rm?.message.publishTime,
+          receivedAt: rm?.receivedAt,
           at: d.at,
           file: this.fileName(d.item),
           line: d.item.line,
@@ -364,15 +365,15 @@ export class ReplayEngine {
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = l.item.record!;
+        const rm = l.item.record;
         listener({
           type: 'late',
           key: k.name,
           seq: l.seq,
           messageId: l.messageId,
           lostAt: l.lostAt,
-          publishTime: rm.message.publishTime,
-          receivedAt: rm.receivedAt,
+          publishTime: rm?.message.publishTime,
+          receivedAt: rm?.receivedAt,
           at: l.at,
           file: this.fileName(l.item),
           line: l.item.line,

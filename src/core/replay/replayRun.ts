@@ -49,6 +49,14 @@ export interface ReplayRunOptions {
    * caller owns them. Without: each capture is read on this thread. Same result either way.
    */
   readonly scanPool?: ScanPool;
+  /**
+   * The listener and hooks read of each entry only what sequencing reads (key, number, clock,
+   * messageId, place) and of each event nothing that comes from the record alone (publishTime,
+   * receivedAt, attributes, data, deliveryAttempt, conflictReason): with a scan pool, entries then
+   * do without their bytes and no record is parsed twice (the extension's session loader). An
+   * export still gets whole events.
+   */
+  readonly sequencingOnly?: boolean;
   /** Hooks for callers that index arrivals (the extension's session loader). */
   readonly onEngine?: (engine: ReplayEngine) => void;
   readonly beforePush?: (entry: CaptureEntry) => void;
@@ -109,8 +117,8 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
   const engine = new ReplayEngine(o.options, listener, o.paths);
   const pool = o.scanPool;
-  // Entries keep their bytes when someone will look at their records (an export, the loader's hooks).
-  const keepRecords = listener !== undefined || o.beforePush !== undefined || o.afterPush !== undefined;
+  // Entries keep their bytes when someone will look at their records (an export, a listener or hooks that read them).
+  const keepRecords = writer !== undefined || (!o.sequencingOnly && (extra !== undefined || o.beforePush !== undefined || o.afterPush !== undefined));
   const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, o.options, keepRecords) : r));
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;

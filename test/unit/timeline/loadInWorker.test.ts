@@ -5,7 +5,6 @@ import { buildSync } from 'esbuild';
 import { join } from 'node:path';
 import { CaptureError } from '../../../src/core/capture/captureReader';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { CaptureSession } from '../../../src/timeline/captureSession';
 import { IntColumn } from '../../../src/timeline/columns';
 import { loadSessionInWorker, WorkerLoadOptions } from '../../../src/timeline/loadInWorker';
 import { TimelineService } from '../../../src/timeline/timelineService';
@@ -22,6 +21,7 @@ import { packSession, unpackSession } from '../../../src/timeline/sessionTransfe
 import { generateCapture } from '../../../scripts/lib/captureGenerator';
 import { writeKeyPerMessageCapture } from '../../support/captureLines';
 import { ReplayCursor } from '../../../src/timeline/replayCursor';
+import { assertSameSession } from '../../support/sameSession';
 
 const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 const INVALID = join(__dirname, '..', '..', 'fixtures', 'captures', 'with-invalid.jsonl');
@@ -31,29 +31,6 @@ const CME = resolveOptions({ preset: 'cme' });
 const WORKER = join(mkdtempSync(join(tmpdir(), 'seqscope-worker-bundle-')), 'loadWorker.js');
 const viaWorker = (paths: string[], opts = CME, extra: WorkerLoadOptions = {}) =>
   loadSessionInWorker(WORKER, paths, opts, extra);
-
-/** Every column and index of two sessions, compared value by value. */
-function assertSameSession(a: CaptureSession, b: CaptureSession): void {
-  assert.deepEqual(b.summary, a.summary);
-  assert.deepEqual(b.keyNames, a.keyNames);
-  assert.deepEqual([...b.paths], [...a.paths]);
-  assert.equal(b.store.count, a.store.count);
-  assert.equal(b.arrivalCount, a.arrivalCount);
-  for (const c of ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const) {
-    assert.deepEqual(b.store[c].toArray(), a.store[c].toArray(), `event column ${c}`);
-  }
-  for (const c of ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const) {
-    assert.deepEqual(b.log[c].toArray(), a.log[c].toArray(), `arrival column ${c}`);
-  }
-  assert.deepEqual(b.log.messageId.toArray(), a.log.messageId.toArray());
-  assert.equal(b.store.keys.length, a.store.keys.length);
-  a.store.keys.forEach((ke, i) => {
-    for (const l of ['all', 'gap', 'duplicate', 'late', 'releases', 'long'] as const) assert.deepEqual(b.store.keys[i][l].toArray(), ke[l].toArray(), `key ${i} ${l}`);
-    assert.equal(b.store.keys[i].maxSpan, ke.maxSpan);
-  });
-  assert.deepEqual(b.store.invalid.toArray(), a.store.invalid.toArray());
-  assert.deepEqual([...b.store.problems], [...a.store.problems]);
-}
 
 describe('Loading a session on a worker thread', function () {
   this.timeout(60_000);

@@ -1,0 +1,55 @@
+/**
+ * Random JSON Lines captures for the parallel reader's property tests (the reader itself, and
+ * the session loader on it), and a scan pool that scans in this thread but finishes out of order.
+ */
+import fc from 'fast-check';
+import { scanLines } from '../../src/core/capture/lineScan';
+import { ScanPool } from '../../src/core/capture/parallelReader';
+import { DEFAULT_OPTIONS, PRESETS, SequencingOptions } from '../../src/core/sequencer/sequencingOptions';
+import { receivedMessage } from './captureLines';
+
+/**
+ * Scans in this thread, but finishes the ranges out of order: each waits a random number of
+ * event-loop turns, as worker threads finish when they finish.
+ */
+export function shuffledPool(threads: number, seed: number, rangeBytes?: number): ScanPool {
+  let a = seed >>> 0;
+  const random = () => ((a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) % 4);
+  return {
+    threads,
+    rangeBytes,
+    async scan(range, job) {
+      const bytes = new Uint8Array(range);
+      for (let i = random(); i > 0; i--) await new Promise((r) => setImmediate(r));
+      return scanLines(bytes, job.options, job.maxRecordBytes);
+    },
+  };
+}
+
+/** The bound on a record's bytes the tests read with. */
+export const MAX = 300;
+export const CME: SequencingOptions = { ...DEFAULT_OPTIONS, ...PRESETS.cme, seqBits: 16, gapTimeoutMs: 50 };
+
+/** One line of a random capture. */
+export const lineArb = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ t: fc.integer({ min: 0, max: 400 }), seq: fc.integer({ min: 0, max: 12 }), channel: fc.constantFrom('310', '311', '312'), id: fc.constantFrom(undefined, 'dup-a', 'dup-b'), sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }), data: fc.constantFrom(undefined, 'x', 'y') }).map((s) => JSON.stringify(receivedMessage(s))) },
+  { weight: 1, arbitrary: fc.constantFrom('', '   ', '\t', '{"not json', '[1,2]', '{"message":{}}', '{"message":{"messageId":"m"}}', '"é€😀"', 'x'.repeat(MAX + 5)) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: 70_000 }))) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify({ ...receivedMessage({ t, seq: 3 }), message: { messageId: `no-key-${t}`, attributes: { MsgSeqNum: '3' }, publishTime: new Date(t).toISOString() } })) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: '-4', channel: '310' }))) },
+);
+
+/** A random capture's text: its lines, CRLF or LF ends, maybe a BOM, maybe no newline at the end. */
+export const captureArb = fc.record({
+  lines: fc.array(lineArb, { maxLength: 40 }),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+  lastNewline: fc.boolean(),
+});
+
+export function captureBytes(c: { lines: string[]; crlf: boolean; bom: boolean; lastNewline: boolean }): Buffer {
+  const nl = c.crlf ? '\r\n' : '\n';
+  // A first line that is a record, so the content is told as JSON Lines.
+  const text = [JSON.stringify(receivedMessage({ t: 0, seq: 0, channel: '310' })), ...c.lines].join(nl) + (c.lastNewline ? nl : '');
+  return Buffer.concat([c.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)]);
+}

@@ -1,0 +1,72 @@
+/**
+ * The session loader on the parallel reader builds the session the one-thread load builds: the
+ * same summary (counts, findings, per-key figures), event and arrival columns, per-key lists,
+ * problems and pages, for random captures cut into random ranges scanned in random order by any
+ * number of threads — merged captures, gzip and invalid records included.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { DEFAULT_OPTIONS } from '../../../src/core/sequencer/sequencingOptions';
+import { IDLE_REPLAY } from '../../../src/shared/protocol';
+import { CaptureSession } from '../../../src/timeline/captureSession';
+import { loadSession } from '../../../src/timeline/loadSession';
+import { TimelineService } from '../../../src/timeline/timelineService';
+import { captureArb, captureBytes, CME, shuffledPool } from '../../support/parallelCaptures';
+import { assertSameSession } from '../../support/sameSession';
+
+/** What the timeline shows of a session: its first view, and a page of every lane over all of it. */
+async function pages(session: CaptureSession): Promise<unknown[]> {
+  const service = new TimelineService(session, { id: 's', title: 't', options: 'o' });
+  const view = service.firstView(IDLE_REPLAY);
+  const { start, end } = view.init.session;
+  const lanes = session.keyNames.map((_, i) => i);
+  const all = await service.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end + 1, buckets: 64, lanes });
+  const events = [];
+  for (let i = 0; i < session.store.count; i++) events.push(session.event(i));
+  return [view, all, events];
+}
+
+describe('Loading a session on the parallel reader', () => {
+  let dir: string;
+  let n = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'seqscope-parallel-load-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (bytes: Buffer): string => {
+    const p = join(dir, `c${n++}.jsonl`);
+    writeFileSync(p, bytes);
+    return p;
+  };
+
+  it('builds the session the one-thread load builds, for any cut and thread count', async () => {
+    let scanned = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(captureArb, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.boolean(),
+        async (cs, rangeBytes, threads, seed, cme, gzip) => {
+          const paths = cs.map((c) => write(gzip ? gzipSync(captureBytes(c)) : captureBytes(c)));
+          const options = cme ? CME : DEFAULT_OPTIONS;
+          const one = await loadSession(paths, options);
+          const pool = shuffledPool(threads, seed, rangeBytes);
+          const counting = { ...pool, scan: (...a: Parameters<typeof pool.scan>) => (scanned++, pool.scan(...a)) };
+          const many = await loadSession(paths, options, { scanPool: counting });
+          assertSameSession(one.session, many.session);
+          assert.deepEqual(await pages(many.session), await pages(one.session));
+          assert.equal(many.cancelled, one.cancelled);
+        },
+      ),
+      { numRuns: 120 },
+    );
+    assert.ok(scanned > 120, 'the loads went through the pool');
+  });
+});
