@@ -21,6 +21,17 @@ export async function until(condition: () => Promise<boolean>, timeoutMs: number
 }
 
 /**
+ * An editor tab by its title, and its close button. Found by role and accessible name rather
+ * than by VS Code's classes, which change between versions: 1.100 draws the button as
+ * `.codicon-close`, 1.139 does not. The tab's name is its title (a substring match); the
+ * button's is "Close" and its key binding.
+ */
+export function editorTab(page: Page, title: string) {
+  const tab = page.getByRole('tab', { name: title });
+  return { tab, close: tab.getByRole('button', { name: /^Close\b/ }) };
+}
+
+/**
  * Registers the hooks of a suite that drives one workbench: `before` fills a fresh workspace
  * folder (`fill`) and opens the workbench on it; every failed test leaves a picture of the
  * window beside the tests' own screenshots; `after` closes it and removes the folder. Returns
