@@ -16,7 +16,7 @@ import { CaptureEntry } from '../../../../src/core/capture/captureRecord';
 import { scanLines } from '../../../../src/core/capture/lineScan';
 import { mergeCaptures } from '../../../../src/core/capture/mergeCaptures';
 import { EntrySource, ParallelLineReader, ScanPool } from '../../../../src/core/capture/parallelReader';
-import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { ReplayEngine, ReplaySummary } from '../../../../src/core/replay/replayEngine';
 import { DEFAULT_OPTIONS, PRESETS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { receivedMessage } from '../../../support/captureLines';
@@ -43,7 +43,7 @@ const CME: SequencingOptions = { ...DEFAULT_OPTIONS, ...PRESETS.cme, seqBits: 16
 
 /** One line of a random capture. */
 const lineArb = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ t: fc.integer({ min: 0, max: 400 }), seq: fc.integer({ min: 0, max: 12 }), channel: fc.constantFrom('310', '311', '312'), id: fc.constantFrom(undefined, 'dup-a', 'dup-b'), sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }), data: fc.constantFrom(undefined, 'x', 'y') }).map((s) => JSON.stringify(receivedMessage(s))) },
+  { weight: 8, arbitrary: fc.record({ t: fc.integer({ min: 0, max: 400 }), seq: fc.integer({ min: 0, max: 12 }), channel: fc.constantFrom('310', '311', '312'), id: fc.constantFrom(undefined, 'dup-a', 'dup-b'), sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }), data: fc.constantFrom(undefined, 'x', 'y'), publishLag: fc.option(fc.integer({ min: -3, max: 2000 }), { nil: undefined }), without: fc.constantFrom(undefined, undefined, undefined, 'publishTime' as const, 'receivedAt' as const) }).map((s) => JSON.stringify(receivedMessage(s))) },
   { weight: 1, arbitrary: fc.constantFrom('', '   ', '\t', '{"not json', '[1,2]', '{"message":{}}', '{"message":{"messageId":"m"}}', '"é€😀"', 'x'.repeat(MAX + 5)) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: 70_000 }))) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify({ ...receivedMessage({ t, seq: 3 }), message: { messageId: `no-key-${t}`, attributes: { MsgSeqNum: '3' }, publishTime: new Date(t).toISOString() } })) },
@@ -73,7 +73,7 @@ function entryView(e: CaptureEntry): unknown {
 interface Outcome {
   entries: unknown[];
   events: unknown[];
-  summary: unknown;
+  summary: ReplaySummary;
 }
 
 async function replay(sources: EntrySource[], options: SequencingOptions, paths: string[]): Promise<Outcome> {
@@ -134,14 +134,24 @@ describe('ParallelLineReader', () => {
   }
 
   it('reads random captures as the single-threaded reader does, for any cut and thread count', async () => {
+    const measured = new Set<string>();
     await fc.assert(
       fc.asyncProperty(captureArb, fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 4 }), fc.integer(), fc.boolean(), async (c, rangeBytes, threads, seed, cme) => {
         const path = write(captureBytes(c));
         const [single, parallel] = await both([() => ({ path })], cme ? CME : DEFAULT_OPTIONS, rangeBytes, shuffledPool(threads, seed));
         assert.deepEqual(parallel, single);
+        // The hold and latency percentiles too (in the summary above; named here, as they come from
+        // times the scanning threads read: publishTime, receivedAt, SendingTime).
+        if (typeof single !== 'string' && typeof parallel !== 'string') {
+          assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
+          assert.deepEqual(parallel.summary.byKey.map((k) => k.percentiles), single.summary.byKey.map((k) => k.percentiles));
+          measured.add(Object.keys(single.summary.percentiles).join());
+        }
       }),
       { numRuns: 150 },
     );
+    // The random captures reached every measure (a capture of one measure only would compare little).
+    assert.ok([...measured].some((m) => m === 'hold,sendToPublish,publishToReceive,sendToReceive'), [...measured].join(' | '));
   });
 
   it('reads gzip data, standard input and merged captures alike', async () => {
@@ -164,6 +174,7 @@ describe('ParallelLineReader', () => {
         });
         const [single, parallel] = await both(inputs, CME, rangeBytes, shuffledPool(threads, seed));
         assert.deepEqual(parallel, single);
+        if (typeof single !== 'string' && typeof parallel !== 'string') assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
       }),
       { numRuns: 80 },
     );
