@@ -5,6 +5,7 @@ import { noun } from '../core/util/plural';
 import { KeySummary, ReplaySummary } from '../core/replay/replayEngine';
 import { inputName } from './standardInput';
 import { escapeUnsafe, terminalLabel } from '../core/trace/keyLabel';
+import { TIME_MEASURE_LABELS, formatPercentiles, measuresOf } from '../core/replay/timePercentiles';
 
 const MAX_ROWS = 40;
 
@@ -37,6 +38,14 @@ export function formatSummary(
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
   lines.push('');
+  const measures = measuresOf(s.percentiles);
+  if (measures.length) {
+    // The same keys as above, a column a measure the records allowed.
+    const ptable: string[][] = [['p50 / p90 / p99 / max', ...measures.map((m) => TIME_MEASURE_LABELS[m])]];
+    for (const k of keys) ptable.push([terminalLabel(k.key), ...measures.map((m) => (k.percentiles[m] ? formatPercentiles(k.percentiles[m]) : '—'))]);
+    ptable.push([`all ${s.keys} ${noun(s.keys, 'key')}`, ...measures.map((m) => formatPercentiles(s.percentiles[m]!))]);
+    lines.push(...table(ptable), '');
+  }
   if (s.invalid) {
     lines.push(`invalid records: ${s.invalid} (skipped)`);
     // Numbers too wide for the width are one line however many there are (the fix is on stderr).

@@ -14,13 +14,20 @@ import { treePageSize } from './settings';
 import { displayKey } from '../core/trace/keyLabel';
 import { sequencingLabel, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';
+import { measuresOf, percentileLines, TIME_MEASURE_LABELS, TimeMeasure, TimePercentiles } from '../core/replay/timePercentiles';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
  * Duplicates / Late → events; invalid records in their own group. Long lists page with a
  * "Load more" node. Nodes know their parent, so `reveal` works. Counts follow the replay cursor.
  */
-export type TreeNode = SessionNode | SummaryNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode;
+export type TreeNode = SessionNode | SummaryNode | MeasureNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode;
+
+/** The hold and latency percentiles as tooltip lines (over the whole session, whatever the replay shows). */
+function timesText(t: TimePercentiles | undefined, whose: string): string {
+  const lines = t ? percentileLines(t) : [];
+  return lines.length ? `\n\n${whose} (the whole session), ${lines.join('\n')}` : '';
+}
 
 export class SessionNode {
   readonly kind = 'session';
@@ -30,6 +37,15 @@ export class SessionNode {
 export class SummaryNode {
   readonly kind = 'summary';
   constructor(readonly parent: SessionNode) {}
+}
+
+/** Under the Summary: one hold or latency measure's percentiles over the whole session. */
+export class MeasureNode {
+  readonly kind = 'measure';
+  constructor(
+    readonly parent: SummaryNode,
+    readonly measure: TimeMeasure,
+  ) {}
 }
 
 export class KeyNode {
@@ -179,6 +195,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       if (s.data.store.invalid.length && (!kinds?.length || kinds.includes('invalid'))) out.push(new GroupNode(node, 'invalid', treePageSize()));
       return out;
     }
+    if (node instanceof SummaryNode) return measuresOf(node.parent.session.data.summary.percentiles).map((m) => new MeasureNode(node, m));
     if (node instanceof KeyNode) {
       const s = node.parent.session;
       const c = s.data.keyCountsAt(node.key, s.position);
@@ -295,13 +312,26 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     if (node instanceof SummaryNode) {
       const s = node.parent.session;
       const c = s.data.countsAt(s.position);
-      const item = new vscode.TreeItem('Summary', vscode.TreeItemCollapsibleState.None);
+      // Collapsible when there are hold and latency percentiles to list under it.
+      const item = new vscode.TreeItem('Summary', measuresOf(s.data.summary.percentiles).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:summary`;
       const unseen = unseenFindings(s.options);
       item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : unseen ? 'info' : 'pass');
       item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
-      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '');
+      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '')
+        + timesText(s.data.summary.percentiles, "All keys' messages");
       item.contextValue = 'summary';
+      return item;
+    }
+    if (node instanceof MeasureNode) {
+      const s = node.parent.parent.session;
+      const p = s.data.summary.percentiles[node.measure]!;
+      const item = new vscode.TreeItem(TIME_MEASURE_LABELS[node.measure], vscode.TreeItemCollapsibleState.None);
+      item.id = `session:${s.id}:summary:${node.measure}`;
+      item.iconPath = new vscode.ThemeIcon(node.measure === 'hold' ? 'watch' : 'pulse');
+      item.description = `p50 ${formatDuration(p.p50)} · p90 ${formatDuration(p.p90)} · p99 ${formatDuration(p.p99)} · max ${formatDuration(p.max)}`;
+      item.tooltip = `${TIME_MEASURE_LABELS[node.measure]}, over all keys' ${p.count.toLocaleString('en-US')} ${noun(p.count, 'message')} (the whole session, whatever the replay shows): ${item.description}. Percentiles within 3 significant digits; the maximum exact. A key's own are in its tooltip.`;
+      item.contextValue = 'measure';
       return item;
     }
     if (node instanceof KeyNode) {
@@ -317,7 +347,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup` : countsText(c, false);
       item.description = counts + (lane.hot ? ' · hot' : '') + (open ? ` · ${openStateWords(open)}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}`;
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
       item.contextValue = 'key';
       return item;
     }

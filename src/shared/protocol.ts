@@ -9,6 +9,7 @@
 import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { OpenState } from '../core/sequencer/openState';
 import type { SeqBits } from '../core/sequencer/serial';
+import type { TimePercentiles } from '../core/replay/timePercentiles';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { TraceFilterSpec } from '../core/trace/traceFilter';
 import type { WireLanes } from './laneWire';
@@ -84,6 +85,11 @@ export interface MessageDetail {
   latency?: { sendToPublishMs?: number; publishToReceiveMs?: number; sendToReceiveMs?: number };
   /** The record could not be read back (file changed or gone). */
   unavailable?: string;
+  /**
+   * Hold and latency percentiles over the whole session: of the event's key (absent for an
+   * invalid record) and of all keys; a measure the records lack is absent.
+   */
+  percentiles?: { key?: TimePercentiles; all: TimePercentiles };
 }
 
 /** A page the host computed before it was asked: the fit-all window, the first lanes. */

@@ -259,6 +259,12 @@ export class TimelineService {
   async detail(eventId: number): Promise<MessageDetail> {
     const event = this.session.event(eventId);
     const d: MessageDetail = { event };
+    const summary = this.session.summary;
+    d.percentiles = { all: summary.percentiles };
+    if (event.kind !== 'invalid') {
+      const k = summary.byKey[event.keyIndex]?.percentiles;
+      if (k) d.percentiles.key = k;
+    }
     if (event.arrival === undefined || event.arrival < 0 || !this.records) {
       if (event.kind !== 'gap') d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
       return d;

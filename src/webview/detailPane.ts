@@ -8,6 +8,7 @@ import type { EventView, MessageDetail } from '../shared/protocol';
 import { button, clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
 import { displayKey } from '../core/trace/keyLabel';
+import { formatPercentiles, measuresOf, TIME_MEASURE_LABELS, TimePercentiles } from '../core/replay/timePercentiles';
 
 const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
 
@@ -59,6 +60,9 @@ export class DetailPane {
     if (d.mdp3) this.body.append(...mdp3Sections(d.mdp3));
     else if (d.mdp3Error) this.body.append(el('p', { class: 'ss-note', text: `Not an MDP 3.0 packet: ${d.mdp3Error}.` }));
     if (d.data !== undefined) this.body.append(this.payload(d.data));
+    const p = d.percentiles;
+    if (p?.key && e.kind !== 'invalid') this.body.append(...percentileSection(`Key ${displayKey(e.key)}: p50 / p90 / p99 / max`, p.key));
+    if (p) this.body.append(...percentileSection('All keys: p50 / p90 / p99 / max', p.all));
   }
 
   private payload(data: string): HTMLElement {
@@ -192,6 +196,15 @@ function mdp3Sections(p: Mdp3Packet): HTMLElement[] {
   );
   if (p.messages.length > MDP3_MESSAGES_SHOWN) out.push(el('p', { class: 'ss-muted', text: `… ${p.messages.length - MDP3_MESSAGES_SHOWN} more messages` }));
   return out;
+}
+
+/** A measure a row (hold, sent → published…), over the whole session; nothing when none was measured. */
+function percentileSection(name: string, t: TimePercentiles): HTMLElement[] {
+  const measures = measuresOf(t);
+  if (measures.length === 0) return [];
+  const s = section(name, measures.map((m) => [TIME_MEASURE_LABELS[m], formatPercentiles(t[m]!, duration)]));
+  s.classList.add('ss-percentiles');
+  return [s];
 }
 
 function section(name: string, rows: [string, string][]): HTMLElement {

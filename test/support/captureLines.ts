@@ -10,6 +10,10 @@ export interface LineSpec {
   sendingTime?: number;
   data?: string;
   deliveryAttempt?: number;
+  /** publishTime this many ms before receivedAt (default 5); undefined-like negative values mean clock skew. */
+  publishLag?: number;
+  /** Leave publishTime or receivedAt out. */
+  without?: 'publishTime' | 'receivedAt';
 }
 
 export const T0 = Date.parse('2026-11-30T09:30:00.000Z');
@@ -26,11 +30,11 @@ export function receivedMessage(s: LineSpec): Record<string, unknown> {
       data: Buffer.from(s.data ?? JSON.stringify({ seq: s.seq })).toString('base64'),
       attributes,
       messageId: id,
-      publishTime: new Date(T0 + s.t - 5).toISOString(),
+      ...(s.without === 'publishTime' ? {} : { publishTime: new Date(T0 + s.t - (s.publishLag ?? 5)).toISOString() }),
       ...(s.orderingKey !== undefined ? { orderingKey: s.orderingKey } : {}),
     },
     deliveryAttempt: s.deliveryAttempt ?? 1,
-    receivedAt: new Date(T0 + s.t).toISOString(),
+    ...(s.without === 'receivedAt' ? {} : { receivedAt: new Date(T0 + s.t).toISOString() }),
   };
 }
 

@@ -97,6 +97,22 @@ export function recordTime(rm: ReceivedMessage): number | string {
   return t;
 }
 
+/**
+ * The record's publishTime (ms since the epoch) for the latency measures, given its clock value
+ * `time`: the clock itself when the record has no receivedAt; NaN when it has receivedAt but no
+ * valid publishTime.
+ */
+export function publishedAt(rm: ReceivedMessage, time: number): number {
+  if (rm.receivedAt === undefined) return time;
+  const p = rm.message.publishTime;
+  return typeof p === 'string' ? parseRfc3339(p) : NaN;
+}
+
+/** The record's receivedAt (ms), given its clock value: NaN when it has none. */
+export function receivedAtMs(rm: ReceivedMessage, time: number): number {
+  return rm.receivedAt === undefined ? NaN : time;
+}
+
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**

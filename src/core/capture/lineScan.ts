@@ -12,7 +12,7 @@
  * result whichever reader and however many threads.
  */
 import { contentHash } from './contentHash';
-import { parseEntry } from './captureRecord';
+import { parseEntry, publishedAt, receivedAtMs } from './captureRecord';
 import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
 import { InvalidCause, newRecordFields, readFields } from '../replay/recordFields';
@@ -40,6 +40,9 @@ export interface ScanColumns {
   /** Number (also the too-wide number of kind Width). */
   readonly seq: Float64Array;
   readonly sent: Float64Array;
+  /** publishTime and receivedAt (valid records; NaN when absent), for the latency percentiles. */
+  readonly published: Float64Array;
+  readonly received: Float64Array;
   /** Content hash (valid records). */
   readonly hash: Int32Array;
   /** Index into `keys` (valid records). */
@@ -58,7 +61,7 @@ export interface ScanColumns {
 
 /** The transferable buffers of a ScanColumns (for postMessage's transfer list). */
 export function columnBuffers(c: ScanColumns): ArrayBuffer[] {
-  return [c.kind, c.line, c.offset, c.length, c.time, c.seq, c.sent, c.hash, c.key, c.idLength].map((a) => a.buffer as ArrayBuffer);
+  return [c.kind, c.line, c.offset, c.length, c.time, c.seq, c.sent, c.published, c.received, c.hash, c.key, c.idLength].map((a) => a.buffer as ArrayBuffer);
 }
 
 const NL = 0x0a;
@@ -76,6 +79,8 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
   const time = new Float64Array(cap);
   const seq = new Float64Array(cap);
   const sent = new Float64Array(cap);
+  const published = new Float64Array(cap);
+  const received = new Float64Array(cap);
   const hash = new Int32Array(cap);
   const key = new Int32Array(cap);
   const idLength = new Int32Array(cap);
@@ -126,6 +131,8 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
           kind[n] = ScanKind.Valid;
           seq[n] = f.seq;
           sent[n] = f.sent;
+          published[n] = publishedAt(rm, e.time);
+          received[n] = receivedAtMs(rm, e.time);
           hash[n] = contentHash(rm.message);
           let ki = keyIndex.get(f.key);
           if (ki === undefined) {
@@ -145,7 +152,7 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     if (nl < 0) break;
     start = nl + 1;
   }
-  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, hash, key, keys, ids, idLength, reasons, wideSources };
+  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources };
 }
 
 /**
@@ -169,11 +176,11 @@ export function scannedEntries(c: ScanColumns, file: number, firstLine: number, 
       idAt += idLen;
     }
     if (k === ScanKind.Valid) {
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], undefined, undefined, undefined, bytes);
+      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], c.published[i], c.received[i], undefined, undefined, undefined, bytes);
     } else {
       const why = c.reasons[reason++];
       const ws = k === ScanKind.Width ? c.wideSources[wide++] : undefined;
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, '', c.seq[i], id, 0, NaN, k === ScanKind.Record ? why : undefined, k === ScanKind.Record ? undefined : why, ws, bytes);
+      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, '', c.seq[i], id, 0, NaN, NaN, NaN, k === ScanKind.Record ? why : undefined, k === ScanKind.Record ? undefined : why, ws, bytes);
     }
   }
   return out;

@@ -50,6 +50,9 @@ export class ScannedEntry implements CaptureEntry {
     readonly messageId: string,
     readonly hash: number,
     readonly sent: number,
+    /** publishTime and receivedAt (ms), NaN when absent (see publishedAt, receivedAtMs). */
+    readonly published: number,
+    readonly received: number,
     /** Why a record of kind Record is not one (as CaptureEntry.invalid). */
     readonly invalid: string | undefined,
     /** Why a record of any other invalid kind cannot be sequenced. */

@@ -3,7 +3,7 @@
  * options say, reports records that cannot be sequenced as invalid, drives the clock from the
  * records' own times, and turns what the sequencer finds into trace events and a summary.
  */
-import { CaptureEntry } from '../capture/captureRecord';
+import { CaptureEntry, publishedAt, receivedAtMs } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
@@ -11,6 +11,8 @@ import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
+import { KeyTimes } from './messageTimes';
+import { TimePercentiles } from './timePercentiles';
 
 export interface LatencyStats {
   count: number;
@@ -23,6 +25,8 @@ export interface KeySummary extends SequenceCounts {
   maxHoldMs: number;
   maxHeld: number;
   latency?: { count: number; meanMs: number; maxMs: number };
+  /** Percentiles of the hold and of the records' times (sender → publish → receive). */
+  percentiles: TimePercentiles;
 }
 
 export interface ReplaySummary extends SequenceCounts {
@@ -35,6 +39,8 @@ export interface ReplaySummary extends SequenceCounts {
   firstTime: number | null;
   lastTime: number | null;
   maxHoldMs: number;
+  /** Percentiles over all keys' messages (see KeySummary.percentiles). */
+  percentiles: TimePercentiles;
   byKey: KeySummary[];
   /**
    * The first invalid records, with where they are; not those whose number is too wide for the
@@ -97,6 +103,8 @@ export class ReplayEngine {
   private readonly invalidSamples: ReplaySummary['invalidSamples'] = [];
   private firstTime = NaN;
   private readonly latency = new Map<string, LatencyStats>();
+  /** Hold and latency percentiles by key (KeyState.order); the run's are merged from them. */
+  private readonly times = new KeyTimes();
   private tooWide: TooWide | undefined;
   /**
    * The sender's time (ms) of records held until released, with --time mdp3 (the packet's
@@ -198,6 +206,7 @@ export class ReplayEngine {
         late: k.late,
         maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
+        percentiles: this.times.percentiles(k.order),
       };
       const l = this.latency.get(k.name);
       if (l) ks.latency = { count: l.count, meanMs: l.sumMs / l.count, maxMs: l.maxMs };
@@ -212,6 +221,7 @@ export class ReplayEngine {
       firstTime: this.firstTime === this.firstTime ? this.firstTime : null,
       lastTime: s.now === -Infinity ? null : s.now,
       maxHoldMs: byKey.reduce((m, k) => Math.max(m, k.maxHoldMs), 0),
+      percentiles: this.times.total(),
       byKey,
       invalidSamples: [...this.invalidSamples],
       ...(this.tooWide ? { tooWide: { ...this.tooWide, first: { ...this.tooWide.first } } } : {}),
@@ -289,11 +299,24 @@ export class ReplayEngine {
       message: (k: KeyState<CaptureEntry>, seq: number | undefined, e: CaptureEntry, arrivedAt: number, releasedAt: number): void => {
         let latencyMs: number | undefined;
         let sent = NaN;
-        if (e instanceof ScannedEntry) sent = e.sent;
-        else if (sendingAttr !== undefined) {
-          const st = e.record!.message.attributes?.[sendingAttr];
-          if (st !== undefined) sent = Number(st);
-        } else sent = this.sentAt.get(e) ?? NaN;
+        let published: number;
+        let received: number;
+        if (e instanceof ScannedEntry) {
+          sent = e.sent;
+          published = e.published;
+          received = e.received;
+        } else {
+          const rm = e.record!;
+          if (sendingAttr !== undefined) {
+            const st = rm.message.attributes?.[sendingAttr];
+            if (st !== undefined) sent = Number(st);
+          } else sent = this.sentAt.get(e) ?? NaN;
+          published = publishedAt(rm, e.time);
+          received = receivedAtMs(rm, e.time);
+        }
+        const heldMs = releasedAt - arrivedAt;
+        // As the longest hold (maxHoldMs), the start window's waits are not holds: NaN leaves them out.
+        this.times.record(k.order, this.sequencer.releasingStart ? NaN : heldMs, sent, published, received);
         if (sent === sent) {
           latencyMs = e.time - sent;
           let l = this.latency.get(k.name);
@@ -320,7 +343,7 @@ export class ReplayEngine {
             rm?.deliveryAttempt,
             arrivedAt,
             releasedAt,
-            releasedAt - arrivedAt,
+            heldMs,
             latencyMs,
             this.fileName(e),
             e.line,

@@ -285,6 +285,8 @@ export class Sequencer<T> {
   /** Unsequenced keys' messageIds (see seenIds.ts). */
   private idMemory: IdMemory<KeyState<T>>;
   private nowMs = -Infinity;
+  /** See `releasingStart`. */
+  private inStart = false;
   private cascadeCount = 0;
   /** Empty queues for keys that start holding (see recycleQueues). */
   private readonly spareHeld = refArray<HeldQueue<T>>();
@@ -344,6 +346,14 @@ export class Sequencer<T> {
   /** The engine clock: the latest time passed to `advance`. */
   get now(): number {
     return this.nowMs;
+  }
+
+  /**
+   * True while the sink hears the messages a key's start window releases (they waited by the
+   * window's rule, not for a missing number: see `start`).
+   */
+  get releasingStart(): boolean {
+    return this.inStart;
   }
 
   /** Keys in the order they first appeared. */
@@ -693,7 +703,12 @@ export class Sequencer<T> {
     // longest hold the gap timeout and hide the waits reordering and gaps cause.
     const max = this.slot(k, KeySlot.MaxHold);
     const before = this.keyNumbers[max];
-    this.releaseRun(k, now);
+    this.inStart = true;
+    try {
+      this.releaseRun(k, now);
+    } finally {
+      this.inStart = false;
+    }
     this.keyNumbers[max] = before;
     // The start window records no arrival order (nothing is released during it, and every key
     // has one): what is still held now waits behind a gap, and its wait needs that order.

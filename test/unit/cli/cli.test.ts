@@ -414,7 +414,12 @@ describe('seqscope CLI', function () {
     }
     const sortable = join(dir, 'sortable.jsonl');
     writeFileSync(sortable, captureText(spec));
-    const tableKeys = (r: { stdout: string }, prefix = 'k-') => r.stdout.split('\n').filter((l) => l.startsWith(`  ${prefix}`)).map((l) => l.trim().split(/\s+/)[0]);
+    // The counts table, and the percentiles table under it: the same keys in the same order.
+    const tableKeys = (r: { stdout: string }, prefix = 'k-') => {
+      const [counts, percentiles] = r.stdout.split('\n\n').slice(1, 3).map((t) => t.split('\n').filter((l) => l.startsWith(`  ${prefix}`)).map((l) => l.trim().split(/\s+/)[0]));
+      assert.deepEqual(percentiles, counts, 'the percentiles table lists the keys of the counts table');
+      return counts;
+    };
     const jsonKeys = (r: { stdout: string }) => (JSON.parse(r.stdout) as { byKey: { key: string }[] }).byKey.map((k) => k.key);
     const run = (...extra: string[]) => seqscope('replay', sortable, '--preset', 'cme', ...extra);
     assert.deepEqual(tableKeys(run()), ['k-10', 'k-9', 'k-100', 'k-2'], 'first seen by default');

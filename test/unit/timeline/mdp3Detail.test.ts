@@ -34,6 +34,9 @@ describe('message detail of MDP 3.0 payloads', () => {
         ],
       });
       assert.ok(d.data, 'the payload (hex) is still there');
+      // The detail carries the session's hold and latency percentiles: the key's and all keys'.
+      assert.deepEqual(d.percentiles, { key: session.summary.byKey[d.event.keyIndex].percentiles, all: session.summary.percentiles });
+      assert.ok(d.percentiles?.all.hold && d.percentiles.all.publishToReceive, Object.keys(d.percentiles?.all ?? {}).join());
       const cut = await detailOf('mdp3', 1539141);
       assert.equal(cut.mdp3, undefined);
       assert.equal(cut.mdp3Error, 'MDP 3.0 packet of 8 bytes is shorter than its 12-byte header (truncated?)');

@@ -15,7 +15,7 @@ import { CaptureReader } from '../../../../src/core/capture/captureReader';
 import { CaptureEntry } from '../../../../src/core/capture/captureRecord';
 import { mergeCaptures } from '../../../../src/core/capture/mergeCaptures';
 import { EntrySource, ParallelLineReader, ScanPool } from '../../../../src/core/capture/parallelReader';
-import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { ReplayEngine, ReplaySummary } from '../../../../src/core/replay/replayEngine';
 import { DEFAULT_OPTIONS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { receivedMessage } from '../../../support/captureLines';
@@ -29,7 +29,7 @@ function entryView(e: CaptureEntry): unknown {
 interface Outcome {
   entries: unknown[];
   events: unknown[];
-  summary: unknown;
+  summary: ReplaySummary;
 }
 
 async function replay(sources: EntrySource[], options: SequencingOptions, paths: string[]): Promise<Outcome> {
@@ -90,14 +90,24 @@ describe('ParallelLineReader', () => {
   }
 
   it('reads random captures as the single-threaded reader does, for any cut and thread count', async () => {
+    const measured = new Set<string>();
     await fc.assert(
       fc.asyncProperty(captureArb, fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 4 }), fc.integer(), fc.boolean(), async (c, rangeBytes, threads, seed, cme) => {
         const path = write(captureBytes(c));
         const [single, parallel] = await both([() => ({ path })], cme ? CME : DEFAULT_OPTIONS, rangeBytes, shuffledPool(threads, seed));
         assert.deepEqual(parallel, single);
+        // The hold and latency percentiles too (in the summary above; named here, as they come from
+        // times the scanning threads read: publishTime, receivedAt, SendingTime).
+        if (typeof single !== 'string' && typeof parallel !== 'string') {
+          assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
+          assert.deepEqual(parallel.summary.byKey.map((k) => k.percentiles), single.summary.byKey.map((k) => k.percentiles));
+          measured.add(Object.keys(single.summary.percentiles).join());
+        }
       }),
       { numRuns: 150 },
     );
+    // The random captures reached every measure (a capture of one measure only would compare little).
+    assert.ok([...measured].some((m) => m === 'hold,sendToPublish,publishToReceive,sendToReceive'), [...measured].join(' | '));
   });
 
   it('reads gzip data, standard input and merged captures alike', async () => {
@@ -120,6 +130,7 @@ describe('ParallelLineReader', () => {
         });
         const [single, parallel] = await both(inputs, CME, rangeBytes, shuffledPool(threads, seed));
         assert.deepEqual(parallel, single);
+        if (typeof single !== 'string' && typeof parallel !== 'string') assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
       }),
       { numRuns: 80 },
     );
