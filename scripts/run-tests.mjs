@@ -4,9 +4,9 @@
 // host: scripts/vscode-host/run-suite.mjs); e2e (Playwright on the VS Code workbench, mocha in
 // plain Node); e2e-modal (the same, on a workbench without the smoke-test driver, so that modal
 // dialogs show; against the Pub/Sub emulator). Each tier's reporter appends its counts to a results file.
-// The host tiers run on the oldest VS Code `engines.vscode` allows (1.100) and the integration
-// tier again on the newest the registry carries (scripts/vscode-host/common.mjs, HOSTS):
-// `integration-newest`; `e2e-newest` runs when named.
+// The host tiers run on the oldest VS Code `engines.vscode` allows (1.100), and the integration
+// and e2e tiers again on the newest the registry carries (scripts/vscode-host/common.mjs, HOSTS):
+// `integration-newest`, `e2e-newest`.
 // `node scripts/run-tests.mjs unit e2e` runs only the tiers named.
 //
 // The two host tiers need the VS Code server (scripts/vscode-host/install.mjs, cached in
@@ -42,9 +42,7 @@ const tiers = [
         testsDir: join(root, 'test/integration'),
         steps: [[node, vscodeHost('build-suite.mjs')], [node, vscodeHost('run-suite.mjs')]],
       },
-      // e2e-newest runs only when named (npm run test:newest): its workbench suite still finds
-      // 1.139's DOM unlike 1.100's (the editor tab's close button), which the helpers must learn.
-      { name: `e2e${suffix}`, vscode, optIn: vscode !== 'oldest', testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
+      { name: `e2e${suffix}`, vscode, testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
     ];
   }),
   // The workbench without the smoke-test driver, which would answer modal dialogs itself: modals
@@ -71,7 +69,7 @@ function hostAvailable(vscode) {
 }
 
 let crashed = 0;
-for (const t of tiers.filter((x) => (only.length ? only.includes(x.name) : !x.optIn))) {
+for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
   console.log(`\n=== ${t.name} tests ===`);
   if (t.vscode && !hostAvailable(t.vscode).ok) {
     const n = countTests(t.testsDir);
