@@ -56,8 +56,9 @@ export async function loadSession(paths: readonly string[], options: SequencingO
       signal: load.signal,
       heapGuard: load.heapGuard,
       // A session also makes its key names and packs its per-key lists for the move to the
-      // extension host: with the CLI's reserve (192) a 64 MiB worker ran out of memory there.
-      heapReservePerKey: 512,
+      // extension host: with the CLI's reserve (192, before percentiles) a 64 MiB worker ran out
+      // of memory there; the key's percentiles add ~65.
+      heapReservePerKey: 576,
       onProgress: load.onProgress,
       listener: b.listener,
       // Key indexes are the sequencer's own (first-appearance order, as in the summary).

@@ -197,6 +197,20 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // The replay toolbar is there in VS Code (a standalone export has none).
     await frame.getByRole('toolbar', { name: 'Replay' }).waitFor();
     await screenshot(page, join(SHOTS, 'workbench-timeline.png'));
+
+    // The tree's Summary opens on the session's hold and latency percentiles, a row a measure.
+    const summary = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row', { hasText: /^Summary/ }).first();
+    await summary.click();
+    const measureRows = async () => (await treeRows(page, 'seqscope')).filter((r) => /p50 .* · max /s.test(r)).map((r) => r.replace(/\s+/g, ' '));
+    await until(async () => (await measureRows()).length === 4, 15_000).catch(async (e: Error) => assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`));
+    const measures = await measureRows();
+    // The sample's gaps waited the 10 s gap timeout; most messages were released as they arrived.
+    assert.equal(measures[0], 'hold (arrival → release) p50 0ms · p90 0ms · p99 8.4s · max 10s');
+    assert.deepEqual(measures.slice(1).map((r) => r.split(' p50 ')[0]), ['sent → published', 'published → received', 'sent → received']);
+    for (const r of measures) assert.match(r, / p50 [\d.]+m?s · p90 [\d.]+m?s · p99 [\d.]+m?s · max [\d.]+m?s$/);
+    await screenshot(page, join(SHOTS, 'workbench-tree-percentiles.png'));
+    await summary.click();
+    await until(async () => (await measureRows()).length === 0, 15_000);
   });
 
   it('shows the message detail (messageId, attributes) when a duplicate mark is clicked', async () => {
@@ -208,6 +222,16 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       await waitForSnapshot(frame, (x) => x.detailEventId === mark.id, `detail of the ${kind} ${mark.id}`);
       await frame.locator('.ss-detail .ss-payload').waitFor();
       const rows = await detailRows(frame);
+      // The hold and latency percentiles of the mark's key and of all keys, under the record.
+      const percentiles = await frame.locator('.ss-detail .ss-percentiles').evaluateAll((sections) =>
+        sections.map((sec) => ({ heading: sec.querySelector('h3')?.textContent ?? '', rows: [...sec.querySelectorAll('tr')].map((tr) => `${tr.querySelector('th')?.textContent ?? ''}: ${tr.querySelector('td')?.textContent ?? ''}`) })),
+      );
+      assert.deepEqual(percentiles.map((p) => p.heading), [`Key ${rows.get('Key')}: p50 / p90 / p99 / max`, 'All keys: p50 / p90 / p99 / max']);
+      for (const p of percentiles) {
+        assert.deepEqual(p.rows.map((r) => r.split(': ')[0]), ['hold (arrival → release)', 'sent → published', 'published → received', 'sent → received']);
+        for (const r of p.rows) assert.match(r, /: (?:[\d.]+ (?:µs|ms|s) \/ ){3}[\d.]+ (?:µs|ms|s)$/);
+      }
+      assert.equal(percentiles[1].rows[0], 'hold (arrival → release): 0 µs / 0 µs / 8.4 s / 10 s');
       const id = rows.get('messageId');
       assert.ok(id, `a messageId row in ${JSON.stringify([...rows])}`);
       // The capture itself: a redelivery repeats its first copy's messageId (attempt 2); a

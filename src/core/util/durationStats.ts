@@ -1,18 +1,16 @@
 /**
- * Percentiles of durations (ms) on HdrHistogram (hdr-histogram-js, its pure-JavaScript packed
- * histogram: no WebAssembly). Values are kept at 1 µs resolution and 3 significant digits: a
+ * Percentiles of durations (ms) on HdrHistogram (hdr-histogram-js, its pure-JavaScript
+ * Int32Histogram: no WebAssembly). Values are kept at 1 µs resolution and 3 significant digits: a
  * percentile is within 0.1 % (and 1 µs) of the recorded value at the same rank; the count and the
  * max are exact.
  *
  * Built for many sets (one a key and a measure) over millions of values:
- * - a histogram's fixed cost is ~1.6 KB, so it is made only once a set has more than
+ * - a histogram's fixed cost is over 1 KB, so it is made only once a set has more than
  *   `RAW_LIMIT` non-zero values; until then they are kept as they are, and the percentiles are
  *   read from them exactly;
  * - zeros (a message released as it arrived) are only counted;
  * - `KeyedDurations` keeps a key's count, zeros, maximum and first non-zero value in flat arrays,
  *   so a key with one message costs a few dozen bytes, not objects;
- * - a set past PLAIN_AFTER values moves to a plain array of counts, which records several
- *   times faster than the packed one;
  * - the whole run's set is not recorded value by value: `KeyedDurations.total` merges the keys'
  *   sets once, when the summary is made (histograms add bucket by bucket, so the result is what
  *   recording every value twice would give).
@@ -22,7 +20,6 @@
 // base64) this never uses.
 import Int32Histogram from 'hdr-histogram-js/dist/Int32Histogram';
 import JsHistogram from 'hdr-histogram-js/dist/JsHistogram';
-import PackedHistogram from 'hdr-histogram-js/dist/PackedHistogram';
 
 export interface Percentiles {
   /** Values recorded. */
@@ -36,8 +33,13 @@ export interface Percentiles {
 
 /** Significant decimal digits the histograms keep (HdrHistogram's precision). */
 export const SIGNIFICANT_DIGITS = 3;
-/** Non-zero values kept as they are before a histogram is made (and in a batch after). */
-export const RAW_LIMIT = 64;
+/**
+ * Non-zero values kept as they are (exact; 8 bytes each, ≤ 8 KB) before a histogram is made
+ * (20–60 KB). hdr-histogram-js's PackedHistogram, compact in between, records at 0.7–2 µs a value
+ * (Int32Histogram ~90 ns) and copies out bucket by bucket over its whole range: profiled on the
+ * 1 M-line bench capture, that was most of the percentiles' cost.
+ */
+export const RAW_LIMIT = 1024;
 
 const US_PER_MS = 1000;
 
@@ -46,17 +48,11 @@ function toUs(ms: number): number {
   return Math.round(ms * US_PER_MS) + 0;
 }
 
-/**
- * Values after which a set's histogram is a plain array of counts (Int32Histogram: ~20 KB to
- * 10 ms, ~60 KB to 10 s) instead of a packed one: recording into it costs several times less,
- * and past this many values it costs ~15 bytes a value or less (a worst case of ~30 MB of them over
- * a million messages, three measures).
- */
-export const PLAIN_AFTER = 4096;
-
-function histogram(plain: boolean): JsHistogram {
-  // lowest 1 µs, highest 2 µs to begin with: it resizes to what is recorded.
-  const h = plain ? new Int32Histogram(1, 2, SIGNIFICANT_DIGITS) : new PackedHistogram(1, 2, SIGNIFICANT_DIGITS);
+function histogram(): JsHistogram {
+  // lowest 1 µs, highest 2 µs to begin with: it grows to the largest value recorded, so a set
+  // of values up to 10 ms takes ~20 KB, up to 10 s ~60 KB (the smallest that holds the range at
+  // 3 significant digits).
+  const h = new Int32Histogram(1, 2, SIGNIFICANT_DIGITS);
   h.autoResize = true;
   return h;
 }
@@ -70,28 +66,29 @@ export function rankOf(p: number, n: number): number {
 }
 
 /**
- * One set's non-zero values (µs): as they are up to RAW_LIMIT, then in packed histograms, then
- * (past PLAIN_AFTER, or from the start for a set that will be large) in plain ones.
+ * One set's non-zero values (µs): as they are up to RAW_LIMIT, then (or from the start, for a
+ * set that will be large) in histograms.
  */
 class NonZeroValues {
   private readonly raw: number[] = [];
   /** Positive values, and magnitudes of negative ones; made when first needed. */
   private pos: JsHistogram | undefined;
   private neg: JsHistogram | undefined;
-  /** Values in the histograms. */
-  private inHistograms = 0;
+  /** Whether the values are in the histograms (no longer raw). */
+  private inHistograms: boolean;
 
-  constructor(private plain = false) {}
+  constructor(large = false) {
+    this.inHistograms = large;
+  }
 
   add(us: number): void {
-    if (this.pos === undefined && this.neg === undefined && !this.plain) {
+    if (!this.inHistograms) {
       this.raw.push(us);
       if (this.raw.length >= RAW_LIMIT) this.flush();
       return;
     }
-    if (us > 0) (this.pos ??= histogram(this.plain)).recordValue(us);
-    else (this.neg ??= histogram(this.plain)).recordValue(-us);
-    if (++this.inHistograms > PLAIN_AFTER && !this.plain) this.makePlain();
+    if (us > 0) (this.pos ??= histogram()).recordValue(us);
+    else (this.neg ??= histogram()).recordValue(-us);
   }
 
   histogramBytes(): number {
@@ -103,14 +100,13 @@ class NonZeroValues {
    * rank first, then zeros, then positives.
    */
   ranker(zeros: number): (rank: number) => number {
-    if (this.pos === undefined && this.neg === undefined) {
+    if (!this.inHistograms) {
       // Sorted in place: the order they came in does not matter.
       const sorted = this.raw.sort((a, b) => a - b);
       const below = sorted.findIndex((v) => v > 0);
       const negatives = below === -1 ? sorted.length : below;
       return (rank) => (rank <= negatives ? sorted[rank - 1] : rank <= negatives + zeros ? 0 : sorted[rank - 1 - zeros]);
     }
-    this.flush();
     const negatives = this.neg?.totalCount ?? 0;
     return (rank) => {
       // The rank-th smallest negative is the (negatives − rank + 1)-th largest magnitude.
@@ -120,47 +116,22 @@ class NonZeroValues {
     };
   }
 
-  /** Moves the raw values into the histograms (once: later values go there at once). */
-  private flush(): void {
-    const raw = this.raw;
-    if (raw.length === 0) return;
-    for (const v of raw) {
-      if (v > 0) (this.pos ??= histogram(this.plain)).recordValue(v);
-      else (this.neg ??= histogram(this.plain)).recordValue(-v);
-    }
-    this.inHistograms += raw.length;
-    raw.length = 0;
-  }
-
-  /** Adds this set's values to `into` (a plain set: the run's total). */
+  /** Adds this set's values to `into` (a large set: the run's total). */
   addTo(into: NonZeroValues): void {
-    if (this.pos === undefined && this.neg === undefined) {
+    if (!this.inHistograms) {
       for (const v of this.raw) into.add(v);
       return;
     }
-    this.flush();
-    if (this.pos) into.addHistogram(this.pos, false);
-    if (this.neg) into.addHistogram(this.neg, true);
+    if (this.pos) (into.pos ??= histogram()).add(this.pos);
+    if (this.neg) (into.neg ??= histogram()).add(this.neg);
   }
 
-  private addHistogram(h: JsHistogram, negative: boolean): void {
-    this.flush();
-    if (negative) (this.neg ??= histogram(true)).add(h);
-    else (this.pos ??= histogram(true)).add(h);
-    this.inHistograms += h.totalCount;
+  /** Moves the raw values into the histograms (once: later values go there at once). */
+  private flush(): void {
+    this.inHistograms = true;
+    for (const v of this.raw) this.add(v);
+    this.raw.length = 0;
   }
-
-  private makePlain(): void {
-    this.plain = true;
-    this.pos = this.pos && plainCopy(this.pos);
-    this.neg = this.neg && plainCopy(this.neg);
-  }
-}
-
-function plainCopy(h: JsHistogram): JsHistogram {
-  const c = histogram(true);
-  c.add(h);
-  return c;
 }
 
 /** The value at a 1-based rank of a histogram (HdrHistogram's nearest-rank percentile). */
@@ -199,7 +170,7 @@ export class DurationStats {
   private maxMs = -Infinity;
   private readonly values: NonZeroValues;
 
-  /** `large`: a set that will hold many values (a whole run's): plain histograms from the start. */
+  /** `large`: a set that will hold many values (a whole run's): histograms from the start. */
   constructor(large = false) {
     this.values = new NonZeroValues(large);
   }

@@ -45,7 +45,7 @@ describe('runReplay with a heap guard', () => {
     const r = await runReplay({ paths: [capture], options: resolveOptions({}), heapGuard: guard, scanPool });
     assert.equal(r.cancelled, true);
     assert.ok(r.heapStop, 'the result says the heap stopped it');
-    assert.deepEqual(r.heapStop.heap, { used: 900e6, limit: 1000e6, reserve: r.summary.keys * 192 });
+    assert.deepEqual(r.heapStop.heap, { used: 900e6, limit: 1000e6, reserve: r.summary.keys * 256 });
     assert.equal(r.heapStop.path, capture);
     assert.ok(r.summary.received > 0 && r.summary.received < LINES, `${r.summary.received} of ${LINES} read`);
     // One message per line and per key: the last line read is the count read.
@@ -55,7 +55,7 @@ describe('runReplay with a heap guard', () => {
     assert.ok(r.heapStop.bytesRead > 0 && r.heapStop.bytesRead <= r.heapStop.totalBytes);
     if (scanPool === undefined) assert.ok(r.heapStop.bytesRead < r.heapStop.totalBytes);
     assert.equal(r.summary.delivered, r.summary.received, 'what was read was sequenced to the end');
-    assert.equal(reserve, r.summary.keys * 192, 'the reserve grows with the keys');
+    assert.equal(reserve, r.summary.keys * 256, 'the reserve grows with the keys');
   });
 
   it('runs to the end with a guard that never fires, with no heapStop', async () => {
