@@ -99,6 +99,16 @@ const targets = [
   },
 ];
 
+/**
+ * The webview's icons: the codicon font and its stylesheet, copied from the pinned
+ * @vscode/codicons into dist/codicons/ (the webview loads them as resources; the standalone
+ * export inlines them). See src/shared/codicons.ts.
+ */
+function copyCodicons() {
+  fs.mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(require.resolve(`@vscode/codicons/dist/${f}`), `dist/codicons/${f}`);
+}
+
 async function main() {
   // A production build starts clean, so no stale source map from a dev build is packaged.
   if (production && !watch) fs.rmSync('dist', { recursive: true, force: true });
@@ -113,6 +123,7 @@ async function main() {
       ...t,
       plugins: [problemMatcher, ...(t.plugins ?? [])],
     })));
+  copyCodicons();
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));
     return;

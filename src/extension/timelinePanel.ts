@@ -17,6 +17,7 @@ import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { setKeyOrderSetting } from './settings';
+import { CODICON_CSS, CODICON_DIR, CODICON_STYLESHEET_ID } from '../shared/codicons';
 
 /** Longest the session waits for the webview to paint its first view (showFirstView). */
 const PAINT_WAIT_MS = 1000;
@@ -504,6 +505,8 @@ export class TimelinePanel extends Disposable {
     const { js, css, map } = webviewAssets(this.extensionUri.fsPath);
     // Development builds keep their source map, addressed as a webview resource.
     const sourceMap = map ? `\n//# sourceMappingURL=${webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'timeline.js.map'))}` : '';
+    // The codicon stylesheet, linked with the nonce; web components link it again inside their shadow roots (see src/shared/codicons.ts).
+    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', CODICON_DIR, CODICON_CSS));
     const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
@@ -511,6 +514,7 @@ export class TimelinePanel extends Disposable {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" id="${CODICON_STYLESHEET_ID}" href="${codicons}" nonce="${nonce}">
 <style nonce="${nonce}">${css}</style>
 <title>SeqScope Timeline</title>
 </head>

@@ -31,6 +31,7 @@ import { RecordSource, TimelineService } from './timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../shared/snapshotPacking';
 import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../shared/standaloneEmbed';
 import { IDLE_REPLAY } from '../shared/protocol';
+import { CODICON_CSS, CODICON_DIR, CODICON_FONT, CODICON_STYLESHEET_ID, codiconCss } from '../shared/codicons';
 import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 
@@ -78,12 +79,16 @@ const nodeBase64: Base64 = {
 export async function writeStandaloneHtml(session: CaptureSession, out: string, opts: StandaloneHtmlOptions): Promise<void> {
   const jsPath = join(opts.bundleDir, 'webview', 'timeline.js');
   const cssPath = opts.cssPath ?? join(opts.bundleDir, '..', 'media', 'timeline.css');
-  const [js, css] = await Promise.all([
+  const codiconDir = join(opts.bundleDir, CODICON_DIR);
+  const [js, css, icons] = await Promise.all([
     readFile(jsPath, 'utf8').catch(() => {
       throw new Error(`the timeline bundle ${jsPath} is missing: build it first (npm run build)`);
     }),
     readFile(cssPath, 'utf8').catch(() => {
       throw new Error(`the timeline stylesheet ${cssPath} is missing: pass cssPath`);
+    }),
+    Promise.all([readFile(join(codiconDir, CODICON_CSS), 'utf8'), readFile(join(codiconDir, CODICON_FONT))]).catch(() => {
+      throw new Error(`the codicons in ${codiconDir} are missing: build first (npm run build)`);
     }),
   ]);
   const signal = opts.signal;
@@ -119,7 +124,7 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     if (!stream.write(text)) await Promise.race([new Promise<void>((r) => stream.once('drain', () => r())), failed]);
   };
   try {
-    await write(head(opts.title, nonce, css));
+    await write(head(opts.title, nonce, css, standaloneCodicons(icons[0], icons[1])));
     await write(`<script type="application/json" id="${META_ELEMENT_ID}">${jsonForHtml(meta)}</script>\n`);
     await write(`<script type="application/json" id="${PREVIEW_ELEMENT_ID}">${jsonForHtml(preview)}</script>\n`);
     await write(`<script nonce="${nonce}">${inlineScript(js)}</script>\n`);
@@ -143,12 +148,25 @@ export function contentSecurityPolicy(nonce: string): string {
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     'img-src data:',
+    // The codicon font, inlined as a data: URL.
+    'font-src data:',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
 }
 
-function head(title: string, nonce: string, css: string): string {
+/**
+ * The codicons of a page that is one file: the font as a data: URL, the stylesheet once in the
+ * page (for the font) and, as a data: URL, for the web components' shadow roots to link.
+ */
+export function standaloneCodicons(codiconCssText: string, font: Buffer): { css: string; href: string } {
+  const css = codiconCss(codiconCssText, `data:font/ttf;base64,${font.toString('base64')}`);
+  // The shadow roots need only the classes: Chromium takes the font from the page's @font-face.
+  const classes = css.replace(/@font-face\s*{[^}]*}/, '');
+  return { css, href: `data:text/css;base64,${Buffer.from(classes).toString('base64')}` };
+}
+
+function head(title: string, nonce: string, css: string, icons: { css: string; href: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -160,6 +178,8 @@ function head(title: string, nonce: string, css: string): string {
 <title>SeqScope — ${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <style nonce="${nonce}">${inlineStyle(THEME_FALLBACKS)}</style>
+<style nonce="${nonce}">${inlineStyle(icons.css)}</style>
+<link rel="stylesheet" id="${CODICON_STYLESHEET_ID}" href="${icons.href}" nonce="${nonce}">
 <style nonce="${nonce}">${inlineStyle(css)}</style>
 </head>
 <body class="seqscope-standalone">
@@ -388,6 +408,32 @@ const LIGHT = {
   'textCodeBlock-background': '#f0f0f0',
   'inputValidation-errorBackground': '#f2dede',
   'inputValidation-errorBorder': '#be1100',
+  // What the web components read (@vscode-elements/elements), from VS Code's Light Modern theme.
+  'icon-foreground': '#3b3b3b',
+  'toolbar-hoverBackground': 'rgba(184, 184, 184, 0.31)',
+  'toolbar-activeBackground': 'rgba(166, 166, 166, 0.31)',
+  'inputOption-activeBackground': '#bed6ed',
+  'inputOption-activeBorder': '#005fb8',
+  'inputOption-activeForeground': '#000000',
+  'button-border': 'rgba(0, 0, 0, 0.1)',
+  'button-separator': 'rgba(255, 255, 255, 0.4)',
+  'checkbox-background': '#f8f8f8',
+  'checkbox-border': '#cecece',
+  'checkbox-foreground': '#3b3b3b',
+  'settings-checkboxBackground': '#f8f8f8',
+  'settings-checkboxBorder': '#cecece',
+  'settings-checkboxForeground': '#3b3b3b',
+  'settings-dropdownBackground': '#ffffff',
+  'settings-dropdownBorder': '#cecece',
+  'settings-dropdownForeground': '#3b3b3b',
+  'settings-dropdownListBorder': '#c8c8c8',
+  'list-activeSelectionBackground': '#e8e8e8',
+  'list-activeSelectionForeground': '#000000',
+  'list-focusOutline': '#005fb8',
+  'list-highlightForeground': '#0066bf',
+  'list-focusHighlightForeground': '#0066bf',
+  'list-hoverForeground': '#3b3b3b',
+  'widget-shadow': 'rgba(0, 0, 0, 0.16)',
 };
 
 const DARK = {
@@ -420,6 +466,32 @@ const DARK = {
   'textCodeBlock-background': '#2b2b2b',
   'inputValidation-errorBackground': '#5a1d1d',
   'inputValidation-errorBorder': '#be1100',
+  // What the web components read, from VS Code's Dark Modern theme.
+  'icon-foreground': '#cccccc',
+  'toolbar-hoverBackground': 'rgba(90, 93, 94, 0.31)',
+  'toolbar-activeBackground': 'rgba(99, 102, 103, 0.31)',
+  'inputOption-activeBackground': 'rgba(36, 137, 219, 0.51)',
+  'inputOption-activeBorder': '#2488db',
+  'inputOption-activeForeground': '#ffffff',
+  'button-border': 'rgba(255, 255, 255, 0.07)',
+  'button-separator': 'rgba(255, 255, 255, 0.4)',
+  'checkbox-background': '#313131',
+  'checkbox-border': '#3c3c3c',
+  'checkbox-foreground': '#cccccc',
+  'settings-checkboxBackground': '#313131',
+  'settings-checkboxBorder': '#3c3c3c',
+  'settings-checkboxForeground': '#cccccc',
+  'settings-dropdownBackground': '#313131',
+  'settings-dropdownBorder': '#3c3c3c',
+  'settings-dropdownForeground': '#cccccc',
+  'settings-dropdownListBorder': '#454545',
+  'list-activeSelectionBackground': '#04395e',
+  'list-activeSelectionForeground': '#ffffff',
+  'list-focusOutline': '#0078d4',
+  'list-highlightForeground': '#2aaaff',
+  'list-focusHighlightForeground': '#2aaaff',
+  'list-hoverForeground': '#cccccc',
+  'widget-shadow': 'rgba(0, 0, 0, 0.36)',
 };
 
 const vars = (o: Record<string, string>) =>

@@ -5,7 +5,8 @@
  */
 import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { EventView, MessageDetail } from '../shared/protocol';
-import { button, clear, el } from './dom';
+import { iconButton, textButton, VscodeButton } from './controls';
+import { clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
 import { displayKey } from '../core/trace/keyLabel';
 
@@ -21,7 +22,7 @@ export class DetailPane {
     this.heading = el('h2', { class: 'ss-detail-title', attrs: { id: 'ss-detail-title' } });
     this.body = el('div', { class: 'ss-detail-body' });
     this.root = el('aside', { class: 'ss-detail', attrs: { 'aria-labelledby': 'ss-detail-title', hidden: true } }, [
-      el('div', { class: 'ss-detail-head' }, [this.heading, button('×', 'Close the detail pane', () => this.onClose(), 'ss-button ss-icon')]),
+      el('div', { class: 'ss-detail-head' }, [this.heading, iconButton('close', 'Close the detail pane', () => this.onClose())]),
       this.body,
     ]);
   }
@@ -67,16 +68,19 @@ export class DetailPane {
     if (!p) return box;
     const pre = el('pre', { class: 'ss-payload', attrs: { tabindex: 0, 'aria-label': 'Payload' } });
     const toggles = el('div', { class: 'ss-segmented', attrs: { role: 'group', 'aria-label': 'Show the payload as' } });
-    const buttons = new Map<PayloadView, HTMLButtonElement>();
+    const buttons = new Map<PayloadView, VscodeButton>();
     const select = (v: PayloadView, chosen: boolean) => {
       // Remember only what the user picked, to keep it from one message to the next.
       if (chosen) this.payloadView = v;
       pre.textContent = p.render(v);
       pre.dataset.view = v;
-      for (const [k, b] of buttons) b.setAttribute('aria-pressed', String(k === v));
+      for (const [k, b] of buttons) {
+        b.setAttribute('aria-pressed', String(k === v));
+        b.secondary = k !== v;
+      }
     };
     for (const v of ['json', 'text', 'hex'] as PayloadView[]) {
-      const b = button(VIEW_LABEL[v], `Show the payload as ${VIEW_LABEL[v]}`, () => select(v, true), 'ss-button ss-toggle');
+      const b = textButton(VIEW_LABEL[v], `Show the payload as ${VIEW_LABEL[v]}`, () => select(v, true), { secondary: true });
       b.disabled = !p.views.includes(v);
       buttons.set(v, b);
       toggles.append(b);

@@ -29,13 +29,6 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/** A real <button> with an accessible name (icon-like labels get a spoken one). */
-export function button(label: string, ariaLabel: string, onClick: (e: MouseEvent) => void, cls = 'ss-button'): HTMLButtonElement {
-  const b = el('button', { class: cls, text: label, attrs: { type: 'button', 'aria-label': ariaLabel }, title: ariaLabel });
-  b.addEventListener('click', onClick);
-  return b;
-}
-
 export function clear(e: Element): void {
   e.replaceChildren();
 }

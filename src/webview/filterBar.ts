@@ -6,7 +6,8 @@
 import type { SeqBits } from '../core/sequencer/serial';
 import { numberRangeProblem } from '../core/trace/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
-import { button, clear, el } from './dom';
+import { checkbox, textButton, VscodeCheckbox } from './controls';
+import { clear, el } from './dom';
 import { displayKey, keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
 const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
@@ -18,7 +19,7 @@ export class FilterBar {
   private readonly keysBox: HTMLElement;
   private keySelect: HTMLSelectElement | undefined;
   private keyText: HTMLInputElement | undefined;
-  private readonly kinds = new Map<KindName, HTMLInputElement>();
+  private readonly kinds = new Map<KindName, VscodeCheckbox>();
   private readonly seqFrom: HTMLInputElement;
   private readonly seqTo: HTMLInputElement;
   private readonly attrName: HTMLInputElement;
@@ -32,9 +33,9 @@ export class FilterBar {
     this.keysBox = el('div', { class: 'ss-field' });
     const kindBox = el('fieldset', { class: 'ss-field ss-kinds' }, [el('legend', { text: 'Kinds' })]);
     for (const k of KINDS) {
-      const cb = el('input', { attrs: { type: 'checkbox', checked: true, name: `kind-${k}` } });
+      const cb = checkbox(k, `kind-${k}`, true);
       this.kinds.set(k, cb);
-      kindBox.append(el('label', {}, [cb, ` ${k}`]));
+      kindBox.append(cb);
     }
     const num = (name: string, label: string) => el('input', { class: 'ss-input ss-num', attrs: { type: 'number', name, 'aria-label': label, placeholder: label === 'Sequence from' ? 'from' : 'to', step: 1 } });
     this.seqFrom = num('seqFrom', 'Sequence from');
@@ -48,15 +49,28 @@ export class FilterBar {
       (this.seqBox = el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Sequence' }), this.seqFrom, '–', this.seqTo])),
       this.attrBox,
       el('div', { class: 'ss-field ss-actions' }, [
-        el('button', { class: 'ss-button ss-primary', text: 'Apply', attrs: { type: 'submit', 'aria-label': 'Apply the filter' } }),
-        button('Clear', 'Clear the filter', () => {
-          this.set({});
-          this.apply({});
-        }),
+        // A form-associated submit button: the form checks its fields, then submits.
+        textButton('Apply', 'Apply the filter', () => {}, { submit: true }),
+        textButton(
+          'Clear',
+          'Clear the filter',
+          () => {
+            this.set({});
+            this.apply({});
+          },
+          { secondary: true },
+        ),
       ]),
     ]);
     // The browser's own validation shows the message and keeps the form from submitting.
     for (const input of [this.seqFrom, this.seqTo]) input.addEventListener('input', () => this.checkRange());
+    // Enter in a field applies, as a form's own submit button would (a web component is not one).
+    this.root.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') {
+        e.preventDefault();
+        this.root.requestSubmit();
+      }
+    });
     this.root.addEventListener('submit', (e) => {
       e.preventDefault();
       this.apply(this.read());

@@ -7,7 +7,8 @@
 import { noun } from '../core/util/plural';
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
-import { button, clear, el } from './dom';
+import { iconButton, relabel, singleSelect, VscodeSingleSelect, VscodeToolbarButton } from './controls';
+import { clear, el } from './dom';
 import { count, duration, missingRange, positionText } from './format';
 import { displayKey } from '../core/trace/keyLabel';
 
@@ -17,8 +18,8 @@ const SEEK_INTERVAL_MS = 100;
 export class ReplayBar {
   readonly root: HTMLElement;
   readonly statePanel: HTMLElement;
-  private readonly play: HTMLButtonElement;
-  private readonly speed: HTMLSelectElement;
+  private readonly play: VscodeToolbarButton;
+  private readonly speed: VscodeSingleSelect;
   private readonly slider: HTMLInputElement;
   private readonly position: HTMLElement;
   private dragging = false;
@@ -27,13 +28,14 @@ export class ReplayBar {
   private info: ReplayInfo = IDLE_REPLAY;
 
   constructor(private readonly send: (msg: WebviewMessage) => void) {
-    const act = (label: string, aria: string, action: ReplayAction) => button(label, aria, () => this.send({ type: 'replay', action }));
-    this.play = button('▶ Play', 'Play', () => this.send({ type: 'replay', action: this.info.playing ? 'pause' : 'play' }));
-    this.speed = el('select', { class: 'ss-select', attrs: { 'aria-label': 'Replay speed' } }, [
-      el('option', { text: '×1', attrs: { value: '1' } }),
-      el('option', { text: '×10', attrs: { value: '10' } }),
-      el('option', { text: 'max', attrs: { value: 'max' } }),
+    const act = (icon: string, label: string, action: ReplayAction, text?: string) => iconButton(icon, label, () => this.send({ type: 'replay', action }), text);
+    this.play = iconButton('play', 'Play', () => this.send({ type: 'replay', action: this.info.playing ? 'pause' : 'play' }));
+    this.speed = singleSelect('Replay speed', [
+      { value: '1', text: '×1' },
+      { value: '10', text: '×10' },
+      { value: 'max', text: 'max' },
     ]);
+    this.speed.classList.add('ss-speed');
     this.speed.addEventListener('change', () => {
       const v = this.speed.value;
       this.send({ type: 'setSpeed', speed: (v === 'max' ? 'max' : Number(v)) as ReplaySpeed });
@@ -49,17 +51,17 @@ export class ReplayBar {
     });
     this.position = el('span', { class: 'ss-replay-position', attrs: { 'aria-live': 'polite' } });
     this.root = el('div', { class: 'ss-replay', attrs: { role: 'toolbar', 'aria-label': 'Replay' } }, [
-      // Glyphs every UI font has (the media-control ones are missing from many).
-      act('|◀', 'Back to the start', 'toStart'),
-      act('◀ Step', 'Step back one arrival', 'stepBack'),
+      // The debugger's icons: replay steps through arrivals as a debugger through statements.
+      act('debug-restart', 'Back to the start', 'toStart'),
+      act('debug-step-back', 'Step back one arrival', 'stepBack'),
       this.play,
-      act('Step ▶', 'Step forward one arrival', 'stepForward'),
-      act('▶|', 'To the end', 'toEnd'),
+      act('debug-step-over', 'Step forward one arrival', 'stepForward'),
+      act('debug-continue', 'To the end', 'toEnd'),
       this.speed,
-      el('span', { class: 'ss-sep' }),
-      act('Next gap', 'Step to the next gap', 'nextGap'),
-      act('Next duplicate', 'Step to the next duplicate', 'nextDuplicate'),
-      act('Next late', 'Step to the next late message', 'nextLate'),
+      el('span', { class: 'ss-sep', attrs: { role: 'separator' } }),
+      act('', 'Step to the next gap', 'nextGap', 'Next gap'),
+      act('', 'Step to the next duplicate', 'nextDuplicate', 'Next duplicate'),
+      act('', 'Step to the next late message', 'nextLate', 'Next late'),
       this.slider,
       this.position,
     ]);
@@ -71,10 +73,8 @@ export class ReplayBar {
     const end = info.state?.end ?? session.arrivals + 1;
     this.slider.max = String(end);
     if (!this.dragging) this.slider.value = String(info.state?.position ?? 0);
-    this.play.textContent = info.playing ? '❚❚ Pause' : '▶ Play';
-    this.play.setAttribute('aria-label', info.playing ? 'Pause' : 'Play');
-    this.play.setAttribute('aria-pressed', String(info.playing));
-    this.speed.value = String(info.speed);
+    relabel(this.play, info.playing ? 'debug-pause' : 'play', info.playing ? 'Pause' : 'Play');
+    if (this.speed.value !== String(info.speed)) this.speed.value = String(info.speed);
     const s = info.state;
     this.position.textContent = positionText(s, session.arrivals);
     this.renderState(info);

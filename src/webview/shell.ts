@@ -6,7 +6,8 @@
 import { noun } from '../core/util/plural';
 import { displayKey } from '../core/trace/keyLabel';
 import type { LaneCounts, LaneInfo, SessionInfo } from '../shared/protocol';
-import { button, el } from './dom';
+import { iconButton } from './controls';
+import { el } from './dom';
 import { clockTime, count, duration } from './format';
 import { legend } from './legend';
 import type { Viewport } from './viewport';
@@ -45,7 +46,7 @@ export class Shell {
     this.canvasWrap = el('div', { class: 'ss-canvas-wrap' }, [this.canvas]);
     this.errorBar = el('div', { class: 'ss-error', attrs: { role: 'alert', hidden: true } }, [
       this.errorText,
-      button('Dismiss', 'Dismiss the error', () => {
+      iconButton('close', 'Dismiss the error', () => {
         this.errorBar.hidden = true;
         this.error = undefined;
       }),

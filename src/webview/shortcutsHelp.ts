@@ -2,6 +2,7 @@
  * The shortcuts help (`?` on the timeline, or the toolbar's `?`): the key table of keymap.ts as
  * a modal dialog.
  */
+import { textButton } from './controls';
 import { el } from './dom';
 import { REPLAY_SHORTCUTS, Shortcut, VIEW_SHORTCUTS } from './keymap';
 
@@ -27,8 +28,7 @@ export class ShortcutsHelp {
 
   constructor(onClose: () => void) {
     this.body = el('div');
-    const close = el('button', { class: 'ss-button', text: 'Close', attrs: { type: 'button', 'aria-label': 'Close the keyboard shortcuts' } });
-    close.addEventListener('click', () => this.root.close());
+    const close = textButton('Close', 'Close the keyboard shortcuts', () => this.root.close());
     this.root = el('dialog', { class: 'ss-shortcuts', attrs: { 'aria-label': 'Keyboard shortcuts' } }, [
       el('h2', { text: 'Keyboard shortcuts' }),
       el('p', { class: 'ss-muted', text: 'With the timeline focused (click it, or Tab to it).' }),

@@ -5,7 +5,8 @@
  */
 import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder } from '../core/trace/keyOrder';
 import type { SessionInfo, TimelineFilter } from '../shared/protocol';
-import { button, el } from './dom';
+import { iconButton, relabel, singleSelect, toggleButton, VscodeSingleSelect, VscodeToolbarButton } from './controls';
+import { el } from './dom';
 import { FilterBar } from './filterBar';
 
 export interface ToolbarActions {
@@ -26,55 +27,56 @@ export class Toolbar {
   readonly root: HTMLElement;
   private readonly title: HTMLElement;
   private readonly options: HTMLElement;
-  private readonly filterToggle: HTMLButtonElement;
+  private readonly filterToggle: VscodeToolbarButton;
   private readonly filterSummary: HTMLElement;
-  private readonly keyOrderSelect: HTMLSelectElement;
+  private readonly keyOrderSelect: VscodeSingleSelect;
   /** A live session's "Follow live" toggle (hidden for a capture). */
-  private readonly followButton: HTMLButtonElement;
+  private readonly followButton: VscodeToolbarButton;
   /** The order drawn (the select says it until the host answers another). */
   private order: KeyOrder = 'arrival';
 
   constructor(act: ToolbarActions) {
     this.title = el('h1', { class: 'ss-title', text: 'SeqScope timeline' });
     this.options = el('span', { class: 'ss-options ss-muted' });
-    this.filterToggle = button('Filter', 'Show the filter bar', () => act.toggleFilter());
-    this.filterToggle.setAttribute('aria-expanded', 'false');
+    this.filterToggle = iconButton('filter', 'Show the filter bar', () => act.toggleFilter());
     this.filterSummary = el('span', { class: 'ss-filter-summary ss-muted' });
-    this.keyOrderSelect = el(
-      'select',
-      { class: 'ss-select', attrs: { 'aria-label': 'Order of the lanes' }, title: 'Order of the lanes' },
-      KEY_ORDERS.map((o) => el('option', { text: `Keys: ${KEY_ORDER_LABELS[o]}`, title: KEY_ORDER_DETAILS[o], attrs: { value: o } })),
+    this.keyOrderSelect = singleSelect(
+      'Order of the lanes',
+      KEY_ORDERS.map((o) => ({ value: o, text: `Keys: ${KEY_ORDER_LABELS[o]}`, description: KEY_ORDER_DETAILS[o] })),
     );
+    this.keyOrderSelect.classList.add('ss-key-order');
     this.keyOrderSelect.addEventListener('change', () => {
       const order = this.keyOrderSelect.value;
       // Shown once the host answers (`keyOrder`): until then the select says what is drawn.
       this.keyOrderSelect.value = this.order;
       if (isKeyOrder(order)) act.keyOrder(order);
     });
-    this.followButton = button('Follow live', 'Follow live: the view keeps showing what arrives last (panning turns it off)', () => act.toggleFollow());
+    this.followButton = toggleButton('pulse', 'Follow live: the view keeps showing what arrives last (panning turns it off)', () => act.toggleFollow());
     this.followButton.hidden = true;
     this.root = el('div', { class: 'ss-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Timeline' } }, [
       this.title,
       this.options,
       el('span', { class: 'ss-spacer' }),
-      button('−', 'Zoom out', () => act.zoom(1 / ZOOM_STEP)),
-      button('+', 'Zoom in', () => act.zoom(ZOOM_STEP)),
-      button('Fit all', 'Fit all: show the whole session', () => act.fitAll()),
+      iconButton('zoom-out', 'Zoom out', () => act.zoom(1 / ZOOM_STEP)),
+      iconButton('zoom-in', 'Zoom in', () => act.zoom(ZOOM_STEP)),
+      iconButton('screen-normal', 'Fit all: show the whole session', () => act.fitAll()),
       this.followButton,
-      button('◀ Finding', 'Previous finding', () => act.navigate(-1)),
-      button('Finding ▶', 'Next finding', () => act.navigate(1)),
+      el('span', { class: 'ss-sep', attrs: { role: 'separator' } }),
+      iconButton('arrow-up', 'Previous finding', () => act.navigate(-1)),
+      iconButton('arrow-down', 'Next finding', () => act.navigate(1)),
+      el('span', { class: 'ss-sep', attrs: { role: 'separator' } }),
       this.keyOrderSelect,
       this.filterToggle,
       this.filterSummary,
-      button('?', 'Keyboard shortcuts', () => act.shortcuts()),
+      iconButton('keyboard', 'Keyboard shortcuts', () => act.shortcuts()),
     ]);
   }
 
   /** Shows "Follow live" for a live session, pressed while the view follows the data. */
   follow(live: boolean, following: boolean): void {
     this.followButton.hidden = !live;
-    const pressed = String(live && following);
-    if (this.followButton.getAttribute('aria-pressed') !== pressed) this.followButton.setAttribute('aria-pressed', pressed);
+    const on = live && following;
+    if (this.followButton.checked !== on) this.followButton.checked = on;
   }
 
   /** A capture is loading for this panel. */
@@ -101,7 +103,6 @@ export class Toolbar {
   }
 
   filterShown(visible: boolean): void {
-    this.filterToggle.setAttribute('aria-expanded', String(visible));
-    this.filterToggle.setAttribute('aria-label', visible ? 'Hide the filter bar' : 'Show the filter bar');
+    relabel(this.filterToggle, visible ? 'filter-filled' : 'filter', visible ? 'Hide the filter bar' : 'Show the filter bar');
   }
 }

@@ -229,8 +229,8 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     // Messages are drawn where they are delivered: ticks once the start window is over.
     await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0, 'the start window over: messages delivered', 30_000)
       .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
-    const follow = frame.getByRole('button', { name: /^Follow live/ });
-    assert.equal(await follow.getAttribute('aria-pressed'), 'true', 'following by default');
+    const follow = frame.getByRole('switch', { name: /^Follow live/ });
+    assert.equal(await follow.getAttribute('aria-checked'), 'true', 'following by default');
     // 6 is skipped: the key waits for it, for the 6 s of the gap timeout.
     await publishNumbers([7, 8, 9, 10], 'live');
     const open = await waitForSnapshot(frame, (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #6 · [\d.]+ s of 6 s$/.test(l.text)), 'the open gap band', 30_000);
@@ -258,7 +258,7 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await page.mouse.move(from.x + 150, from.y, { steps: 5 });
     await page.mouse.up();
     await waitForSnapshot(frame, (x) => x.followLive === false, 'following off after panning');
-    assert.equal(await follow.getAttribute('aria-pressed'), 'false');
+    assert.equal(await follow.getAttribute('aria-checked'), 'false');
     await follow.click();
     const back = await waitForSnapshot(frame, (x) => x.followLive === true, 'following again');
     assert.ok(back.window!.t1 >= back.domain!.t1, 'back at the end');

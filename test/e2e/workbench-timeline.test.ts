@@ -16,7 +16,7 @@ import { ROOT } from '../../scripts/vscode-host/common.mjs';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { clockTime } from '../../src/webview/format';
 import type { DrawnLane, DrawnMark, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
-import { settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
+import { choiceValue, pickChoice, setCheckbox, settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
 import { editorTab, openCaptureFromPalette, SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
 const SAMPLE = join(ROOT, 'media', 'samples', 'cme-sample.jsonl');
@@ -472,10 +472,10 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
         assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`),
       );
     const keysMenu = frame.getByRole('combobox', { name: 'Order of the lanes' });
-    assert.equal(await keysMenu.inputValue(), 'arrival');
+    assert.equal(await choiceValue(keysMenu), 'arrival');
     await lanesBecome(['318', '310', '312'], 'first seen, as the capture has them');
 
-    await keysMenu.selectOption('name');
+    await pickChoice(frame, keysMenu, 'Keys: name');
     await lanesBecome(['310', '312', '318'], 'lanes by name');
     await treeKeysBecome(['310', '312', '318']);
 
@@ -483,24 +483,24 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await runCommand(page, 'SeqScope: Sort Keys…');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Most findings' }).first().click();
     await lanesBecome(['310', '318', '312'], 'lanes by findings');
-    assert.equal(await keysMenu.inputValue(), 'findings', 'the menu shows the order the palette set');
+    assert.equal(await choiceValue(keysMenu), 'findings', 'the menu shows the order the palette set');
     await treeKeysBecome(['310', '318', '312']);
 
     // A filter applied in the timeline and cleared from the Command Palette: the timeline hears of
     // it (it kept showing the filter, and only the keys with gaps, until reopened).
     await frame.getByRole('button', { name: 'Show the filter bar' }).click();
     const form = frame.getByRole('form', { name: 'Filter the timeline' });
-    await form.getByLabel('message').uncheck();
-    await form.getByLabel('duplicate').uncheck();
+    await setCheckbox(form, 'message', false);
+    await setCheckbox(form, 'duplicate', false);
     await frame.getByRole('button', { name: 'Apply the filter' }).click();
     await lanesBecome(['310', '318'], 'the keys with gaps, by findings');
     await runCommand(page, 'SeqScope: Clear Filter');
     await lanesBecome(['310', '318', '312'], 'every lane again');
-    assert.equal(await form.getByLabel('message').isChecked(), true, 'the filter bar shows no filter');
+    assert.equal(await form.getByRole('checkbox', { name: 'message' }).isChecked(), true, 'the filter bar shows no filter');
     assert.equal(await frame.locator('.ss-filter-summary').innerText(), '');
     await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
 
-    await keysMenu.selectOption('arrival');
+    await pickChoice(frame, keysMenu, 'Keys: first seen');
     await lanesBecome(['318', '310', '312'], 'first seen again');
     await treeKeysBecome(['318', '310', '312']);
   });

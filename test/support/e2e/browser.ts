@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Frame, Page } from 'playwright-core';
+import { Browser, chromium, Frame, Locator, Page } from 'playwright-core';
 import { describeOptions, resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { writeStandaloneHtml } from '../../../src/timeline/standaloneHtml';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
@@ -125,4 +125,29 @@ export async function waitForSnapshot(page: TimelineTarget, pred: (s: TimelineSn
 /** Page coordinates of a drawn mark. */
 export function at(s: TimelineSnapshot, m: { x: number; y: number }): { x: number; y: number } {
   return { x: s.canvas.x + m.x, y: s.canvas.y + m.y };
+}
+
+/**
+ * A drop-down's value: the timeline's are @vscode-elements' vscode-single-select, whose
+ * combobox sits in the component's shadow root (Playwright's inputValue is for native ones).
+ */
+export function choiceValue(combobox: Locator): Promise<string> {
+  // Typed by hand: this runs in the page, and the Node tests have no DOM types.
+  return combobox.evaluate((e) => (e as unknown as { getRootNode(): { host: { value: string } } }).getRootNode().host.value);
+}
+
+/** Picks a drop-down's option as a person does: opens the list, clicks the option by its text. */
+export async function pickChoice(target: TimelineTarget, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  await target.getByRole('option', { name: option, exact: true }).click();
+}
+
+/**
+ * Sets a check box (a vscode-checkbox: its input lies under its label) as a person does, by
+ * clicking its label, and checks it took.
+ */
+export async function setCheckbox(scope: Locator, label: string, checked: boolean): Promise<void> {
+  const box = scope.getByRole('checkbox', { name: label });
+  if ((await box.isChecked()) !== checked) await scope.getByText(label, { exact: true }).click();
+  if ((await box.isChecked()) !== checked) throw new Error(`the check box "${label}" did not become ${checked ? 'checked' : 'unchecked'}`);
 }

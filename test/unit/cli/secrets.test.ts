@@ -113,6 +113,9 @@ describe('planted credentials never reach an output', function () {
       writeFileSync(join(bundleDir, 'webview', 'timeline.js'), 'void 0;\n');
       mkdirSync(join(dir, 'media'), { recursive: true });
       writeFileSync(join(dir, 'media', 'timeline.css'), 'body {}\n');
+      mkdirSync(join(bundleDir, 'codicons'));
+      writeFileSync(join(bundleDir, 'codicons', 'codicon.css'), '@font-face { src: url("./codicon.ttf") }\n');
+      writeFileSync(join(bundleDir, 'codicons', 'codicon.ttf'), '');
       await writeStandaloneHtml(session, out, { title: 'planted', options: 'cme', bundleDir, readRecord: records, maxEmbeddedRecords: 5000 });
       await records.close();
       assertClean('the standalone HTML', readFileSync(out, 'utf8'));

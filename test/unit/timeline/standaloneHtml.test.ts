@@ -39,6 +39,10 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     writeFileSync(join(bundleDir, 'webview', 'timeline.js'), 'var s = "</script><b>";\n//# sourceMappingURL=timeline.js.map\n');
     mkdirSync(join(dir, 'media'));
     writeFileSync(join(dir, 'media', 'timeline.css'), 'body { color: red }');
+    // The codicons as the build copies them (a stand-in font: the bytes are only inlined).
+    mkdirSync(join(bundleDir, 'codicons'));
+    writeFileSync(join(bundleDir, 'codicons', 'codicon.css'), '@font-face { font-family: "codicon"; src: url("./codicon.ttf?abc") format("truetype"); }\n.codicon-add:before { content: "\\ea60" }\n');
+    writeFileSync(join(bundleDir, 'codicons', 'codicon.ttf'), Buffer.from([0, 1, 0, 0, 0x3c, 0x2f]));
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,6 +59,17 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.ok(html.includes('<title>SeqScope — T &#60;i&#62;</title>'), 'title escaped');
     assert.ok(html.includes('var s = "<\\/script><b>";'), 'no </script> inside the inline bundle');
     assert.ok(!html.includes('sourceMappingURL'), 'no source map reference');
+    // The codicons inline: the font as a data: URL the CSP admits, and the classes for the web
+    // components' shadow roots as a data: stylesheet linked with the nonce.
+    assert.match(html, /font-src data:/);
+    assert.ok(html.includes(`url("data:font/ttf;base64,${Buffer.from([0, 1, 0, 0, 0x3c, 0x2f]).toString('base64')}")`), 'font inlined');
+    assert.ok(!html.includes('./codicon.ttf'), 'no relative font URL left');
+    const link = /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="data:text\/css;base64,([^"]+)" nonce="([^"]+)">/.exec(html);
+    assert.ok(link, 'codicon stylesheet link');
+    assert.equal(link[2], nonce);
+    const classes = Buffer.from(link[1], 'base64').toString();
+    assert.match(classes, /\.codicon-add:before/);
+    assert.doesNotMatch(classes, /@font-face/, 'the font once, in the page');
     assert.ok(html.indexOf('seqscope-preview') < html.indexOf(`<script nonce="${nonce}">`), 'preview before the script');
     assert.ok(html.indexOf(`<script nonce="${nonce}">`) < html.indexOf('seqscope-session'), 'session after the script');
     // The session block is a packed snapshot that unpacks to the session, with 50 records.

@@ -1,0 +1,79 @@
+/**
+ * Controls in VS Code's look: the web components of @vscode-elements/elements (lit; their styles
+ * are constructable stylesheets, which a strict CSP allows) with codicons. Only the components
+ * used are imported, so the bundle carries only those. Each control has an accessible name; the
+ * components put it on their focusable inner element.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
+import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
+import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
+import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import type { VscodeToolbarButton } from '@vscode-elements/elements/dist/vscode-toolbar-button/vscode-toolbar-button.js';
+import { el } from './dom';
+
+export type { VscodeButton, VscodeCheckbox, VscodeSingleSelect, VscodeToolbarButton };
+
+/**
+ * A toolbar button: a codicon (its name, e.g. `zoom-in`; '' for none) and optionally a short
+ * text, with its label spoken and shown as its tooltip.
+ */
+export function iconButton(icon: string, label: string, onClick: () => void, text?: string): VscodeToolbarButton {
+  const b = el('vscode-toolbar-button', { title: label, ...(text !== undefined ? { text } : {}) });
+  b.icon = icon;
+  b.label = label;
+  b.addEventListener('click', () => onClick());
+  return b;
+}
+
+/** An icon button that stays pressed while on (a switch to assistive technology). */
+export function toggleButton(icon: string, label: string, onClick: () => void): VscodeToolbarButton {
+  const b = iconButton(icon, label, onClick);
+  // The component flips `checked` on a click; the app then sets it to what holds.
+  b.toggleable = true;
+  return b;
+}
+
+/** Changes an icon button's icon and label together (Play / Pause). */
+export function relabel(b: VscodeToolbarButton, icon: string, label: string): void {
+  if (b.icon !== icon) b.icon = icon;
+  if (b.label !== label) {
+    b.label = label;
+    b.title = label;
+  }
+}
+
+/** A text button (primary, or secondary), optionally with a codicon before the text. */
+export function textButton(text: string, label: string, onClick: () => void, opts: { icon?: string; secondary?: boolean; submit?: boolean } = {}): VscodeButton {
+  const b = el('vscode-button', { text, title: label, attrs: { 'aria-label': label } });
+  if (opts.icon) b.icon = opts.icon;
+  b.secondary = opts.secondary ?? false;
+  if (opts.submit) b.type = 'submit';
+  b.addEventListener('click', () => onClick());
+  return b;
+}
+
+export interface Choice {
+  value: string;
+  text: string;
+  description?: string;
+}
+
+/** A drop-down (one choice); `change` fires when the user picks one. */
+export function singleSelect(label: string, choices: readonly Choice[]): VscodeSingleSelect {
+  const s = el('vscode-single-select', { title: label }, choices.map((c) => el('vscode-option', { text: c.text, attrs: { value: c.value, description: c.description } })));
+  s.label = label;
+  return s;
+}
+
+/** A check box with its visible label (also its accessible name). */
+export function checkbox(label: string, name: string, checked: boolean): VscodeCheckbox {
+  const c = el('vscode-checkbox', {});
+  c.label = label;
+  c.name = name;
+  c.checked = checked;
+  return c;
+}
