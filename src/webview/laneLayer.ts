@@ -60,7 +60,7 @@ export interface LayerSpec {
   selectedId?: number;
   theme: Theme;
   dpr: number;
-  /** A live session's open gaps by lane key: bands growing while they wait (openGapBand.ts). */
+  /** A live session's open gaps and start windows by lane key: bands growing while they wait (openGapBand.ts). */
   openBands?: ReadonlyMap<number, OpenGapBand>;
   /** Identifies what the layer shows besides geometry (pages, selection, theme, lanes, open gaps). */
   content: string;
@@ -344,21 +344,24 @@ export class LaneLayer {
       }
     }
     if (open && open.tDeadline >= s.t0 && open.t0 <= t1) {
-      // The whole wait outlined (dashed, to the timeout), the part waited so far filled.
+      // The whole wait outlined (dashed, to the timeout or the window's end), the part waited
+      // so far filled: red for an open gap, the muted colour for a start window (waiting by rule).
+      const colour = open.kind === 'gap' ? th.gap : th.muted;
       const x0 = this.x(open.t0);
       const xNow = Math.max(x0 + 2, this.x(open.tNow));
       const xEnd = Math.max(xNow, this.x(open.tDeadline));
-      ctx.fillStyle = withAlpha(th.gap, 0.35);
+      ctx.fillStyle = withAlpha(colour, open.kind === 'gap' ? 0.35 : 0.22);
       ctx.fillRect(Math.max(-2, x0), y + 3, Math.min(s.widthPx + 2, xNow) - Math.max(-2, x0), h - 6);
-      ctx.strokeStyle = th.gap;
+      ctx.strokeStyle = colour;
       ctx.lineWidth = 1;
       ctx.setLineDash([3, 3]);
       ctx.strokeRect(x0 + 0.5, y + 3.5, xEnd - x0 - 1, h - 7);
       ctx.setLineDash([]);
-      ctx.fillStyle = th.gap;
+      ctx.fillStyle = colour;
       ctx.fillRect(x0, y + 3, 1.5, h - 6);
       ctx.fillRect(xNow - 1.5, y + 3, 1.5, h - 6);
-      this.stats.marks.openGap++;
+      if (open.kind === 'gap') this.stats.marks.openGap++;
+      else this.stats.marks.startWindow++;
       // Its words may be wider than the band: centred on what is in view of the whole wait.
       const lx0 = Math.max(x0, vx0);
       const lx1 = Math.min(xEnd, vx1);
@@ -528,7 +531,7 @@ export class LaneLayer {
 
 function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
+    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
     labels: [],
     findings: [],
     messages: [],

@@ -1,39 +1,53 @@
 /**
- * An open gap as the timeline draws it in a live session: a band from where the gap opened to
- * now, growing while it waits, inside the outline of its whole wait (to the gap timeout), with
- * "waiting for #400 · 3.2 s of 10 s". At the timeout the sequencer declares the gap and it comes
- * back as an ordinary gap band. Pure (no DOM); the host measured the wait when it sent the state.
+ * What a key of a live session is waiting for, as the timeline draws it: a band from where the
+ * wait began to now, growing, inside the outline of the whole wait, with its words.
+ *
+ * - An open gap: from where it opened, "waiting for #400 · 3.2 s of 10 s"; at the gap timeout
+ *   the sequencer declares the gap and it comes back as an ordinary gap band.
+ * - The start window (the sequencer collects a key's first arrivals before it decides where the
+ *   key starts): from the key's first arrival, "collecting: 7 s left", counting down; it is gone
+ *   once the window closes.
+ *
+ * Pure (no DOM); the host measured the wait when it sent the state (SessionInfo.open).
  */
 import { OpenState, openStateWords } from '../core/sequencer/openState';
+import { assertNever } from '../core/util/assertNever';
 
 export interface OpenGapBand {
+  /** An open gap, or a start window. */
+  readonly kind: 'gap' | 'start';
   readonly key: number;
-  /** Engine clock: where the gap opened, where the wait is now, where the timeout falls. */
+  /** Engine clock: where the wait began, where it is now, where it ends (timeout, window's end). */
   readonly t0: number;
   readonly tNow: number;
   readonly tDeadline: number;
   /** How much of the wait has passed, 0…1. */
   readonly fraction: number;
-  /** "waiting for #400 · 3.2 s of 10 s" */
+  /** "waiting for #400 · 3.2 s of 10 s", "collecting: 7 s left" */
   readonly label: string;
 }
 
-/** The band of a key waiting on an open gap; none for a key in its start window or holding nothing. */
+/** The band of a key waiting on an open gap or in its start window; none for a key holding nothing. */
 export function openGapBand(key: number, state: OpenState | undefined): OpenGapBand | undefined {
-  if (!state || state.kind !== 'waiting') return undefined;
-  const timeout = Math.max(0, state.timeoutMs);
-  const waited = Math.min(timeout, Math.max(0, state.waitedMs));
-  return {
-    key,
-    t0: state.openedAt,
-    tNow: state.openedAt + waited,
-    tDeadline: state.openedAt + timeout,
-    fraction: timeout > 0 ? waited / timeout : 1,
-    label: openStateWords(state).replace(/ · \d+ held$/, ''),
-  };
+  if (!state) return undefined;
+  const label = openStateWords(state).replace(/ · \d+ held$/, '');
+  switch (state.kind) {
+    case 'waiting':
+      return band('gap', key, state.openedAt, state.waitedMs, state.timeoutMs, label);
+    case 'collecting':
+      return band('start', key, state.openedAt, state.windowMs - state.leftMs, state.windowMs, label);
+    default:
+      return assertNever(state, 'open state');
+  }
 }
 
-/** Where a live session's data ends: its last arrival, or further where a gap still waits. */
+function band(kind: OpenGapBand['kind'], key: number, t0: number, waitedMs: number, lengthMs: number, label: string): OpenGapBand {
+  const length = Math.max(0, lengthMs);
+  const waited = Math.min(length, Math.max(0, waitedMs));
+  return { kind, key, t0, tNow: t0 + waited, tDeadline: t0 + length, fraction: length > 0 ? waited / length : 1, label };
+}
+
+/** Where a live session's data ends: its last arrival, or further where a key still waits. */
 export function liveDataEnd(end: number, bands: readonly OpenGapBand[]): number {
   let e = end;
   for (const b of bands) if (b.tNow > e) e = b.tNow;

@@ -11,6 +11,8 @@ export interface MarkCounts {
   gap: number;
   /** A live session's open gaps, drawn as bands growing while they wait. */
   openGap: number;
+  /** A live session's start windows, drawn as bands with their countdown ("collecting: 7 s left"). */
+  startWindow: number;
   duplicate: number;
   redelivery: number;
   republish: number;

@@ -224,11 +224,18 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await runCommand(page, 'SeqScope: Show Timeline');
     const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
     await publishNumbers([1, 2, 3, 4, 5], 'live');
+    // The start window (6 s, the gap timeout) shows as a band counting down: "collecting: 5 s left".
+    const left = (x: TimelineSnapshot) => Number(/^collecting: (\d+) s left$/.exec((x.labels ?? []).map((l) => l.text).find((t) => t.startsWith('collecting')) ?? '')?.[1] ?? NaN);
+    const collecting = await waitForSnapshot(frame, (x) => (x.marks?.startWindow ?? 0) > 0 && left(x) >= 0, 'the start window band', 30_000);
+    await screenshot(page, join(SHOTS, 'live-start-window.png'));
+    assert.ok(left(collecting) <= 6, `at most the 6 s window left: ${left(collecting)}`);
+    await waitForSnapshot(frame, (x) => left(x) < left(collecting), 'the start window counting down', 15_000);
     // The start window passes (6 s): 1–5 delivered.
     await sessionRow(page, `tap · ${TOPIC}`, /5 received/);
-    // Messages are drawn where they are delivered: ticks once the start window is over.
-    await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0, 'the start window over: messages delivered', 30_000)
+    // Messages are drawn where they are delivered: ticks once the start window is over, and its band is gone.
+    await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0 && (x.marks?.startWindow ?? 0) === 0, 'the start window over: messages delivered, no band', 30_000)
       .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
+    assert.ok(!((await snapshot(frame)).labels ?? []).some((l) => l.text.startsWith('collecting')), 'no "collecting" label once the window has closed');
     const follow = frame.getByRole('switch', { name: /^Follow live/ });
     assert.equal(await follow.getAttribute('aria-checked'), 'true', 'following by default');
     // 6 is skipped: the key waits for it, for the 6 s of the gap timeout.

@@ -7,7 +7,8 @@
 import { KeyState, Sequencer } from './sequencer';
 
 export type OpenState =
-  | { readonly kind: 'collecting'; readonly leftMs: number; readonly held: number }
+  /** The start window: it opened with the key's first arrival (`openedAt`, ms) and lasts `windowMs`. */
+  | { readonly kind: 'collecting'; readonly leftMs: number; readonly held: number; readonly openedAt: number; readonly windowMs: number }
   | { readonly kind: 'waiting'; readonly expected: number; readonly waitedMs: number; readonly timeoutMs: number; readonly held: number; readonly openedAt: number };
 
 /** A key's open state at `now` (ms), or undefined when it holds nothing. */
@@ -15,8 +16,9 @@ export function openStateOf<T>(sequencer: Sequencer<T>, k: KeyState<T>, now: num
   const held = k.held.size;
   if (held === 0) return undefined;
   const deadline = sequencer.deadlineOf(k);
-  if (!k.started) return { kind: 'collecting', leftMs: Math.max(0, deadline - now), held };
   const timeoutMs = sequencer.config.gapTimeoutMs;
+  // The start window lasts the gap timeout from the key's first arrival (Sequencer: StartDeadline).
+  if (!k.started) return { kind: 'collecting', leftMs: Math.min(timeoutMs, Math.max(0, deadline - now)), held, openedAt: deadline - timeoutMs, windowMs: timeoutMs };
   const openedAt = deadline - timeoutMs;
   return { kind: 'waiting', expected: sequencer.expectedNumber(k) as number, waitedMs: Math.min(timeoutMs, Math.max(0, now - openedAt)), timeoutMs, held, openedAt };
 }

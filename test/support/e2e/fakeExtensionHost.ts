@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { SequencingOptions } from '../../../src/core/sequencer/sequencingOptions';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
@@ -33,10 +34,11 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
   const js = readFileSync(join(ROOT, 'dist', 'webview', 'timeline.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   const css = readFileSync(join(ROOT, 'media', 'timeline.css'), 'utf8');
   // VS Code defines the theme variables and the body class itself; a dark theme's few here.
-  const vars = '--vscode-editor-background:#1e1e1e;--vscode-foreground:#cccccc;--vscode-descriptionForeground:#9d9d9d;--vscode-focusBorder:#007fd4;--vscode-charts-red:#f14c4c;--vscode-charts-blue:#3794ff;--vscode-charts-green:#89d185;--vscode-charts-orange:#d18616;--vscode-charts-purple:#b180d7;--vscode-charts-yellow:#cca700;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-button-background:#0e639c;--vscode-button-foreground:#ffffff;--vscode-editorWidget-border:#454545';
+  const vars = '--vscode-editor-background:#1e1e1e;--vscode-foreground:#cccccc;--vscode-descriptionForeground:#9d9d9d;--vscode-focusBorder:#007fd4;--vscode-charts-red:#f14c4c;--vscode-charts-blue:#3794ff;--vscode-charts-green:#89d185;--vscode-charts-orange:#d18616;--vscode-charts-purple:#b180d7;--vscode-charts-yellow:#cca700;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-button-background:#0e639c;--vscode-button-foreground:#ffffff;--vscode-editorWidget-border:#454545;--vscode-icon-foreground:#cccccc';
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; font-src file:">
 <link rel="icon" href="data:,">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${pathToFileURL(join(ROOT, 'dist', 'codicons', 'codicon.css')).href}" nonce="${nonce}">
 <style nonce="${nonce}">:root{${vars}}</style><style nonce="${nonce}">${css}</style></head>
 <body class="vscode-dark"><script nonce="${nonce}">${js.replace(/<\/(script)/gi, '<\\/$1')}</script></body></html>`;
   const file = join(RESULTS_DIR, 'vscode-host.html');

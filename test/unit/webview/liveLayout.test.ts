@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { FIT_PAD } from '../../../src/shared/paging';
 import { placeLabels } from '../../../src/webview/labelPlacement';
 import { liveDataEnd, openGapBand } from '../../../src/webview/openGapBand';
+import { Sequencer } from '../../../src/core/sequencer/sequencer';
+import { openStateOf } from '../../../src/core/sequencer/openState';
 import { Viewport } from '../../../src/webview/viewport';
 
 const T0 = Date.UTC(2026, 11, 2, 2, 49, 56);
@@ -64,7 +66,7 @@ describe('an open gap in the live timeline', () => {
 
   it('is a band from where it opened to now, inside its whole wait, saying what it waits for', () => {
     const b = openGapBand(3, waiting(3_250))!;
-    assert.deepEqual({ ...b }, { key: 3, t0: T0, tNow: T0 + 3_250, tDeadline: T0 + 10_000, fraction: 0.325, label: 'waiting for #400 · 3.2 s of 10 s' });
+    assert.deepEqual({ ...b }, { kind: 'gap', key: 3, t0: T0, tNow: T0 + 3_250, tDeadline: T0 + 10_000, fraction: 0.325, label: 'waiting for #400 · 3.2 s of 10 s' });
   });
 
   it('grows while it waits and stops at its timeout', () => {
@@ -73,8 +75,7 @@ describe('an open gap in the live timeline', () => {
     assert.equal(openGapBand(0, waiting(12_000))!.fraction, 1);
   });
 
-  it('is not drawn for a key in its start window or holding nothing', () => {
-    assert.equal(openGapBand(0, { kind: 'collecting', leftMs: 7_000, held: 1495 }), undefined);
+  it('is not drawn for a key holding nothing', () => {
     assert.equal(openGapBand(0, undefined), undefined);
   });
 
@@ -83,6 +84,47 @@ describe('an open gap in the live timeline', () => {
     assert.equal(liveDataEnd(T0 + 1_000, [b]), T0 + 4_000);
     assert.equal(liveDataEnd(T0 + 9_000, [b]), T0 + 9_000);
     assert.equal(liveDataEnd(T0 + 9_000, []), T0 + 9_000);
+  });
+});
+
+describe('a start window in the live timeline', () => {
+  // The key's first arrival at T0; the window lasts the gap timeout (10 s).
+  const collecting = (leftMs: number) => ({ kind: 'collecting' as const, leftMs, held: 1495, openedAt: T0, windowMs: 10_000 });
+
+  it('is a band from the first arrival to now, inside the whole window, counting down', () => {
+    const b = openGapBand(2, collecting(7_000))!;
+    assert.deepEqual({ ...b }, { kind: 'start', key: 2, t0: T0, tNow: T0 + 3_000, tDeadline: T0 + 10_000, fraction: 0.3, label: 'collecting: 7 s left' });
+    // The words count down as the band grows.
+    const labels = [10_000, 7_000, 6_500, 1, 0].map((left) => openGapBand(2, collecting(left))!.label);
+    assert.deepEqual(labels, ['collecting: 10 s left', 'collecting: 7 s left', 'collecting: 7 s left', 'collecting: 1 s left', 'collecting: 0 s left']);
+    const widths = [10_000, 7_000, 0].map((left) => openGapBand(2, collecting(left))!).map((x) => x.tNow - x.t0);
+    assert.deepEqual(widths, [0, 3_000, 10_000]);
+  });
+
+  it('never reaches past the window, whatever the clocks say', () => {
+    const b = openGapBand(0, { ...collecting(0), leftMs: -5 })!;
+    assert.equal(b.tNow, T0 + 10_000);
+    assert.equal(b.fraction, 1);
+    assert.equal(openGapBand(0, { ...collecting(0), leftMs: 20_000 })!.tNow, T0, 'more left than the window: nothing waited yet');
+  });
+
+  it('extends where the data ends, as an open gap does', () => {
+    assert.equal(liveDataEnd(T0 + 1_000, [openGapBand(0, collecting(6_000))!]), T0 + 4_000);
+  });
+
+  it('is the state the host sends: the sequencer in its start window, then gone when it closes', () => {
+    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {} });
+    s.advance(T0);
+    s.offer('A', 7100, 'a', 0);
+    s.offer('A', 7102, 'b', 0);
+    const k = s.key('A')!;
+    const b = openGapBand(0, openStateOf(s, k, T0 + 3_000))!;
+    assert.equal(b.kind, 'start');
+    assert.equal(b.label, 'collecting: 7 s left');
+    assert.equal(b.t0, T0);
+    assert.equal(b.tDeadline, T0 + 10_000);
+    s.advance(T0 + 10_000); // the window closes: 7100 delivered; 7102 has waited the timeout, so 7101 is declared lost at once
+    assert.equal(openGapBand(0, openStateOf(s, k, T0 + 10_000)), undefined, 'no band once the window is closed');
   });
 });
 

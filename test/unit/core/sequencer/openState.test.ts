@@ -13,7 +13,8 @@ describe('openState (what a live key waits for)', () => {
     s.offer('A', 399, 'b', 0);
     const k = s.key('A')!;
     const collecting = openStateOf(s, k, 4_000);
-    assert.deepEqual(collecting, { kind: 'collecting', leftMs: 7_000, held: 2 });
+    // The window opened with the first arrival (1 s) and lasts the gap timeout.
+    assert.deepEqual(collecting, { kind: 'collecting', leftMs: 7_000, held: 2, openedAt: 1_000, windowMs: 10_000 });
     assert.equal(openStateWords(collecting!), 'collecting: 7 s left · 2 held');
     s.advance(11_000); // the start window ends: 398, 399 delivered; 400 expected
     assert.equal(openStateOf(s, k, 11_000), undefined, 'holds nothing: no open state');
