@@ -12,7 +12,7 @@ if (!port) throw new Error('scanWorker.js runs as a worker thread (see scanPool.
 port.on('message', (req: ScanRequest) => {
   let reply: ScanReply;
   try {
-    const columns = scanLines(req.range, req.job.options, req.job.maxRecordBytes, req.job.eventJson);
+    const columns = scanLines(req.range, req.job.options, req.job.maxRecordBytes);
     reply = { id: req.id, columns };
     port.postMessage(reply, columnBuffers(columns));
   } catch (e) {

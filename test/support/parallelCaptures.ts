@@ -21,7 +21,7 @@ export function shuffledPool(threads: number, seed: number, rangeBytes?: number)
     async scan(range, job) {
       const bytes = new Uint8Array(range);
       for (let i = random(); i > 0; i--) await new Promise((r) => setImmediate(r));
-      return scanLines(bytes, job.options, job.maxRecordBytes, job.eventJson);
+      return scanLines(bytes, job.options, job.maxRecordBytes);
     },
   };
 }

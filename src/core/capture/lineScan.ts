@@ -12,8 +12,8 @@
  * result whichever reader and however many threads.
  */
 import { contentHash } from './contentHash';
-import { parseEntry, publishedAt, ReceivedMessage, receivedAtMs } from './captureRecord';
-import { EventJson, ScanKind, ScannedEntry } from './scannedEntry';
+import { parseEntry, publishedAt, receivedAtMs } from './captureRecord';
+import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
 import { InvalidCause, newRecordFields, readFields } from '../replay/recordFields';
 
@@ -57,45 +57,18 @@ export interface ScanColumns {
   /** Why, for each invalid record in order; and where the number came from, for each of kind Width. */
   readonly reasons: string[];
   readonly wideSources: string[];
-  /**
-   * With `eventJson`: for each valid record the JSON its message, duplicate and late events take
-   * from the record (see recordEventJson), one after another; `jsonLength` of each, three a record.
-   */
-  readonly json?: string;
-  readonly jsonLength?: Int32Array;
-}
-
-/**
- * The `"name":value` pairs (JSON, comma-separated, without braces) a record gives its events, in
- * the events' own field order: what JSON.stringify of a message event writes between messageId
- * and arrivedAt, of a duplicate between conflictReason and at, of a late between lostAt and at
- * (replayEngine.ts). A JSON Lines export splices them into the event's text, so the sequencing
- * thread need not parse the record again; the same values, so the same bytes.
- */
-export function recordEventJson(rm: ReceivedMessage): [message: string, duplicate: string, late: string] {
-  const m = rm.message;
-  return [
-    JSON.stringify({ publishTime: m.publishTime, receivedAt: rm.receivedAt, orderingKey: m.orderingKey, attributes: m.attributes, data: m.data, deliveryAttempt: rm.deliveryAttempt }).slice(1, -1),
-    JSON.stringify({ deliveryAttempt: rm.deliveryAttempt, publishTime: m.publishTime, receivedAt: rm.receivedAt }).slice(1, -1),
-    JSON.stringify({ publishTime: m.publishTime, receivedAt: rm.receivedAt }).slice(1, -1),
-  ];
 }
 
 /** The transferable buffers of a ScanColumns (for postMessage's transfer list). */
 export function columnBuffers(c: ScanColumns): ArrayBuffer[] {
-  const arrays = [c.kind, c.line, c.offset, c.length, c.time, c.seq, c.sent, c.published, c.received, c.hash, c.key, c.idLength];
-  if (c.jsonLength) arrays.push(c.jsonLength);
-  return arrays.map((a) => a.buffer as ArrayBuffer);
+  return [c.kind, c.line, c.offset, c.length, c.time, c.seq, c.sent, c.published, c.received, c.hash, c.key, c.idLength].map((a) => a.buffer as ArrayBuffer);
 }
 
 const NL = 0x0a;
 const CR = 0x0d;
 
-/**
- * Scans `buf`, whole lines (the last may lack its newline only at the end of the input).
- * `eventJson`: also the JSON each valid record gives its events (for a JSON Lines export).
- */
-export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecordBytes: number, eventJson = false): ScanColumns {
+/** Scans `buf`, whole lines (the last may lack its newline only at the end of the input). */
+export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecordBytes: number): ScanColumns {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let cap = 1;
   for (let i = b.indexOf(NL); i >= 0; i = b.indexOf(NL, i + 1)) cap++;
@@ -116,8 +89,6 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
   const reasons: string[] = [];
   const wideSources: string[] = [];
   let ids = '';
-  let json = '';
-  const jsonLength = eventJson ? new Int32Array(3 * cap) : undefined;
   const space = new SerialSpace(options.seqBits);
   const f = newRecordFields();
   let n = 0;
@@ -173,13 +144,6 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
           const id = rm.message.messageId;
           ids += id;
           idLength[n] = id.length;
-          if (jsonLength) {
-            const [jm, jd, jl] = recordEventJson(rm);
-            json += jm + jd + jl;
-            jsonLength[3 * n] = jm.length;
-            jsonLength[3 * n + 1] = jd.length;
-            jsonLength[3 * n + 2] = jl.length;
-          }
         }
       }
       n++;
@@ -188,8 +152,7 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     if (nl < 0) break;
     start = nl + 1;
   }
-  const cols = { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources };
-  return jsonLength ? { ...cols, json, jsonLength } : cols;
+  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources };
 }
 
 /**
@@ -199,8 +162,6 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
 export function scannedEntries(c: ScanColumns, file: number, firstLine: number, firstOffset: number, range?: Uint8Array): ScannedEntry[] {
   const out = new Array<ScannedEntry>(c.count);
   let idAt = 0;
-  let jsonAt = 0;
-  const jl = c.jsonLength;
   let reason = 0;
   let wide = 0;
   for (let i = 0; i < c.count; i++) {
@@ -215,16 +176,7 @@ export function scannedEntries(c: ScanColumns, file: number, firstLine: number, 
       idAt += idLen;
     }
     if (k === ScanKind.Valid) {
-      let json: EventJson | undefined;
-      if (jl !== undefined) {
-        const text = c.json as string;
-        const a = jsonAt + jl[3 * i];
-        const b = a + jl[3 * i + 1];
-        const e = b + jl[3 * i + 2];
-        json = [text.substring(jsonAt, a), text.substring(a, b), text.substring(b, e)];
-        jsonAt = e;
-      }
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], c.published[i], c.received[i], undefined, undefined, undefined, bytes, json);
+      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], c.published[i], c.received[i], undefined, undefined, undefined, bytes);
     } else {
       const why = c.reasons[reason++];
       const ws = k === ScanKind.Width ? c.wideSources[wide++] : undefined;

@@ -19,8 +19,6 @@ import { SequencingOptions } from '../sequencer/sequencingOptions';
 export interface ScanJob {
   readonly options: SequencingOptions;
   readonly maxRecordBytes: number;
-  /** Also the JSON each valid record gives its events (see lineScan.ts recordEventJson). */
-  readonly eventJson: boolean;
 }
 
 /** Threads that scan ranges (src/timeline/scanPool.ts runs them on worker threads). */
@@ -168,37 +166,30 @@ interface InFlight {
 }
 
 /**
- * What entries keep besides what sequencing reads: `bytes`, so their records can be parsed again
- * when asked for (exports, filters); `bytes and event json`, also the JSON their events take from
- * them (a JSON Lines export, which then parses a record again only for a conflict's reason).
- */
-export type EntryKeep = 'none' | 'bytes' | 'bytes and event json';
-
-/**
- * A CaptureReader's JSON Lines read through a ScanPool. A replay that only summarises keeps
- * nothing of a record but what sequencing reads.
+ * A CaptureReader's JSON Lines read through a ScanPool. `keepRecords`: entries keep their bytes,
+ * so their records can be parsed again when asked for (exports, filters); a replay that only
+ * summarises does without.
  */
 export class ParallelLineReader implements EntrySource {
   constructor(
     private readonly reader: CaptureReader,
     private readonly pool: ScanPool,
     private readonly options: SequencingOptions,
-    private readonly keep: EntryKeep,
+    private readonly keepRecords: boolean,
     private readonly maxRecordBytes = MAX_RECORD_BYTES,
     private readonly rangeBytes = pool.rangeBytes ?? RANGE_BYTES,
   ) {}
 
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
     const file = this.reader.index;
-    const job: ScanJob = { options: this.options, maxRecordBytes: this.maxRecordBytes, eventJson: this.keep === 'bytes and event json' };
-    const keepBytes = this.keep !== 'none';
+    const job: ScanJob = { options: this.options, maxRecordBytes: this.maxRecordBytes };
     const cutter = new LineRangeCutter(this.maxRecordBytes, this.rangeBytes);
     const depth = 2 * Math.max(1, this.pool.threads) + 1;
     const queue: InFlight[] = [];
     let damage: string | undefined;
     let line = 1;
     const send = (piece: Piece): void => {
-      const columns = 'range' in piece ? this.pool.scan(piece.range, job, keepBytes) : undefined;
+      const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords) : undefined;
       // Settled later in order; a rejection left behind by an early return must not go unhandled.
       columns?.catch(() => {});
       queue.push({ piece, columns });
@@ -212,7 +203,7 @@ export class ParallelLineReader implements EntrySource {
         return [{ file, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid }];
       }
       const c = await (columns as Promise<ScanColumns>);
-      const entries = scannedEntries(c, file, line, piece.offset, keepBytes ? piece.range : undefined);
+      const entries = scannedEntries(c, file, line, piece.offset, this.keepRecords ? piece.range : undefined);
       line += c.lines;
       return entries;
     };

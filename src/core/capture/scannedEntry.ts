@@ -5,9 +5,6 @@
 import { CaptureEntry, ReceivedMessage, toRecord } from './captureRecord';
 import { InvalidCause } from '../replay/recordFields';
 
-/** The `"name":value` pairs a record gives its message, duplicate and late events (lineScan.ts). */
-export type EventJson = readonly [message: string, duplicate: string, late: string];
-
 /** What a scanned record is: sequenced (`Valid`), or invalid for one of the causes. */
 export const enum ScanKind {
   Valid = 0,
@@ -63,11 +60,6 @@ export class ScannedEntry implements CaptureEntry {
     readonly wideSource: string | undefined,
     /** The record's bytes (a Node Buffer), when kept. */
     private readonly bytes: Uint8Array | undefined,
-    /**
-     * What the record gives its events, as JSON (see lineScan.ts recordEventJson), when read for
-     * a JSON Lines export: the engine then leaves those fields out and the export splices them in.
-     */
-    readonly eventJson?: EventJson,
   ) {}
 
   /** The record, parsed again from its bytes; undefined when they were not kept (or for kind Record). */

@@ -9,13 +9,7 @@ export const TRACE_FORMATS: readonly TraceFormat[] = ['jsonl', 'csv', 'chrome-tr
 
 export interface TraceFormatter {
   header(): string;
-  /**
-   * `json`, for formats that `splice`: for each event, the `"name":value` pairs of the fields it
-   * left out for its record to give (see replayEngine.ts withoutRecord), or undefined.
-   */
-  format(events: readonly TraceEvent[], json?: readonly (string | undefined)[]): string;
-  /** Writes an event's record fields from their JSON text (format's `json`) as they would be written. */
-  readonly splices?: boolean;
+  format(events: readonly TraceEvent[]): string;
   footer(): string;
   /** Told the clock of the first record before any event, for formats with a time origin. */
   startAt?(ms: number): void;

@@ -12,8 +12,6 @@ import { TraceEvent } from '../trace/traceEvents';
 
 export class TraceWriter {
   private pending: TraceEvent[] = [];
-  /** Each pending event's record fields as JSON, when one has them (see add). */
-  private pendingJson: (string | undefined)[] | undefined;
   private readonly formatter: TraceFormatter;
   private error: Error | undefined;
   private started = false;
@@ -64,21 +62,7 @@ export class TraceWriter {
     this.formatter.startAt?.(ms);
   }
 
-  /** Whether `add` takes an event's record fields as JSON (the format splices them in). */
-  get splices(): boolean {
-    return this.formatter.splices === true;
-  }
-
-  /**
-   * `json`: the `"name":value` pairs of the fields the event left out for its record to give
-   * (only where `splices`).
-   */
-  add(ev: TraceEvent, json?: string): void {
-    if (json !== undefined) {
-      if (!this.splices) throw new RangeError(`a ${this.format} export does not take record fields as JSON`);
-      this.pendingJson ??= [];
-      this.pendingJson[this.pending.length] = json;
-    }
+  add(ev: TraceEvent): void {
     this.pending.push(ev);
   }
 
@@ -91,9 +75,8 @@ export class TraceWriter {
       text = this.formatter.header();
     }
     if (this.pending.length) {
-      text += this.formatter.format(this.pending, this.pendingJson);
+      text += this.formatter.format(this.pending);
       this.pending = [];
-      this.pendingJson = undefined;
     }
     if (text && !this.out.write(text)) await this.wait('drain');
     this.check();

@@ -93,21 +93,6 @@ function entryContent(e: CaptureEntry): number {
   return e instanceof ScannedEntry ? e.hash : contentHash(e.record!.message);
 }
 
-/**
- * Whether events of this entry leave out what they would take from its record (publishTime,
- * receivedAt, orderingKey, attributes, data, deliveryAttempt): a scanned entry that carries
- * them as JSON for the export to splice in (see lineScan.ts recordEventJson).
- */
-function withoutRecord(e: CaptureEntry): boolean {
-  return e instanceof ScannedEntry && e.eventJson !== undefined;
-}
-
-/** A conflict's reason: what differs between the two copies' records, when both are at hand. */
-function conflictOf(first: CaptureEntry | undefined, copy: CaptureEntry): string {
-  const a = first?.record;
-  const b = copy.record;
-  return conflictReason(a && b && contentDifferences(a.message, b.message));
-}
 
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
@@ -341,9 +326,8 @@ export class ReplayEngine {
           if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
-        // Without the record (a scanned entry whose bytes were not kept, or whose export splices
-        // in the record's fields itself: see withoutRecord): what sequencing read.
-        const rm = withoutRecord(e) ? undefined : e.record;
+        // Without the record (a scanned entry whose bytes were not kept): what sequencing read.
+        const rm = e.record;
         const m = rm?.message;
         listener(
           new MessageRelease(
@@ -382,7 +366,7 @@ export class ReplayEngine {
       },
       duplicate: (k: KeyState<CaptureEntry>, d: DuplicateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = withoutRecord(d.item) ? undefined : d.item.record;
+        const rm = d.item.record;
         const ev: DuplicateEvent = {
           type: 'duplicate',
           key: k.name,
@@ -392,7 +376,7 @@ export class ReplayEngine {
           firstMessageId: d.firstMessageId,
           cascade: d.cascade,
           conflict: d.conflict ? true : undefined,
-          conflictReason: d.conflict ? conflictOf(d.firstItem, d.item) : undefined,
+          conflictReason: d.conflict ? conflictReason(rm && d.firstItem?.record && contentDifferences(d.firstItem.record.message, rm.message)) : undefined,
           deliveryAttempt: rm?.deliveryAttempt,
           publishTime: rm?.message.publishTime,
           receivedAt: rm?.receivedAt,
@@ -404,7 +388,7 @@ export class ReplayEngine {
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = withoutRecord(l.item) ? undefined : l.item.record;
+        const rm = l.item.record;
         listener({
           type: 'late',
           key: k.name,

@@ -6,8 +6,7 @@ import { CaptureEntry } from '../capture/captureRecord';
 import { CaptureReader, InputFormat } from '../capture/captureReader';
 import { HeapAtStop, HeapGuard } from './heapGuard';
 import { mergeCaptures } from '../capture/mergeCaptures';
-import { EntryKeep, EntrySource, ParallelLineReader, ScanPool } from '../capture/parallelReader';
-import { ScannedEntry } from '../capture/scannedEntry';
+import { EntrySource, ParallelLineReader, ScanPool } from '../capture/parallelReader';
 import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from '../sequencer/sequencingOptions';
 import { TraceWriter } from '../export/traceWriter';
@@ -114,17 +113,13 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const writer = o.writer;
   const extra = o.listener;
   const keep = o.exportFilter;
-  // A JSON Lines export alone (no filter, no other listener) takes the records' fields as the
-  // scanning threads wrote them, so no record is parsed twice (see lineScan.ts recordEventJson).
-  const eventJson = writer !== undefined && writer.splices && keep === undefined && extra === undefined;
-  const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : eventJson ? (ev, e) => writer.add(ev, eventJsonOf(ev, e)) : (ev) => writer.add(ev));
+  const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
   const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
   const engine = new ReplayEngine(o.options, listener, o.paths);
   const pool = o.scanPool;
   // Entries keep their bytes when someone will look at their records (an export, a listener or hooks that read them).
   const keepRecords = writer !== undefined || (!o.sequencingOnly && (extra !== undefined || o.beforePush !== undefined || o.afterPush !== undefined));
-  const entryKeep: EntryKeep = eventJson ? 'bytes and event json' : keepRecords ? 'bytes' : 'none';
-  const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, o.options, entryKeep) : r));
+  const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, o.options, keepRecords) : r));
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;
   const guard = o.heapGuard;
@@ -168,20 +163,4 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
   else if (writer) await writer.close();
   return { summary: engine.summary(), cancelled, heapStop, notes: readers.flatMap((r) => r.notes) };
-}
-
-/** The JSON of the fields an event of a scanned entry left out for its record to give, if any. */
-function eventJsonOf(ev: TraceEvent, e: CaptureEntry | undefined): string | undefined {
-  const j = e instanceof ScannedEntry ? e.eventJson : undefined;
-  if (j === undefined) return undefined;
-  switch (ev.type) {
-    case 'message':
-      return j[0];
-    case 'duplicate':
-      return j[1];
-    case 'late':
-      return j[2];
-    default:
-      return undefined;
-  }
 }

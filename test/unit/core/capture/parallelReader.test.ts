@@ -84,7 +84,7 @@ describe('ParallelLineReader', () => {
       paths.push(path);
       const r = new CaptureReader(path, i, stream, 'auto', MAX);
       await r.open();
-      parallel.push(r.format === 'jsonl' ? new ParallelLineReader(r, pool, options, 'bytes', MAX, rangeBytes) : r);
+      parallel.push(r.format === 'jsonl' ? new ParallelLineReader(r, pool, options, true, MAX, rangeBytes) : r);
     }
     return replay(parallel, options, paths);
   }
