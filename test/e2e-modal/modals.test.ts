@@ -1,7 +1,8 @@
 // The e2e-modal tier: the real workbench WITHOUT --enable-smoke-test-driver, which makes VS Code
 // answer modal dialogs itself. Here they show as a user sees them (code-server's
 // `.monaco-dialog-box`), are read from the screen and answered with a click: Attach's
-// consume-or-tap question, the Recordings "Delete…" confirmation; and a failing command (the
+// consume-or-tap question, the Recordings "Delete…" confirmation; Tap Topic…'s multi-select list
+// with two topics ticked (one session, keys per topic, both taps gone on Detach); and a failing command (the
 // emulator down) shows one error notification and no modal after it. One workbench and one
 // Pub/Sub emulator for the whole file.
 import * as assert from 'node:assert/strict';
@@ -270,6 +271,53 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const back = await waitForSnapshot(frame, (x) => x.followLive === true, 'following again');
     assert.ok(back.window!.t1 >= back.domain!.t1, 'back at the end');
     await screenshot(page, join(SHOTS, 'live-follow-again.png'));
+  });
+
+  it('Tap Topic… with two topics ticked: one session keyed <topic>/<key> with each topic\'s counts; Detach deletes both taps', async () => {
+    const { page } = workbench();
+    const other = 'md-news';
+    await conn!.client.createTopic(other);
+    // The earlier tests' taps are deleted as their sessions close.
+    await until(async () => (await subscriptions()).join() === SUBSCRIPTION, 15_000);
+    await runCommand(page, 'SeqScope: Tap Topic…');
+    const rowOf = (topic: string) => page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${topic},"]`);
+    for (const topic of [TOPIC, other]) {
+      await rowOf(topic).waitFor({ state: 'visible', timeout: 30_000 });
+      await rowOf(topic).click();
+      await until(async () => (await rowOf(topic).getAttribute('aria-checked')) === 'true', 5_000);
+    }
+    await screenshot(page, join(SHOTS, 'tap-two-topics-ticked.png'));
+    await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+    await useSettings(page, `a tap on 2 topics (${TOPIC}, ${other})`);
+    const title = `tap · ${TOPIC} + ${other}`;
+    await sessionRow(page, title, /live/);
+    const taps = (await subscriptions()).filter((s) => s !== SUBSCRIPTION);
+    assert.deepEqual(taps.map((s) => [TOPIC, other].find((t) => s.startsWith(`seqscope-tap-${t}-`))).sort(), [TOPIC, other], `one tap per topic: ${taps.join(', ')}`);
+
+    // The same ordering key and numbers on both topics: two keys, never one with duplicates.
+    await publishNumbers([1, 2, 3, 4, 5], 'two-a');
+    const b = conn!.client.topic(other, { messageOrdering: true });
+    await Promise.all([1, 2, 3].map((n) => b.publishMessage({ data: Buffer.from(`two-b ${n}`), orderingKey: 'sym-1', attributes: { tag: 'two-b', n: String(n) } })));
+    await sessionRow(page, title, /2 keys · 8 received/);
+    // Delivered once the start window (6 s) has passed.
+    let rows: string[] = [];
+    // A row's text is its label, then its description (nothing between them).
+    const counts = (key: string) => rows.find((r) => r.startsWith(key))?.slice(key.length).trim() ?? '';
+    await until(async () => {
+      rows = await treeRows(page, 'seqscope');
+      return /^5 delivered · 0 gaps · 0 lost · 0 dup/.test(counts(`${TOPIC}/sym-1`)) && /^3 delivered · 0 gaps · 0 lost · 0 dup/.test(counts(`${other}/sym-1`));
+    }, 30_000).catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    await screenshot(page, join(SHOTS, 'tap-two-topics.png'));
+
+    // Detach from the session row's inline action, as a user would.
+    const row = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row', { hasText: title });
+    await row.hover();
+    await row.getByRole('button', { name: 'Detach' }).click();
+    await until(async () => (await subscriptions()).join() === SUBSCRIPTION, 15_000)
+      .catch(async (e: Error) => assert.fail(`${e.message}: subscriptions left ${(await subscriptions()).join(', ')}`));
+    // The recording reopens as a capture holding both topics' keys.
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => new RegExp(`^${TOPIC}\\+1-.*\\.jsonl`).test(r) && /2 keys/.test(r) && /8 records/.test(r.replace(/\s+/g, ' '))), 30_000)
+      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
   });
 
   it('the status bar at 1 280 px shows the session\'s counts and the replay position, whole', async () => {
