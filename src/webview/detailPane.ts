@@ -1,6 +1,7 @@
 /**
  * The detail pane: what the selected mark is (event fields), the record behind it (messageId,
- * delivery attempt, times, latency SendingTime → publish → receive, attributes) and its payload
+ * delivery attempt, times, latency SendingTime → publish → receive), the hold and latency
+ * percentiles of its key and of all keys, its attributes and its payload
  * as pretty JSON, text or hex. Everything from the session goes in with textContent (see dom.ts).
  */
 import type { Mdp3Packet } from '../core/capture/mdp3';
@@ -55,15 +56,16 @@ export class DetailPane {
     if (d.unavailable && e.kind !== 'gap') this.body.append(el('p', { class: 'ss-note', text: `Record: ${d.unavailable}.` }));
     const rows = recordRows(d);
     if (rows.length) this.body.append(section('Record', rows));
+    // Beside the record's own latency: how its key's messages and all messages fared.
+    const p = d.percentiles;
+    if (p?.key && e.kind !== 'invalid') this.body.append(...percentileSection(`Key ${displayKey(e.key)}: p50 / p90 / p99 / max`, p.key));
+    if (p) this.body.append(...percentileSection('All keys: p50 / p90 / p99 / max', p.all));
     if (d.attributes && Object.keys(d.attributes).length) {
       this.body.append(section('Attributes', Object.entries(d.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
     if (d.mdp3) this.body.append(...mdp3Sections(d.mdp3));
     else if (d.mdp3Error) this.body.append(el('p', { class: 'ss-note', text: `Not an MDP 3.0 packet: ${d.mdp3Error}.` }));
     if (d.data !== undefined) this.body.append(this.payload(d.data));
-    const p = d.percentiles;
-    if (p?.key && e.kind !== 'invalid') this.body.append(...percentileSection(`Key ${displayKey(e.key)}: p50 / p90 / p99 / max`, p.key));
-    if (p) this.body.append(...percentileSection('All keys: p50 / p90 / p99 / max', p.all));
   }
 
   private payload(data: string): HTMLElement {
