@@ -40,6 +40,14 @@ export const SIGNIFICANT_DIGITS = 3;
  * 1 M-line bench capture, that was most of the percentiles' cost.
  */
 export const RAW_LIMIT = 1024;
+/**
+ * Keys of a KeyedDurations whose values may go into histograms of their own. A histogram lives
+ * outside the JavaScript heap (typed arrays), where the heap guard does not see it: without a
+ * bound, a capture of 10 000 keys with over RAW_LIMIT values each would take gigabytes. The
+ * keys past it give their values to the run's set only (no percentiles of their own): at most
+ * ~15 MB a measure.
+ */
+export const HISTOGRAM_KEY_LIMIT = 256;
 
 const US_PER_MS = 1000;
 
@@ -126,6 +134,11 @@ class NonZeroValues {
     if (this.neg) (into.neg ??= histogram()).add(this.neg);
   }
 
+  /** Whether the next non-zero value moves the values into histograms. */
+  get fillsUp(): boolean {
+    return !this.inHistograms && this.raw.length === RAW_LIMIT - 1;
+  }
+
   /** Moves the raw values into the histograms (once: later values go there at once). */
   private flush(): void {
     this.inHistograms = true;
@@ -160,6 +173,9 @@ function percentilesOf(n: number, maxMs: number, at: (rank: number) => number): 
   }
   return { count: n, p50: at(rankOf(50, n)) / US_PER_MS, p90: at(rankOf(90, n)) / US_PER_MS, p99: at(rankOf(99, n)) / US_PER_MS, max };
 }
+
+/** What a key past the histogram key limit keeps of its own: nothing (never added to). */
+const NO_VALUES = new NonZeroValues();
 
 /** One set of durations. */
 export class DurationStats {
@@ -223,6 +239,15 @@ export class KeyedDurations {
   /** For a key with more than one non-zero value: 1 + its index in `more`; 0 otherwise. */
   private moreAt = new Int32Array(16);
   private readonly more: NonZeroValues[] = [];
+  /** Keys whose values are in histograms of their own. */
+  private histogramKeys = 0;
+  /** The values of keys past the histogram key limit (moreAt −1): the run's set only. */
+  private rest: NonZeroValues | undefined;
+
+  constructor(
+    /** Keys that may have histograms of their own (see HISTOGRAM_KEY_LIMIT). */
+    private readonly histogramKeyLimit = HISTOGRAM_KEY_LIMIT,
+  ) {}
 
   record(key: number, ms: number): void {
     if (key >= this.counts.length) this.grow(key + 1);
@@ -234,8 +259,24 @@ export class KeyedDurations {
       return;
     }
     const at = this.moreAt[key];
-    if (at !== 0) {
-      this.more[at - 1].add(us);
+    if (at > 0) {
+      const values = this.more[at - 1];
+      if (values.fillsUp) {
+        if (this.histogramKeys >= this.histogramKeyLimit) {
+          const rest = (this.rest ??= new NonZeroValues(true));
+          values.addTo(rest);
+          rest.add(us);
+          this.more[at - 1] = NO_VALUES;
+          this.moreAt[key] = -1;
+          return;
+        }
+        this.histogramKeys++;
+      }
+      values.add(us);
+      return;
+    }
+    if (at < 0) {
+      this.rest!.add(us);
       return;
     }
     const first = this.firsts[key];
@@ -251,12 +292,16 @@ export class KeyedDurations {
     this.firsts[key] = NaN;
   }
 
-  /** A key's percentiles, or undefined when nothing was recorded for it. */
+  /**
+   * A key's percentiles, or undefined when nothing was recorded for it or when it is past the
+   * histogram key limit.
+   */
   percentiles(key: number): Percentiles | undefined {
     const n = key < this.counts.length ? this.counts[key] : 0;
     if (n === 0) return undefined;
     const zeros = this.zeros[key];
     const at = this.moreAt[key];
+    if (at < 0) return undefined;
     let rank: (rank: number) => number;
     if (at !== 0) rank = this.more[at - 1].ranker(zeros);
     else {
@@ -284,6 +329,7 @@ export class KeyedDurations {
     }
     if (n === 0) return undefined;
     for (const v of this.more) v.addTo(all);
+    this.rest?.addTo(all);
     return percentilesOf(n, max, all.ranker(zeros));
   }
 
@@ -291,7 +337,7 @@ export class KeyedDurations {
   bytes(): number {
     let n = this.counts.byteLength * 4 + this.moreAt.byteLength;
     for (const v of this.more) n += v.histogramBytes();
-    return n;
+    return n + (this.rest?.histogramBytes() ?? 0);
   }
 
   private grow(size: number): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DurationStats, KeyedDurations, RAW_LIMIT, rankOf } from '../../../../src/core/util/durationStats';
+import { DurationStats, HISTOGRAM_KEY_LIMIT, KeyedDurations, RAW_LIMIT, rankOf } from '../../../../src/core/util/durationStats';
 import { assertWithinPrecision, sortedPercentiles } from '../../../support/percentiles';
 
 function statsOf(values: readonly number[]): DurationStats {
@@ -119,6 +119,39 @@ describe('KeyedDurations', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('gives histograms of their own to the first keys only; later busy keys count in the run\'s set, which stays exact', () => {
+    const keyed = new KeyedDurations(2);
+    const byKey: number[][] = [[], [], [], []];
+    // Four keys past the raw values, the last two after the first two took the histograms; a
+    // fifth key with a few values keeps them raw.
+    for (let i = 0; i < 4 * (RAW_LIMIT + 500); i++) {
+      const k = i < 2 * (RAW_LIMIT + 500) ? i % 2 : 2 + (i % 2);
+      const v = ((i * 7919) % 10_007) / 100 + 0.001;
+      keyed.record(k, v);
+      byKey[k].push(v);
+    }
+    for (const v of [1, 2, 3]) keyed.record(4, v);
+    assertWithinPrecision(keyed.percentiles(0), sortedPercentiles(byKey[0]), 'key 0');
+    assertWithinPrecision(keyed.percentiles(1), sortedPercentiles(byKey[1]), 'key 1');
+    assert.equal(keyed.percentiles(2), undefined, 'key 2 is past the limit');
+    assert.equal(keyed.percentiles(3), undefined, 'key 3 is past the limit');
+    assert.deepEqual(keyed.percentiles(4), { count: 3, p50: 2, p90: 3, p99: 3, max: 3 });
+    assertWithinPrecision(keyed.total(), sortedPercentiles([...byKey.flat(), 1, 2, 3]), 'all keys');
+  });
+
+  it('bounds the histograms\' memory whatever the number of busy keys', () => {
+    const one = new KeyedDurations();
+    for (let i = 0; i <= RAW_LIMIT; i++) one.record(0, 1 + (i % 10_000));
+    const perKey = one.bytes();
+    const keyed = new KeyedDurations();
+    const keys = HISTOGRAM_KEY_LIMIT * 4;
+    for (let i = 0; i <= RAW_LIMIT; i++) for (let k = 0; k < keys; k++) keyed.record(k, 1 + (i % 10_000));
+    assert.ok(keyed.bytes() <= (HISTOGRAM_KEY_LIMIT + 1) * perKey + keys * 64, `${keyed.bytes()} bytes for ${keys} busy keys, ${perKey} for one`);
+    assert.equal(keyed.percentiles(HISTOGRAM_KEY_LIMIT - 1)?.count, RAW_LIMIT + 1, 'the first keys have percentiles of their own');
+    assert.equal(keyed.percentiles(HISTOGRAM_KEY_LIMIT), undefined, 'the later ones do not');
+    assert.equal(keyed.total()?.count, keys * (RAW_LIMIT + 1));
   });
 
   it('costs a key of one message 36 bytes a measure (no object, no histogram)', () => {
