@@ -166,6 +166,9 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       ackDeadlineSeconds = Math.max(ackDeadlineSeconds, info.ackDeadlineSeconds);
       for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
     }
+    // Taps said so as they were made; a subscription says it here, once its stream is open (a
+    // script starting several recorders can wait for this line before publishing).
+    if (!taps.length) say(`seqscope: recording ${subscriptions[0].path} to ${flags.out}\n`);
     lastArrival = Date.now();
     if (flags.drain) drainTimer = watchDrain(ackDeadlineSeconds, drainQuietMs, () => lastArrival, say, (why) => stopDrained(why));
     if (progress) ticker = recordingProgress(progress, received, started);

@@ -43,7 +43,7 @@ import { checked, count, mib, rate, ratio, seconds, table, verdict } from './rep
 export const PUBSUB_TARGET = 1.1;
 const PROJECT = 'seqscope-bench';
 /** CME-style channels, each its own ordering key and MsgSeqNum run. */
-const CHANNELS = ['310', '311', '312', '313'];
+export const CHANNELS = ['310', '311', '312', '313'];
 /** The engine keeps the last 65 536 messageIds per key (Sequencer DEFAULT_HISTORY). */
 const ID_HISTORY = 65_536;
 /** Bytes of opaque payload per message (an MDP3 incremental refresh is about this size). */
@@ -196,14 +196,14 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
  * SendingTime the publish time in ms. Large batches and many requests in flight: publishing is
  * not what is measured.
  */
-interface CmeStream {
+export interface CmeStream {
   /** Next MsgSeqNum per channel. */
   seq: number[];
   /** Next channel (round-robin). */
   k: number;
 }
 
-function newCmeStream(): CmeStream {
+export function newCmeStream(): CmeStream {
   return { seq: CHANNELS.map((_, k) => (1 + k * 20_011) % 65_536), k: 0 }; // different starting points, each wraps
 }
 
@@ -229,7 +229,7 @@ function cmePublisher(conn: PubsubConnection, topicId: string, st: CmeStream): (
 }
 
 /** A receiver process, driven over IPC (see pubsubReceiver.ts). */
-class ReceiverProcess {
+export class ReceiverProcess {
   private readonly child: ChildProcess;
   private stderr = '';
   private waiting: { resolve: (r: ReceiverReply) => void; reject: (e: Error) => void } | undefined;

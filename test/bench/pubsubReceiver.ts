@@ -55,6 +55,8 @@ export interface ReceiverArgs {
   expected: number;
   /** Recording path (seqscope and record). */
   out?: string;
+  /** Fractions of `expected` at which memory is measured after a full GC (default CHECKPOINTS). */
+  checkpoints?: number[];
 }
 
 /** Parent → receiver. */
@@ -177,6 +179,7 @@ class Meter {
   constructor(
     readonly mode: ReceiverMode,
     readonly expected: number,
+    private readonly fractions: readonly number[] = CHECKPOINTS,
   ) {
     this.gcObserver.observe({ entryTypes: ['gc'] });
   }
@@ -205,7 +208,7 @@ class Meter {
 
   handled(n: number): void {
     if (!this.reached) return;
-    while (this.next < CHECKPOINTS.length && n >= this.expected * CHECKPOINTS[this.next]) this.checkpoint(n);
+    while (this.next < this.fractions.length && n >= this.expected * this.fractions[this.next]) this.checkpoint(n);
     if (n < this.target || !this.open) return;
     const c = process.cpuUsage(this.open.cpu);
     for (const [tid, ticks] of threadTicks()) {
@@ -250,7 +253,7 @@ class Meter {
   }
 
   private checkpoint(n: number): void {
-    const fraction = CHECKPOINTS[this.next++];
+    const fraction = this.fractions[this.next++];
     const c0 = process.cpuUsage();
     const f0 = performance.now();
     this.gc?.();
@@ -353,7 +356,7 @@ async function stream(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
 async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   const connection = await connect({ emulatorHost: a.emulatorHost, projectId: a.projectId, env: {} });
   const recorder = a.mode === 'engine' ? undefined : await CaptureRecorder.open(a.out!, { overwrite: true });
-  const engine = a.mode === 'record' ? undefined : new ReplayEngine(resolveOptions({ preset: 'cme' }));
+  const engine = a.mode === 'record' ? undefined : new ReplayEngine(resolveOptions({ preset: 'cme', seqBits: 16 }));
   const subscription = parseResourceName('subscriptions', a.subscription, a.projectId);
   const states: string[] = [];
   let line = 0;
@@ -420,7 +423,7 @@ async function countLines(path: string): Promise<number> {
 async function main(): Promise<void> {
   const a = JSON.parse(process.argv[2]) as ReceiverArgs;
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const meter = new Meter(a.mode, a.expected);
+  const meter = new Meter(a.mode, a.expected, a.checkpoints);
   const receiver = await (a.mode === 'bare' || a.mode === 'idletimer' ? bare(a, meter) : a.mode === 'stream' ? stream(a, meter) : seqscope(a, meter));
   // Commands arrive one at a time (the parent waits for each answer); a chain keeps them in order.
   let chain = Promise.resolve();

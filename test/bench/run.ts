@@ -19,6 +19,7 @@ import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './host
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
+import { benchMdp3, Mdp3Row, mdp3Report } from './mdp3Bench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
@@ -514,13 +515,17 @@ async function main(): Promise<void> {
     report.push(...recorderReport(recorder, '7'));
   }
 
-  // 8. Pub/Sub archives (Cloud Storage Avro) against the same messages as JSON Lines.
+  // 8. Pub/Sub archives (Cloud Storage Avro) against the same messages as JSON Lines; and
+  // 9. The MDP 3.0 decoder: a replay that does not ask for it, one that does, a build without it.
   let archives: ArchiveRow[] | undefined;
+  let mdp3: { rows: Mdp3Row[]; bytes: number } | undefined;
   if (sections.has('archives')) {
     const cliPath = join(ROOT, 'dist/cli.js');
     if (!existsSync(cliPath)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first)');
     archives = await benchArchives(progress, cliPath);
     report.push(...archiveReport(archives, '8'));
+    mdp3 = await benchMdp3(progress, cliPath);
+    report.push(...mdp3Report(mdp3, 9));
   }
 
   const elapsedMs = Date.now() - started;
@@ -538,7 +543,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3 }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

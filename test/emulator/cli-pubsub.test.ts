@@ -107,8 +107,9 @@ describe('emulator: seqscope publish and record', function () {
     assert.equal(await main(['record', '--subscription', quietSub, '--out', out, '--duration', '2500ms', ...where], rec), 0, rec.stderr.text);
     assert.match(rec.stdout.text, /^Recorded 0 messages .*\(2500ms elapsed; 0 acked\)/);
     const ticks = rec.stderr.text.split(ERASE);
-    // The subscription has no message ordering: that note comes first, on a line of its own.
-    assert.match(ticks.shift() ?? '', /^seqscope: note: \S+ does not have message ordering enabled; per-key order is not guaranteed\n$/);
+    // The subscription has no message ordering: that note comes first, on a line of its own, then
+    // the line that says the stream is open.
+    assert.match(ticks.shift() ?? '', /^seqscope: note: \S+ does not have message ordering enabled; per-key order is not guaranteed\nseqscope: recording \S+ to \S+progress\.jsonl\n$/);
     assert.equal(ticks.pop(), '', 'erased before the result');
     assert.ok(ticks.length >= 1 && ticks.length <= 3, `a line a second: ${JSON.stringify(ticks)}`);
     for (const l of ticks) assert.match(l, /^seqscope: recording 0 messages · 0\/s · [12](\.\d)?s$/);
@@ -125,7 +126,8 @@ describe('emulator: seqscope publish and record', function () {
     assert.equal(await main(['record', '--subscription', sub, '--out', out, '--duration', '1s', '--emulator-host', emu.host, '--project', PROJECT], io), 0, io.stderr.text);
     assert.equal(
       io.stderr.text,
-      `seqscope: note: projects/${PROJECT}/subscriptions/${sub} dead-letters to ${dlq.name}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)\n`,
+      `seqscope: note: projects/${PROJECT}/subscriptions/${sub} dead-letters to ${dlq.name}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)\n` +
+        `seqscope: recording projects/${PROJECT}/subscriptions/${sub} to ${out}\n`,
     );
   });
 
