@@ -147,34 +147,17 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
     return cmePublisher(conn, 'bench-cme', stream);
   };
   try {
-    let publish = await prepare();
+    const publish = await prepare();
     const modes: ReceiverMode[] = ['bare', 'seqscope', ...probes];
     for (let i = 0; i < modes.length; i++) {
       const args: ReceiverArgs = { mode: modes[i], emulatorHost: emu.host, projectId: PROJECT, subscription: subscriptionIds[i], expected: n, out: join(dir, `${subscriptionIds[i]}.jsonl`) };
       receivers.push(new ReceiverProcess(receiver, args, progress));
     }
-    let publishMs = 0;
-    let restarts = 0;
-    const rounds = Math.ceil(n / ROUND);
-    for (let r = 0, done = 0, sinceStart = 0; r < rounds; r++) {
-      const size = Math.min(ROUND, n - done);
-      if (sinceStart + size > PER_EMULATOR) {
-        progress(`pubsub: restarting the emulator after ${count(sinceStart)} messages (it keeps them all in its capped heap)`);
-        await emu.restart();
-        publish = await prepare();
-        restarts++;
-        sinceStart = 0;
-      }
-      sinceStart += size;
-      const t0 = Date.now();
-      await publish(size);
-      publishMs += Date.now() - t0;
-      done += size;
-      const last = r === rounds - 1;
-      progress(`pubsub: round ${r + 1}/${rounds}: published ${count(done)}; draining`);
+    const { publishMs, restarts, rounds } = await publishInRounds({ emu, prepare, n, round: ROUND, perEmulator: PER_EMULATOR, restarting: (since) => progress(`pubsub: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`) }, publish, async (done, r, last) => {
+      progress(`pubsub: round ${r + 1}: published ${count(done)}; draining`);
       // Each round starts with the next receiver, so that none always meets a fresher emulator.
       for (let i = 0; i < receivers.length; i++) await receivers[(i + r) % receivers.length].drain(done, last ? 2000 : 0);
-    }
+    });
     const results: ReceiverResult[] = [];
     for (const rc of receivers) results.push(await rc.finish());
     const [b, s, ...p] = results;
@@ -188,6 +171,51 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
     // The recording is ~350 bytes a message: do not leave hundreds of MiB in /tmp.
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface Rounds {
+  readonly emu: PubsubEmulator;
+  /** A fresh emulator's topic and subscriptions, and a publisher that carries the stream on. */
+  readonly prepare: () => Promise<(count: number) => Promise<void>>;
+  /** Messages in all. */
+  readonly n: number;
+  /** Messages a round. */
+  readonly round: number;
+  /** Messages an emulator takes before it is restarted (between rounds). */
+  readonly perEmulator: number;
+  /** Said before a restart, with the messages published since the last. */
+  readonly restarting: (since: number) => void;
+}
+
+/**
+ * Publishes `n` messages in rounds with `publish` (from `prepare`, called by the caller before its
+ * receivers subscribe), restarting the emulator (it keeps every message in its capped heap) and
+ * preparing it again every `perEmulator` messages; after each round, `received(done, round,
+ * last, roundMs)` waits for the receivers.
+ */
+export async function publishInRounds(o: Rounds, first: (count: number) => Promise<void>, received: (done: number, round: number, last: boolean, roundMs: number) => Promise<void>): Promise<{ publishMs: number; restarts: number; rounds: number }> {
+  let publish = first;
+  let publishMs = 0;
+  let restarts = 0;
+  const rounds = Math.ceil(o.n / o.round);
+  for (let r = 0, done = 0, sinceStart = 0; r < rounds; r++) {
+    const size = Math.min(o.round, o.n - done);
+    if (sinceStart + size > o.perEmulator) {
+      o.restarting(sinceStart);
+      await o.emu.restart();
+      publish = await o.prepare();
+      restarts++;
+      sinceStart = 0;
+    }
+    sinceStart += size;
+    const t0 = Date.now();
+    await publish(size);
+    const roundMs = Date.now() - t0;
+    publishMs += roundMs;
+    done += size;
+    await received(done, r, r === rounds - 1, roundMs);
+  }
+  return { publishMs, restarts, rounds };
 }
 
 /**

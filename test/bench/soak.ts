@@ -43,7 +43,7 @@ import { connect, PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { BENCH_DIR, bundleForNode, captureOptions, checkSummary, ensureCapture, ROOT } from './cliBench';
 import { machineInfo } from './machine';
-import { CHANNELS, CmeStream, newCmeStream, ReceiverProcess } from './pubsubBench';
+import { CHANNELS, CmeStream, newCmeStream, publishInRounds, ReceiverProcess } from './pubsubBench';
 import type { ReceiverResult } from './pubsubReceiver';
 import { count, mib, seconds, table } from './report';
 
@@ -323,32 +323,17 @@ async function soakLive(): Promise<LiveSoakResult | { skipped: string }> {
   };
   let receiver: ReceiverProcess | undefined;
   try {
-    let publish = await prepare();
-    receiver = new ReceiverProcess(
+    const publish = await prepare();
+    const rc = new ReceiverProcess(
       bundleForNode('pubsubReceiver'),
       { mode: 'seqscope', emulatorHost: emu.host, projectId: PROJECT, subscription: 'soak-live', expected: n, out, checkpoints: CHECKPOINTS },
       (t) => progress(`live: ${t.replace(/^pubsub: /, '')}`),
     );
-    let publishMs = 0;
-    let restarts = 0;
-    const rounds = Math.ceil(n / roundSize);
-    for (let r = 0, done = 0, sinceStart = 0; r < rounds; r++) {
-      const size = Math.min(roundSize, n - done);
-      if (sinceStart + size > perEmulator) {
-        progress(`live: restarting the emulator after ${count(sinceStart)} messages (it keeps them all in its capped heap)`);
-        await emu.restart();
-        publish = await prepare();
-        restarts++;
-        sinceStart = 0;
-      }
-      sinceStart += size;
-      const t0 = Date.now();
-      await publish(size);
-      publishMs += Date.now() - t0;
-      done += size;
-      progress(`live: round ${r + 1}/${rounds}: published ${count(done)} in ${seconds(Date.now() - t0)}; receiving (load ${load()})`);
-      await receiver.drain(done, r === rounds - 1 ? 5000 : 0);
-    }
+    receiver = rc;
+    const { publishMs, restarts, rounds } = await publishInRounds({ emu, prepare, n, round: roundSize, perEmulator, restarting: (since) => progress(`live: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`) }, publish, async (done, r, last, roundMs) => {
+      progress(`live: round ${r + 1}: published ${count(done)} in ${seconds(roundMs)}; receiving (load ${load()})`);
+      await rc.drain(done, last ? 5000 : 0);
+    });
     const result = await receiver.finish();
     const problems: string[] = [];
     const expect = (what: string, got: number | undefined, want: number) => {

@@ -2,6 +2,9 @@
  * Random JSON Lines captures for the parallel reader's property tests (the reader itself, and
  * the session loader on it), and a scan pool that scans in this thread but finishes out of order.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { scanLines } from '../../src/core/capture/lineScan';
 import { ScanPool } from '../../src/core/capture/parallelReader';
@@ -52,4 +55,26 @@ export function captureBytes(c: { lines: string[]; crlf: boolean; bom: boolean; 
   // A first line that is a record, so the content is told as JSON Lines.
   const text = [JSON.stringify(receivedMessage({ t: 0, seq: 0, channel: '310' })), ...c.lines].join(nl) + (c.lastNewline ? nl : '');
   return Buffer.concat([c.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)]);
+}
+
+/**
+ * A temporary folder for a suite's files, made before its tests and removed after them: `write`
+ * puts a capture there, `file` names a new file (`<stem><n><ext>`).
+ */
+export function suiteFolder(prefix: string): { write(bytes: Buffer): string; file(stem: string, ext: string): string } {
+  let dir = '';
+  let n = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (stem: string, ext: string): string => join(dir, `${stem}${n++}${ext}`);
+  return {
+    file,
+    write(bytes) {
+      const p = file('c', '.jsonl');
+      writeFileSync(p, bytes);
+      return p;
+    },
+  };
 }

@@ -5,9 +5,6 @@
  * number of threads — merged captures, gzip and invalid records included.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { DEFAULT_OPTIONS } from '../../../src/core/sequencer/sequencingOptions';
@@ -15,7 +12,7 @@ import { IDLE_REPLAY } from '../../../src/shared/protocol';
 import { CaptureSession } from '../../../src/timeline/captureSession';
 import { loadSession } from '../../../src/timeline/loadSession';
 import { TimelineService } from '../../../src/timeline/timelineService';
-import { captureArb, captureBytes, CME, shuffledPool } from '../../support/parallelCaptures';
+import { captureArb, captureBytes, CME, shuffledPool, suiteFolder } from '../../support/parallelCaptures';
 import { assertSameSession } from '../../support/sameSession';
 
 /** What the timeline shows of a session: its first view, and a page of every lane over all of it. */
@@ -31,17 +28,7 @@ async function pages(session: CaptureSession): Promise<unknown[]> {
 }
 
 describe('Loading a session on the parallel reader', () => {
-  let dir: string;
-  let n = 0;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'seqscope-parallel-load-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const write = (bytes: Buffer): string => {
-    const p = join(dir, `c${n++}.jsonl`);
-    writeFileSync(p, bytes);
-    return p;
-  };
+  const { write } = suiteFolder('seqscope-parallel-load-');
 
   it('builds the session the one-thread load builds, for any cut and thread count', async () => {
     let scanned = 0;

@@ -5,9 +5,6 @@
  * a BOM, blank and too-long lines, gzip (whole and cut off), standard input, merged captures.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -19,7 +16,7 @@ import { ReplayEngine, ReplaySummary } from '../../../../src/core/replay/replayE
 import { DEFAULT_OPTIONS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 import { receivedMessage } from '../../../support/captureLines';
-import { captureArb, captureBytes, CME, MAX, shuffledPool } from '../../../support/parallelCaptures';
+import { captureArb, captureBytes, CME, MAX, shuffledPool, suiteFolder } from '../../../support/parallelCaptures';
 
 /** What an entry says, as far as a replay sees it. */
 function entryView(e: CaptureEntry): unknown {
@@ -47,17 +44,7 @@ async function replay(sources: EntrySource[], options: SequencingOptions, paths:
 }
 
 describe('ParallelLineReader', () => {
-  let dir: string;
-  let n = 0;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'seqscope-parallel-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const write = (bytes: Buffer): string => {
-    const p = join(dir, `c${n++}.jsonl`);
-    writeFileSync(p, bytes);
-    return p;
-  };
+  const { write } = suiteFolder('seqscope-parallel-');
 
   /** Both readers over the same inputs: the single-threaded one, and the parallel one with the given ranges and pool. */
   /** Both readers' outcome, or the error each threw (a capture damaged in its first bytes fails to open). */

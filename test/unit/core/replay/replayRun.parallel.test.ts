@@ -4,9 +4,7 @@
  * by any number of threads.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { ScanPool } from '../../../../src/core/capture/parallelReader';
@@ -15,24 +13,14 @@ import { TraceFormat } from '../../../../src/core/export';
 import { runReplay } from '../../../../src/core/replay/replayRun';
 import { DEFAULT_OPTIONS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { traceEventMatcher } from '../../../../src/core/trace/traceFilter';
-import { captureArb, captureBytes, CME, shuffledPool } from '../../../support/parallelCaptures';
+import { captureArb, captureBytes, CME, shuffledPool, suiteFolder } from '../../../support/parallelCaptures';
 
 describe('Exports on the parallel reader', () => {
-  let dir: string;
-  let n = 0;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'seqscope-parallel-export-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const write = (bytes: Buffer): string => {
-    const p = join(dir, `c${n++}.jsonl`);
-    writeFileSync(p, bytes);
-    return p;
-  };
+  const { write, file } = suiteFolder('seqscope-parallel-export-');
 
   /** The export's bytes (decompressed) and the summary. */
   async function exported(paths: string[], options: SequencingOptions, format: TraceFormat, gz: boolean, filtered: boolean, pool?: ScanPool): Promise<[string, unknown]> {
-    const out = join(dir, `out${n++}.${format === 'csv' ? 'csv' : format === 'chrome-trace' ? 'json' : 'jsonl'}${gz ? '.gz' : ''}`);
+    const out = file('out', `.${format === 'csv' ? 'csv' : format === 'chrome-trace' ? 'json' : 'jsonl'}${gz ? '.gz' : ''}`);
     const writer = await TraceWriter.open(out, format);
     const exportFilter = filtered ? traceEventMatcher({ kinds: ['duplicate', 'late', 'invalid'] }) : undefined;
     const { summary } = await runReplay({ paths, options, writer, exportFilter, scanPool: pool });
@@ -53,7 +41,7 @@ describe('Exports on the parallel reader', () => {
         fc.boolean(),
         fc.boolean(),
         async (cs, rangeBytes, threads, seed, cme, format, gz, filtered) => {
-          const paths = cs.map((c) => write(n % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
+          const paths = cs.map((c, i) => write(Math.abs(seed + i) % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
           const options = cme ? CME : DEFAULT_OPTIONS;
           const one = await exported(paths, options, format, gz, filtered);
           const pool = shuffledPool(threads, seed, rangeBytes);
