@@ -1,6 +1,6 @@
 /**
  * Parallel replay against DuckDB on the CLI section's million-line capture: `seqscope replay
- * --preset cme --json` on 1 thread and on more (the scaling curve), and the DuckDB query of
+ * --preset cme --seq-bits 16 --json` on 1 thread and on more (the scaling curve), and the DuckDB query of
  * duckdbQuery.ts, each a separate node process (process start included), runs interleaved;
  * every run's wall time is kept, so the report gives the best and the spread.
  */
@@ -42,7 +42,7 @@ function bundleDuckdbQuery(): string {
 export function benchParallel(cli: string, capture: string, reps: number): ParallelBenchResult {
   const cores = availableParallelism();
   const load0 = loadavg()[0];
-  const commands: { label: string; threads?: number; args: string[] }[] = threadCounts(cores).map((t) => ({ label: `\`seqscope replay --preset cme --json --threads ${t}\``, threads: t, args: [cli, 'replay', capture, '--preset', 'cme', '--json', '--threads', String(t)] }));
+  const commands: { label: string; threads?: number; args: string[] }[] = threadCounts(cores).map((t) => ({ label: `\`seqscope replay --preset cme --seq-bits 16 --json --threads ${t}\``, threads: t, args: [cli, 'replay', capture, '--preset', 'cme', '--seq-bits', '16', '--json', '--threads', String(t)] }));
   let duckdbMissing: string | undefined;
   const duck = bundleDuckdbQuery();
   try {

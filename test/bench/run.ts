@@ -210,7 +210,7 @@ function cliCases() {
   const gz = ensureGzipCopy(big);
   const gzExport = join(BENCH_DIR, 'export.jsonl.gz');
   const bare = buildBareParse();
-  const replayArgs = (file: string) => [cli, 'replay', file, '--preset', 'cme', '--json'];
+  const replayArgs = (file: string) => [cli, 'replay', file, '--preset', 'cme', '--seq-bits', '16', '--json'];
 
   progress('cli: warming the page cache');
   runNode([bare, big.path]);
@@ -389,7 +389,7 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
       [
         ['bare parse loop', seconds(c.bare.wallMs), lps(c.bare.wallMs), mbps(c.bare.wallMs), mib(c.bare.maxRss), ratio(1), '', '', seconds(c.bare.cpuMs), ratio(1), checked(c.bare.problems)],
         [
-          '`seqscope replay --preset cme --json`',
+          '`seqscope replay --preset cme --seq-bits 16 --json`',
           seconds(c.replay.wallMs),
           lps(c.replay.wallMs),
           mbps(c.replay.wallMs),
