@@ -166,7 +166,9 @@ export class LiveSession extends Disposable {
           // The source Re-tap replaced says nothing more (its "stopped" is not the session's).
           if (input.source !== source) return;
           input.state = state;
-          input.detail = detail;
+          // A gone tap stays named as gone until Re-tap: its source goes on retrying, each time
+          // in its own words ("the subscription no longer exists"), which would hide Re-tap.
+          if (!(input.gone && state !== 'live')) input.detail = detail;
           if (state === 'live' && /reconnected/.test(detail)) {
             status.reconnects++;
             this.duplicatesAtReconnect = this.feed.engine.sequencer.totals.redeliveries;
@@ -183,7 +185,7 @@ export class LiveSession extends Disposable {
           if (newlyGone) {
             void vscode.window.showWarningMessage(`SeqScope: ${this.session.title}: ${status.detail}`, 'Re-tap').then((pick) => pick === 'Re-tap' && void vscode.commands.executeCommand('seqscope.live.retap', this.session.id));
           }
-          if (state === 'disconnected') log().warn(`${subscription.path}: ${input.detail}`);
+          if (state === 'disconnected') log().warn(`${subscription.path}: ${input.gone && !newlyGone ? detail : input.detail}`);
           else log().info(`${subscription.path}: ${state}: ${detail}`);
           this.session.grew();
         },
