@@ -477,23 +477,13 @@ export class LaneLayer {
       }),
       diamond: make((c, m) => {
         c.fillStyle = th.republish;
-        c.beginPath();
-        c.moveTo(m, m - 6);
-        c.lineTo(m + 5, m);
-        c.lineTo(m, m + 6);
-        c.lineTo(m - 5, m);
-        c.closePath();
+        diamondPath(c, m);
         c.fill();
       }),
       conflict: make((c, m) => {
         c.strokeStyle = th.invalid;
         c.lineWidth = 2;
-        c.beginPath();
-        c.moveTo(m, m - 6);
-        c.lineTo(m + 5, m);
-        c.lineTo(m, m + 6);
-        c.lineTo(m - 5, m);
-        c.closePath();
+        diamondPath(c, m);
         c.stroke();
       }),
       triangle: make((c, m) => {
@@ -538,4 +528,14 @@ function emptyStats(): LayerStats {
     lanesWithData: 0,
     lanesFresh: 0,
   };
+}
+
+/** The diamond both a republish (filled) and a conflict (outlined) are drawn as, centred on (m, m). */
+function diamondPath(c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number): void {
+  c.beginPath();
+  c.moveTo(m, m - 6);
+  c.lineTo(m + 5, m);
+  c.lineTo(m, m + 6);
+  c.lineTo(m - 5, m);
+  c.closePath();
 }
