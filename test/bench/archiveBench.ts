@@ -7,7 +7,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveMessage, encodeAvro, GCS_WITH_METADATA_SCHEMA, gcsRecord, T0_US } from '../support/archiveFixtures';
-import { BENCH_DIR, runNode } from './cliBench';
+import { BENCH_DIR, bestRuns } from './cliBench';
 import { checked, count, mib, ratio, seconds, table, verdict } from './report';
 
 export const ARCHIVE_TARGET = 1.5;
@@ -58,19 +58,18 @@ async function files(): Promise<{ format: string; path: string }[]> {
 
 export async function benchArchives(progress: (text: string) => void, cli: string): Promise<ArchiveRow[]> {
   const inputs = await files();
-  const best = new Map<string, ArchiveRow>();
-  for (let rep = 0; rep < REPS; rep++) {
-    for (const { format, path } of inputs) {
-      const run = runNode([cli, 'replay', path, '--seq', 'attribute:n', '--gap-timeout', '1s', '--json']);
-      const s = JSON.parse(run.stdout) as { received: number; delivered: number; gaps: number; keys: number; invalid: number };
-      const problems: string[] = [];
-      if (s.received !== MESSAGES || s.delivered !== MESSAGES || s.gaps !== 0 || s.keys !== KEYS || s.invalid !== 0) problems.push(`summary ${JSON.stringify({ received: s.received, delivered: s.delivered, gaps: s.gaps, keys: s.keys, invalid: s.invalid })}`);
-      const prev = best.get(format);
-      if (!prev || run.wallMs < prev.wallMs) best.set(format, { format, bytes: statSync(path).size, wallMs: run.wallMs, maxRss: run.maxRss, problems });
-      progress(`archives: ${format} ${seconds(run.wallMs)}`);
-    }
-  }
-  return [...best.values()];
+  const runs = bestRuns(
+    REPS,
+    inputs.map(({ path }) => [cli, 'replay', path, '--seq', 'attribute:n', '--gap-timeout', '1s', '--json']),
+    (i, run) => progress(`archives: ${inputs[i].format} ${seconds(run.wallMs)}`),
+  );
+  return runs.map((run, i) => ({ format: inputs[i].format, bytes: statSync(inputs[i].path).size, wallMs: run.wallMs, maxRss: run.maxRssAll, problems: checkRun(run.stdout) }));
+}
+
+function checkRun(stdout: string): string[] {
+  const s = JSON.parse(stdout) as { received: number; delivered: number; gaps: number; keys: number; invalid: number };
+  const ok = s.received === MESSAGES && s.delivered === MESSAGES && s.gaps === 0 && s.keys === KEYS && s.invalid === 0;
+  return ok ? [] : [`summary ${JSON.stringify({ received: s.received, delivered: s.delivered, gaps: s.gaps, keys: s.keys, invalid: s.invalid })}`];
 }
 
 export function archiveReport(rows: readonly ArchiveRow[], n: string): string[] {

@@ -239,12 +239,14 @@ function rssHook(): string {
 /**
  * Best wall time of `reps` runs of each command, runs interleaved (a, b, c, a, b, c, …) so load
  * from elsewhere hits every command alike; with the highest peak RSS of any run (conservative).
+ * `onRun` hears each run as it ends (for progress).
  */
-export function bestRuns(reps: number, commands: readonly string[][]): BestRun[] {
+export function bestRuns(reps: number, commands: readonly string[][], onRun?: (command: number, run: ProcessRun) => void): BestRun[] {
   const best: BestRun[] = commands.map(() => ({ wallMs: Infinity, cpuMs: Infinity, maxRss: 0, stdout: '', stderr: '', maxRssAll: 0 }));
   for (let i = 0; i < reps; i++) {
     commands.forEach((args, j) => {
       const r = runNode(args);
+      onRun?.(j, r);
       const b = best[j];
       const cpuMs = Math.min(b.cpuMs, r.cpuMs);
       const maxRssAll = Math.max(b.maxRssAll, r.maxRss);

@@ -17,7 +17,7 @@ import { build, Plugin } from 'esbuild';
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeMdp3Packet, base64 } from '../support/mdp3Packets';
-import { BENCH_DIR, ROOT, runNode, ProcessRun } from './cliBench';
+import { BENCH_DIR, bestRuns, ROOT, ProcessRun } from './cliBench';
 import { checked, count, mib, ratio, seconds, table } from './report';
 
 const MESSAGES = 1_000_000;
@@ -126,17 +126,12 @@ export async function benchMdp3(progress: (text: string) => void, cli: string): 
     { label: '`--preset cme`, a build without the decoder', args: [stubbed, 'replay', path, '--preset', 'cme', '--json'] },
     { label: '`--preset cme --seq mdp3 --time mdp3` (every packet decoded)', args: [cli, 'replay', path, '--preset', 'cme', '--seq', 'mdp3', '--time', 'mdp3', '--json'] },
   ];
-  const best = cases.map((c) => ({ label: c.label, cpuMs: Infinity, wallMs: Infinity, maxRss: 0, problems: [] as string[] }));
-  for (let r = 0; r < REPS; r++) {
-    cases.forEach((c, i) => {
-      const run = runNode(c.args);
-      best[i].cpuMs = Math.min(best[i].cpuMs, run.cpuMs);
-      best[i].wallMs = Math.min(best[i].wallMs, run.wallMs);
-      best[i].maxRss = Math.max(best[i].maxRss, run.maxRss);
-      if (r === 0) best[i].problems.push(...checkRun(run));
-      progress(`mdp3: ${c.label} ${seconds(run.cpuMs)} CPU`);
-    });
-  }
+  const runs = bestRuns(
+    REPS,
+    cases.map((c) => c.args),
+    (i, run) => progress(`mdp3: ${cases[i].label} ${seconds(run.cpuMs)} CPU`),
+  );
+  const best = runs.map((run, i) => ({ label: cases[i].label, cpuMs: run.cpuMs, wallMs: run.wallMs, maxRss: run.maxRssAll, problems: checkRun(run) }));
   return { rows: best, bytes };
 }
 
