@@ -5,69 +5,24 @@
  * then Detach: the tap subscription is deleted and the recording reopens as a capture session.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { FakeQuickPick, stubber } from './windowStubs';
+import { FakeQuickPick } from './windowStubs';
 import type * as PubsubLayer from '../../src/pubsub';
-import type { SeqScopeApi } from '../../src/extension/extension';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
-import type { SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
-import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+import type { SessionNode, SummaryNode } from '../../src/extension/sessionsTree';
 import { failingCommand, until } from './hostProbes';
-
-const EXTENSION_ID = 'seqscope.seqscope';
-const PROJECT = 'seqscope-it';
+import { useLiveEmulator } from './liveEmulator';
 
 describe('SeqScope live Pub/Sub in VS Code', function () {
   this.timeout(120_000);
-  let api: SeqScopeApi;
-  let emu: PubsubEmulator | undefined;
-  let layer: typeof PubsubLayer;
-  let conn: PubsubLayer.PubsubConnection;
-  const restore: (() => void | Thenable<void>)[] = [];
-
-  before(async function () {
-    const found = findEmulator();
-    if ('missing' in found) {
-      announceMissing(found.missing, 'live Pub/Sub integration test');
-      this.skip();
-    }
-    const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID)!;
-    api = await ext.activate();
-    emu = await PubsubEmulator.start((found as { launcher: string }).launcher);
-    // The same Pub/Sub bundle the extension loads (a run-time require: it is not part of this suite's bundle).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    layer = require(join(ext.extensionPath, 'dist', 'pubsub.js')) as typeof PubsubLayer;
-    conn = await layer.connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
-    const settings: [string, string, unknown][] = [
-      ['seqscope.pubsub', 'emulatorHost', emu.host],
-      ['seqscope.pubsub', 'projectId', PROJECT],
-      ['seqscope', 'seq', 'attribute:n'],
-      ['seqscope', 'gapTimeout', '500ms'],
-      ['seqscope.pubsub', 'liveWindowMessages', 100],
-    ];
-    for (const [section, key, value] of settings) {
-      const c = vscode.workspace.getConfiguration(section);
-      await c.update(key, value, vscode.ConfigurationTarget.Global);
-      restore.push(() => vscode.workspace.getConfiguration(section).update(key, undefined, vscode.ConfigurationTarget.Global));
-    }
-  });
-
-  after(async () => {
-    for (const r of restore.reverse()) await r();
-    await vscode.commands.executeCommand('seqscope.session.closeAll');
-    await conn?.close();
-    await emu?.stop();
-  });
-
-  const stub = stubber(restore);
-
-  function treeText(node: TreeNode): string {
-    const item = api.tree.getTreeItem(node);
-    return `${typeof item.label === 'string' ? item.label : item.label?.label} ${item.description ?? ''}`;
-  }
+  const live = useLiveEmulator('live Pub/Sub integration test', 'seqscope-it', [
+    ['seqscope', 'seq', 'attribute:n'],
+    ['seqscope', 'gapTimeout', '500ms'],
+    ['seqscope.pubsub', 'liveWindowMessages', 100],
+  ]);
 
   it('attach → tap instead → counts grow live → detach deletes the tap and reopens the recording', async () => {
+    const { api, conn, layer, stub, text: treeText } = live;
     const [topic] = await conn.client.createTopic('orders-live');
     await topic.createSubscription('orders-consumer', { enableMessageOrdering: true });
 

@@ -12,19 +12,15 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { stubber } from './windowStubs';
 import type * as PubsubLayer from '../../src/pubsub';
-import type { SeqScopeApi } from '../../src/extension/extension';
 import type { Session } from '../../src/extension/session';
 import type { LiveResult } from '../../src/extension/pubsubCommands';
-import type { KeyNode, SessionNode, SummaryNode, TreeNode } from '../../src/extension/sessionsTree';
+import type { KeyNode, SessionNode, SummaryNode } from '../../src/extension/sessionsTree';
 import { openStateWords } from '../../src/core/sequencer/openState';
-import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { until } from './hostProbes';
+import { useLiveEmulator } from './liveEmulator';
 
-const EXTENSION_ID = 'seqscope.seqscope';
 const PROJECT = 'seqscope-taps-it';
 /** The publisher's project (CME's, for CME Smart Stream): not the one SeqScope is set to. */
 const OTHER_PROJECT = 'cme-smartstream';
@@ -33,73 +29,36 @@ type Answer = (list: readonly (vscode.QuickPickItem | string)[], options: vscode
 
 describe('SeqScope live taps in VS Code: several topics, sequencing choices, open gaps, a lost tap', function () {
   this.timeout(180_000);
-  let api: SeqScopeApi;
-  let emu: PubsubEmulator | undefined;
-  let layer: typeof PubsubLayer;
-  let conn: PubsubLayer.PubsubConnection;
-  const restore: (() => void | Thenable<void>)[] = [];
-  const stub = stubber(restore);
+  const live = useLiveEmulator('live taps integration test', PROJECT, [
+    ['seqscope', 'key', 'attribute:Channel'],
+    ['seqscope', 'seq', 'attribute:MsgSeqNum'],
+    ['seqscope', 'seqBits', 32],
+    ['seqscope', 'gapTimeout', '500ms'],
+  ]);
 
   async function setting(section: string, key: string, value: unknown): Promise<void> {
     await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
   }
 
-  before(async function () {
-    const found = findEmulator();
-    if ('missing' in found) {
-      announceMissing(found.missing, 'live taps integration test');
-      this.skip();
-    }
-    const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID)!;
-    api = await ext.activate();
-    emu = await PubsubEmulator.start((found as { launcher: string }).launcher);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    layer = require(join(ext.extensionPath, 'dist', 'pubsub.js')) as typeof PubsubLayer;
-    conn = await layer.connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
-    const settings: [string, string, unknown][] = [
-      ['seqscope.pubsub', 'emulatorHost', emu.host],
-      ['seqscope.pubsub', 'projectId', PROJECT],
-      ['seqscope', 'key', 'attribute:Channel'],
-      ['seqscope', 'seq', 'attribute:MsgSeqNum'],
-      ['seqscope', 'seqBits', 32],
-      ['seqscope', 'gapTimeout', '500ms'],
-    ];
-    for (const [section, key, value] of settings) {
-      await setting(section, key, value);
-      restore.push(() => setting(section, key, undefined));
-    }
-  });
-
-  after(async () => {
-    for (const r of restore.reverse()) await r();
-    await vscode.commands.executeCommand('seqscope.session.closeAll');
-    await conn?.close();
-    await emu?.stop();
-  });
-
-  function text(node: TreeNode): string {
-    const item = api.tree.getTreeItem(node);
-    return `${typeof item.label === 'string' ? item.label : item.label?.label} ${item.description ?? ''}`;
-  }
   function sessionNode(s: Session): SessionNode {
-    return api.tree.getChildren(undefined).find((n) => (n as SessionNode).session === s) as SessionNode;
+    return live.api.tree.getChildren(undefined).find((n) => (n as SessionNode).session === s) as SessionNode;
   }
   function summaryText(s: Session): string {
-    return text(api.tree.getChildren(sessionNode(s)).find((n) => n.kind === 'summary') as SummaryNode);
+    return live.text(live.api.tree.getChildren(sessionNode(s)).find((n) => n.kind === 'summary') as SummaryNode);
   }
   function keyTexts(s: Session): string[] {
-    return api.tree.getChildren(sessionNode(s)).filter((n): n is KeyNode => n.kind === 'key').map(text);
+    return live.api.tree.getChildren(sessionNode(s)).filter((n): n is KeyNode => n.kind === 'key').map(live.text);
   }
 
   /** Answers every quick pick through `answer` (by its title), and input boxes by their prompt. */
   function answerPicks(answer: Answer, inputs: [RegExp, string][] = []): string[] {
     const asked: string[] = [];
-    stub('showQuickPick', (async (items: readonly (vscode.QuickPickItem | string)[] | Thenable<readonly (vscode.QuickPickItem | string)[]>, options?: vscode.QuickPickOptions) => {
+    live.stub('showQuickPick', (async (items: readonly (vscode.QuickPickItem | string)[] | Thenable<readonly (vscode.QuickPickItem | string)[]>, options?: vscode.QuickPickOptions) => {
       const list = await items;
       asked.push(`${options?.title}: ${list.map((i) => (typeof i === 'string' ? i : i.label)).join(', ')}`);
       return answer(list, options);
     }) as never);
-    stub('showInputBox', (async (options?: vscode.InputBoxOptions) => {
+    live.stub('showInputBox', (async (options?: vscode.InputBoxOptions) => {
       asked.push(`input: ${options?.prompt}`);
       const found = inputs.find(([re]) => re.test(options?.prompt ?? ''));
       if (!found) throw new Error(`unexpected input box: ${options?.prompt}`);
@@ -112,7 +71,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
   /** Publishes CME-style messages (Channel, MsgSeqNum, SendingTime; ordering key = channel), in order. */
   async function publish(topic: string, channel: string, numbers: readonly number[]): Promise<void> {
-    const t = conn.client.topic(topic, { messageOrdering: true });
+    const t = live.conn.client.topic(topic, { messageOrdering: true });
     await Promise.all(
       numbers.map((n) =>
         t.publishMessage({ data: Buffer.from(JSON.stringify({ MsgSeqNum: n, Channel: channel })), orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(n), SendingTime: String(Date.now()) } }),
@@ -122,13 +81,13 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
   async function detach(s: Session, recording: string): Promise<Session> {
     await vscode.commands.executeCommand('seqscope.live.detach', s.id);
-    return until('the recording reopened as a capture', () => api.manager.all.find((x) => !x.live && x.data.paths[0] === recording));
+    return until('the recording reopened as a capture', () => live.api.manager.all.find((x) => !x.live && x.data.paths[0] === recording));
   }
 
   it('Tap Topic… takes several topics, one of another project by its path, into one session: keys per topic, one recording, every tap deleted on Detach', async () => {
-    await conn.client.createTopic('md-310');
+    await live.conn.client.createTopic('md-310');
     const otherPath = `projects/${OTHER_PROJECT}/topics/md-318`;
-    await conn.client.createTopic(otherPath);
+    await live.conn.client.createTopic(otherPath);
     const asked = answerPicks(
       (list, options) => {
         if (options?.title?.startsWith('Tap topics of')) return list.filter((i) => typeof i !== 'string' && (i.label === 'md-310' || i.label.includes('Topics by Path')));
@@ -144,7 +103,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.equal(result.subscriptions.length, 2);
     for (const sub of result.subscriptions) assert.match(sub, new RegExp(`^projects/${PROJECT}/subscriptions/seqscope-tap-md-3(10|18)-`), 'the taps are made in our project');
     assert.match(result.recording, /[\\/]md-310\+1-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.jsonl$/);
-    const session = api.manager.get(result.id)!;
+    const session = live.api.manager.get(result.id)!;
     assert.equal(session.title, 'tap · md-310 + md-318');
 
     // The same channel number and sequence on both topics: two keys, never one with duplicates.
@@ -155,11 +114,11 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.deepEqual(session.data.keyNames.slice().sort(), ['md-310/310', 'md-318/310']);
     assert.equal(session.data.summary.duplicates, 0);
     assert.equal(session.data.summary.gaps, 0);
-    assert.match(text(sessionNode(session)), /^tap · md-310 \+ md-318 live · .* · 2 keys · 40 received/);
+    assert.match(live.text(sessionNode(session)), /^tap · md-310 \+ md-318 live · .* · 2 keys · 40 received/);
 
     const reopened = await detach(session, result.recording);
     for (const sub of result.subscriptions) {
-      await assert.rejects(layer.getSubscription(conn, layer.parseResourceName('subscriptions', sub)), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', `${sub} deleted`);
+      await assert.rejects(live.layer.getSubscription(live.conn, live.layer.parseResourceName('subscriptions', sub)), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', `${sub} deleted`);
     }
     assert.equal(reopened.data.summary.received, 40);
     assert.equal(reopened.data.summary.delivered, 40);
@@ -171,7 +130,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
   it('a CME-style stream with skips and re-publishes, tapped as set, with the cme preset and custom: exact counts live and after Detach', async () => {
     const topic = 'cme-md-310';
-    await conn.client.createTopic(topic);
+    await live.conn.client.createTopic(topic);
     let choice = '';
     let described: string | undefined;
     answerPicks(
@@ -203,7 +162,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
       choice = c;
       const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic');
       assert.ok(result, c);
-      tapped.push({ choice: c, result, session: api.manager.get(result.id)!, label, described });
+      tapped.push({ choice: c, result, session: live.api.manager.get(result.id)!, label, described });
     }
     // 1…60 without 20 and 40 (two gaps of one), then 10…14 published again (second publishes).
     const numbers = Array.from({ length: 60 }, (_, i) => i + 1).filter((n) => n !== 20 && n !== 40);
@@ -218,7 +177,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
       // The cme preset waits its 10 s gap timeout before it declares the gaps.
       await until(`${t.choice}: the gaps declared live`, () => counts(t.session).gaps === 2 && counts(t.session).delivered === 58 && counts(t.session).received === 63 || undefined, 60_000);
       assert.deepEqual(counts(t.session), expected, t.choice);
-      assert.match(text(sessionNode(t.session)), t.label, `${t.choice}: the row says how it is sequenced`);
+      assert.match(live.text(sessionNode(t.session)), t.label, `${t.choice}: the row says how it is sequenced`);
       assert.match(summaryText(t.session), /58 delivered/);
       if (t.choice !== 'Customize…') assert.equal(t.session.data.summary.options, t.described, `${t.choice}: sequenced as the picker said`);
     }
@@ -232,11 +191,11 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
   it('an open gap shows in the tree and the status bar\'s longest wait before its timeout, and closes when the number arrives', async () => {
     const topic = 'cme-md-312';
-    await conn.client.createTopic(topic);
+    await live.conn.client.createTopic(topic);
     // The start window is as long as the gap timeout: 30 s leaves ample time to see the gap open
     // and close it before it would be declared.
     const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', { topic, options: { key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: 32, gapTimeout: '30s' } });
-    const session = api.manager.get(result.id)!;
+    const session = live.api.manager.get(result.id)!;
     await publish(topic, '312', [1, 2, 3, 4, 5]);
     await until('the start window to show', () => keyTexts(session).find((k) => /collecting: \d+ s left · 5 held/.test(k)));
     await until('the start window to end', () => session.data.summary.delivered === 5 || undefined, 60_000);
@@ -260,7 +219,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
   it('a project with no topics or subscriptions offers Open Settings (and the way on), not a dead end', async () => {
     await setting('seqscope.pubsub', 'projectId', 'seqscope-nothing-here');
     const shown: { message: string; items: string[] }[] = [];
-    stub('showInformationMessage', (async (message: string, ...items: unknown[]) => {
+    live.stub('showInformationMessage', (async (message: string, ...items: unknown[]) => {
       shown.push({ message, items: items.filter((i): i is string => typeof i === 'string') });
       return 'Open Settings';
     }) as never);
@@ -294,25 +253,25 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
   it('the emulator killed and restarted: the tap is named as gone with Re-tap, which continues the same session and recording; nothing acked is lost, what was missed shows as a gap', async () => {
     const topic = 'cme-md-318';
-    await conn.client.createTopic(topic);
+    await live.conn.client.createTopic(topic);
     const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', { topic, options: {} });
-    const session = api.manager.get(result.id)!;
+    const session = live.api.manager.get(result.id)!;
     await publish(topic, '318', Array.from({ length: 30 }, (_, i) => i + 1));
     await until('30 delivered', () => session.data.summary.delivered === 30 || undefined);
     const warnings: string[] = [];
     let clickRetap!: (pick: string) => void;
     const retapClicked = new Promise<string>((r) => (clickRetap = r));
-    stub('showWarningMessage', (async (message: string, ...items: unknown[]) => {
+    live.stub('showWarningMessage', (async (message: string, ...items: unknown[]) => {
       warnings.push(`${message} [${items.filter((i) => typeof i === 'string').join(', ')}]`);
       return retapClicked;
     }) as never);
 
-    await emu!.restart();
+    await live.emu.restart();
     // The emulator keeps nothing: the topic is made again, and what is published while there is no tap is missed.
-    await until('the topic made again', () => conn.client.createTopic(topic).then(() => true, (e: { code?: number }) => e.code === 6 || undefined));
+    await until('the topic made again', () => live.conn.client.createTopic(topic).then(() => true, (e: { code?: number }) => e.code === 6 || undefined));
     await until('the tap named as gone', () => session.live?.tapGone || undefined, 60_000);
     assert.match(warnings.join('\n'), /the tap seqscope-tap-cme-md-318-\S+ is gone: the server no longer has it .* Re-tap makes a new one and continues this session and recording\. \[Re-tap\]/);
-    assert.match(text(sessionNode(session)), /tap is gone/);
+    assert.match(live.text(sessionNode(session)), /tap is gone/);
     assert.match(session.live!.detail, /is gone/);
     await publish(topic, '318', [31, 32, 33, 34, 35]);
 
@@ -321,7 +280,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.match(session.live!.detail, /re-tapped cme-md-318 as seqscope-tap-cme-md-318-.*: what was published between .* and now was not delivered to any tap and is missing from the recording \(it shows as gaps\)/);
     await publish(topic, '318', Array.from({ length: 15 }, (_, i) => i + 36));
     await until('the later messages in the same session', () => session.data.summary.delivered === 45 || undefined, 60_000);
-    assert.ok(api.manager.all.includes(session), 'the same session');
+    assert.ok(live.api.manager.all.includes(session), 'the same session');
     assert.equal(session.live!.recording, result.recording, 'the same recording');
     await until('the missed numbers declared lost', () => session.data.summary.gaps === 1 || undefined);
     assert.equal(session.data.summary.lost, 5);
