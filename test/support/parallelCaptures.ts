@@ -50,6 +50,31 @@ export const captureArb = fc.record({
   lastNewline: fc.boolean(),
 });
 
+/**
+ * A parallel run's random setup: 1–3 merged captures, the size of the ranges a file is cut into,
+ * the thread count and the seed of the shuffled pool, and whether to sequence as CME (else the
+ * defaults).
+ */
+export const parallelRunArb = fc.record({
+  captures: fc.array(captureArb, { minLength: 1, maxLength: 3 }),
+  rangeBytes: fc.integer({ min: 1, max: 200 }),
+  threads: fc.integer({ min: 1, max: 4 }),
+  seed: fc.integer(),
+  cme: fc.boolean(),
+});
+
+/** The run's shuffled pool, counting the ranges it scans in `counter.scans` (to check the run went through it). */
+export function countingPool(run: { threads: number; seed: number; rangeBytes: number }, counter: { scans: number }): ScanPool {
+  const pool = shuffledPool(run.threads, run.seed, run.rangeBytes);
+  return {
+    ...pool,
+    scan: (range, job, keep) => {
+      counter.scans++;
+      return pool.scan(range, job, keep);
+    },
+  };
+}
+
 export function captureBytes(c: { lines: string[]; crlf: boolean; bom: boolean; lastNewline: boolean }): Buffer {
   const nl = c.crlf ? '\r\n' : '\n';
   // A first line that is a record, so the content is told as JSON Lines.

@@ -12,7 +12,7 @@ import { IDLE_REPLAY } from '../../../src/shared/protocol';
 import { CaptureSession } from '../../../src/timeline/captureSession';
 import { loadSession } from '../../../src/timeline/loadSession';
 import { TimelineService } from '../../../src/timeline/timelineService';
-import { captureArb, captureBytes, CME, shuffledPool, suiteFolder } from '../../support/parallelCaptures';
+import { captureBytes, CME, countingPool, parallelRunArb, suiteFolder } from '../../support/parallelCaptures';
 import { assertSameSession } from '../../support/sameSession';
 
 /** What the timeline shows of a session: its first view, and a page of every lane over all of it. */
@@ -31,29 +31,19 @@ describe('Loading a session on the parallel reader', () => {
   const { write } = suiteFolder('seqscope-parallel-load-');
 
   it('builds the session the one-thread load builds, for any cut and thread count', async () => {
-    let scanned = 0;
+    const counter = { scans: 0 };
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(captureArb, { minLength: 1, maxLength: 3 }),
-        fc.integer({ min: 1, max: 200 }),
-        fc.integer({ min: 1, max: 4 }),
-        fc.integer(),
-        fc.boolean(),
-        fc.boolean(),
-        async (cs, rangeBytes, threads, seed, cme, gzip) => {
-          const paths = cs.map((c) => write(gzip ? gzipSync(captureBytes(c)) : captureBytes(c)));
-          const options = cme ? CME : DEFAULT_OPTIONS;
-          const one = await loadSession(paths, options);
-          const pool = shuffledPool(threads, seed, rangeBytes);
-          const counting = { ...pool, scan: (...a: Parameters<typeof pool.scan>) => (scanned++, pool.scan(...a)) };
-          const many = await loadSession(paths, options, { scanPool: counting });
-          assertSameSession(one.session, many.session);
-          assert.deepEqual(await pages(many.session), await pages(one.session));
-          assert.equal(many.cancelled, one.cancelled);
-        },
-      ),
+      fc.asyncProperty(parallelRunArb, fc.boolean(), async (run, gzip) => {
+        const paths = run.captures.map((c) => write(gzip ? gzipSync(captureBytes(c)) : captureBytes(c)));
+        const options = run.cme ? CME : DEFAULT_OPTIONS;
+        const one = await loadSession(paths, options);
+        const many = await loadSession(paths, options, { scanPool: countingPool(run, counter) });
+        assertSameSession(one.session, many.session);
+        assert.deepEqual(await pages(many.session), await pages(one.session));
+        assert.equal(many.cancelled, one.cancelled);
+      }),
       { numRuns: 120 },
     );
-    assert.ok(scanned > 120, 'the loads went through the pool');
+    assert.ok(counter.scans > 120, 'the loads went through the pool');
   });
 });

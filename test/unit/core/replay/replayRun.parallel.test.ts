@@ -13,7 +13,7 @@ import { TraceFormat } from '../../../../src/core/export';
 import { runReplay } from '../../../../src/core/replay/replayRun';
 import { DEFAULT_OPTIONS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { traceEventMatcher } from '../../../../src/core/trace/traceFilter';
-import { captureArb, captureBytes, CME, shuffledPool, suiteFolder } from '../../../support/parallelCaptures';
+import { captureBytes, CME, countingPool, parallelRunArb, suiteFolder } from '../../../support/parallelCaptures';
 
 describe('Exports on the parallel reader', () => {
   const { write, file } = suiteFolder('seqscope-parallel-export-');
@@ -29,36 +29,18 @@ describe('Exports on the parallel reader', () => {
   }
 
   it('writes the one-thread replay’s bytes in every format, for any cut and thread count', async () => {
-    let scanned = 0;
+    const counter = { scans: 0 };
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(captureArb, { minLength: 1, maxLength: 3 }),
-        fc.integer({ min: 1, max: 200 }),
-        fc.integer({ min: 1, max: 4 }),
-        fc.integer(),
-        fc.boolean(),
-        fc.constantFrom<TraceFormat>('jsonl', 'jsonl', 'csv', 'chrome-trace'),
-        fc.boolean(),
-        fc.boolean(),
-        async (cs, rangeBytes, threads, seed, cme, format, gz, filtered) => {
-          const paths = cs.map((c, i) => write(Math.abs(seed + i) % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
-          const options = cme ? CME : DEFAULT_OPTIONS;
-          const one = await exported(paths, options, format, gz, filtered);
-          const pool = shuffledPool(threads, seed, rangeBytes);
-          const counting: ScanPool = {
-            ...pool,
-            scan: (range, job, keep) => {
-              scanned++;
-              return pool.scan(range, job, keep);
-            },
-          };
-          const many = await exported(paths, options, format, gz, filtered, counting);
-          assert.equal(many[0], one[0]);
-          assert.deepEqual(many[1], one[1]);
-        },
-      ),
+      fc.asyncProperty(parallelRunArb, fc.constantFrom<TraceFormat>('jsonl', 'jsonl', 'csv', 'chrome-trace'), fc.boolean(), fc.boolean(), async (run, format, gz, filtered) => {
+        const paths = run.captures.map((c, i) => write(Math.abs(run.seed + i) % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
+        const options = run.cme ? CME : DEFAULT_OPTIONS;
+        const one = await exported(paths, options, format, gz, filtered);
+        const many = await exported(paths, options, format, gz, filtered, countingPool(run, counter));
+        assert.equal(many[0], one[0]);
+        assert.deepEqual(many[1], one[1]);
+      }),
       { numRuns: 150 },
     );
-    assert.ok(scanned > 150, 'the replays went through the pool');
+    assert.ok(counter.scans > 150, 'the replays went through the pool');
   });
 });
