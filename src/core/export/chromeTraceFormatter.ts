@@ -13,7 +13,8 @@ import { NO_KEY_LABEL } from '../trace/keyLabel';
  * Invalid records go to process 0 "capture". Times are µs since the first event. The keys' tracks
  * are sorted in the key order asked for (process_sort_index).
  */
-interface ChromeEvent {
+/** One event of the Trace Event Format, as written. */
+export interface ChromeEvent {
   name: string;
   ph: string;
   ts?: number;

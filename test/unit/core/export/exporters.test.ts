@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { ChromeTraceFormatter } from '../../../../src/core/export/chromeTraceFormatter';
+import { ChromeEvent, ChromeTraceFormatter } from '../../../../src/core/export/chromeTraceFormatter';
 import { CSV_COLUMNS, CsvFormatter } from '../../../../src/core/export/csvFormatter';
 import { createFormatter, formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormatter } from '../../../../src/core/export';
 import { JsonlFormatter } from '../../../../src/core/export/jsonlFormatter';
@@ -149,18 +149,6 @@ function parseCsv(text: string): string[][] {
 function render(f: TraceFormatter, batches: TraceEvent[][], startAt?: number): string {
   if (startAt !== undefined) f.startAt?.(startAt);
   return f.header() + batches.map((b) => f.format(b)).join('') + f.footer();
-}
-
-interface ChromeEvent {
-  name: string;
-  ph: string;
-  ts?: number;
-  pid: number;
-  tid?: number;
-  s?: string;
-  cat?: string;
-  id?: string;
-  args?: Record<string, unknown>;
 }
 
 describe('exporters', () => {
