@@ -6,16 +6,20 @@
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-multi-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
+import type { VscodeMultiSelect } from '@vscode-elements/elements/dist/vscode-multi-select/vscode-multi-select.js';
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
 import type { VscodeToolbarButton } from '@vscode-elements/elements/dist/vscode-toolbar-button/vscode-toolbar-button.js';
 import { el } from './dom';
 
-export type { VscodeButton, VscodeCheckbox, VscodeSingleSelect, VscodeToolbarButton };
+export type { VscodeButton, VscodeCheckbox, VscodeMultiSelect, VscodeSingleSelect, VscodeTextfield, VscodeToolbarButton };
 
 /**
  * A toolbar button: a codicon (its name, e.g. `zoom-in`; '' for none) and optionally a short
@@ -76,4 +80,46 @@ export function checkbox(label: string, name: string, checked: boolean): VscodeC
   c.name = name;
   c.checked = checked;
   return c;
+}
+
+/**
+ * A text field (or a number field), its label spoken (on the inner input) and its placeholder
+ * shown. In a form, Enter in it submits the form (the component asks the form itself).
+ */
+export function textField(label: string, opts: { name?: string; type?: 'text' | 'number'; placeholder?: string } = {}): VscodeTextfield {
+  const f = el('vscode-textfield', {});
+  f.label = label;
+  f.type = opts.type ?? 'text';
+  if (opts.name) f.name = opts.name;
+  if (opts.placeholder) f.placeholder = opts.placeholder;
+  if (f.type === 'number') f.step = 1;
+  return f;
+}
+
+/**
+ * Gives a field a problem of its own, or takes it away (''), as `setCustomValidity` does on an
+ * input: the field then matches `:invalid`, its `validationMessage` says why, and
+ * `checkValidity()` refuses. vscode-textfield 2.5.1 has no `setCustomValidity`: it copies its
+ * inner input's validity onto itself, so the problem goes on the inner input (once drawn) and is
+ * copied across. `problem` is asked when the field is ready, so it reads the field as it is then.
+ */
+export async function setFieldProblem(f: VscodeTextfield, problem: () => string): Promise<void> {
+  await f.updateComplete;
+  f.wrappedElement.setCustomValidity(problem());
+  // Copies the inner input's validity (it fires "invalid", which nothing here listens for, when there is a problem).
+  f.checkValidity();
+}
+
+/**
+ * A drop-down of check boxes with a filter: typing in it narrows the list (VS Code's look for a
+ * few hundred choices at most). `value` holds the values chosen; the face reads "N Selected".
+ */
+export function multiSelect(label: string, choices: readonly Choice[]): VscodeMultiSelect {
+  const s = el('vscode-multi-select', {});
+  s.label = label;
+  s.combobox = true;
+  s.filter = 'contains';
+  // Labels go in as data (lit renders them as text), never as markup.
+  s.options = choices.map((c) => ({ label: c.text, value: c.value, description: c.description ?? '', selected: false, disabled: false }));
+  return s;
 }

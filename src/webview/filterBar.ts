@@ -6,26 +6,28 @@
 import type { SeqBits } from '../core/sequencer/serial';
 import { numberRangeProblem } from '../core/trace/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
-import { checkbox, textButton, VscodeCheckbox } from './controls';
+import { checkbox, multiSelect, setFieldProblem, textButton, textField, VscodeCheckbox, VscodeMultiSelect, VscodeTextfield } from './controls';
 import { clear, el } from './dom';
 import { displayKey, keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
 const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
-/** Above this many keys a multi-select is unusable: type names instead. */
+/** Above this many keys a list is unusable, even one narrowed by typing: type names instead. */
 const SELECT_MAX_KEYS = 200;
 
 export class FilterBar {
   readonly root: HTMLFormElement;
   private readonly keysBox: HTMLElement;
-  private keySelect: HTMLSelectElement | undefined;
-  private keyText: HTMLInputElement | undefined;
+  private keySelect: VscodeMultiSelect | undefined;
+  private keyText: VscodeTextfield | undefined;
   private readonly kinds = new Map<KindName, VscodeCheckbox>();
-  private readonly seqFrom: HTMLInputElement;
-  private readonly seqTo: HTMLInputElement;
-  private readonly attrName: HTMLInputElement;
-  private readonly attrValue: HTMLInputElement;
+  private readonly seqFrom: VscodeTextfield;
+  private readonly seqTo: VscodeTextfield;
+  private readonly attrName: VscodeTextfield;
+  private readonly attrValue: VscodeTextfield;
   private readonly attrBox: HTMLElement;
   private readonly seqBox: HTMLElement;
+  /** The range's problem, under its fields, as VS Code shows an input's validation message. */
+  private readonly seqProblem: HTMLElement;
   /** The session's number width: ranges are checked against it as the user types (the CLI and the tree's filter use the same rule). */
   private seqBits: SeqBits | undefined;
 
@@ -37,19 +39,21 @@ export class FilterBar {
       this.kinds.set(k, cb);
       kindBox.append(cb);
     }
-    const num = (name: string, label: string) => el('input', { class: 'ss-input ss-num', attrs: { type: 'number', name, 'aria-label': label, placeholder: label === 'Sequence from' ? 'from' : 'to', step: 1 } });
-    this.seqFrom = num('seqFrom', 'Sequence from');
-    this.seqTo = num('seqTo', 'Sequence to');
-    this.attrName = el('input', { class: 'ss-input', attrs: { type: 'text', name: 'attrName', 'aria-label': 'Attribute name', placeholder: 'attribute', spellcheck: 'false' } });
-    this.attrValue = el('input', { class: 'ss-input', attrs: { type: 'text', name: 'attrValue', 'aria-label': 'Attribute value', placeholder: 'value', spellcheck: 'false' } });
+    this.seqFrom = textField('Sequence from', { name: 'seqFrom', type: 'number', placeholder: 'from' });
+    this.seqTo = textField('Sequence to', { name: 'seqTo', type: 'number', placeholder: 'to' });
+    for (const f of [this.seqFrom, this.seqTo]) f.classList.add('ss-num');
+    this.attrName = textField('Attribute name', { name: 'attrName', placeholder: 'attribute' });
+    this.attrValue = textField('Attribute value', { name: 'attrValue', placeholder: 'value' });
     this.attrBox = el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Attribute' }), this.attrName, '=', this.attrValue]);
-    this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true } }, [
+    // Spoken when it appears (the fields' own names cannot point at it across their shadow roots).
+    this.seqProblem = el('div', { class: 'ss-field-problem', attrs: { role: 'alert', hidden: true } });
+    this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true, novalidate: true } }, [
       this.keysBox,
       kindBox,
-      (this.seqBox = el('div', { class: 'ss-field' }, [el('span', { class: 'ss-label', text: 'Sequence' }), this.seqFrom, '–', this.seqTo])),
+      (this.seqBox = el('div', { class: 'ss-field ss-seq' }, [el('span', { class: 'ss-label', text: 'Sequence' }), el('span', { class: 'ss-seq-fields' }, [this.seqFrom, '–', this.seqTo, this.seqProblem])])),
       this.attrBox,
       el('div', { class: 'ss-field ss-actions' }, [
-        // A form-associated submit button: the form checks its fields, then submits.
+        // A form-associated submit button: the form submits, and the submit handler checks the fields.
         textButton('Apply', 'Apply the filter', () => {}, { submit: true }),
         textButton(
           'Clear',
@@ -62,17 +66,19 @@ export class FilterBar {
         ),
       ]),
     ]);
-    // The browser's own validation shows the message and keeps the form from submitting.
-    for (const input of [this.seqFrom, this.seqTo]) input.addEventListener('input', () => this.checkRange());
-    // Enter in a field applies, as a form's own submit button would (a web component is not one).
-    this.root.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') {
-        e.preventDefault();
-        this.root.requestSubmit();
-      }
-    });
+    for (const f of [this.seqFrom, this.seqTo]) f.addEventListener('input', () => this.checkRange());
+    // Enter in a text field or on a check box applies: the components submit the form themselves.
+    // Enter in the keys' list is the list's (it opens it, or ticks the key under the cursor).
+    // The form does not validate itself (`novalidate`: the browser's bubble is not VS Code's
+    // look): a field with a problem, shown under it as the user types, keeps the filter from
+    // applying and gets the focus.
     this.root.addEventListener('submit', (e) => {
       e.preventDefault();
+      const refused = this.textFields().find((f) => !f.checkValidity());
+      if (refused) {
+        refused.focus();
+        return;
+      }
       this.apply(this.read());
     });
   }
@@ -93,10 +99,9 @@ export class FilterBar {
     this.seqBits = seqBits;
     const wraps = seqBits === 16 || seqBits === 32;
     const top = wraps ? 2 ** seqBits - 1 : undefined;
-    for (const input of [this.seqFrom, this.seqTo]) {
-      input.min = '0';
-      if (top !== undefined) input.max = String(top);
-      else input.removeAttribute('max');
+    for (const f of [this.seqFrom, this.seqTo]) {
+      f.min = 0;
+      f.max = top;
     }
     this.seqBox.title =
       top !== undefined
@@ -110,14 +115,16 @@ export class FilterBar {
     this.keyText = undefined;
     this.keysBox.append(el('span', { class: 'ss-label', text: 'Keys' }));
     if (keyNames.length <= SELECT_MAX_KEYS) {
-      this.keySelect = el(
-        'select',
-        { class: 'ss-select', attrs: { multiple: true, size: Math.min(4, Math.max(2, keyNames.length)), 'aria-label': 'Keys to show (none selected: all)' } },
-        keyNames.map((k) => el('option', { text: displayKey(k), attrs: { value: k } })),
+      this.keySelect = multiSelect(
+        'Keys to show (none selected: all)',
+        keyNames.map((k) => ({ value: k, text: displayKey(k) })),
       );
+      this.keySelect.classList.add('ss-keys');
+      this.keySelect.title = 'Type to narrow the list; none ticked shows every key';
       this.keysBox.append(this.keySelect);
     } else {
-      this.keyText = el('input', { class: 'ss-input', attrs: { type: 'text', 'aria-label': 'Keys to show, comma-separated (empty: all)', placeholder: 'all keys (comma-separated)' } });
+      this.keyText = textField('Keys to show, comma-separated (empty: all)', { placeholder: 'all keys (comma-separated)' });
+      this.keyText.classList.add('ss-keys');
       this.keysBox.append(this.keyText);
     }
     this.attrBox.hidden = !attributes;
@@ -126,7 +133,8 @@ export class FilterBar {
   /** Shows a filter (the one the host applied). */
   set(f: TimelineFilter): void {
     const keys = new Set(f.keys ?? []);
-    if (this.keySelect) for (const o of this.keySelect.options) o.selected = keys.has(o.value);
+    // Keys the session does not have are left out.
+    if (this.keySelect) this.keySelect.value = [...keys];
     if (this.keyText) this.keyText.value = [...keys].map(keyLabel).join(', ');
     const kinds = f.kinds?.length ? new Set(f.kinds) : undefined;
     for (const [k, cb] of this.kinds) cb.checked = !kinds || kinds.has(k);
@@ -137,16 +145,28 @@ export class FilterBar {
     this.attrValue.value = f.attribute?.value ?? '';
   }
 
-  /** Marks the range invalid, with the reason, when the width rules it out (the CLI's and the tree's rule). */
+  /**
+   * Marks the range invalid, with the reason under it, when the width rules it out (the CLI's and
+   * the tree's rule), or a field holds no whole number from 0 up (the fields' own check).
+   */
   private checkRange(): void {
-    const problem = this.seqBits === undefined ? undefined : numberRangeProblem(numberIn(this.seqFrom), numberIn(this.seqTo), this.seqBits);
-    this.seqTo.setCustomValidity(problem ?? '');
+    const range = () => (this.seqBits === undefined ? undefined : numberRangeProblem(numberIn(this.seqFrom), numberIn(this.seqTo), this.seqBits));
+    void Promise.all([this.seqFrom.updateComplete, setFieldProblem(this.seqTo, () => range() ?? '')]).then(() => {
+      // The inner inputs' own validity: always current (the elements copy it on their next check).
+      const message = range() ?? [this.seqFrom, this.seqTo].map((f) => f.wrappedElement).find((i) => !i.validity.valid)?.validationMessage ?? '';
+      this.seqProblem.textContent = message;
+      this.seqProblem.hidden = message === '';
+    });
+  }
+
+  private textFields(): VscodeTextfield[] {
+    return [this.keyText, this.seqFrom, this.seqTo, ...(this.attrBox.hidden ? [] : [this.attrName, this.attrValue])].filter((f): f is VscodeTextfield => f !== undefined);
   }
 
   read(): TimelineFilter {
     const f: TimelineFilter = {};
     const keys = this.keySelect
-      ? [...this.keySelect.selectedOptions].map((o) => o.value)
+      ? this.keySelect.value
       : (this.keyText?.value ?? '')
           .split(',')
           .map((s) => s.trim())
@@ -176,7 +196,7 @@ export class FilterBar {
 }
 
 /** The number typed in a field, or undefined when it is empty or not a number. */
-function numberIn(input: HTMLInputElement): number | undefined {
+function numberIn(input: VscodeTextfield): number | undefined {
   const text = input.value.trim();
   return text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
 }

@@ -122,9 +122,11 @@ describe('timeline webview, standalone export in Chromium', function () {
       await settled(p);
       await p.getByRole('button', { name: 'Show the filter bar' }).click();
       const form = p.getByRole('form', { name: 'Filter the timeline' });
-      await form.getByLabel('Keys to show, comma-separated (empty: all)').fill('(no key)');
       const gen = (await snapshot(p)).generation;
-      await p.getByRole('button', { name: 'Apply the filter' }).click();
+      // Typed, and applied with Enter, as a person does.
+      await form.getByRole('textbox', { name: 'Keys to show, comma-separated (empty: all)' }).click();
+      await p.keyboard.type('(no key)');
+      await p.keyboard.press('Enter');
       await waitForSnapshot(p, (x) => x.generation > gen, 'the filter reply');
       const s = await settled(p);
       assert.deepEqual(s.lanes.map((l) => l.name), [''], 'the empty key only');
@@ -313,9 +315,13 @@ describe('timeline webview, standalone export in Chromium', function () {
       const form = page.getByRole('form', { name: 'Filter the timeline' });
       await form.waitFor();
       await setCheckbox(form, 'message', false);
-      await setCheckbox(form, 'duplicate', false);
+      // From the keyboard: Space unticks the focused check box, Enter applies the filter.
+      const duplicate = form.getByRole('checkbox', { name: 'duplicate' });
+      await duplicate.focus();
+      await page.keyboard.press(' ');
+      assert.equal(await duplicate.isChecked(), false, 'Space unticks it');
       const gen = (await snapshot(page)).generation;
-      await page.getByRole('button', { name: 'Apply the filter' }).click();
+      await page.keyboard.press('Enter');
       await waitForSnapshot(page, (x) => x.generation > gen, 'the filter reply');
       const s = await settled(page);
       assert.equal(s.marks!.message + s.marks!.density, 0, 'no messages');
@@ -352,30 +358,41 @@ describe('timeline webview, standalone export in Chromium', function () {
       await lanesBecome(names, 'first seen again');
     });
 
-    it('checks a sequence range against the session\'s width (32-bit here, the cme preset) before applying it, with the CLI\'s words', async () => {
+    it('checks a sequence range against the session\'s width (32-bit here, the cme preset) as it is typed, with the CLI\'s words, and will not apply it', async () => {
       await page.getByRole('button', { name: 'Show the filter bar' }).click();
       const form = page.getByRole('form', { name: 'Filter the timeline' });
-      const from = form.getByLabel('Sequence from');
-      const to = form.getByLabel('Sequence to');
-      assert.match((await to.locator('xpath=..').getAttribute('title')) ?? '', /0–4294967295 \(32-bit numbers\)\. A "from" above "to" runs through the wrap/);
-      await from.fill('4294967290');
-      await to.fill('4294967300');
+      const from = form.getByRole('spinbutton', { name: 'Sequence from' });
+      const to = form.getByRole('spinbutton', { name: 'Sequence to' });
+      const problem = form.getByRole('alert');
+      assert.match((await form.locator('.ss-seq').getAttribute('title')) ?? '', /0–4294967295 \(32-bit numbers\)\. A "from" above "to" runs through the wrap/);
+      await from.click();
+      await page.keyboard.type('4294967290');
+      await to.click();
+      await page.keyboard.type('4294967300');
+      // Shown under the fields as VS Code shows an input's problem, and the field is invalid.
+      await problem.waitFor();
+      assert.equal(await problem.innerText(), '32-bit numbers end at 4294967295');
       assert.equal(await to.evaluate((i) => (i as unknown as { validationMessage: string }).validationMessage), '32-bit numbers end at 4294967295');
+      assert.equal(await form.locator('vscode-textfield[name="seqTo"]').evaluate((f) => f.matches(':invalid')), true, 'the field itself is :invalid');
       const gen = (await snapshot(page)).generation;
-      // Refused by the browser: it fires "invalid" on the field instead of submitting the form, so
-      // no filter goes to the host and no reply comes back.
-      await to.evaluate((i) => {
-        (globalThis as unknown as { __refused: Promise<void> }).__refused = new Promise<void>((resolve) => i.addEventListener('invalid', () => resolve(), { once: true }));
+      // Refused: Enter (as Apply) checks the fields and fires "invalid" on the one with the problem
+      // instead of applying, so no filter goes to the host and no reply comes back.
+      await form.locator('vscode-textfield[name="seqTo"]').evaluate((f) => {
+        (globalThis as unknown as { __refused: Promise<void> }).__refused = new Promise<void>((resolve) => f.addEventListener('invalid', () => resolve(), { once: true }));
       });
-      await page.getByRole('button', { name: 'Apply the filter' }).click();
+      await page.keyboard.press('Enter');
       await page.evaluate(() => (globalThis as unknown as { __refused: Promise<void> }).__refused);
       assert.equal((await snapshot(page)).generation, gen, 'nothing applied');
-      // Through the wrap is a valid 32-bit range: it applies.
-      await to.fill('5');
+      assert.equal(await to.evaluate((i) => i === (i.getRootNode() as unknown as { activeElement: unknown }).activeElement), true, 'the field with the problem keeps the focus');
+      // Through the wrap is a valid 32-bit range: the problem goes, and Enter applies it.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('5');
+      await problem.waitFor({ state: 'hidden' });
       assert.equal(await to.evaluate((i) => (i as unknown as { validity: { valid: boolean } }).validity.valid), true);
-      await page.getByRole('button', { name: 'Apply the filter' }).click();
+      await page.keyboard.press('Enter');
       await waitForSnapshot(page, (x) => x.generation > gen, 'the wrapped range applies');
       await page.getByRole('button', { name: 'Clear the filter' }).click();
+      assert.equal(await from.inputValue(), '', 'Clear empties the fields');
       await page.getByRole('button', { name: 'Hide the filter bar' }).click();
     });
 
@@ -424,8 +441,19 @@ describe('timeline webview, standalone export in Chromium', function () {
       const detail = await page.locator('.ss-detail').innerText();
       assert.ok(detail.includes('<svg onload=alert(3)>'), 'messageId as text');
       assert.ok(detail.includes('</script><img src=x onerror=alert(2)>'), 'attribute as text');
-      // The hostile key name is an <option> label, as text.
-      assert.equal(await page.locator('.ss-filters option', { hasText: XSS_PAYLOAD }).count(), 1);
+      // The hostile key name is an option of the filter's key list, as text: open the list as a
+      // person does; its option reads the payload, and no element was made of it.
+      await page.getByRole('button', { name: 'Show the filter bar' }).click();
+      const keys = page.getByRole('combobox', { name: 'Keys to show (none selected: all)' });
+      await keys.click();
+      const option = page.getByRole('option', { name: XSS_PAYLOAD, exact: true });
+      await option.waitFor();
+      assert.equal(await option.count(), 1);
+      assert.equal((await option.textContent())?.trim(), XSS_PAYLOAD);
+      assert.equal(await page.locator('.ss-filters img').count(), 0, 'no element made from the key name');
+      await page.keyboard.press('Escape');
+      await option.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: 'Hide the filter bar' }).click();
       // Every element the page adds from here on, however briefly: an element made from data
       // would be added as its view is drawn.
       // (A string: the test's TypeScript has no DOM types.)
