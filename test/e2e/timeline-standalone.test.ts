@@ -134,6 +134,59 @@ describe('timeline webview, standalone export in Chromium', function () {
     });
   });
 
+  describe('keys named with markup and bidi characters', () => {
+    it('lists them as text, isolated, and ticks them from the keyboard: Enter in the list ticks, it does not apply', async () => {
+      const dir = join(RESULTS_DIR, 'hostile-keys');
+      mkdirSync(dir, { recursive: true });
+      const BIDI = 'abc\u202efdp.exe';
+      const MARKUP = '<b onmouseover=alert(4)>bold</b>';
+      let lines = generateCapture({ seed: 3, keys: 3, messagesPerKey: 2 }).lines;
+      const original = [...new Set(lines.map((l) => JSON.parse(l).message.orderingKey as string))];
+      const renamed = new Map([
+        [original[0], BIDI],
+        [original[1], MARKUP],
+      ]);
+      lines = lines.map((l) => {
+        const r = JSON.parse(l);
+        r.message.orderingKey = renamed.get(r.message.orderingKey) ?? r.message.orderingKey;
+        return JSON.stringify(r);
+      });
+      const capture = join(dir, 'keys.jsonl');
+      writeFileSync(capture, lines.join('\n') + '\n');
+      const html = join(dir, 'keys.html');
+      await exportCapture(capture, html, undefined, resolveOptions({}));
+      const { page: p } = await open(html, 'dark');
+      const s0 = await settled(p);
+      assert.deepEqual(s0.lanes.map((l) => l.name), [BIDI, MARKUP, original[2]]);
+      await p.getByRole('button', { name: 'Show the filter bar' }).click();
+      const keys = p.getByRole('combobox', { name: 'Keys to show (none selected: all)' });
+      await keys.click();
+      const options = p.getByRole('option');
+      await options.first().waitFor();
+      // As text: the bidi name between isolates (U+2068 … U+2069), the markup as typed, nothing made of it.
+      assert.deepEqual((await options.allTextContents()).map((t) => t.trim()), [`\u2068${BIDI}\u2069`, MARKUP, original[2]]);
+      assert.equal(await p.locator('.ss-filters b, .ss-filters img').count(), 0, 'no element made from a key name');
+      // Narrowed by typing, ticked with ↓ and Enter, the list still open.
+      await p.keyboard.type('fdp');
+      assert.deepEqual((await options.allTextContents()).map((t) => t.trim()), [`\u2068${BIDI}\u2069`]);
+      await p.keyboard.press('ArrowDown');
+      await p.keyboard.press('Enter');
+      assert.equal(await options.first().getAttribute('aria-selected'), 'true', 'Enter ticks the key');
+      await p.keyboard.press('Control+A');
+      await p.keyboard.type('bold');
+      await p.keyboard.press('ArrowDown');
+      await p.keyboard.press('Enter');
+      await p.keyboard.press('Escape');
+      await options.first().waitFor({ state: 'hidden' });
+      assert.equal(await keys.evaluate((i) => (i.getRootNode() as unknown as { host: { value: string[] } }).host.value.join('|')), `${BIDI}|${MARKUP}`);
+      // Had Enter in the list applied the filter, the host's reply to it would come before Apply's.
+      const gen = s0.generation;
+      await p.getByRole('button', { name: 'Apply the filter' }).click();
+      const s = await waitForSnapshot(p, (x) => x.lanes.map((l) => l.name).join('|') === `${BIDI}|${MARKUP}`, 'the two keys');
+      assert.equal(s.generation, gen + 1, 'one filter applied: Apply, not Enter in the list');
+    });
+  });
+
   describe('the CME sample', () => {
     let o: OpenedPage;
     let page: Page;

@@ -398,16 +398,32 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // Back to SeqScope's view (the tree the next tests read).
     await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
 
-    // The timeline's own filter box.
+    // The timeline's own filter bar: a text field, a number field and the keys' list, each with
+    // the replay's keys (letters, arrows, Space, Home, End, Escape) typed into it.
     await focusTimeline();
     await frame.getByRole('button', { name: 'Show the filter bar' }).click();
     const valueBox = frame.getByRole('textbox', { name: 'Attribute value' });
     await valueBox.click();
     await page.keyboard.type('gld');
-    assert.equal(await valueBox.inputValue(), 'gld', 'the filter box got every key');
+    for (const key of ['ArrowLeft', 'Home', 'ArrowRight', 'End', ' ', 'Escape']) await page.keyboard.press(key);
+    assert.equal(await valueBox.inputValue(), 'gld ', 'the filter box got every key');
     await valueBox.fill('');
+    const fromBox = frame.getByRole('spinbutton', { name: 'Sequence from' });
+    await fromBox.click();
+    await page.keyboard.type('12');
+    for (const key of ['Home', 'End', 'ArrowLeft', 'ArrowRight', 'Escape']) await page.keyboard.press(key);
+    assert.equal(await fromBox.inputValue(), '12', 'the number field kept its number');
+    await fromBox.fill('');
+    // The keys' list narrows to what is typed; Escape closes it.
+    const keysBox = frame.getByRole('combobox', { name: 'Keys to show (none selected: all)' });
+    await keysBox.click();
+    await page.keyboard.type('gld');
+    assert.equal(await keysBox.inputValue(), 'gld', "the keys' list got every key");
+    await frame.getByText('No options').waitFor();
+    await page.keyboard.press('Escape');
+    await frame.getByText('No options').waitFor({ state: 'hidden' });
     await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
-    await stillAtStart('the filter box');
+    await stillAtStart('the filter bar');
 
     // On the canvas the keys drive the replay: → steps (and does not pan), G runs to the next
     // gap, Home goes back to the start. Each answer is awaited, so a key taken earlier would
@@ -480,9 +496,17 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       const controls = tree.split('\n').filter((l) => /^\s*- (button|combobox|listbox|textbox|checkbox|spinbutton|slider|radio|switch|link|menuitem|tab)\b/.test(l));
       assert.ok(controls.length >= 15, `the toolbar, replay bar and filter bar are in the tree:\n${tree}`);
       assert.deepEqual(controls.filter((l) => !/^\s*- \w+ "[^"]+"/.test(l)), [], `controls without an accessible name in ${label}`);
-      // Reachable by keyboard: no enabled control is taken out of the tab order.
+      // Reachable by keyboard: no enabled control is taken out of the tab order (but for a part of
+      // a web component whose own input is in it: the keys list's chevron button, which opens the
+      // same list as ↓ in its input).
       const untabbable = await frame.locator('button, select, input, textarea, [role="button"], canvas').evaluateAll((els) =>
-        els.filter((e) => !(e as unknown as { disabled?: boolean }).disabled && (e as unknown as { tabIndex: number }).tabIndex < 0 && !e.closest('[hidden]')).map((e) => e.outerHTML.slice(0, 80)),
+        els
+          .filter((e) => !(e as unknown as { disabled?: boolean }).disabled && (e as unknown as { tabIndex: number }).tabIndex < 0 && !e.closest('[hidden]'))
+          .filter((e) => {
+            const root = e.getRootNode() as unknown as { host?: unknown; querySelectorAll(s: string): ArrayLike<{ tabIndex: number }> };
+            return !(root.host && Array.from(root.querySelectorAll('input')).some((i) => i.tabIndex >= 0));
+          })
+          .map((e) => e.outerHTML.slice(0, 80)),
       );
       assert.deepEqual(untabbable, [], `controls out of the tab order in ${label}`);
       await screenshot(page, join(SHOTS, `workbench-timeline-${file}.png`));
