@@ -425,6 +425,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       // Shown under the fields as VS Code shows an input's problem, and the field is invalid.
       await problem.waitFor();
       assert.equal(await problem.innerText(), '32-bit numbers end at 4294967295');
+      await page.screenshot({ path: join(RESULTS_DIR, 'timeline-filter-range-problem.png'), clip: { x: 0, y: 0, width: 1280, height: 240 } });
       assert.equal(await to.evaluate((i) => (i as unknown as { validationMessage: string }).validationMessage), '32-bit numbers end at 4294967295');
       assert.equal(await form.locator('vscode-textfield[name="seqTo"]').evaluate((f) => f.matches(':invalid')), true, 'the field itself is :invalid');
       const gen = (await snapshot(page)).generation;
