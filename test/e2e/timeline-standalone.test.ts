@@ -184,6 +184,13 @@ describe('timeline webview, standalone export in Chromium', function () {
       await p.getByRole('button', { name: 'Apply the filter' }).click();
       const s = await waitForSnapshot(p, (x) => x.lanes.map((l) => l.name).join('|') === `${BIDI}|${MARKUP}`, 'the two keys');
       assert.equal(s.generation, gen + 1, 'one filter applied: Apply, not Enter in the list');
+      // Clear shows no filter: the list ticks nothing again.
+      await p.getByRole('button', { name: 'Clear the filter' }).click();
+      await waitForSnapshot(p, (x) => x.lanes.length === 3 && x.generation > s.generation, 'every key again');
+      await keys.click();
+      await options.first().waitFor();
+      assert.deepEqual(await options.evaluateAll((os) => os.map((o) => o.getAttribute('aria-selected'))), ['false', 'false', 'false']);
+      await p.keyboard.press('Escape');
     });
   });
 
