@@ -112,14 +112,31 @@ export async function setFieldProblem(f: VscodeTextfield, problem: () => string)
 
 /**
  * A drop-down of check boxes with a filter: typing in it narrows the list (VS Code's look for a
- * few hundred choices at most). `value` holds the values chosen; the face reads "N Selected".
+ * few hundred choices at most). `value` holds the values chosen. The face says what is chosen in
+ * the caller's words (`face(n)`, e.g. "All keys" for none), where the component would read
+ * "0 Selected".
  */
-export function multiSelect(label: string, choices: readonly Choice[]): VscodeMultiSelect {
+export function multiSelect(label: string, choices: readonly Choice[], face?: (selected: number) => string): VscodeMultiSelect {
   const s = el('vscode-multi-select', {});
   s.label = label;
   s.combobox = true;
   s.filter = 'contains';
   // Labels go in as data (lit renders them as text), never as markup.
   s.options = choices.map((c) => ({ label: c.text, value: c.value, description: c.description ?? '', selected: false, disabled: false }));
+  if (face) sayChosen(s, face);
   return s;
+}
+
+/**
+ * vscode-multi-select 2.5.1 draws its face's badge with a private `_renderLabel` and a fixed
+ * "N Selected". This instance draws its own badge (a node lit renders as it is, the same classes)
+ * instead; where a later version has no such method, the component's own wording stays.
+ */
+function sayChosen(s: VscodeMultiSelect, face: (selected: number) => string): void {
+  const own = s as unknown as { _renderLabel?: () => unknown };
+  if (typeof own._renderLabel !== 'function') return;
+  own._renderLabel = () => {
+    const n = s.selectedIndexes.length;
+    return el('span', { class: n === 0 ? 'select-face-badge no-item' : 'select-face-badge', text: face(n) });
+  };
 }

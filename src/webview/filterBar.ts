@@ -118,6 +118,7 @@ export class FilterBar {
       this.keySelect = multiSelect(
         'Keys to show (none selected: all)',
         keyNames.map((k) => ({ value: k, text: displayKey(k) })),
+        (n) => (n === 0 ? 'All keys' : n === 1 ? '1 key' : `${n} keys`),
       );
       this.keySelect.classList.add('ss-keys');
       this.keySelect.title = 'Type to narrow the list; none ticked shows every key';

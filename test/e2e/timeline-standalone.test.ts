@@ -160,6 +160,9 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.deepEqual(s0.lanes.map((l) => l.name), [BIDI, MARKUP, original[2]]);
       await p.getByRole('button', { name: 'Show the filter bar' }).click();
       const keys = p.getByRole('combobox', { name: 'Keys to show (none selected: all)' });
+      // The list's face says what is shown, in the bar's words.
+      const face = p.locator('.ss-keys .select-face-badge');
+      assert.equal(await face.textContent(), 'All keys', 'none ticked reads as every key');
       await keys.click();
       const options = p.getByRole('option');
       await options.first().waitFor();
@@ -178,6 +181,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       await p.keyboard.press('Enter');
       await p.keyboard.press('Escape');
       await options.first().waitFor({ state: 'hidden' });
+      assert.equal(await face.textContent(), '2 keys');
       assert.equal(await keys.evaluate((i) => (i.getRootNode() as unknown as { host: { value: string[] } }).host.value.join('|')), `${BIDI}|${MARKUP}`);
       // Had Enter in the list applied the filter, the host's reply to it would come before Apply's.
       const gen = s0.generation;
@@ -191,6 +195,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       await options.first().waitFor();
       assert.deepEqual(await options.evaluateAll((os) => os.map((o) => o.getAttribute('aria-selected'))), ['false', 'false', 'false']);
       await p.keyboard.press('Escape');
+      assert.equal(await face.textContent(), 'All keys');
     });
   });
 
