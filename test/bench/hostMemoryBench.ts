@@ -18,7 +18,7 @@
  *
  * Standalone: npx tsx test/bench/hostMemoryBench.ts (after node esbuild.js --production).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -27,8 +27,8 @@ import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scr
 import { settled } from '../support/e2e/browser';
 import { openCaptureFromPalette, until } from '../support/e2e/workbench';
 import type { StreamOptions } from '../../scripts/lib/captureGenerator';
-import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
-import { count, mib, table, verdict } from './report';
+import { BENCH_DIR, ROOT, captureOptions, checkSummary, ensureCapture, runNode } from './cliBench';
+import { checked, count, mib, seconds, table, verdict } from './report';
 
 const TARGET_ABOVE_BASELINE = 250 * 2 ** 20;
 const FIRST_PAINT_TARGET_MS = 500;
@@ -58,6 +58,13 @@ export interface HostMemoryBenchResult {
   /** idleRss − baselineRss: what the target is judged on. */
   aboveBaseline: number;
   openMs: number;
+  /**
+   * The loader's own time for each open of the capture (SeqScope's log: "opened … in N ms", from
+   * the choice in the picker to the whole session), in run order; the CLI's replay of the same
+   * file beside it.
+   */
+  loaderMs: number[];
+  cli: { wallMs: number; problems: string[] };
   /** Opening with the timeline (the default): from the file read to the first paint; the median run. */
   openPaint: OpenPaintTimes;
   /** That figure in each run, in run order. */
@@ -103,6 +110,28 @@ function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/**
+ * The loader's times so far, from SeqScope's log channel (a LogOutputChannel, written to a file
+ * under the workbench's user data in the background): "opened <file> in N ms: …" per load.
+ */
+function loaderTimes(dir: string, fileName: string): number[] {
+  const channel = readdirSync(dir, { recursive: true, withFileTypes: true }).find((d) => d.isFile() && d.name === 'SeqScope.log');
+  if (!channel) return [];
+  const text = readFileSync(join(channel.parentPath, channel.name), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.includes(`/${fileName} in `))
+    .map((line) => Number(/\] opened .+ in (\d+) ms: \d+ received/.exec(line)?.[1]))
+    .filter((ms) => ms === ms);
+}
+
+/** Waits for the log to hold `n` loads of `fileName`; returns the last one's time. */
+async function loaderTime(dir: string, fileName: string, n: number): Promise<number> {
+  let times: number[] = [];
+  await until(async () => (times = loaderTimes(dir, fileName)).length >= n, 30_000);
+  return times[n - 1];
 }
 
 /** Idle time before the memory figure that counts. */
@@ -253,6 +282,19 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-host-'));
   symlinkSync(capture.path, join(folder, basename(capture.path)));
   symlinkSync(manyKeysCapture.path, join(folder, basename(manyKeysCapture.path)));
+  // The captures number in 16 bits: opened as a user of a 16-bit feed opens it, the cme preset
+  // (32-bit, as CME's wire) with the width set to 16 in the settings, which apply over a preset
+  // picked in Open Capture… (package.json's seqscope.preset: "set seqscope.seqBits to 16 for a
+  // 16-bit feed").
+  mkdirSync(join(folder, '.vscode'));
+  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'seqscope.seqBits': 16 }));
+  // The CLI on the same file first, alone on the machine: the figure the loader's stands beside.
+  const cliPath = join(ROOT, 'dist/cli.js');
+  if (!existsSync(cliPath)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first) or `node esbuild.js --production`');
+  progress('seqscope replay --preset cme --seq-bits 16 --json of the same capture (the CLI, all threads)');
+  const cliRun = runNode([cliPath, 'replay', capture.path, '--preset', 'cme', '--seq-bits', '16', '--json']);
+  const cli = { wallMs: cliRun.wallMs, problems: checkSummary(cliRun.stdout, capture.truth) };
+  progress(`CLI replay: ${seconds(cli.wallMs)} ${checked(cli.problems)}`);
   const wb = await openWorkbench({ folder });
   try {
     const { page, server } = wb;
@@ -268,6 +310,8 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     progress(`opening ${capture.path} (${mib(capture.bytes)}) through the Command Palette`);
     const first = await openWithTimeline(page, basename(capture.path));
     const openMs = first.openMs;
+    const loaderMs = [await loaderTime(wb.dir, basename(capture.path), 1)];
+    progress(`the loader: ${seconds(loaderMs[0])} (the CLI: ${seconds(cli.wallMs)})`);
     const got = counts(await summaryRow(page));
     const t = capture.truth;
     const want: Record<string, number> = { delivered: t.distinct, gaps: t.gaps, lost: t.lost, dup: t.duplicates, late: t.late, invalid: 0 };
@@ -309,6 +353,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       await runCommand(page, 'SeqScope: Close All Sessions');
       progress(`opening the capture again (${run} of ${OPEN_RUNS})`);
       openPaints.push((await openWithTimeline(page, basename(capture.path))).paint);
+      loaderMs.push(await loaderTime(wb.dir, basename(capture.path), run));
     }
     await closeTimelineTabs(page);
     await runCommand(page, 'SeqScope: Close All Sessions');
@@ -328,6 +373,8 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       peakRss,
       aboveBaseline,
       openMs,
+      loaderMs,
+      cli,
       openPaint,
       openPaintRuns: openPaints.map((p) => p.readToPaintMs),
       firstPaintMs,
@@ -353,14 +400,22 @@ function phases(p: PaintTimes): string {
 /** The report section (Markdown), as `npm run bench` prints it. */
 export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
   const check = r.problems.length ? `✗ ${r.problems.join('; ')}` : '✓';
+  const loaders = [...r.loaderMs].sort((a, b) => a - b);
+  const loader = loaders[Math.floor((loaders.length - 1) / 2)];
   return [
     `## 5. Extension host on 1 M messages (VS Code 1.100.3 server, headless Chromium, 1400×900)`,
     '',
-    `Capture: ${count(r.capture.lines)} lines, ${mib(r.capture.bytes)}, opened with the cme preset through the Command Palette; the Sessions tree's summary against the injected truth: ${check}. RSS of the extension host process (pid ${r.pid}, /proc/<pid>/status) once steady; load average ${r.loadAverage.toFixed(1)}.`,
+    `Capture: ${count(r.capture.lines)} lines, ${mib(r.capture.bytes)}, opened through the Command Palette with \`Preset: cme\` and \`seqscope.seqBits\` 16 in the workspace settings (its numbers are 16-bit); the Sessions tree's summary against the injected truth: ${check}. RSS of the extension host process (pid ${r.pid}, /proc/<pid>/status) once steady; load average ${r.loadAverage.toFixed(1)}.`,
     '',
     table(
       ['measure', 'result', 'target', ''],
       [
+        [
+          `the loader (VS Code: the choice in the picker → the whole session, SeqScope's log), median of ${r.loaderMs.length} opens · the CLI on the same file, \`seqscope replay --preset cme --seq-bits 16 --json\` (all threads, once, check ${checked(r.cli.problems)})`,
+          `${seconds(loader)} (runs: ${r.loaderMs.map((x) => seconds(x)).join(', ')}) · ${seconds(r.cli.wallMs)}`,
+          '',
+          '',
+        ],
         ['RSS after SeqScope activated (baseline)', mib(r.baselineRss), '', ''],
         [`RSS with the capture open (open took ${(r.openMs / 1000).toFixed(1)} s)`, `${mib(r.openRss)} (+${mib(r.openRss - r.baselineRss)})`, '', ''],
         ['RSS with its timeline shown, right away', `${mib(r.timelineRss)} (+${mib(r.timelineRss - r.baselineRss)})`, '', ''],
