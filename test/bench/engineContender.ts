@@ -31,6 +31,8 @@ export interface ContenderResult {
   readonly deliveries: number;
   /** Differences from what the generator injected (empty: correct); none for the ceiling, which is not a sequencer. */
   readonly problems: string[];
+  /** What the run found (not for the ceiling): the JVM's loop must find the same as the baselines. */
+  readonly found?: Found;
   /** Engine only: the stream's shape, for the report. */
   readonly shape?: { reorderedShare: number; duplicateShare: number; heldShare: number };
 }
@@ -50,6 +52,7 @@ function runContender(a: ContenderArgs): ContenderResult {
     cpuMs: best.cpuMs,
     deliveries: input.count,
     problems: a.contender === 'ceiling' ? [] : checkFound(input, best.result as Found),
+    found: a.contender === 'ceiling' ? undefined : (best.result as Found),
     shape:
       a.contender === 'engine'
         ? { reorderedShare: t.reordered / t.deliveries, duplicateShare: t.duplicates / t.deliveries, heldShare: heldShare(input) }

@@ -43,6 +43,8 @@ import {
   summaryTotals,
 } from './cliBench';
 import { benchParallel, ParallelBenchResult, parallelReport } from './parallelBench';
+import { compileCmeLoop, countDifferences, findJdk, JvmRun, median, runCmeLoop } from './jvmLoop';
+import { StreamFileArgs } from './jvmStream';
 import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
@@ -55,13 +57,24 @@ const REPS = 3;
  * between them: where the heap landed, the neighbours), for every contender alike.
  */
 const ENGINE_PROCESSES = 2;
-/** Numbers per engine case, whatever the key count. */
-const ENGINE_TOTAL = 3_000_000;
+/**
+ * Numbers per engine case, whatever the key count. SEQSCOPE_BENCH_ENGINE_TOTAL sets fewer for a
+ * quick development run (the memory stream shrinks in proportion); the report says so.
+ */
+const FULL_ENGINE_TOTAL = 3_000_000;
+const ENGINE_TOTAL = Number(process.env.SEQSCOPE_BENCH_ENGINE_TOTAL) || FULL_ENGINE_TOTAL;
+/** The CME sample's loop on the JVM: untimed passes over the whole stream (the JIT's warm-up), then timed ones, per JVM. */
+const JVM_WARMUPS = 5;
+const JVM_PASSES = 5;
 const KEY_COUNTS = [1, 1_000, 100_000];
 const CAPTURE_NUMBERS = 990_000; // ≈ 1 000 000 lines once duplicates are added
 const SMALL_CAPTURE_NUMBERS = 99_000;
 /** The engine's memory on a long stream: keys, deliveries, and where it is measured. */
-const MEMORY_STREAM: EngineMemoryArgs = { keys: 10_000, total: 40_000_000, checkpoints: [10_000_000, 20_000_000, 40_000_000] };
+const MEMORY_STREAM: EngineMemoryArgs = ((scale: number) => ({
+  keys: 10_000,
+  total: 40_000_000 * scale,
+  checkpoints: [10_000_000, 20_000_000, 40_000_000].map((n) => n * scale),
+}))(ENGINE_TOTAL / FULL_ENGINE_TOTAL);
 /** "Flat": what the engine keeps grows by at most this share from the first checkpoint to the last. */
 const MEMORY_FLAT = 0.1;
 
@@ -99,6 +112,33 @@ interface EngineRow {
   tunedBaseline?: BaselineRow;
   /** The ceiling loop (engineBench.runCeiling) against the sample's loop. */
   ceiling?: { msgPerSec: number; ratio: number };
+  /** The sample's loop itself, in Java on the JVM (test/bench/jvm/CmeLoop.java), when there is a JDK. */
+  jvm?: JvmRow;
+}
+
+interface JvmRow {
+  /** Best timed pass of any JVM, as the TypeScript figures are best runs. */
+  bestMs: number;
+  msgPerSec: number;
+  /** Median of every timed pass of every JVM. */
+  medianMsgPerSec: number;
+  msgPerCpuSec: number;
+  /** Its counts against the TypeScript port's (the skip-list baseline's) on the same stream. */
+  problems: string[];
+  gc: string[];
+}
+
+/** The JDK the engine section runs the JVM loop with, or why it does not. */
+type JvmSetup = { classPath: string; version: string } | { missing: string };
+
+function jvmSetup(): JvmSetup {
+  const jdk = findJdk();
+  if ('missing' in jdk) {
+    progress(`engine: the JVM side-by-side SKIPPED: ${jdk.missing}`);
+    return jdk;
+  }
+  progress(`engine: compiling test/bench/jvm/CmeLoop.java (${jdk.version})`);
+  return { classPath: compileCmeLoop(join(BENCH_DIR, 'jvm')), version: jdk.version };
 }
 
 interface BaselineRow {
@@ -126,12 +166,28 @@ function fastestOf(results: readonly ContenderResult[]): ContenderResult {
   };
 }
 
-function engineCase(script: string, kind: StreamKind, keys: number, seqBits: 16 | 64, withBaseline: boolean): EngineRow {
+/** Scripts and setup an engine case runs with. */
+interface EngineTools {
+  contender: string;
+  /** Writes a stream file for the JVM (jvmStream.ts, bundled). */
+  streamWriter: string;
+  jvm: JvmSetup;
+}
+
+function engineCase(tools: EngineTools, kind: StreamKind, keys: number, seqBits: 16 | 64, withBaseline: boolean): EngineRow {
   const contenders: Contender[] = withBaseline ? ['engine', 'baseline', 'tuned', 'ceiling'] : ['engine'];
-  progress(`engine: ${kind} stream, ${count(keys)} keys, ${seqBits}-bit: ${contenders.join(', ')}, a process each`);
-  const rounds = Array.from({ length: ENGINE_PROCESSES }, () =>
-    contenders.map((contender) => timeContender(script, { contender, kind, keys, seqBits, total: ENGINE_TOTAL, reps: REPS })),
-  );
+  const jvm = withBaseline && 'classPath' in tools.jvm ? tools.jvm : undefined;
+  progress(`engine: ${kind} stream, ${count(keys)} keys, ${seqBits}-bit: ${contenders.join(', ')}${jvm ? ', the JVM loop' : ''}, a process each`);
+  // The same stream for the JVM, written by a process of its own (the generator is deterministic).
+  const streamFile = join(BENCH_DIR, 'jvm-stream.bin');
+  if (jvm) runNode([tools.streamWriter, JSON.stringify({ kind, keys, seqBits, total: ENGINE_TOTAL } satisfies StreamFileArgs), streamFile]);
+  const jvmRuns: JvmRun[] = [];
+  const rounds = Array.from({ length: ENGINE_PROCESSES }, () => {
+    const round = contenders.map((contender) => timeContender(tools.contender, { contender, kind, keys, seqBits, total: ENGINE_TOTAL, reps: REPS }));
+    if (jvm) jvmRuns.push(runCmeLoop(jvm.classPath, streamFile, JVM_WARMUPS, JVM_PASSES));
+    return round;
+  });
+  if (jvm) rmSync(streamFile);
   const runs = contenders.map((_, j) => fastestOf(rounds.map((round) => round[j])));
   const e = runs[0];
   const shape = e.shape as NonNullable<ContenderResult['shape']>;
@@ -168,8 +224,30 @@ function engineCase(script: string, kind: StreamKind, keys: number, seqBits: 16 
     row.tunedBaseline = against(runs[2]);
     const ceiling = (runs[3].deliveries / runs[3].ms) * 1000;
     row.ceiling = { msgPerSec: ceiling, ratio: ceiling / row.baseline.msgPerSec };
+    if (jvmRuns.length) row.jvm = jvmRow(jvmRuns, runs[1]);
   }
   return row;
+}
+
+/** The JVM's figures: its best pass and the median pass, and its counts against the TypeScript port's. */
+function jvmRow(jvmRuns: readonly JvmRun[], port: ContenderResult): JvmRow {
+  const messages = jvmRuns[0].messages;
+  const wall = jvmRuns.flatMap((r) => r.wallMs);
+  const best = Math.min(...wall);
+  const want = port.found;
+  const problems = [
+    ...(messages === port.deliveries ? [] : [`JVM read ${messages} messages ≠ ${port.deliveries}`]),
+    ...(want ? [...new Set(jvmRuns.flatMap((r) => countDifferences(r.counts, want)))] : ['no counts from the TS port']),
+  ];
+  progress(`engine: the JVM loop: best ${seconds(best)} (${rate((messages / best) * 1000)} msg/s), counts ${checked(problems)}`);
+  return {
+    bestMs: best,
+    msgPerSec: (messages / best) * 1000,
+    medianMsgPerSec: (messages / median(wall)) * 1000,
+    msgPerCpuSec: (messages / Math.min(...jvmRuns.flatMap((r) => r.cpuMs))) * 1000,
+    problems,
+    gc: jvmRuns[0].gc,
+  };
 }
 
 /** Keys (one message each) of the capture that shows the heap guard, and the heap it is given. */
@@ -288,12 +366,12 @@ function engineMemoryReport(m: ReturnType<typeof engineMemory>): string[] {
   ];
 }
 
-function engineReport(engine: readonly EngineRow[], memory: ReturnType<typeof engineMemory> | undefined): string[] {
+function engineReport(engine: readonly EngineRow[], memory: ReturnType<typeof engineMemory> | undefined, jvm: JvmSetup | undefined): string[] {
   const cfg = engineConfig(64);
   const report: string[] = [];
   report.push('## 1. Engine throughput (`Sequencer` direct, counting sink)', '');
   report.push(
-    `Gap timeout ${cfg.gapTimeoutMs / 1000} s, capacity ${count(cfg.capacity)}, ~${count(ENGINE_TOTAL)} numbers per case. Reordered streams: each moved message swapped with a later one of its key ≤ 8 arrivals and ≤ 5 ms away; duplicates half redeliveries, half republishes. Inputs are pre-built arrays; the timed loop is advance + offer per delivery, then finish.`,
+    `Gap timeout ${cfg.gapTimeoutMs / 1000} s, capacity ${count(cfg.capacity)}, ~${count(ENGINE_TOTAL)} numbers per case${ENGINE_TOTAL === FULL_ENGINE_TOTAL ? '' : ` (reduced from ${count(FULL_ENGINE_TOTAL)} by SEQSCOPE_BENCH_ENGINE_TOTAL: a development run)`}. Reordered streams: each moved message swapped with a later one of its key ≤ 8 arrivals and ≤ 5 ms away; duplicates half redeliveries, half republishes. Inputs are pre-built arrays; the timed loop is advance + offer per delivery, then finish.`,
     '',
   );
   report.push(
@@ -356,7 +434,45 @@ function engineReport(engine: readonly EngineRow[], memory: ReturnType<typeof en
     '³ `runCeiling` in `test/bench/engineBench.ts`: the least any sequencer obeying the rules does per message — find the key, hash the messageId (to tell a redelivery from a second publish), compare one number, hand it on — with no holding, history, timers or findings. Not a sequencer (its count is not checked); where it is below 3× the baseline, the target is out of reach for any engine that does the work the rules ask.',
     '',
   );
+  if (jvm) report.push(...jvmReport(withBaseline, jvm));
   if (memory) report.push(...engineMemoryReport(memory));
+  return report;
+}
+
+/** The sample's loop in Java beside its TypeScript port and the engine, on the same streams. */
+function jvmReport(rows: readonly EngineRow[], jvm: JvmSetup): string[] {
+  const report = ['### The CME sample loop on the JVM, side by side', ''];
+  if ('missing' in jvm) {
+    report.push(`**SKIPPED: ${jvm.missing}** — the JVM side-by-side needs a JDK (javac and java 17 or later).`, '');
+    return report;
+  }
+  const gc = rows.find((r) => r.jvm)?.jvm?.gc ?? [];
+  report.push(
+    `\`test/bench/jvm/CmeLoop.java\`: the sample's loop in Java, per key as the TypeScript port (a \`ConcurrentSkipListSet<UnitOfWork>\` ordered by MsgSeqNum per key, a \`HashMap\` of keys), compiled with javac at bench time and run with \`java -cp\` and no flags, on the same stream written to a binary file. JVM: ${jvm.version}; collectors ${gc.join(', ') || 'unknown'}. JIT warm-up: ${JVM_WARMUPS} untimed passes over the whole stream, then ${JVM_PASSES} timed passes, each after \`System.gc()\`, in each of ${ENGINE_PROCESSES} fresh JVMs; "JVM" is the best pass (as every TypeScript figure is a best run), "median" the median pass. Check: the JVM's delivered, duplicates, gaps and lost equal the TypeScript port's on the same stream.`,
+    '',
+    table(
+      ['stream', 'keys', 'JVM (ConcurrentSkipListSet) msg/s', 'JVM median', 'TS sample port msg/s', 'TS tuned msg/s', 'SeqScope engine msg/s', 'JVM / TS port', 'JVM msg/CPU-s²', 'check'],
+      rows
+        .filter((r) => r.jvm)
+        .map((r) => {
+          const j = r.jvm as JvmRow;
+          const b = r.baseline as BaselineRow;
+          return [
+            `${r.stream}, ${r.seqBits}-bit`,
+            count(r.keys),
+            rate(j.msgPerSec),
+            rate(j.medianMsgPerSec),
+            rate(b.msgPerSec),
+            rate((r.tunedBaseline as BaselineRow).msgPerSec),
+            rate(r.msgPerSec),
+            ratio(j.msgPerSec / b.msgPerSec),
+            rate(j.msgPerCpuSec),
+            checked(j.problems),
+          ];
+        }),
+    ),
+    '',
+  );
   return report;
 }
 
@@ -461,20 +577,23 @@ async function main(): Promise<void> {
 
   const engine: EngineRow[] = [];
   let memory: ReturnType<typeof engineMemory> | undefined;
+  let jvm: JvmSetup | undefined;
   if (sections.has('engine')) {
-    const contenderScript = bundleForNode('engineContender');
+    if (ENGINE_TOTAL !== FULL_ENGINE_TOTAL) progress(`engine: ${count(ENGINE_TOTAL)} numbers per case (SEQSCOPE_BENCH_ENGINE_TOTAL), not ${count(FULL_ENGINE_TOTAL)}`);
+    jvm = jvmSetup();
+    const tools: EngineTools = { contender: bundleForNode('engineContender'), streamWriter: bundleForNode('jvmStream'), jvm };
     for (const kind of ['in order', 'reordered'] as const) {
-      for (const keys of KEY_COUNTS) engine.push(engineCase(contenderScript, kind, keys, 64, kind === 'reordered'));
+      for (const keys of KEY_COUNTS) engine.push(engineCase(tools, kind, keys, 64, kind === 'reordered'));
     }
     // CME numbers are 16-bit: the same streams with wrap-around, where every number is unwrapped.
-    for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(contenderScript, kind, 1_000, 16, false));
+    for (const kind of ['in order', 'reordered'] as const) engine.push(engineCase(tools, kind, 1_000, 16, false));
     memory = engineMemory();
   }
   const cli = sections.has('cli') ? cliCases() : undefined;
   // Each section's report; the header goes above them once all have run (the time and load it gives).
   const report: string[] = [];
 
-  if (engine.length) report.push(...engineReport(engine, memory));
+  if (engine.length) report.push(...engineReport(engine, memory, jvm));
   let vsBare: number | undefined;
   if (cli) {
     vsBare = cli.replay.wallMs / cli.bare.wallMs;
@@ -543,7 +662,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3 }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3 }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }
