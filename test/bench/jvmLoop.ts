@@ -66,9 +66,12 @@ export interface JvmRun {
   readonly counts: JvmCounts;
 }
 
-/** Runs the loop in a fresh JVM: `warmups` untimed passes over the stream, then `passes` timed ones. */
-export function runCmeLoop(classPath: string, streamFile: string, warmups: number, passes: number): JvmRun {
-  const r = spawnSync('java', ['-cp', classPath, 'CmeLoop', streamFile, String(warmups), String(passes)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+/**
+ * Runs the loop in a fresh JVM: `warmups` untimed passes over the stream, then `passes` timed
+ * ones; `flags` go to the JVM (none: its defaults, as the sample would run).
+ */
+export function runCmeLoop(classPath: string, streamFile: string, warmups: number, passes: number, flags: readonly string[] = []): JvmRun {
+  const r = spawnSync('java', [...flags, '-cp', classPath, 'CmeLoop', streamFile, String(warmups), String(passes)], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`java CmeLoop ${streamFile} exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout) as JvmRun;

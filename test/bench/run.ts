@@ -66,6 +66,12 @@ const ENGINE_TOTAL = Number(process.env.SEQSCOPE_BENCH_ENGINE_TOTAL) || FULL_ENG
 /** The CME sample's loop on the JVM: untimed passes over the whole stream (the JIT's warm-up), then timed ones, per JVM. */
 const JVM_WARMUPS = 5;
 const JVM_PASSES = 5;
+/**
+ * Flags for that JVM: none by default (its defaults, as the sample would run: G1 here). With G1
+ * some passes take up to 6× the best on this loop, with SerialGC none do:
+ * SEQSCOPE_BENCH_JVM_FLAGS=-XX:+UseSerialGC shows the difference.
+ */
+const JVM_FLAGS = (process.env.SEQSCOPE_BENCH_JVM_FLAGS ?? '').split(' ').filter((f) => f !== '');
 const KEY_COUNTS = [1, 1_000, 100_000];
 const CAPTURE_NUMBERS = 990_000; // ≈ 1 000 000 lines once duplicates are added
 const SMALL_CAPTURE_NUMBERS = 99_000;
@@ -184,7 +190,7 @@ function engineCase(tools: EngineTools, kind: StreamKind, keys: number, seqBits:
   const jvmRuns: JvmRun[] = [];
   const rounds = Array.from({ length: ENGINE_PROCESSES }, () => {
     const round = contenders.map((contender) => timeContender(tools.contender, { contender, kind, keys, seqBits, total: ENGINE_TOTAL, reps: REPS }));
-    if (jvm) jvmRuns.push(runCmeLoop(jvm.classPath, streamFile, JVM_WARMUPS, JVM_PASSES));
+    if (jvm) jvmRuns.push(runCmeLoop(jvm.classPath, streamFile, JVM_WARMUPS, JVM_PASSES, JVM_FLAGS));
     return round;
   });
   if (jvm) rmSync(streamFile);
@@ -448,7 +454,7 @@ function jvmReport(rows: readonly EngineRow[], jvm: JvmSetup): string[] {
   }
   const gc = rows.find((r) => r.jvm)?.jvm?.gc ?? [];
   report.push(
-    `\`test/bench/jvm/CmeLoop.java\`: the sample's loop in Java, per key as the TypeScript port (a \`ConcurrentSkipListSet<UnitOfWork>\` ordered by MsgSeqNum per key, a \`HashMap\` of keys), compiled with javac at bench time and run with \`java -cp\` and no flags, on the same stream written to a binary file. JVM: ${jvm.version}; collectors ${gc.join(', ') || 'unknown'}. JIT warm-up: ${JVM_WARMUPS} untimed passes over the whole stream, then ${JVM_PASSES} timed passes, each after \`System.gc()\`, in each of ${ENGINE_PROCESSES} fresh JVMs; "JVM" is the best pass (as every TypeScript figure is a best run), "median" the median pass. Check: the JVM's delivered, duplicates, gaps and lost equal the TypeScript port's on the same stream.`,
+    `\`test/bench/jvm/CmeLoop.java\`: the sample's loop in Java, per key as the TypeScript port (a \`ConcurrentSkipListSet<UnitOfWork>\` ordered by MsgSeqNum per key, a \`HashMap\` of keys), compiled with javac at bench time and run with \`java -cp\` and ${JVM_FLAGS.length ? `the flags \`${JVM_FLAGS.join(' ')}\` (SEQSCOPE_BENCH_JVM_FLAGS)` : 'no flags'}, on the same stream written to a binary file. JVM: ${jvm.version}; collectors ${gc.join(', ') || 'unknown'}. JIT warm-up: ${JVM_WARMUPS} untimed passes over the whole stream, then ${JVM_PASSES} timed passes, each after \`System.gc()\`, in each of ${ENGINE_PROCESSES} fresh JVMs; "JVM" is the best pass (as every TypeScript figure is a best run), "median" the median pass. Check: the JVM's delivered, duplicates, gaps and lost equal the TypeScript port's on the same stream.`,
     '',
     table(
       ['stream', 'keys', 'JVM (ConcurrentSkipListSet) msg/s', 'JVM median', 'TS sample port msg/s', 'TS tuned msg/s', 'SeqScope engine msg/s', 'JVM / TS port', 'JVM msg/CPU-s²', 'check'],
