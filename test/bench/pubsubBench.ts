@@ -235,16 +235,29 @@ export function newCmeStream(): CmeStream {
   return { seq: CHANNELS.map((_, k) => (1 + k * 20_011) % 65_536), k: 0 }; // different starting points, each wraps
 }
 
-function cmePublisher(conn: PubsubConnection, topicId: string, st: CmeStream): (count: number) => Promise<void> {
+/**
+ * A fault put into the stream: asked before each of a round's `total` messages (`i` the message's
+ * place in the round), it may change the stream's state (e.g. skip a number) and may send a
+ * message of its own in that message's place through `send` (then it answers true).
+ */
+export type StreamFault = (i: number, total: number, st: CmeStream, send: (k: number, seq: number) => void) => boolean;
+
+/** Publishes the next `count` messages of the stream, round-robin over the channels, each with its fault if any. */
+export function cmePublisher(conn: PubsubConnection, topicId: string, st: CmeStream, fault?: StreamFault): (count: number) => Promise<void> {
   const topic = conn.client.topic(topicId, { messageOrdering: true, batching: { maxMessages: 1000, maxMilliseconds: 20 } });
   const payload = Buffer.alloc(PAYLOAD_BYTES, 0x5a);
   return async (total: number) => {
     let pending: Promise<string>[] = [];
+    const send = (k: number, seq: number) => {
+      const channel = CHANNELS[k];
+      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(Date.now()) } }));
+    };
     for (let i = 0; i < total; i++) {
-      const channel = CHANNELS[st.k];
-      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(st.seq[st.k]), SendingTime: String(Date.now()) } }));
-      st.seq[st.k] = (st.seq[st.k] + 1) % 65_536;
-      st.k = (st.k + 1) % CHANNELS.length;
+      if (!fault?.(i, total, st, send)) {
+        send(st.k, st.seq[st.k]);
+        st.seq[st.k] = (st.seq[st.k] + 1) % 65_536;
+        st.k = (st.k + 1) % CHANNELS.length;
+      }
       // Bounded in flight, so the publisher's memory does not grow with the round.
       if (pending.length === 20_000) {
         await Promise.all(pending);

@@ -43,7 +43,7 @@ import { connect, PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { BENCH_DIR, bundleForNode, captureOptions, checkSummary, ensureCapture, ROOT } from './cliBench';
 import { machineInfo } from './machine';
-import { CHANNELS, CmeStream, newCmeStream, publishInRounds, ReceiverProcess } from './pubsubBench';
+import { CHANNELS, cmePublisher, newCmeStream, publishInRounds, ReceiverProcess, StreamFault } from './pubsubBench';
 import type { ReceiverResult } from './pubsubReceiver';
 import { count, mib, seconds, table } from './report';
 
@@ -52,7 +52,6 @@ const FLAT_SHARE = 0.1;
 const ID_HISTORY = 65_536;
 const CHECKPOINTS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 const PROJECT = 'seqscope-soak';
-const PAYLOAD_BYTES = 64;
 
 function positiveEnv(name: string, fallback: number): number {
   const text = process.env[name];
@@ -256,44 +255,19 @@ export interface LiveSoakResult {
 }
 
 /**
- * Publishes the next `count` messages of the stream, round-robin over the channels as the bench
- * does, with two faults a sequencer must report: a third of the way in, channel 310 skips one
- * number (a gap of 1); two thirds of the way in, the message just sent on the current channel is
- * published again (a second publish: same number, new messageId). `count` messages go out.
+ * The two faults a sequencer must report, in each round of the live soak: a third of the way in,
+ * channel 310 skips one number (a gap of 1: the first time its turn comes in the four messages
+ * from there); two thirds of the way in, the message just sent on the channel before the current
+ * one is published again in that message's place (a second publish: same number, new messageId).
  */
-function faultyPublisher(conn: PubsubConnection, topicId: string, st: CmeStream): (count: number) => Promise<void> {
-  const topic = conn.client.topic(topicId, { messageOrdering: true, batching: { maxMessages: 1000, maxMilliseconds: 20 } });
-  const payload = Buffer.alloc(PAYLOAD_BYTES, 0x5a);
-  return async (total: number) => {
-    let pending: Promise<string>[] = [];
-    let skipped = false;
-    const send = (k: number, seq: number) => {
-      const channel = CHANNELS[k];
-      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(Date.now()) } }));
-    };
-    for (let i = 0; i < total; i++) {
-      if (!skipped && i >= total / 3 && st.k === 0) {
-        st.seq[0] = (st.seq[0] + 1) % 65_536;
-        skipped = true;
-      }
-      if (i === Math.floor((2 * total) / 3)) {
-        // The previous message of the channel before this one, again.
-        const k = (st.k + CHANNELS.length - 1) % CHANNELS.length;
-        send(k, (st.seq[k] + 65_535) % 65_536);
-        continue;
-      }
-      send(st.k, st.seq[st.k]);
-      st.seq[st.k] = (st.seq[st.k] + 1) % 65_536;
-      st.k = (st.k + 1) % CHANNELS.length;
-      if (pending.length === 20_000) {
-        await Promise.all(pending);
-        pending = [];
-      }
-    }
-    await Promise.all(pending);
-    await topic.flush();
-  };
-}
+const soakFaults: StreamFault = (i, total, st, send) => {
+  const third = Math.ceil(total / 3);
+  if (st.k === 0 && i >= third && i < third + CHANNELS.length) st.seq[0] = (st.seq[0] + 1) % 65_536;
+  if (i !== Math.floor((2 * total) / 3)) return false;
+  const k = (st.k + CHANNELS.length - 1) % CHANNELS.length;
+  send(k, (st.seq[k] + 65_535) % 65_536);
+  return true;
+};
 
 async function soakLive(): Promise<LiveSoakResult | { skipped: string }> {
   const found = findEmulator();
@@ -319,7 +293,7 @@ async function soakLive(): Promise<LiveSoakResult | { skipped: string }> {
     // A generous ack deadline: a receiver starved for a few seconds on a shared machine would
     // otherwise see redeliveries (which are still told apart, but not what is measured here).
     await topic.createSubscription('soak-live', { enableMessageOrdering: true, ackDeadlineSeconds: 60 });
-    return faultyPublisher(conn, 'soak-cme', stream);
+    return cmePublisher(conn, 'soak-cme', stream, soakFaults);
   };
   let receiver: ReceiverProcess | undefined;
   try {
