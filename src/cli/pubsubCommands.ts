@@ -191,7 +191,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       const what = { subscription: subscriptions[0].path, ...(several ? { subscriptions: subscriptions.map((s) => s.path) } : {}), ...(taps.length ? { topics: taps.map((t) => t.topic.path) } : {}) };
       io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, ...what, tap: taps.length > 0, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary, ...stopped }) + '\n');
     } else {
-      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
+      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.released ? `, ${stats.released} released unrecorded to the subscription's other consumers` : ''}${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
       io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
     }
     if (heapStop) {
@@ -218,13 +218,14 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
 
 /** The sources' counts added up (one recording from several taps). */
 function sumStats(all: readonly PubsubLayer.LiveStats[]): PubsubLayer.LiveStats {
-  const sum: PubsubLayer.LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
+  const sum: PubsubLayer.LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, released: 0, lastReconnectAt: 0 };
   for (const s of all) {
     sum.received += s.received;
     sum.acked += s.acked;
     sum.nacked += s.nacked;
     sum.withheld += s.withheld;
     sum.reconnects += s.reconnects;
+    sum.released += s.released;
     sum.lastReconnectAt = Math.max(sum.lastReconnectAt, s.lastReconnectAt);
   }
   return sum;

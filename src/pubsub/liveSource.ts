@@ -108,12 +108,17 @@ export interface LiveStats {
   nacked: number;
   withheld: number;
   reconnects: number;
+  /**
+   * Deliveries that arrived while the source stopped, given back unrecorded at once (deadline 0)
+   * so another consumer gets them now rather than after their ack deadline.
+   */
+  released: number;
   /** When the source last became live after being disconnected (ms since epoch), or 0. */
   lastReconnectAt: number;
 }
 
 export class LiveSource {
-  readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, lastReconnectAt: 0 };
+  readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, released: 0, lastReconnectAt: 0 };
   private current: LiveState = 'connecting';
   private currentDetail = '';
   private readonly timers: LiveTimers;
@@ -155,7 +160,13 @@ export class LiveSource {
     return this.info;
   }
 
-  /** Stops receiving, acks what was written, and stops the probe. Safe to call twice. */
+  /**
+   * Stops receiving: what was written is acked, and what the server sends from now on is given
+   * back unrecorded at once (deadline 0; see PullStream.close), so another consumer of the
+   * subscription takes those messages (and, on an ordered subscription, their keys) without
+   * waiting out the ack deadline. Withheld messages stay leased (they stand for a crash). Stops
+   * the probe. Safe to call twice.
+   */
   async stop(): Promise<void> {
     if (this.current === 'stopped') return;
     this.setState('stopped', 'detached');
@@ -164,7 +175,7 @@ export class LiveSource {
     // Lines still buffered are written now, so their acks go out before the stream closes.
     await this.options.recorder?.flush();
     this.flushAcks();
-    await this.pull?.close();
+    if (this.pull) this.stats.released += await this.pull.close();
     this.pull = undefined;
     if (!this.options.calls) await this.calls?.close().catch(() => undefined);
   }
@@ -233,7 +244,8 @@ export class LiveSource {
     }
     if (refused.length) {
       this.pull?.nack(refused);
-      this.stats.nacked += refused.length;
+      if (this.current === 'stopped') this.stats.released += refused.length;
+      else this.stats.nacked += refused.length;
     }
     if (!recorder) this.flushAcks();
   }

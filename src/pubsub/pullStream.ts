@@ -50,6 +50,8 @@ export interface SubscriberCalls {
   streamingPull(subscription: string, deadline: number): PullCall;
   /** Unary acknowledge, for acks that arrive while no stream is open. */
   acknowledge(subscription: string, ackIds: string[]): Promise<void>;
+  /** Unary modifyAckDeadline (0 releases the messages), for nacks that arrive while no stream can carry them. */
+  modifyAckDeadline(subscription: string, ackIds: string[], seconds: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,8 @@ const KEEPALIVE_MS = 30_000;
 const STREAM_LIFETIME_MS = 30 * 60_000;
 const BACKOFF_FIRST_MS = 100;
 const BACKOFF_MAX_MS = 10_000;
+/** Ack ids per unary release: well under the 512 KB request limit at Google Cloud's ~200-byte ids. */
+const RELEASE_CHUNK = 1000;
 
 export class PullStream {
   private call: PullCall | undefined;
@@ -114,9 +118,14 @@ export class PullStream {
 
   /** Gives messages back at once (deadline 0), for other consumers or a later run. */
   nack(ackIds: string[]): void {
-    if (ackIds.length === 0 || !this.call) return; // without a stream their deadline expires by itself
-    this.call.write({ modifyDeadlineAckIds: ackIds, modifyDeadlineSeconds: ackIds.map(() => 0) });
-    this.wroteSinceTick = true;
+    if (ackIds.length === 0) return;
+    if (this.call) {
+      this.call.write({ modifyDeadlineAckIds: ackIds, modifyDeadlineSeconds: ackIds.map(() => 0) });
+      this.wroteSinceTick = true;
+      return;
+    }
+    // Between streams: a unary call, so they need not wait out their deadline.
+    void this.release(ackIds);
   }
 
   /** Replaces the stream by a fresh one (after the server was away: the old one may be dead). */
@@ -130,15 +139,27 @@ export class PullStream {
     this.open();
   }
 
-  /** Half-closes the stream (what was written, acks included, goes out first); waits up to `graceMs` for the server to finish it. */
-  async close(graceMs = 2000): Promise<void> {
-    if (this.state === 'closed') return;
+  /**
+   * Half-closes the stream (what was written, acks included, goes out first) and waits up to
+   * `graceMs` for the server to complete it. The server keeps sending until then (the emulator:
+   * a response or two, within ~100 ms); those messages were never handed to the caller, so they
+   * are released at once (deadline 0) — by a unary call, since a half-closed stream carries no
+   * more requests — instead of staying leased to a client that has gone for their whole ack
+   * deadline, holding their keys back on an ordered subscription. Resolves with how many were
+   * released (a failed release is not retried: those expire by themselves).
+   */
+  async close(graceMs = 2000): Promise<number> {
+    if (this.state === 'closed') return 0;
     this.state = 'closed';
     clearInterval(this.keepalive);
     clearTimeout(this.reopenTimer);
     this.reopenTimer = undefined;
     const call = this.detach();
-    if (!call) return;
+    if (!call) return 0;
+    const late: string[] = [];
+    call.on('data', (response) => {
+      for (const m of response.receivedMessages ?? []) if (m.ackId) late.push(m.ackId);
+    });
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         call.cancel();
@@ -151,6 +172,22 @@ export class PullStream {
       });
       call.end();
     });
+    return this.release(late);
+  }
+
+  /** modifyAckDeadline 0 by unary calls (1 000 ids each); resolves with how many the server took. */
+  private async release(ackIds: string[]): Promise<number> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < ackIds.length; i += RELEASE_CHUNK) chunks.push(ackIds.slice(i, i + RELEASE_CHUNK));
+    const done = await Promise.all(
+      chunks.map((c) =>
+        this.calls.modifyAckDeadline(this.options.subscription, c, 0).then(
+          () => c.length,
+          () => 0,
+        ),
+      ),
+    );
+    return done.reduce((a, b) => a + b, 0);
   }
 
   private open(): void {
@@ -225,6 +262,9 @@ export async function subscriberCalls(connection: PubsubConnection): Promise<Sub
     streamingPull: (_subscription, deadline) => stub.streamingPull({ deadline }),
     acknowledge: async (subscription, ackIds) => {
       await client.acknowledge({ subscription, ackIds }, { timeout: 5000, maxRetries: 1 } as never);
+    },
+    modifyAckDeadline: async (subscription, ackIds, seconds) => {
+      await client.modifyAckDeadline({ subscription, ackIds, ackDeadlineSeconds: seconds }, { timeout: 5000, maxRetries: 1 } as never);
     },
     close: () => client.close(),
   };

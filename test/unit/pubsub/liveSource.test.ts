@@ -28,6 +28,8 @@ class FakeCall extends EventEmitter {
   cancelled = false;
   /** Written by the source after its end() (a "write after end" on a real call). */
   lateWrites = 0;
+  /** Runs inside end(), before the server completes the stream: what it still sends then. */
+  onEnd: (() => void) | undefined;
   write(request: Record<string, unknown>): boolean {
     if (this.ended || this.cancelled) this.lateWrites++;
     this.writes.push(request);
@@ -35,6 +37,7 @@ class FakeCall extends EventEmitter {
   }
   end(): void {
     this.ended = true;
+    this.onEnd?.();
     // The server completes a half-closed stream.
     setImmediate(() => this.emit('status', { code: 0 }));
   }
@@ -62,6 +65,10 @@ class FakeCall extends EventEmitter {
 class FakeCalls implements SubscriberCalls {
   readonly calls: FakeCall[] = [];
   readonly unaryAcks: string[] = [];
+  /** Unary modifyAckDeadline calls: the ids and the deadline of each. */
+  readonly unaryDeadlines: { ackIds: string[]; seconds: number }[] = [];
+  /** Makes the unary modifyAckDeadline fail (the server away). */
+  failDeadlines = false;
   closed = false;
   streamingPull(): PullCall {
     const c = new FakeCall();
@@ -71,7 +78,10 @@ class FakeCalls implements SubscriberCalls {
   async acknowledge(_s: string, ackIds: string[]): Promise<void> {
     this.unaryAcks.push(...ackIds);
   }
-  async close(): Promise<void> {
+  async modifyAckDeadline(_s: string, ackIds: string[], seconds: number): Promise<void> {
+    if (this.failDeadlines) throw new Error('14 UNAVAILABLE');
+    this.unaryDeadlines.push({ ackIds, seconds });
+  }  async close(): Promise<void> {
     this.closed = true;
   }
   get last(): FakeCall {
@@ -190,7 +200,64 @@ describe('LiveSource (fake stream)', () => {
     assert.deepEqual(calls.calls[0].acks(), ['ack-1', 'ack-3']);
     assert.deepEqual(calls.calls[0].nacks(), ['ack-4', 'ack-5']);
     assert.deepEqual(calls.calls[0].writes.find((w) => w.modifyDeadlineAckIds)?.modifyDeadlineSeconds, [0, 0]);
-    assert.deepEqual({ ...s.stats, lastReconnectAt: 0 }, { received: 3, acked: 2, nacked: 2, withheld: 1, reconnects: 0, lastReconnectAt: 0 });
+    assert.deepEqual({ ...s.stats, lastReconnectAt: 0 }, { received: 3, acked: 2, nacked: 2, withheld: 1, reconnects: 0, released: 0, lastReconnectAt: 0 });
+  });
+
+  it('on stop, acks what was written, then releases at once (deadline 0) what the server still sends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-live-'));
+    const path = join(dir, 'live.jsonl');
+    const recorder = await CaptureRecorder.open(path);
+    const calls = new FakeCalls();
+    const seen: string[] = [];
+    const s = source(calls, { record: (rm) => seen.push(rm.message.messageId) }, { recorder });
+    try {
+      await s.start();
+      const call = calls.last;
+      call.deliver([pulled(1), pulled(2)]);
+      // The server sends two more responses after the half-close, before it completes the stream.
+      call.onEnd = () => {
+        call.deliver([pulled(3), pulled(4)]);
+        call.deliver([pulled(5)]);
+      };
+      await s.stop();
+      await recorder.close();
+      assert.deepEqual(seen, ['1', '2'], 'nothing is recorded once stopping');
+      assert.deepEqual(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).message.messageId), ['1', '2']);
+      assert.deepEqual(call.acks(), ['ack-1', 'ack-2'], 'what was written is acked, on the stream, before its end');
+      assert.equal(call.lateWrites, 0);
+      assert.deepEqual(calls.unaryDeadlines, [{ ackIds: ['ack-3', 'ack-4', 'ack-5'], seconds: 0 }], 'the rest is released by one unary call');
+      assert.deepEqual({ received: s.stats.received, acked: s.stats.acked, nacked: s.stats.nacked, released: s.stats.released }, { received: 2, acked: 2, nacked: 0, released: 3 });
+    } finally {
+      await recorder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on stop, releases on the stream what arrives before the half-close; a withheld message stays leased', async () => {
+    const calls = new FakeCalls();
+    const s = source(calls, {}, { withholdAck: (rm) => rm.message.messageId === '1' });
+    await s.start();
+    const call = calls.last;
+    call.deliver([pulled(1), pulled(2)]);
+    const stopping = s.stop();
+    // Still open: the stop waits for the recorder's flush first.
+    call.deliver([pulled(3)]);
+    await stopping;
+    assert.deepEqual(call.acks(), ['ack-2']);
+    assert.deepEqual(call.nacks(), ['ack-3'], 'nacked on the stream while it is open');
+    assert.deepEqual(calls.unaryDeadlines, []);
+    assert.deepEqual({ withheld: s.stats.withheld, released: s.stats.released }, { withheld: 1, released: 1 });
+  });
+
+  it('stops even when the release fails (those leases then expire by themselves)', async () => {
+    const calls = new FakeCalls();
+    calls.failDeadlines = true;
+    const s = source(calls, {});
+    await s.start();
+    calls.last.onEnd = () => calls.last.deliver([pulled(1)]);
+    await s.stop();
+    assert.equal(s.state, 'stopped');
+    assert.equal(s.stats.released, 0, 'counted only when the server took the release');
   });
 
   it('makes no metadata call while deliveries arrive, calls once they stop, and says "disconnected" when the call fails', async function () {
@@ -376,6 +443,7 @@ describe('PullStream', () => {
     await p.close();
     p.nack(['d']);
     assert.equal(calls.last.lateWrites, 0);
+    assert.deepEqual(calls.unaryDeadlines, [{ ackIds: ['d'], seconds: 0 }], 'a nack with no stream goes by a unary call');
     await sleep(150);
     assert.equal(calls.calls.length, 2, 'closed for good');
   });
