@@ -84,6 +84,8 @@ interface RecordFlags extends ConnectionFlags, SequencingFlags {
 
 /** `--drain`: quiet this long first, then the note, then the rest of the ack deadline. */
 const DRAIN_QUIET_MS = 2000;
+/** The exit code of a `--drain` that stopped without evidence that the subscription is empty. */
+const DRAIN_UNCONFIRMED = 4;
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   const topicTexts = flags.topic ?? [];
@@ -170,7 +172,8 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     // script starting several recorders can wait for this line before publishing).
     if (!taps.length) say(`seqscope: recording ${subscriptions[0].path} to ${flags.out}\n`);
     lastArrival = Date.now();
-    if (flags.drain) drainTimer = watchDrain(ackDeadlineSeconds, drainQuietMs, () => lastArrival, say, (why) => stopDrained(why));
+    const drain = flags.drain ? drainRule(ackDeadlineSeconds, drainQuietMs, conn.emulatorHost !== undefined) : undefined;
+    if (drain) drainTimer = watchDrain(drain, () => lastArrival, say, (why) => stopDrained(why));
     if (progress) ticker = recordingProgress(progress, received, started);
     const why = await done;
     clearInterval(ticker);
@@ -194,6 +197,8 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.released ? `, ${stats.released} released unrecorded to the subscription's other consumers` : ''}${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
       io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
     }
+    const unconfirmed = drain?.unconfirmed !== undefined && why.startsWith('drained');
+    if (unconfirmed) io.stderr.write(`seqscope: the drain is not confirmed: ${drain.unconfirmed}\n`);
     if (heapStop) {
       io.stderr.write(
         `seqscope: the recording is complete, but its summary covers only the first ${heapStop.line ?? 0} lines: its ${heapStop.keys} keys fill the memory Node allows (of ${mebibytes(heapStop.heap.limit)} MiB). ` +
@@ -201,7 +206,7 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
       );
       return 2;
     }
-    return 0;
+    return unconfirmed ? DRAIN_UNCONFIRMED : 0;
   } finally {
     clearInterval(ticker);
     clearInterval(drainTimer);
@@ -233,28 +238,51 @@ function sumStats(all: readonly PubsubLayer.LiveStats[]): PubsubLayer.LiveStats 
 
 /**
  * `--drain`: stops the recording once the subscription is empty. A subscription cannot say that
- * it is: messages leased to a client that died (a killed recorder) stay away until their ack
- * deadline expires, and on an ordered subscription every later message of their key waits behind
- * them. So after DRAIN_QUIET_MS without a delivery the recorder says it is waiting on such leases,
- * and calls the subscription empty only when nothing arrived for the ack deadline plus that.
+ * it is: messages leased to a client that died (a killed recorder) stay away until their lease
+ * ends, and on an ordered subscription every later message of their key waits behind them. A
+ * recorder never extends a lease, so one it held ends at most an ack deadline after it was sent:
+ * nothing for longer than that is the evidence. After DRAIN_QUIET_MS without a delivery the
+ * recorder says it is waiting on such leases, and stops after `emptyAfterMs` of quiet with
+ * `confirmed` false when that evidence is missing (see drainRule).
  */
-function watchDrain(ackDeadlineSeconds: number, quietMs: number | undefined, lastArrival: () => number, say: (line: string) => void, stop: (why: string) => void): NodeJS.Timeout {
-  const deadlineMs = Math.max(10, ackDeadlineSeconds || 10) * 1000;
-  const emptyAfterMs = quietMs ?? deadlineMs + DRAIN_QUIET_MS;
+function watchDrain(rule: DrainRule, lastArrival: () => number, say: (line: string) => void, stop: (why: string) => void): NodeJS.Timeout {
   let noted = -1;
   return setInterval(() => {
     const since = lastArrival();
     const quiet = Date.now() - since;
-    if (quiet >= emptyAfterMs) {
-      stop(`drained: nothing arrived for ${formatDuration(emptyAfterMs)}`);
+    if (quiet >= rule.emptyAfterMs) {
+      stop(rule.unconfirmed ? `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, not confirmed: ${rule.unconfirmed}` : `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, longer than a lease lasts`);
     } else if (quiet >= DRAIN_QUIET_MS && noted !== since) {
       noted = since;
       say(
-        `seqscope: nothing new for ${formatDuration(DRAIN_QUIET_MS)}; waiting up to ${formatDuration(emptyAfterMs - DRAIN_QUIET_MS)} more for messages a previous client holds leased ` +
+        `seqscope: nothing new for ${formatDuration(DRAIN_QUIET_MS)}; waiting up to ${formatDuration(rule.emptyAfterMs - DRAIN_QUIET_MS)} more for messages a previous client holds leased ` +
           `(they come back when their ack deadline expires; on an ordered subscription the rest of their key waits behind them)\n`,
       );
     }
   }, 250);
+}
+
+export interface DrainRule {
+  /** Stop after this long without a delivery (ms). */
+  readonly emptyAfterMs: number;
+  /** Why an empty subscription cannot be concluded from that quiet; undefined when it can. */
+  readonly unconfirmed?: string;
+}
+
+/**
+ * When `--drain` stops and whether its quiet proves the subscription empty. A lease SeqScope took
+ * lasts at most the ack deadline (10–600 s; it never extends one), so quiet for longer proves
+ * that no recorder — alive or killed — still holds a message. Not on the emulator: it hands a
+ * killed client's leases back in bursts an ack deadline or more apart, for minutes (measured: up
+ * to 130 s with a 10 s deadline, silent for 30 s in between). A client that extends its leases
+ * (the client libraries do, up to 10 min at a time) is outside that evidence: the docs say so.
+ */
+export function drainRule(ackDeadlineSeconds: number, quietMs: number | undefined, emulator: boolean): DrainRule {
+  const leaseMs = Math.min(600, Math.max(10, ackDeadlineSeconds || 10)) * 1000;
+  const emptyAfterMs = quietMs ?? leaseMs + DRAIN_QUIET_MS;
+  if (emulator) return { emptyAfterMs, unconfirmed: `the emulator hands a killed client's leases back over minutes, not after the ack deadline (${formatDuration(leaseMs)}); run \`record --append --drain\` again for any it still holds` };
+  if (emptyAfterMs <= leaseMs) return { emptyAfterMs, unconfirmed: `${formatDuration(emptyAfterMs)} is not longer than the ack deadline (${formatDuration(leaseMs)}), so a stopped client's leases may not have ended; drop the quiet to wait the default` };
+  return { emptyAfterMs };
 }
 
 /** Redraws "recording N messages · R/s · elapsed" every second; the caller clears the interval. */
@@ -440,7 +468,7 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .option('--overwrite', 'replace a file that holds a recording (without this or --append, such a file is refused: its messages were acked)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
-        .option('--drain [quiet]', 'stop once the subscription is empty: nothing arrived for QUIET (default: its ack deadline plus 2s; messages a killed client held come back only then; the emulator can take a minute)')
+        .option('--drain [quiet]', 'stop once the subscription is empty: nothing arrived for QUIET (default: its ack deadline plus 2s, after which no recorder can still hold a message); exit 4 when that is not confirmed (a shorter QUIET, or the emulator)')
         .option('--json', 'print what was recorded and the sequencer summary as one JSON object')
         .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
     ),

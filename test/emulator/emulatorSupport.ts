@@ -52,9 +52,13 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'seqscope-emu-'));
 }
 
-/** The CLI, built once per run into a temp folder (with dist/pubsub.js beside it). */
+/**
+ * The CLI, built once per run into a temp folder (with dist/pubsub.js beside it); or the cli.js
+ * SEQSCOPE_EMULATOR_CLI names (built from another commit, to compare a figure before and after).
+ */
 export function cli(): Promise<string> {
-  cliPath ??= buildCli(tempDir(), { withPubsub: true });
+  const other = process.env.SEQSCOPE_EMULATOR_CLI;
+  cliPath ??= other ? Promise.resolve(other) : buildCli(tempDir(), { withPubsub: true });
   return cliPath;
 }
 
