@@ -102,5 +102,6 @@ export class CompareMatcher {
 }
 
 function delta(p: { p50: number; p90: number; p99: number; max: number } | undefined): DeltaPercentiles {
-  return p === undefined ? null : { p50: p.p50, p90: p.p90, p99: p.p99, max: p.max };
+  // A histogram's value at a rank can round past the exact max (3 significant digits).
+  return p === undefined ? null : { p50: Math.min(p.p50, p.max), p90: Math.min(p.p90, p.max), p99: Math.min(p.p99, p.max), max: p.max };
 }
