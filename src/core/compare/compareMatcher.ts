@@ -59,6 +59,13 @@ export class CompareMatcher {
     return n;
   }
 
+  /** Ranges of matched numbers held over all keys. */
+  get matchedRanges(): number {
+    let n = 0;
+    for (const k of this.order) n += k.matchedRanges;
+    return n;
+  }
+
   /** Δt's spread over all keys, or undefined when no identity was on both sides. */
   spread(): DeltaSpread | undefined {
     const all = this.deltas.total();

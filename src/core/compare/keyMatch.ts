@@ -109,6 +109,11 @@ export class KeyMatch {
     return this.pending.size;
   }
 
+  /** Ranges the matched numbers take (what they cost). */
+  get matchedRanges(): number {
+    return this.matchedNumbers.ranges;
+  }
+
   /** Identities only A had / only B had. */
   only(side: SideIndex): number {
     let n = 0;
