@@ -39,7 +39,7 @@ export class CompareMatcher {
     if (k === undefined || k.name !== key) {
       k = this.keys.get(key);
       if (k === undefined) {
-        k = new KeyMatch(key, this.order.length, this.space);
+        k = new KeyMatch(key, this.order.length, this.space, this.space === undefined || this.onRow !== undefined);
         this.keys.set(key, k);
         this.order.push(k);
       }

@@ -49,6 +49,8 @@ export class KeyMatch {
     /** The key's number in the comparison (0, 1, 2… in order of first arrival). */
     readonly index: number,
     private readonly space: SerialSpace | undefined,
+    /** Whether pending identities keep their messageIds (for export rows; identities with `--seq none` are them). */
+    private readonly keepIds: boolean,
   ) {
     if (space === undefined) this.matchedIds = new Set();
   }
@@ -79,7 +81,8 @@ export class KeyMatch {
     }
     const p = this.pending.get(id);
     if (p === undefined) {
-      this.pending.set(id, new Pending(side, at, messageId, seq, typeof id === 'number' ? id : NaN, this.distinct[side]++));
+      const kept = this.keepIds ? ownString(messageId) : '';
+      this.pending.set(typeof id === 'number' ? id : kept, new Pending(side, at, kept, seq, typeof id === 'number' ? id : NaN, this.distinct[side]++));
       return NaN;
     }
     if (p.side === side) {
@@ -90,7 +93,7 @@ export class KeyMatch {
     this.both++;
     this.pending.delete(id);
     if (typeof id === 'number') this.matchedNumbers.add(id);
-    else this.matchedIds!.add(id);
+    else this.matchedIds!.add(ownString(id));
     const atA = side === 0 ? at : p.at;
     const atB = side === 0 ? p.at : at;
     const delta = atB - atA;
@@ -169,6 +172,16 @@ export class KeyMatch {
     }
     return lost;
   }
+}
+
+/**
+ * `s` as a string of its own. A messageId read on a scanning thread is a slice of its batch's
+ * string of ids (parallelReader.ts), and V8 keeps that whole string alive for as long as the
+ * slice lives: kept pending, a few thousand ids held most of the batches' ids in memory. Prefixed
+ * and sliced again, it holds only its own short parent.
+ */
+function ownString(s: string): string {
+  return (' ' + s).slice(1);
 }
 
 function oneSidedRow(key: string, p: Pending, seq: number | null): CompareRow {
