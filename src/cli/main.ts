@@ -27,6 +27,7 @@ import { inputName, StandardInput, standardInputProblem } from './standardInput'
 import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
 import { registerPubsubCommands } from './pubsubCommands';
+import { registerCompareCommand } from './compareCommand';
 import { redactSecrets } from '../core/util/secrets';
 import { UsageError } from './usageError';
 import { isInputError } from '../core/util/inputError';
@@ -134,6 +135,7 @@ Examples:
     )
     .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
 
+  registerCompareCommand(program, io, run, addSequencingOptions, scanPoolFor);
   registerPubsubCommands(program, io, run, addSequencingOptions);
 
   // No command at all is a usage error (a script that lost its arguments must not pass): the

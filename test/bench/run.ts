@@ -19,6 +19,7 @@ import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './host
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
+import { benchCompare, CompareBenchResult, compareReport } from './compareBench';
 import { benchMdp3, Mdp3Row, mdp3Report } from './mdp3Bench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
@@ -84,8 +85,8 @@ const MEMORY_STREAM: EngineMemoryArgs = ((scale: number) => ({
 /** "Flat": what the engine keeps grows by at most this share from the first checkpoint to the last. */
 const MEMORY_FLAT = 0.1;
 
-type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder' | 'archives';
-const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder', 'archives'];
+type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder' | 'archives' | 'compare';
+const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder', 'archives', 'compare'];
 
 function sectionsFromArgs(args: readonly string[]): Set<Section> {
   const bad = args.filter((a) => !SECTIONS.includes(a as Section));
@@ -653,6 +654,13 @@ async function main(): Promise<void> {
     report.push(...mdp3Report(mdp3, 9));
   }
 
+  // 10. Compare two captures of one stream against replaying both.
+  let compare: CompareBenchResult | undefined;
+  if (sections.has('compare')) {
+    compare = benchCompare(progress);
+    report.push(...compareReport(compare, '10'));
+  }
+
   const elapsedMs = Date.now() - started;
   const loadAtEnd = loadAverage();
   report.unshift(
@@ -668,7 +676,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3 }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3, compare }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

@@ -62,6 +62,8 @@ export interface ReplayRunOptions {
   readonly beforePush?: (entry: CaptureEntry) => void;
   readonly afterPush?: (entry: CaptureEntry, valid: boolean) => void;
   readonly beforeFinish?: () => void;
+  /** Awaited after each batch (a caller that writes what the hooks gathered, at the pace of its output). */
+  readonly afterBatch?: () => Promise<void>;
 }
 
 export interface ReplayRunResult {
@@ -144,6 +146,7 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
       engine.pushAll(batch);
     }
     if (writer) await writer.flush();
+    if (o.afterBatch) await o.afterBatch();
     o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
     if (batch.length) last = batch[batch.length - 1];
     guard?.check(engine.keyCount * (o.heapReservePerKey ?? SUMMARY_BYTES_PER_KEY));

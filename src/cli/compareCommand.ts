@@ -1,0 +1,219 @@
+/**
+ * `seqscope compare A B`: two captures of one stream side by side — what each had that the
+ * other did not, what both lost, which was first, and the merged (arbitrated) stream.
+ */
+import { Command, Option } from 'commander';
+import { basename } from 'node:path';
+import { CaptureError, INPUT_FORMATS, InputFormat } from '../core/capture/captureReader';
+import { expandCapturePaths } from '../core/capture/capturePaths';
+import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
+import { readClocks } from '../core/compare/clockOffset';
+import { CompareExport } from '../core/compare/compareExport';
+import { CompareRunResult, runCompare } from '../core/compare/compareRun';
+import { HeapGuard } from '../core/replay/heapGuard';
+import { mebibytes } from '../core/util/byteSize';
+import { noun } from '../core/util/plural';
+import { defaultThreads, WorkerScanPool } from '../timeline/scanPool';
+import { clockNote, formatComparison } from './compareTable';
+import { parseNameList } from './exportFilterFlags';
+import { progressLineFor } from './progressLine';
+import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
+import { inputName, StandardInput, standardInputProblem } from './standardInput';
+import { UsageError } from './usageError';
+import { Writable } from 'node:stream';
+
+/** As main.ts's EXIT. */
+const EXIT = { ok: 0, usage: 2, findings: 3, interrupted: 130 } as const;
+
+export const COMPARE_FINDINGS = ['only-a', 'only-b', 'lost-both'] as const;
+type CompareFinding = (typeof COMPARE_FINDINGS)[number];
+
+interface CompareFlags extends SequencingFlags {
+  labelA?: string;
+  labelB?: string;
+  json?: boolean;
+  export?: string;
+  failOn?: string;
+  inputFormat?: InputFormat;
+  threads?: string;
+  progress?: boolean;
+}
+
+interface CompareIo {
+  stdout: Writable;
+  stderr: Writable;
+  stdin?: StandardInput;
+}
+
+/** A scan pool for `threads` threads (main.ts's), closed by the caller. */
+type ScanPoolFor = (threads: number) => WorkerScanPool | undefined;
+
+export function registerCompareCommand(program: Command, io: CompareIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command, scanPoolFor: ScanPoolFor): void {
+  addSequencing(
+    program
+      .command('compare')
+      .description('Compare two captures of one stream (two subscriptions, A and B feeds, a recording and its archive): per key what both had, what only one had, what both lost, which was first, and the merged stream.')
+      .argument('<a>', 'side A: a capture file, a folder or a quoted pattern of archive files, or "-" (standard input)')
+      .argument('<b>', 'side B: the same kinds; "-" on one side only'),
+  )
+    .addOption(new Option('--input-format <format>', 'auto: tell the format from the content; text: Cloud Storage text archives').choices([...INPUT_FORMATS]).default('auto'))
+    .option('--label-a <name>', 'what to call side A (default: its file name)')
+    .option('--label-b <name>', 'what to call side B (default: its file name)')
+    .option('--json', 'print the comparison as one JSON object on stdout')
+    .option('--export <file>', 'one row per key and number: key, seq, inA, inB, arrivedA, arrivedB, deltaMs, messageIdA, messageIdB; runs both lost as one row (to, count). CSV when FILE ends in .csv, else JSON Lines; "-" for stdout')
+    .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${COMPARE_FINDINGS.join(',')}`)
+    .option('--threads <n>', 'threads that read JSON Lines captures (default: the available cores)')
+    .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
+    .addHelpText(
+      'after',
+      `
+An identity is a key's number (its messageId with --seq none). Copies after the first of an
+identity on one side are that side's duplicates. Both sides are merged by their clock (receivedAt,
+else publishTime; ties to A); the merged stream is sequenced as replay would, the first copy of an
+identity winning from either side. Details, the --json shape and the clock-offset rule: docs/cli.md.
+
+Exit codes: 0 ok · 2 usage or input error, a side empty or with no valid record (named) · 3 a
+--fail-on finding occurred · 130 interrupted.
+
+Examples:
+  seqscope compare sub-a.jsonl sub-b.jsonl --preset cme
+  seqscope compare recording.jsonl 'archive/*.avro' --seq attribute:n --label-b archive
+  seqscope compare feed-a.jsonl feed-b.jsonl --preset cme --export diff.csv --fail-on lost-both`,
+    )
+    .action((a: string, b: string, flags: CompareFlags) => run(compare(a, b, flags, io, scanPoolFor)));
+}
+
+async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo, scanPoolFor: ScanPoolFor): Promise<number> {
+  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
+  const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, COMPARE_FINDINGS, '--fail-on', 'a finding');
+  const labels: [string, string] = [flags.labelA ?? defaultLabel(a), flags.labelB ?? defaultLabel(b)];
+  const [pathsA, pathsB] = [await sidePaths(a, 'A', labels[0]), await sidePaths(b, 'B', labels[1])];
+  const stdinProblem = standardInputProblem([...pathsA, ...pathsB], io.stdin, 'seqscope compare - b.jsonl');
+  if (stdinProblem) throw new UsageError(stdinProblem);
+  for (const [paths, side] of [[pathsA, 'A'], [pathsB, 'B']] as const) {
+    const repeated = repeatedInput(paths.filter((p) => p !== '-'));
+    if (repeated !== undefined) throw new UsageError(`side ${side}: ${repeatedInputMessage(repeated, 'name each capture once')}`);
+  }
+  if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead', '--export');
+  const inputs = [...pathsA, ...pathsB].filter((p) => p !== '-');
+  const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, inputs) : undefined;
+  if (overwritten !== undefined) throw new UsageError(`--export ${flags.export} would overwrite a capture being read: export to another file`, '--export');
+  const threads = flags.threads === undefined ? defaultThreads() : parseThreads(flags.threads);
+  const rows = flags.export === undefined ? undefined : await CompareExport.open(flags.export, io.stdout);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  const progress = progressLineFor(io.stderr, `${inputName(a)} ⇄ ${inputName(b)}`, flags.progress);
+  const scanPool = scanPoolFor(threads);
+  let result: CompareRunResult;
+  try {
+    result = await runCompare({
+      a: { paths: pathsA },
+      b: { paths: pathsB },
+      options,
+      stdin: io.stdin,
+      inputFormat: flags.inputFormat,
+      signal: abort.signal,
+      heapGuard: new HeapGuard(),
+      scanPool,
+      rows,
+      onProgress: progress && ((read, total) => progress.update(read, total)),
+    });
+  } catch (e) {
+    await rows?.discard();
+    throw e instanceof CaptureError ? new CaptureError(`side ${pathsA.includes(e.path) ? 'A' : 'B'}: ${e.message}`, e.path, e.line) : e;
+  } finally {
+    process.off('SIGINT', onSigint);
+    progress?.clear();
+    await scanPool?.close();
+  }
+  for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
+  const problem = sideProblem(result, labels, [pathsA, pathsB]);
+  if (problem !== undefined) {
+    await rows?.discard();
+    io.stderr.write(`seqscope: ${problem}\n`);
+    return EXIT.usage;
+  }
+  if (result.heapStop) {
+    await rows?.discard();
+    const h = result.heapStop.heap;
+    io.stderr.write(`seqscope: stopped reading: the comparison's keys and unmatched messages fill the memory Node allows (${mebibytes(h.used)} of ${mebibytes(h.limit)} MiB): give Node more (NODE_OPTIONS=--max-old-space-size=…) or compare by a coarser key\n`);
+    return EXIT.usage;
+  }
+  await rows?.close();
+  const c = result.comparison;
+  const notes: string[] = [];
+  if (c.sharedKeys === 0) notes.push(`no shared key: A and B have no key in common (${noun(c.byKey.length, 'key')} in all) — are they of one stream, sequenced with the same --key?`);
+  const clock = clockNote(readClocks(result.spread), labels);
+  if (clock) notes.push(clock);
+  if (flags.json) {
+    const out = flags.export === '-' ? io.stderr : io.stdout;
+    out.write(
+      JSON.stringify({
+        a: { label: labels[0], files: pathsA },
+        b: { label: labels[1], files: pathsB },
+        options: result.merged.options,
+        byKey: c.byKey,
+        totals: c.totals,
+      }) + '\n',
+    );
+    for (const n of notes) io.stderr.write(`seqscope: note: ${n}\n`);
+  } else {
+    const out = flags.export === '-' ? io.stderr : io.stdout;
+    out.write(formatComparison({ labels, options: result.merged.options, byKey: c.byKey, totals: c.totals, notes, cancelled: result.cancelled, exported: rows && flags.export !== undefined ? { target: flags.export, rows: rows.rows } : undefined }));
+  }
+  if (result.cancelled) return EXIT.interrupted;
+  const hit = failOn.filter((f) => findingCount(c.totals, f) > 0);
+  if (hit.length) {
+    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${findingCount(c.totals, f)} ${f}`).join(', ')}\n`);
+    return EXIT.findings;
+  }
+  return EXIT.ok;
+}
+
+function defaultLabel(arg: string): string {
+  return arg === '-' ? 'standard input' : basename(arg.replace(/[/\\]+$/, '')) || arg;
+}
+
+/** A side's files; what cannot be found is an input error naming the side. */
+async function sidePaths(arg: string, side: 'A' | 'B', label: string): Promise<string[]> {
+  try {
+    return await expandCapturePaths([arg]);
+  } catch (e) {
+    if (e instanceof CaptureError) throw new CaptureError(`side ${side} (${label}): ${e.message}`, e.path, e.line);
+    throw e;
+  }
+}
+
+/** Why a side cannot be compared: it held no records, or none could be sequenced. */
+function sideProblem(r: CompareRunResult, labels: [string, string], paths: [string[], string[]]): string | undefined {
+  for (const i of [0, 1] as const) {
+    const s = r.sides[i];
+    const name = `side ${i === 0 ? 'A' : 'B'} (${labels[i]})`;
+    if (s.valid + s.invalid === 0) return `${name} holds no records: nothing to compare`;
+    if (s.valid === 0) {
+      const files = new Set(paths[i]);
+      const sample = r.merged.invalidSamples.find((x) => x.file === undefined || files.has(x.file));
+      const first = sample ? ` (the first: ${sample.file ? inputName(sample.file) + ':' : 'line '}${sample.line}: ${sample.reason})` : '';
+      return `${name}: no record could be sequenced: ${s.invalid === 1 ? 'its one record is invalid' : `all ${s.invalid} records are invalid`}${first}; check the sequencing options (--preset, --key, --seq) or the file`;
+    }
+  }
+  return undefined;
+}
+
+function findingCount(t: CompareRunResult['comparison']['totals'], f: CompareFinding): number {
+  switch (f) {
+    case 'only-a':
+      return t.onlyA;
+    case 'only-b':
+      return t.onlyB;
+    case 'lost-both':
+      return t.lostBoth;
+  }
+}
+
+function parseThreads(text: string): number {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= 256)) throw new UsageError(`--threads must be a whole number from 1 to 256, not ${JSON.stringify(text)}`, '--threads');
+  return n;
+}

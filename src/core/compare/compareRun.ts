@@ -1,0 +1,97 @@
+/**
+ * One comparison of two captures of a stream, end to end. Both sides' files are read as
+ * `replay` reads them and merged into one arrival stream by the clock `replay` uses (ties to A,
+ * whose files come first); that stream goes through the real replay engine — the merged,
+ * arbitrated stream: the first copy of an identity wins whichever side it came from — while a
+ * CompareMatcher notes which side each copy came from.
+ */
+import { CaptureEntry } from '../capture/captureRecord';
+import { ScannedEntry } from '../capture/scannedEntry';
+import { ReplayEngine, ReplaySummary } from '../replay/replayEngine';
+import { HeapStop, ReplayRunOptions, runReplay } from '../replay/replayRun';
+import { isSequenced, SequencingOptions } from '../sequencer/sequencingOptions';
+import { SerialSpace } from '../sequencer/serial';
+import { CompareMatcher, DeltaSpread } from './compareMatcher';
+import { CompareResult } from './compareResult';
+import { CompareRow } from './compareRow';
+
+export interface CompareSideInput {
+  /** Capture files of this side; "-" reads standard input (one side at most). */
+  readonly paths: readonly string[];
+}
+
+/** Where export rows go: gathered as they come, written after each batch. */
+export interface CompareRowSink {
+  add(row: CompareRow): void;
+  flush(): Promise<void>;
+}
+
+export type CompareRunOptions = Pick<ReplayRunOptions, 'stdin' | 'inputFormat' | 'options' | 'signal' | 'heapGuard' | 'onProgress' | 'scanPool'> & {
+  readonly a: CompareSideInput;
+  readonly b: CompareSideInput;
+  readonly rows?: CompareRowSink;
+};
+
+/** What one side held. */
+export interface SideRead {
+  /** Records sequenced (copies). */
+  valid: number;
+  invalid: number;
+}
+
+export interface CompareRunResult {
+  readonly comparison: CompareResult;
+  /** The merged stream's summary, as `replay` of both sides' files together would give it. */
+  readonly merged: ReplaySummary;
+  readonly sides: readonly [SideRead, SideRead];
+  readonly spread: DeltaSpread | undefined;
+  readonly cancelled: boolean;
+  readonly heapStop?: HeapStop;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Whether identities are numbers: where records have one, unless the number is the publish time
+ * (then, as with `--seq none`, two copies of one message are told by their messageId).
+ */
+export function identifiesByNumber(o: SequencingOptions): boolean {
+  return isSequenced(o) && (o.seq.kind as string) !== 'publishTime';
+}
+
+export async function runCompare(o: CompareRunOptions): Promise<CompareRunResult> {
+  const firstB = o.a.paths.length;
+  const space = identifiesByNumber(o.options) ? new SerialSpace(o.options.seqBits) : undefined;
+  const sink = o.rows;
+  const matcher = new CompareMatcher(space, sink && ((r) => sink.add(r)));
+  const sides: [SideRead, SideRead] = [
+    { valid: 0, invalid: 0 },
+    { valid: 0, invalid: 0 },
+  ];
+  let engine: ReplayEngine | undefined;
+  const run = await runReplay({
+    paths: [...o.a.paths, ...o.b.paths],
+    stdin: o.stdin,
+    inputFormat: o.inputFormat,
+    options: o.options,
+    signal: o.signal,
+    heapGuard: o.heapGuard,
+    onProgress: o.onProgress,
+    scanPool: o.scanPool,
+    sequencingOnly: true,
+    onEngine: (e) => (engine = e),
+    afterPush: (e: CaptureEntry, valid: boolean) => {
+      const side = e.file < firstB ? 0 : 1;
+      if (!valid) {
+        sides[side].invalid++;
+        return;
+      }
+      sides[side].valid++;
+      const id = e instanceof ScannedEntry ? e.messageId : e.record!.message.messageId;
+      matcher.observe(side, engine!.lastKey, engine!.lastSeq, id, e.time);
+    },
+    afterBatch: sink && (() => sink.flush()),
+  });
+  const comparison = matcher.finish(run.summary.byKey);
+  if (sink) await sink.flush();
+  return { comparison, merged: run.summary, sides, spread: matcher.spread(), cancelled: run.cancelled, heapStop: run.heapStop, notes: run.notes };
+}
