@@ -168,13 +168,14 @@ export class TimelineController<S extends ControlledSession> {
   }
 
   /**
-   * The loader's first view of the session, shown at once. Resolves when the webview has painted
-   * it (at most PAINT_WAIT_MS later; at once when the panel is hidden, which paints nothing): the
-   * session is taken in after that.
+   * The loader's first view of the session, shown at once; a later one (a preview that grew)
+   * replaces it. Resolves when the webview has painted it (at most PAINT_WAIT_MS later; at once
+   * when the panel is hidden, which paints nothing): the session is taken in after that.
    */
   firstView(view: StandalonePreview): Promise<void> {
     const st = this.current;
-    if (st.kind !== 'loading' || this.disposed) return Promise.resolve();
+    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return Promise.resolve();
+    this.leave();
     return new Promise<void>((resolve) => {
       const timer = this.host.timers.setTimeout(() => painted(), PAINT_WAIT_MS);
       const painted = () => {

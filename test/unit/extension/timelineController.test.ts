@@ -255,6 +255,21 @@ describe('TimelineController', () => {
     assert.equal(done, true);
   });
 
+  it('a later first view (the preview grew) replaces the first: its wait ends, the webview is sent the new one', async () => {
+    const { c, posted } = fakePanel();
+    c.load('a.jsonl');
+    c.receive({ type: 'ready' });
+    const first = c.firstView({ init: init('a') });
+    const grown = { ...init('a'), overview: { grown: true } as never };
+    const second = c.firstView({ init: grown });
+    await first;
+    assert.equal(kindOf(c), 'preview');
+    assert.deepEqual(posted.map((m) => m.type), ['loading', 'init', 'init']);
+    assert.deepEqual(posted[2].type === 'init' && posted[2].overview, { grown: true });
+    c.receive({ type: 'painted', session: 'a' });
+    await second;
+  });
+
   it('replay moves reach the webview at most every 100 ms; the session stops being followed once replaced', () => {
     const { c, posted, timers } = fakePanel();
     const a = fakeSession('a');
