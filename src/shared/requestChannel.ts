@@ -52,7 +52,8 @@ export class RequestChannel<Req, Rep> {
 
   /**
    * From now on `answer` answers (undefined: every request waits). Replies still being computed
-   * by the previous stage are dropped; waiting requests go to the new one, unless `drop`.
+   * by the previous stage are dropped — an answerer that installs the next stage drops its own
+   * reply, so keep such state inside it; waiting requests go to the new one, unless `drop`.
    */
   answerWith(answer: Answerer<Req, Rep> | undefined, drop = false): void {
     this.stage++;

@@ -40,7 +40,12 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
   return typeof type === 'string' && HOST_TYPES.has(type) ? (data as HostMessage) : undefined;
 }
 
-export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): HostChannel {
+/** Where the host's messages arrive: the webview's window. */
+export interface MessageSource {
+  addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
+}
+
+export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview, source = globalThis as unknown as MessageSource): HostChannel {
   const handlers: ((msg: HostMessage) => void)[] = [];
   const emit = (msg: HostMessage) => {
     for (const h of handlers) h(msg);
@@ -53,17 +58,20 @@ export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): Ho
   // with an init: answered here, so the first paint waits for no round trip to the extension
   // host — two of them took 0.3–1.2 s in a remote workbench. Used once: whatever comes from the
   // host afterwards wins.
-  const fromPreview = (preview: StandalonePreview): TimelineAnswerer => (msg) => {
-    const answer = msg.type === 'ready' || msg.type === 'requestPage' ? answerFromPreview(preview, msg) : undefined;
-    if (!answer) return forward(msg);
-    // The host learns the webview already shows this session, so it does not init it again.
-    if (msg.type === 'ready') api.postMessage({ type: 'ready', shown: preview.init.session.id } satisfies WebviewMessage);
-    else requests.answerWith(forward);
-    return answer;
+  const fromPreview = (preview: StandalonePreview): TimelineAnswerer => {
+    let pageUsed = false;
+    return (msg) => {
+      const answer = msg.type === 'ready' || (msg.type === 'requestPage' && !pageUsed) ? answerFromPreview(preview, msg) : undefined;
+      if (!answer) return forward(msg);
+      // The host learns the webview already shows this session, so it does not init it again.
+      if (msg.type === 'ready') api.postMessage({ type: 'ready', shown: preview.init.session.id } satisfies WebviewMessage);
+      else pageUsed = true;
+      return answer;
+    };
   };
   const requests = timelineChannel(emit, (msg, e) => emit({ type: 'error', message: `${msg.type}: ${(e as Error).message}` }), true);
   requests.answerWith(firstView ? fromPreview(firstView) : forward);
-  window.addEventListener('message', (e: MessageEvent) => {
+  source.addEventListener('message', (e) => {
     const msg = asHostMessage(e.data);
     if (!msg) return;
     // An init may bring its first page along: kept to answer the webview's first request.
