@@ -30,10 +30,11 @@ export type OnSelect = (s: Session, eventId: number) => void;
 export type PanelRole = 'timeline' | 'editor';
 
 /**
- * The timeline webview panel: one per window, showing the active session. It answers the
- * webview's page / detail / filter requests through the session's TimelineService and forwards
- * replay actions to the session's ReplayController. Strict CSP with a crypto nonce; resources
- * only from dist/ and media/.
+ * The timeline webview panel: one per window, showing the active session, or a capture opened as
+ * an editor. VS Code glue around the TimelineController (timelineController.ts), which holds what
+ * the panel shows and answers its webview: this makes the webview panel and its page, follows the
+ * session manager and turns failures into notifications. Strict CSP with a crypto nonce;
+ * resources only from dist/ and media/.
  *
  * The script and the stylesheet are inlined (nonce'd), not linked: in a remote or browser
  * workbench each webview resource is a request through its service worker and the window to the
