@@ -7,7 +7,7 @@
  * while the browser is still parsing the session (at ~10 MB/s, Chromium's rate for inline data).
  */
 import type { SessionMeta } from './timelineModel';
-import type { FirstPage, HostMessage, WebviewMessage } from './protocol';
+import type { FirstPage, HostMessage } from './protocol';
 
 export const META_ELEMENT_ID = 'seqscope-meta';
 export const PREVIEW_ELEMENT_ID = 'seqscope-preview';
@@ -35,22 +35,6 @@ export const PREVIEW_BUCKETS = 4096;
  * than 16 keys the first paint waited for the session to reach the extension host.
  */
 export const PREVIEW_LANES = 64;
-
-/**
- * What a preview answers for a webview message: `{ reply }` (or `{}`, handled with nothing to
- * say), or undefined when it cannot — the request must go to the real host. A page request is
- * answered when it asks for the preview's window and only lanes the preview holds.
- */
-export function answerFromPreview(p: StandalonePreview, msg: WebviewMessage): { reply?: HostMessage } | undefined {
-  if (msg.type === 'ready') return { reply: p.init };
-  if (msg.type === 'select' || msg.type === 'painted') return {};
-  const pp = p.page;
-  if (msg.type === 'requestPage' && pp && msg.t0 === pp.t0 && msg.t1 === pp.t1 && msg.lanes.every((l) => pp.lanes.includes(l))) {
-    const want = new Set(msg.lanes);
-    return { reply: { type: 'page', requestId: msg.requestId, page: { ...pp.page, lanes: pp.page.lanes.filter((l) => want.has(l.key)) } } };
-  }
-  return undefined;
-}
 
 /** A JSON data block of the page, parsed (optionally emptied afterwards: it can be megabytes). */
 export function readJsonBlock<T>(doc: { getElementById(id: string): { textContent: string | null } | null }, id: string, drop = false): T | undefined {

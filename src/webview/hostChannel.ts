@@ -4,7 +4,7 @@
  * rest of the webview only sees `HostChannel` and the protocol types.
  */
 import type { StandalonePreview } from '../shared/standaloneEmbed';
-import { answerFromPreview } from '../shared/standaloneEmbed';
+import { answerFromPreview, TimelineAnswerer, timelineChannel } from '../shared/timelineChannel';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
 
 export interface HostChannel {
@@ -40,44 +40,47 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
   return typeof type === 'string' && HOST_TYPES.has(type) ? (data as HostMessage) : undefined;
 }
 
-export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview): HostChannel {
+/** Where the host's messages arrive: the webview's window. */
+export interface MessageSource {
+  addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
+}
+
+export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview, source = globalThis as unknown as MessageSource): HostChannel {
   const handlers: ((msg: HostMessage) => void)[] = [];
   const emit = (msg: HostMessage) => {
     for (const h of handlers) h(msg);
   };
-  // The first view the extension embedded in the page (init and the first page): answered here,
-  // so the first paint waits for no round trip to the extension host — two of them took
-  // 0.3–1.2 s in a remote workbench. Used once: whatever comes from the host afterwards wins.
-  let preview = firstView;
-  window.addEventListener('message', (e: MessageEvent) => {
+  const forward: TimelineAnswerer = (msg) => {
+    api.postMessage(msg);
+    return {};
+  };
+  // The first view the extension embedded in the page (init and the first page), or sent along
+  // with an init: answered here, so the first paint waits for no round trip to the extension
+  // host — two of them took 0.3–1.2 s in a remote workbench. Used once: whatever comes from the
+  // host afterwards wins.
+  const fromPreview = (preview: StandalonePreview): TimelineAnswerer => {
+    let pageUsed = false;
+    return (msg) => {
+      const answer = msg.type === 'ready' || (msg.type === 'requestPage' && !pageUsed) ? answerFromPreview(preview, msg) : undefined;
+      if (!answer) return forward(msg);
+      // The host learns the webview already shows this session, so it does not init it again.
+      if (msg.type === 'ready') api.postMessage({ type: 'ready', shown: preview.init.session.id } satisfies WebviewMessage);
+      else pageUsed = true;
+      return answer;
+    };
+  };
+  const requests = timelineChannel(emit, (msg, e) => emit({ type: 'error', message: `${msg.type}: ${(e as Error).message}` }), true);
+  requests.answerWith(firstView ? fromPreview(firstView) : forward);
+  source.addEventListener('message', (e) => {
     const msg = asHostMessage(e.data);
     if (!msg) return;
     // An init may bring its first page along: kept to answer the webview's first request.
-    if (msg.type === 'init' && msg.firstPage) preview = { init: msg, page: msg.firstPage };
-    else if (msg.type !== 'page' && msg.type !== 'persist') preview = undefined;
+    if (msg.type === 'init' && msg.firstPage) requests.answerWith(fromPreview({ init: msg, page: msg.firstPage }));
+    else if (msg.type !== 'page' && msg.type !== 'persist') requests.answerWith(forward);
     emit(msg);
   });
-  const answerLocally = (msg: WebviewMessage): boolean => {
-    const answer = preview && answerFromPreview(preview, msg);
-    if (!answer?.reply) return false;
-    const reply = answer.reply;
-    // Asynchronous, as a reply from the host would be.
-    queueMicrotask(() => emit(reply));
-    return true;
-  };
   return {
-    post: (msg) => {
-      if (msg.type === 'ready' && preview && answerLocally(msg)) {
-        // The host learns the webview already shows this session, so it does not init it again.
-        api.postMessage({ type: 'ready', shown: preview.init.session.id } satisfies WebviewMessage);
-        return;
-      }
-      if (msg.type === 'requestPage' && preview && answerLocally(msg)) {
-        preview = undefined;
-        return;
-      }
-      api.postMessage(msg);
-    },
+    post: (msg) => requests.request(msg),
     onMessage: (h) => void handlers.push(h),
     getState: () => api.getState(),
     setState: (s) => api.setState(s),

@@ -5,10 +5,10 @@
  * TimelineService the extension uses. There is no replay here (no sequencer state to step
  * through), so SessionInfo.standalone hides its toolbar.
  *
- * Two phases, so the first view does not wait for a large session to be parsed: until the
- * session block has been parsed and decoded, the `init` reply and the first page come from the
- * preview the exporter computed; other requests wait. Then everything is answered from the
- * session.
+ * Two stages of its request channel (shared/timelineChannel.ts), so the first view does not
+ * wait for a large session to be parsed: until the session block has been parsed and decoded,
+ * the `init` reply and the first page come from the preview the exporter computed; other
+ * requests wait. Then everything is answered from the session, in order.
  *
  * Everything runs on the page's one thread, so a page request over a million events is cut into
  * slices of lanes with a yield between them: the canvas keeps drawing (scaled older pages)
@@ -23,9 +23,11 @@ import { queryTimeline } from '../timeline/timelineQuery';
 import { TimelineService } from '../timeline/timelineService';
 import { LaneIndex } from '../timeline/laneIndex';
 import type { HostChannel } from './hostChannel';
+import { assertNever } from '../core/util/assertNever';
+import { previewAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
 import { restoreSessionSliced } from './sessionRestore';
 import { PackedSnapshot, unpackSnapshot } from '../shared/snapshotPacking';
-import { answerFromPreview, META_ELEMENT_ID, PREVIEW_ELEMENT_ID, readJsonBlock, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../shared/standaloneEmbed';
+import { META_ELEMENT_ID, PREVIEW_ELEMENT_ID, readJsonBlock, SESSION_ELEMENT_ID, StandaloneMeta, StandalonePreview } from '../shared/standaloneEmbed';
 
 /** Events scanned per slice before yielding to the renderer. */
 const SLICE_EVENTS = 150_000;
@@ -88,73 +90,38 @@ export function standaloneChannel(doc: Document = document): HostChannel {
 
 class InPageHost {
   private readonly handlers: ((msg: HostMessage) => void)[] = [];
-  private readonly queue: WebviewMessage[] = [];
-  private running = false;
-  private service: TimelineService | undefined;
+  private readonly requests: TimelineChannel;
   private index: LaneIndex | undefined;
-  private failure: string | undefined;
 
-  constructor(private readonly preview: StandalonePreview | undefined) {}
+  constructor(preview: StandalonePreview | undefined) {
+    this.requests = timelineChannel(
+      (reply) => this.emit(reply),
+      (_req, e) => this.emit({ type: 'error', message: (e as Error).message || String(e) }),
+      true,
+    );
+    // Before the session is decoded: the preview answers what it can, the rest waits.
+    if (preview) this.requests.answerWith(previewAnswerer(preview));
+  }
 
   channel(): HostChannel {
     return {
-      post: (msg) => {
-        this.queue.push(msg);
-        void this.pump();
-      },
+      post: (msg) => this.requests.request(msg),
       onMessage: (h) => void this.handlers.push(h),
     };
   }
 
   attach(service: TimelineService): void {
-    this.service = service;
-    void this.pump();
+    this.requests.answerWith(async (msg) => ({ reply: await this.handle(service, msg) }));
   }
 
   fail(message: string): void {
-    this.failure = message;
+    // Nothing more is answered: the error says why.
+    this.requests.answerWith(() => ({}), true);
     this.emit({ type: 'error', message });
   }
 
   private emit(msg: HostMessage): void {
     for (const h of this.handlers) h(msg);
-  }
-
-  /** Handles queued messages one at a time, in order (a page reply never overtakes a filter). */
-  private async pump(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      // Replies are asynchronous, as they are from the extension host.
-      await Promise.resolve();
-      while (this.queue.length) {
-        const msg = this.queue[0];
-        if (!this.service) {
-          // Before the session is decoded: answer from the preview what it can, keep the rest.
-          const early = this.fromPreview(msg);
-          if (!early) break;
-          this.queue.shift();
-          if (early.reply) this.emit(early.reply);
-          continue;
-        }
-        this.queue.shift();
-        // A page superseded by a newer request would be dropped by the webview: skip the work.
-        if (msg.type === 'requestPage' && this.queue.some((m) => m.type === 'requestPage')) continue;
-        try {
-          const reply = await this.handle(this.service, msg);
-          if (reply) this.emit(reply);
-        } catch (e) {
-          this.emit({ type: 'error', message: (e as Error).message || String(e) });
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
-  /** What the preview answers (`reply` absent: handled, nothing to say), or undefined to wait for the session. */
-  private fromPreview(msg: WebviewMessage): { reply?: HostMessage } | undefined {
-    return this.failure || !this.preview ? undefined : answerFromPreview(this.preview, msg);
   }
 
   private async handle(s: TimelineService, msg: WebviewMessage): Promise<HostMessage | undefined> {
@@ -176,6 +143,8 @@ class InPageHost {
       case 'setSpeed':
       case 'seek':
         return { type: 'error', message: 'Replay needs the live session: open the capture in VS Code to step through it.' };
+      default:
+        return assertNever(msg, 'message from the timeline');
     }
   }
 

@@ -13,6 +13,7 @@
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import type { EventView, HostMessage, LaneInfo, MarkList, Overview, ReplayInfo, SessionInfo, TimelineFilter, TimelinePage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
+import { assertNever } from '../core/util/assertNever';
 import { unpackLanes } from '../shared/laneWire';
 import { unpackPage } from '../shared/pageWire';
 import { laneBlock, pageWindow } from '../shared/paging';
@@ -236,6 +237,9 @@ export class TimelineApp {
         // From here to the first paint is what the user waits once the file is read (benchmark).
         if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0) performance.mark('seqscope:capture-read', { detail: { sentAt: m.sentAt } });
         return;
+      default:
+        // Every host message is handled above: a new one fails to compile here until it is.
+        return assertNever(m, 'message from the host');
     }
   }
 

@@ -1,0 +1,447 @@
+/**
+ * The timeline panel's host side without VS Code: what the webview is showing (a typed state,
+ * changed only by the transitions here), what it is told, and how its requests are answered (one
+ * request channel, shared/timelineChannel.ts). The panel (timelinePanel.ts) is the VS Code glue
+ * around it: the webview panel, its HTML, the session manager, settings and notifications.
+ *
+ * States, with the transitions that lead to them:
+ * - `notice`: no session to show; says `text` (or that none is open). `say`, or `attach(undefined)`.
+ * - `loading`: a capture is being read for this panel; its progress is shown. `load`.
+ * - `preview`: the loader's first view of the session is shown while the session is being made;
+ *   requests the first view cannot answer wait for the session. `firstView`, from `loading`.
+ * - `ready`: a session is shown and answers everything. `attach`, or `finish` from a load.
+ */
+import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { assertNever } from '../core/util/assertNever';
+import type { EventView, HostMessage, KeyOrder, PanelRestore, ReplayAction, ReplayInfo, ReplaySpeed, TimelineFilter, WebviewMessage } from '../shared/protocol';
+import type { StandalonePreview } from '../shared/standaloneEmbed';
+import { answerFromPreview, TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
+import type { TimelineService } from '../timeline/timelineService';
+
+/** Longest a load waits for the webview to paint its first view (see `firstView`). */
+export const PAINT_WAIT_MS = 1000;
+/** Replay can move 20 times a second; the webview needs at most ~10 updates. */
+export const REPLAY_POST_MS = 100;
+/** A live session grows: the webview gets its new extent and lanes once a second. */
+export const LIVE_POST_MS = 1000;
+
+interface Subscription {
+  dispose(): void;
+}
+type Event<T> = (listener: (e: T) => unknown) => Subscription;
+
+/** What the controller needs of a session (the extension's Session is one). */
+export interface ControlledSession {
+  readonly id: string;
+  readonly title: string;
+  readonly live: { recording?: string } | undefined;
+  readonly options: SequencingOptions;
+  readonly sourcePaths: readonly string[];
+  readonly filter: TimelineFilter;
+  readonly keyOrder: KeyOrder;
+  readonly timeline: Pick<TimelineService, 'handle' | 'firstView' | 'initMessage' | 'overview'>;
+  readonly replay: {
+    readonly active: boolean;
+    readonly position: number;
+    info(): ReplayInfo;
+    run(action: ReplayAction): unknown;
+    setSpeed(speed: ReplaySpeed): void;
+    seek(position: number): unknown;
+    readonly onDidChange: Event<void>;
+  };
+  setFilter(filter: TimelineFilter): Promise<void>;
+  readonly onDidChange: Event<void>;
+  readonly onDidChangeView: Event<'filter' | 'keyOrder'>;
+}
+
+export interface ControllerTimers {
+  /** The wall clock (ms since epoch): when a loading message is sent, for the webview to see how long it took. */
+  now(): number;
+  setTimeout(f: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** What the controller asks of the panel around it. */
+export interface TimelineHost<S extends ControlledSession> {
+  post(m: HostMessage): void;
+  /** Sets the webview's page (once per panel), embedding `session`'s first view when there is one. */
+  setHtml(session: S | undefined): void;
+  /** Whether the panel is in view (a hidden one paints nothing). */
+  visible(): boolean;
+  /** The panel now shows `session` (its tab's title follows). */
+  showing(session: S | undefined): void;
+  /** The user clicked a mark. */
+  select(session: S, eventId: number): void;
+  /** The user picked a key order: a setting, for every session. */
+  setKeyOrder(order: KeyOrder): Promise<void>;
+  /** The key order sessions are shown in now. */
+  keyOrder(): KeyOrder;
+  /** The session to show when a load ends with none. */
+  active(): S | undefined;
+  /** Nothing to show: the panel closes. */
+  close(): void;
+  /** A webview message failed (said in the webview already). */
+  failed(m: WebviewMessage, e: unknown): void;
+  /** Whether the webview keeps what brings the panel back after a reload (the window's timeline, not an editor). */
+  readonly persists: boolean;
+  readonly timers: ControllerTimers;
+}
+
+type Loading = Extract<HostMessage, { type: 'loading' }>;
+
+export type TimelineState<S> =
+  | { kind: 'notice'; text: string | undefined }
+  /** `behind`: the session shown before the load, which answers until it ends. */
+  | { kind: 'loading'; progress: Loading; behind: S | undefined }
+  /** `posted`: the webview was sent the first view; `painted`: ends the load's wait for its paint. */
+  | { kind: 'preview'; progress: Loading; view: StandalonePreview; posted: boolean; painted: () => void }
+  | { kind: 'ready'; session: S };
+
+/** The webview's page: not set yet, starting (its script not yet ready), ready for messages. */
+export type WebviewStage = 'blank' | 'starting' | 'ready';
+
+const NO_SESSION = 'No session is open. Run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture".';
+
+export class TimelineController<S extends ControlledSession> {
+  private current: TimelineState<S> = { kind: 'notice', text: undefined };
+  private webview: WebviewStage = 'blank';
+  private readonly requests: TimelineChannel;
+  private sessionSubs: Subscription[] = [];
+  /** The key order the webview was last told (with `init` or `keyOrder`). */
+  private postedKeyOrder: KeyOrder | undefined;
+  /** What the webview keeps for a reload (see PanelRestore). */
+  restore: PanelRestore | undefined;
+  private readonly replayPost: Throttle;
+  private readonly livePost: Throttle;
+  private disposed = false;
+
+  constructor(private readonly host: TimelineHost<S>) {
+    this.requests = timelineChannel(
+      (reply) => this.post(reply),
+      (m, e) => {
+        this.post({ type: 'error', message: (e as Error).message });
+        host.failed(m, e);
+      },
+      false,
+    );
+    this.requests.answerWith(NOTHING);
+    this.replayPost = new Throttle(host.timers, REPLAY_POST_MS, () => {
+      const s = this.session;
+      if (!s) return;
+      this.post({ type: 'replay', replay: s.replay.info() });
+      this.persist();
+    });
+    this.livePost = new Throttle(host.timers, LIVE_POST_MS, () => {
+      if (this.session?.live && this.webview === 'ready') this.postInit();
+    });
+  }
+
+  get state(): TimelineState<S> {
+    return this.current;
+  }
+
+  /** The session shown and answering (a load's until it ends: the one before it). */
+  get session(): S | undefined {
+    const st = this.current;
+    return st.kind === 'ready' ? st.session : st.kind === 'loading' ? st.behind : undefined;
+  }
+
+  /** Whether a load is under way (loading or preview). */
+  get loading(): boolean {
+    return this.current.kind === 'loading' || this.current.kind === 'preview';
+  }
+
+  /** A capture titled `title` starts loading for this panel: its progress is shown. */
+  load(title: string): void {
+    if (this.disposed) return;
+    this.leave();
+    this.current = { kind: 'loading', progress: { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: this.host.timers.now() }, behind: this.session };
+    this.show();
+  }
+
+  /** The load's progress (the session manager reports it at most ten times a second). */
+  progress(fraction: number, detail: string): void {
+    const st = this.current;
+    if (st.kind !== 'loading' || this.disposed) return;
+    st.progress = { ...st.progress, fraction, detail, sentAt: this.host.timers.now() };
+    if (this.webview === 'ready') this.post(st.progress);
+  }
+
+  /**
+   * The loader's first view of the session, shown at once; a later one (a preview that grew)
+   * replaces it. Resolves when the webview has painted it (at most PAINT_WAIT_MS later; at once
+   * when the panel is hidden, which paints nothing): the session is taken in after that.
+   */
+  firstView(view: StandalonePreview): Promise<void> {
+    const st = this.current;
+    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return Promise.resolve();
+    this.leave();
+    return new Promise<void>((resolve) => {
+      const timer = this.host.timers.setTimeout(() => painted(), PAINT_WAIT_MS);
+      const painted = () => {
+        this.host.timers.clearTimeout(timer);
+        resolve();
+      };
+      this.current = { kind: 'preview', progress: st.progress, view, posted: false, painted };
+      // About the session being made: what the first view cannot answer waits for it.
+      this.requests.answerWith((m) => (m.type === 'requestPage' ? answerFromPreview(view, m) : undefined));
+      if (this.webview === 'ready') this.postInit();
+      if (!this.host.visible()) painted();
+    });
+  }
+
+  /**
+   * The load ended: shows its session, or — cancelled with nothing read, or failed — whatever
+   * session is active, closing the panel when there is none.
+   */
+  finish(session: S | undefined): void {
+    const st = this.current;
+    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return;
+    const next = session ?? this.host.active();
+    if (!next) {
+      this.host.close();
+      return;
+    }
+    // The webview may show this session already (its first view): then it needs no init, only
+    // answers to what it asked meanwhile.
+    this.enter(next, st.kind === 'preview' && st.posted && st.view.init.session.id === next.id);
+  }
+
+  /** Shows a session (or the notice). While a load is under way, the load decides what is shown next (`finish`). */
+  attach(session: S | undefined): void {
+    if (this.disposed) return;
+    const st = this.current;
+    if (st.kind === 'loading') {
+      // Meanwhile this one answers.
+      st.behind = session;
+      this.answerFrom(session, true);
+      return;
+    }
+    if (st.kind === 'preview' || (st.kind === 'ready' && st.session === session && this.webview === 'ready')) return;
+    this.enter(session, false);
+  }
+
+  /** The transition to `ready` (or to the notice, with no session); `shown`: the webview shows it already. */
+  private enter(session: S | undefined, shown: boolean): void {
+    const st = this.current;
+    this.leave();
+    this.current = session ? { kind: 'ready', session } : { kind: 'notice', text: st.kind === 'notice' ? st.text : undefined };
+    this.answerFrom(session, !shown);
+    this.watch(session);
+    this.host.showing(session);
+    if (this.webview === 'blank') this.setHtml(session);
+    else if (this.webview === 'ready' && !shown) this.postInit();
+    else if (this.webview === 'ready' && session && this.postedKeyOrder !== session.keyOrder) this.post({ type: 'keyOrder', order: session.keyOrder });
+    this.persist();
+  }
+
+  /** Says `text` where the session would be (the webview's error bar). */
+  say(text: string): void {
+    if (this.disposed) return;
+    this.leave();
+    this.current = { kind: 'notice', text };
+    this.answerFrom(undefined, true);
+    this.watch(undefined);
+    this.show();
+  }
+
+  /** Centers the timeline on an event of `session` and opens its detail. */
+  reveal(session: S, event: EventView): void {
+    if (session !== this.session) this.attach(session);
+    this.post({ type: 'reveal', event });
+  }
+
+  /** A message from the webview. */
+  receive(m: WebviewMessage): void {
+    if (this.disposed) return;
+    if (m.type === 'painted') {
+      const st = this.current;
+      if (st.kind === 'preview' && st.view.init.session.id === m.session) st.painted();
+      return;
+    }
+    if (m.type === 'ready') {
+      this.webview = 'ready';
+      // Shown from the first view embedded in the page, unless the session changed since.
+      if (!m.shown || m.shown !== this.session?.id) this.postInit();
+      this.persist();
+      return;
+    }
+    this.requests.request(m);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.leave();
+    this.disposed = true;
+    this.watch(undefined);
+    this.requests.dispose();
+    this.replayPost.dispose();
+    this.livePost.dispose();
+  }
+
+  /** What a state holds that outlives it: a first view's wait for its paint ends. */
+  private leave(): void {
+    if (this.current.kind === 'preview') this.current.painted();
+  }
+
+  /** The notice, the loading progress or the first view: said, or the page set up to say it. */
+  private show(): void {
+    if (this.webview === 'blank') this.setHtml(undefined);
+    else if (this.webview === 'ready') this.postInit();
+  }
+
+  private setHtml(session: S | undefined): void {
+    this.webview = 'starting';
+    this.host.setHtml(session);
+  }
+
+  /** Requests go to `session` from now on (none: nothing is answered); `drop`: what waits was about another view. */
+  private answerFrom(session: S | undefined, drop: boolean): void {
+    this.requests.answerWith(session ? this.answerer(session) : NOTHING, drop);
+  }
+
+  /** Follows what changes in a session: replay, a live session's growth, the filter and key order. */
+  private watch(session: S | undefined): void {
+    for (const sub of this.sessionSubs) sub.dispose();
+    this.sessionSubs = [];
+    if (!session) return;
+    this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
+    // A live session grows: the webview gets the new extent and lanes once a second (it keeps
+    // the user's zoom, which it saves per session, and re-requests its pages).
+    if (session.live) this.sessionSubs.push(session.onDidChange(() => this.livePost.schedule()));
+    // The filter and the key order change from the webview, the tree's title, the Command Palette
+    // and the settings alike: the webview hears of each here, whoever made it.
+    this.sessionSubs.push(
+      session.onDidChangeView((what) => {
+        if (this.webview !== 'ready' || this.session !== session) return;
+        if (what === 'filter') this.post({ type: 'filter', filter: session.filter, overview: session.timeline.overview() });
+        else this.post({ type: 'keyOrder', order: session.keyOrder });
+      }),
+    );
+  }
+
+  private post(m: HostMessage): void {
+    if (this.disposed) return;
+    if (m.type === 'init') this.postedKeyOrder = m.keyOrder;
+    else if (m.type === 'keyOrder') this.postedKeyOrder = m.order;
+    this.host.post(m);
+  }
+
+  /** Tells the webview what the state shows. */
+  private postInit(): void {
+    const st = this.current;
+    switch (st.kind) {
+      case 'preview': {
+        st.posted = true;
+        // The loader computed it in the order the load began with; its page is of those lanes.
+        const { init, page } = st.view;
+        const order = this.host.keyOrder();
+        this.post({ ...init, keyOrder: order, firstPage: init.keyOrder === order ? page : undefined });
+        return;
+      }
+      case 'loading':
+        this.post({ ...st.progress, sentAt: this.host.timers.now() });
+        return;
+      case 'notice':
+        this.post({ type: 'error', message: st.text ?? NO_SESSION });
+        return;
+      case 'ready': {
+        const s = st.session;
+        // A live session re-inits every second as it grows: no page ahead, it would be stale.
+        if (s.live) this.post(s.timeline.initMessage(s.replay.info()));
+        else {
+          // With the page the webview asks for first, computed ahead after the load: no round trip.
+          const view = s.timeline.firstView(s.replay.info());
+          this.post({ ...view.init, firstPage: view.page });
+        }
+        return;
+      }
+      default:
+        return assertNever(st, 'timeline state');
+    }
+  }
+
+  /** Tells the webview what to keep for a reload (the timeline panel's session, its replay position). */
+  private persist(): void {
+    if (!this.host.persists || this.webview !== 'ready') return;
+    const s = this.session;
+    if (!s) {
+      // A notice (a capture gone, a live session over): what was restored stays, to say it again.
+      if (this.restore) this.post({ type: 'persist', restore: this.restore });
+      return;
+    }
+    if (s.live) {
+      this.restore = s.live.recording ? { kind: 'live', title: s.title, recording: s.live.recording, options: s.options } : undefined;
+    } else {
+      this.restore = { kind: 'capture', paths: [...s.sourcePaths], options: s.options, ...(s.replay.active ? { position: s.replay.position } : {}) };
+    }
+    this.post({ type: 'persist', restore: this.restore });
+  }
+
+  /** How a session answers the webview's messages (all but `ready` and `painted`, handled in `receive`). */
+  private answerer(s: S): TimelineAnswerer {
+    return async (m) => {
+      switch (m.type) {
+        case 'ready':
+        case 'painted':
+          return {};
+        case 'replay':
+          s.replay.run(m.action);
+          return {};
+        case 'setSpeed':
+          s.replay.setSpeed(m.speed);
+          return {};
+        case 'seek':
+          s.replay.seek(m.position);
+          return {};
+        case 'select':
+          this.host.select(s, m.eventId);
+          return {};
+        case 'setFilter':
+          // The webview hears of it through onDidChangeView, as of a filter set anywhere else.
+          await s.setFilter(m.filter);
+          return {};
+        case 'setKeyOrder':
+          // The order is a setting, for every session: the tree and every timeline follow it.
+          // Said again in case the setting was that already: nothing changes then.
+          await this.host.setKeyOrder(m.order).finally(() => this.post({ type: 'keyOrder', order: s.keyOrder }));
+          return {};
+        case 'requestPage':
+        case 'requestDetail':
+          return { reply: await s.timeline.handle(m) };
+        default:
+          // Every message type is handled above: a new one fails to compile here until it is.
+          return assertNever(m, 'message from the timeline');
+      }
+    };
+  }
+}
+
+/** No session: every request is handled with nothing to say. */
+const NOTHING: TimelineAnswerer = () => ({});
+
+/** Runs `run` at most once per `ms`, `ms` after the first call of a burst. */
+class Throttle {
+  private handle: unknown;
+  private pending = false;
+
+  constructor(
+    private readonly timers: ControllerTimers,
+    private readonly ms: number,
+    private readonly run: () => void,
+  ) {}
+
+  schedule(): void {
+    if (this.pending) return;
+    this.pending = true;
+    this.handle = this.timers.setTimeout(() => {
+      this.pending = false;
+      this.run();
+    }, this.ms);
+  }
+
+  dispose(): void {
+    if (this.pending) this.timers.clearTimeout(this.handle);
+    this.pending = false;
+  }
+}

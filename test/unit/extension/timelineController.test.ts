@@ -1,0 +1,303 @@
+import assert from 'node:assert/strict';
+import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
+import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
+import { ControlledSession, ControllerTimers, PAINT_WAIT_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+
+/** Lets every pending microtask (the controller's asynchronous answers) run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Timers that fire only when the test says so. */
+class FakeTimers implements ControllerTimers {
+  private readonly due = new Map<number, { at: number; f: () => void }>();
+  private next = 1;
+  t = 1_000;
+  now = () => this.t;
+  setTimeout = (f: () => void, ms: number) => {
+    const h = this.next++;
+    this.due.set(h, { at: this.t + ms, f });
+    return h;
+  };
+  clearTimeout = (h: unknown) => void this.due.delete(h as number);
+  advance(ms: number): void {
+    this.t += ms;
+    for (const [h, { at, f }] of [...this.due]) {
+      if (at > this.t) continue;
+      this.due.delete(h);
+      f();
+    }
+  }
+  get pending(): number {
+    return this.due.size;
+  }
+}
+
+/** A listener list shaped as a VS Code event. */
+function emitter<T>() {
+  const listeners = new Set<(e: T) => unknown>();
+  return {
+    event: (l: (e: T) => unknown) => {
+      listeners.add(l);
+      return { dispose: () => void listeners.delete(l) };
+    },
+    fire: (e: T) => listeners.forEach((l) => l(e)),
+    get count() {
+      return listeners.size;
+    },
+  };
+}
+
+const REPLAY: ReplayInfo = { playing: false, speed: 1, active: false };
+
+function init(id: string): StandalonePreview['init'] {
+  return { type: 'init', session: { id } as never, overview: {} as never, filter: {}, keyOrder: 'arrival', replay: REPLAY };
+}
+
+function fakeSession(id: string) {
+  const replayChanged = emitter<void>();
+  const changed = emitter<void>();
+  const viewChanged = emitter<'filter' | 'keyOrder'>();
+  const handled: WebviewMessage[] = [];
+  const seeks: number[] = [];
+  const session: ControlledSession = {
+    id,
+    title: id,
+    live: undefined,
+    options: {} as never,
+    sourcePaths: [`/captures/${id}.jsonl`],
+    filter: {},
+    keyOrder: 'arrival',
+    timeline: {
+      handle: async (m) => {
+        handled.push(m);
+        return m.type === 'requestPage' ? { type: 'page', requestId: m.requestId, page: { id } as never } : undefined;
+      },
+      firstView: () => ({ init: init(id), page: undefined }),
+      initMessage: () => init(id),
+      overview: () => ({}) as never,
+    },
+    replay: {
+      active: false,
+      position: 0,
+      info: () => REPLAY,
+      run: () => true,
+      setSpeed: () => undefined,
+      seek: (p) => seeks.push(p),
+      onDidChange: replayChanged.event,
+    },
+    setFilter: async () => undefined,
+    onDidChange: changed.event,
+    onDidChangeView: viewChanged.event,
+  };
+  return { session, handled, seeks, replayChanged, viewChanged };
+}
+
+/** The panel around the controller, and the webview behind it: what each was told. */
+function fakePanel(active?: ControlledSession) {
+  const timers = new FakeTimers();
+  const posted: HostMessage[] = [];
+  const html: (string | undefined)[] = [];
+  const events: string[] = [];
+  const host: TimelineHost<ControlledSession> = {
+    post: (m) => posted.push(m),
+    setHtml: (s) => html.push(s?.id),
+    visible: () => true,
+    showing: (s) => events.push(`showing ${s?.id}`),
+    select: (s, id) => events.push(`select ${s.id} ${id}`),
+    setKeyOrder: async () => undefined,
+    keyOrder: () => 'arrival',
+    active: () => active,
+    close: () => events.push('close'),
+    failed: (m, e) => events.push(`failed ${m.type}: ${(e as Error).message}`),
+    persists: true,
+    timers,
+  };
+  const c = new TimelineController(host);
+  const types = () => posted.map((m) => m.type);
+  return { c, posted, html, events, timers, types };
+}
+
+/** The state's kind, read afresh (not narrowed by an earlier assertion). */
+const kindOf = (c: TimelineController<ControlledSession>): string => c.state.kind;
+
+const pageRequest = (requestId: number): WebviewMessage => ({ type: 'requestPage', requestId, t0: 0, t1: 10, buckets: 4, lanes: [0] });
+
+describe('TimelineController', () => {
+  it('load → preview → ready: progress, then the first view, then the session answers what waited', async () => {
+    const { c, posted, html, types, timers } = fakePanel();
+    const a = fakeSession('a');
+    c.load('a.jsonl');
+    assert.equal(kindOf(c), 'loading');
+    assert.deepEqual(html, [undefined], 'the page is set up at once, to show the progress');
+    c.receive({ type: 'ready' });
+    assert.deepEqual(posted[0], { type: 'loading', title: 'a.jsonl', fraction: 0, detail: 'Starting', sentAt: 1_000 });
+    timers.t = 1_200;
+    c.progress(0.5, 'Reading');
+    assert.deepEqual(posted[1], { type: 'loading', title: 'a.jsonl', fraction: 0.5, detail: 'Reading', sentAt: 1_200 });
+
+    let painted = false;
+    const wait = c.firstView({ init: init('a') }).then(() => (painted = true));
+    assert.equal(kindOf(c), 'preview');
+    assert.equal(posted[2].type === 'init' && posted[2].session.id, 'a');
+    c.progress(0.9, 'Sequencing');
+    assert.equal(posted.length, 3, 'no progress over the first view');
+    c.receive(pageRequest(1));
+    await settle();
+    assert.equal(posted.length, 3, 'a page the first view cannot answer waits for the session');
+    c.receive({ type: 'painted', session: 'a' });
+    await wait;
+    assert.ok(painted);
+
+    c.finish(a.session);
+    assert.equal(kindOf(c), 'ready');
+    await settle();
+    assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist', 'page'], 'shown already: no second init; the page that waited is answered');
+    assert.deepEqual(a.handled.map((m) => m.type), ['requestPage']);
+  });
+
+  it('a page request before the webview shows the session is answered by the session once ready', async () => {
+    const { c, posted, html } = fakePanel();
+    const a = fakeSession('a');
+    c.attach(a.session);
+    assert.deepEqual(html, ['a'], 'the page embeds the first view');
+    c.receive(pageRequest(1));
+    c.receive({ type: 'ready', shown: 'a' });
+    await settle();
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['persist', 'page'],
+      'shown from the page: no init',
+    );
+  });
+
+  it('drops a reply of the session shown before, computed after another took its place', async () => {
+    const { c, posted } = fakePanel();
+    const a = fakeSession('a');
+    const b = fakeSession('b');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const handle = a.session.timeline.handle;
+    (a.session.timeline as { handle: typeof handle }).handle = async (m) => {
+      await gate;
+      return handle(m);
+    };
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    c.receive(pageRequest(1));
+    await settle();
+    c.attach(b.session);
+    release();
+    await settle();
+    assert.deepEqual(
+      posted.map((m) => (m.type === 'init' ? `init ${m.session.id}` : m.type)),
+      ['persist', 'init b', 'persist'],
+      "a's page is not sent over b",
+    );
+  });
+
+  it('a notice: said in the error bar, requests answered with nothing, the restore kept', async () => {
+    const { c, posted, html } = fakePanel();
+    c.restore = { kind: 'capture', paths: ['/gone.jsonl'], options: {} as never };
+    c.say('gone.jsonl is gone');
+    assert.equal(kindOf(c), 'notice');
+    assert.deepEqual(html, [undefined]);
+    c.receive({ type: 'ready' });
+    c.receive(pageRequest(1));
+    c.receive({ type: 'seek', position: 3 });
+    await settle();
+    assert.deepEqual(posted, [
+      { type: 'error', message: 'gone.jsonl is gone' },
+      { type: 'persist', restore: c.restore },
+    ]);
+  });
+
+  it('a load that ends with nothing to show closes the panel; one cancelled shows the active session', () => {
+    const none = fakePanel();
+    none.c.load('x');
+    none.c.finish(undefined);
+    assert.deepEqual(none.events, ['close']);
+    const b = fakeSession('b');
+    const some = fakePanel(b.session);
+    some.c.load('x');
+    some.c.finish(undefined);
+    assert.equal(some.c.session, b.session);
+  });
+
+  it('disposed mid-load: the load ends quietly, its wait for a paint ends, nothing more is posted', async () => {
+    const { c, posted, timers, events } = fakePanel();
+    const a = fakeSession('a');
+    c.load('a.jsonl');
+    c.receive({ type: 'ready' });
+    const wait = c.firstView({ init: init('a') });
+    c.receive(pageRequest(1));
+    const before = posted.length;
+    c.dispose();
+    await wait;
+    assert.equal(timers.pending, 0, 'no timer left behind');
+    c.progress(1, 'Done');
+    c.finish(a.session);
+    c.receive(pageRequest(2));
+    await settle();
+    assert.equal(posted.length, before);
+    assert.deepEqual(a.handled, []);
+    assert.deepEqual(events, []);
+  });
+
+  it("the first view's wait for its paint ends after PAINT_WAIT_MS without one", async () => {
+    const { c, timers } = fakePanel();
+    c.load('a.jsonl');
+    let done = false;
+    const wait = c.firstView({ init: init('a') }).then(() => (done = true));
+    timers.advance(PAINT_WAIT_MS - 1);
+    await settle();
+    assert.equal(done, false);
+    timers.advance(1);
+    await wait;
+    assert.equal(done, true);
+  });
+
+  it('a later first view (the preview grew) replaces the first: its wait ends, the webview is sent the new one', async () => {
+    const { c, posted } = fakePanel();
+    c.load('a.jsonl');
+    c.receive({ type: 'ready' });
+    const first = c.firstView({ init: init('a') });
+    const grown = { ...init('a'), overview: { grown: true } as never };
+    const second = c.firstView({ init: grown });
+    await first;
+    assert.equal(kindOf(c), 'preview');
+    assert.deepEqual(posted.map((m) => m.type), ['loading', 'init', 'init']);
+    assert.deepEqual(posted[2].type === 'init' && posted[2].overview, { grown: true });
+    c.receive({ type: 'painted', session: 'a' });
+    await second;
+  });
+
+  it('replay moves reach the webview at most every 100 ms; the session stops being followed once replaced', () => {
+    const { c, posted, timers } = fakePanel();
+    const a = fakeSession('a');
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    a.replayChanged.fire();
+    a.replayChanged.fire();
+    timers.advance(100);
+    assert.deepEqual(posted.map((m) => m.type), ['persist', 'replay', 'persist']);
+    c.attach(fakeSession('b').session);
+    a.replayChanged.fire();
+    a.viewChanged.fire('filter');
+    timers.advance(100);
+    assert.deepEqual(posted.map((m) => m.type).slice(3), ['init', 'persist']);
+  });
+
+  it('a failing command is said in the webview and reported', async () => {
+    const { c, posted, events } = fakePanel();
+    const a = fakeSession('a');
+    (a.session.replay as { run: (action: unknown) => unknown }).run = () => {
+      throw new Error('Replay is not possible while the session is live.');
+    };
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    c.receive({ type: 'replay', action: 'play' });
+    c.receive({ type: 'select', eventId: 4 });
+    await settle();
+    assert.deepEqual(posted.at(-1), { type: 'error', message: 'Replay is not possible while the session is live.' });
+    assert.deepEqual(events, ['showing a', 'select a 4', 'failed replay: Replay is not possible while the session is live.']);
+  });
+});
