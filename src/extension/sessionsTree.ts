@@ -105,7 +105,7 @@ function sessionOf(n: GroupNode | KeyNode | SessionNode): Session {
   return p.session;
 }
 
-const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', invalid: 'Invalid' };
+const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', reordered: 'Reordered', invalid: 'Invalid' };
 
 export class SessionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
