@@ -47,9 +47,10 @@ export function judgesPublishOrder(o: SequencingOptions): boolean {
   return o.seq.kind === 'publishTime';
 }
 
+/** Ordering keys without numbers are judged by publish order; other keys (see resolveOptions) keep arrival order. */
 export const DEFAULT_OPTIONS: SequencingOptions = {
   key: { kind: 'orderingKey' },
-  seq: { kind: 'none' },
+  seq: { kind: 'publishTime' },
   seqBits: 64,
   gapTimeoutMs: 10_000,
   capacity: 10_000,
@@ -255,6 +256,9 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
     if (!Number.isInteger(c) || c < 1) throw new InputError(`capacity "${text.capacity}" is not valid: use a whole number of 1 or more`, optionFix('capacity'));
     o = { ...o, capacity: c };
   }
+  // The default judges publish order only where Pub/Sub keeps it: ordering keys. A key of one's
+  // own (an attribute, a payload field, none) keeps arrival order unless publishTime is asked for.
+  if (o.seq.kind === 'publishTime' && text.seq === undefined && o.key.kind !== 'orderingKey') o = { ...o, seq: { kind: 'none' } };
   // Serial arithmetic only orders numbers less than half the space apart; more held than that
   // would make a held number look older than the expected one.
   if (isSequenced(o) && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
