@@ -41,13 +41,14 @@ declare const SEQSCOPE_VERSION: string;
 /** 130 and 141 are what a shell reports for a process ended by SIGINT and SIGPIPE (128 + signal). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130, brokenPipe: 141 } as const;
 
-const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'invalid'] as const;
+const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'reordered', 'invalid'] as const;
 /** How `--fail-on` names what it found: "2 late messages", not "2 lates". */
 const FINDING_NOUNS: Record<(typeof FINDINGS)[number], [string, string]> = {
   gap: ['gap', 'gaps'],
   duplicate: ['duplicate', 'duplicates'],
   conflict: ['conflicting copy', 'conflicting copies'],
   late: ['late message', 'late messages'],
+  reordered: ['reordered message', 'reordered messages'],
   invalid: ['invalid record', 'invalid records'],
 };
 type Finding = (typeof FINDINGS)[number];
@@ -113,7 +114,9 @@ Sequencing rules (full text in README.md):
   higher number is held; a gap waits the gap timeout from the arrival of the earliest message held
   above it, then the missing range is declared lost (one gap event per range) and the held run
   released. A number delivered or held before is a duplicate (redelivery: same messageId); a
-  number declared lost that then arrives is late. Records that cannot be sequenced are invalid:
+  number declared lost that then arrives is late. With --seq publishTime (the default for
+  ordering keys) nothing is held: a message that arrives after one of its key published later
+  is reordered. Records that cannot be sequenced are invalid:
   reported with their line, skipped, counted. Time is the capture's own clock (receivedAt, else
   publishTime).
 
@@ -199,7 +202,7 @@ function addSequencingOptions(cmd: Command): Command {
     .option('--preset <name>', `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`)
     .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | none (none: keep arrival order, find duplicates by messageId)')
+    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | publishTime (no numbers: arrival order, a message that came after one of its key published later is reordered; the default with --key orderingKey) | none (keep arrival order, find duplicates by messageId)')
     .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none")
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
@@ -376,6 +379,8 @@ function count(s: ReplaySummary, f: Finding): number {
       return s.conflicts;
     case 'late':
       return s.late;
+    case 'reordered':
+      return s.reordered;
     case 'invalid':
       return s.invalid;
   }

@@ -22,7 +22,9 @@ export function formatSummary(
   }
   lines.push('');
   const hasLatency = s.byKey.some((k) => k.latency);
-  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', 'max hold'];
+  // Judged by publish order (or a summary that found some): the reordered column, after late.
+  const judged = s.reordered > 0 || / seq publishTime /.test(` ${s.options} `);
+  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', ...(judged ? ['reordered'] : []), 'max hold'];
   if (hasLatency) header.push('latency mean/max');
   const rows: string[][] = [header];
   let keys = s.byKey;
@@ -33,10 +35,14 @@ export function formatSummary(
     keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
-  for (const k of keys) rows.push(row(terminalLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
-  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
+  for (const k of keys) rows.push(row(terminalLabel(k.key), k, judged, k.maxHoldMs, hasLatency ? latency(k) : undefined));
+  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, judged, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
+  if (s.maxReorder) {
+    const m = s.maxReorder;
+    lines.push(`  reordered: ${s.reordered} ${noun(s.reordered, 'message')} arrived after a later-published message of the same key; farthest out of place ${formatDuration(m.byMs)}, ${m.byPosition} ${noun(m.byPosition, 'position')}`);
+  }
   lines.push('');
   const measures = measuresOf(s.percentiles);
   if (measures.length) {
@@ -66,12 +72,13 @@ export function formatSummary(
 
 function row(
   label: string,
-  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number },
+  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number; reordered: number },
+  judged: boolean,
   maxHold: number,
   lat?: string,
   pad = false,
 ): string[] {
-  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late].map(String);
+  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late, ...(judged ? [c.reordered] : [])].map(String);
   r.push(formatDuration(maxHold));
   if (lat !== undefined) r.push(lat);
   else if (pad) r.push('');

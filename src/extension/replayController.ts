@@ -93,9 +93,10 @@ export class ReplayController extends Disposable {
         return this.seek(this.end);
       case 'nextGap':
       case 'nextDuplicate':
-      case 'nextLate': {
+      case 'nextLate':
+      case 'nextReordered': {
         this.pause();
-        const kind = action === 'nextGap' ? 'gap' : action === 'nextDuplicate' ? 'duplicate' : 'late';
+        const kind = action === 'nextGap' ? 'gap' : action === 'nextDuplicate' ? 'duplicate' : action === 'nextLate' ? 'late' : 'reordered';
         const from = this.activeFlag ? this.pos : 0;
         const next = kind === 'gap' ? this.session.nextGapStop(from) : this.session.nextPositionOf(kind, from);
         return next !== undefined && this.seek(next);

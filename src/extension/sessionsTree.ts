@@ -5,20 +5,20 @@ import { EmittedCounts } from '../shared/timelineModel';
 import type { FindingGroup } from '../core/trace/traceFilter';
 import { EventView } from '../shared/timelineModel';
 import { positionWords } from '../timeline/replayCursor';
-import { describeFilter, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/trace/traceFilter';
+import { describeFilter, findingCount, findingKindsOnly, KEY_FINDING_KINDS, keyListing } from '../core/trace/traceFilter';
 import { KEY_ORDER_LABELS, KeyOrder } from '../core/trace/keyOrder';
 import { Disposable } from './dispose';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { treePageSize } from './settings';
 import { displayKey } from '../core/trace/keyLabel';
-import { sequencingLabel, unseenFindings } from '../core/sequencer/sequencingOptions';
+import { judgesPublishOrder, sequencingLabel, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';
 import { measuresOf, percentileLines, TIME_MEASURE_LABELS, TimeMeasure, TimePercentiles } from '../core/replay/timePercentiles';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
- * Duplicates / Late → events; invalid records in their own group. Long lists page with a
+ * Duplicates / Late / Reordered → events; invalid records in their own group. Long lists page with a
  * "Load more" node. Nodes know their parent, so `reveal` works. Counts follow the replay cursor.
  */
 export type TreeNode = SessionNode | SummaryNode | MeasureNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode;
@@ -105,7 +105,8 @@ function sessionOf(n: GroupNode | KeyNode | SessionNode): Session {
   return p.session;
 }
 
-const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', invalid: 'Invalid' };
+const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', reordered: 'Reordered', invalid: 'Invalid' };
+const GROUP_ICON: Record<GroupKind, string> = { gap: 'debug-disconnect', duplicate: 'copy', late: 'watch', reordered: 'arrow-swap', invalid: 'error' };
 
 export class SessionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
@@ -204,6 +205,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       if (c.gaps && shownKinds.includes('gap')) groups.push('gap');
       if (c.duplicates && shownKinds.includes('duplicate')) groups.push('duplicate');
       if (c.late && shownKinds.includes('late')) groups.push('late');
+      if (c.reordered && shownKinds.includes('reordered')) groups.push('reordered');
       return groups.map((g) => new GroupNode(node, g, treePageSize()));
     }
     if (node instanceof GroupNode) {
@@ -223,7 +225,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
     const s = sessionOf(node);
     if (node.group === 'invalid') return node.parent instanceof SessionNode ? s.data.countsAt(s.position).invalid : 0;
     const c = s.data.keyCountsAt((node.parent as KeyNode).key, s.position);
-    return node.group === 'gap' ? c.gaps : node.group === 'duplicate' ? c.duplicates : c.late;
+    return findingCount(c, node.group);
   }
 
   /** "Load more": shows another page of the list the node ends. */
@@ -316,9 +318,10 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const item = new vscode.TreeItem('Summary', measuresOf(s.data.summary.percentiles).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:summary`;
       const unseen = unseenFindings(s.options);
-      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late ? 'warning' : unseen ? 'info' : 'pass');
-      item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
-      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '')
+      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late || c.reordered ? 'warning' : unseen ? 'info' : 'pass');
+      const reordered = judgesPublishOrder(s.options) || c.reordered ? ` · ${c.reordered} reordered` : '';
+      item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup${reordered} · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
+      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late}${reordered} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '')
         + timesText(s.data.summary.percentiles, "All keys' messages");
       item.contextValue = 'summary';
       return item;
@@ -339,15 +342,15 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const c = s.data.keyCountsAt(node.key, s.position);
       const lane = s.lanes[node.key];
       const name = s.data.keyNames[node.key];
-      const hasFindings = c.gaps + c.duplicates + c.late > 0;
+      const hasFindings = c.gaps + c.duplicates + c.late + c.reordered > 0;
       const item = new vscode.TreeItem(displayKey(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
       const open = s.live?.openState(node.key);
-      const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup` : countsText(c, false);
+      const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ''}` : countsText(c, false);
       item.description = counts + (lane.hot ? ' · hot' : '') + (open ? ` · ${openStateWords(open)}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
       item.contextValue = 'key';
       return item;
     }
@@ -357,7 +360,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const s = sessionOf(node);
       item.id = `session:${s.id}:${node.parent instanceof KeyNode ? `key:${node.parent.key}:` : ''}${node.group}`;
       item.description = String(n);
-      item.iconPath = new vscode.ThemeIcon(node.group === 'gap' ? 'debug-disconnect' : node.group === 'duplicate' ? 'copy' : node.group === 'late' ? 'watch' : 'error');
+      item.iconPath = new vscode.ThemeIcon(GROUP_ICON[node.group]);
       item.contextValue = `group.${node.group}`;
       return item;
     }
@@ -385,6 +388,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
 function countsText(c: EmittedCounts, withInvalid: boolean): string {
   const parts = [`${c.delivered} delivered`, `${c.gaps} ${noun(c.gaps, 'gap')}`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
   if (c.conflicts) parts.splice(4, 0, `${c.conflicts} ${noun(c.conflicts, 'conflict')}`);
+  if (c.reordered) parts.push(`${c.reordered} reordered`);
   if (withInvalid) parts.push(`${c.invalid} invalid`);
   return parts.join(' · ');
 }
@@ -412,6 +416,11 @@ export function eventItem(e: EventView): vscode.TreeItem {
       label = `#${e.seq}`;
       description = `late · ${time(e.t1)} · line ${e.line}`;
       icon = 'watch';
+      break;
+    case 'reordered':
+      label = e.messageId ?? '';
+      description = `reordered · ${formatDuration(e.byMs ?? 0)}, ${e.byPosition} ${noun(e.byPosition ?? 0, 'position')} out of place${e.behindId ? ` (after ${e.behindId})` : ''} · ${time(e.t1)} · line ${e.line}`;
+      icon = 'arrow-swap';
       break;
     case 'invalid':
       label = `line ${e.line}`;

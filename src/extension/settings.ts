@@ -19,7 +19,8 @@ export function optionTextFromSettings(presetOverride?: string): OptionText {
   };
   const key = explicit<string>('key');
   if (key !== undefined) text.key = key;
-  const seq = explicit<string>('seq');
+  // Only as set: unset, the default follows the key (publish order for ordering keys, else none).
+  const seq = setByUser<string>(c, 'seq');
   if (seq !== undefined) text.seq = seq;
   const time = explicit<string>('time');
   if (time !== undefined) text.time = time;

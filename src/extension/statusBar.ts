@@ -4,7 +4,7 @@ import { positionWords } from '../timeline/replayCursor';
 import { Disposable } from './dispose';
 import { emulatorHostInUse } from './pubsubCommands';
 import { SessionManager } from './sessionManager';
-import { unseenFindings } from '../core/sequencer/sequencingOptions';
+import { judgesPublishOrder, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';
 
 /** The active session's verdict at a glance; click opens the timeline. */
@@ -39,14 +39,14 @@ export class SessionStatusBar extends Disposable {
       return;
     }
     const c = s.data.countsAt(s.position);
-    const problems = c.gaps + c.late;
+    const problems = c.gaps + c.late + c.reordered;
     const live = s.live;
     const unseen = unseenFindings(s.options);
     // Compact, so the counts and the replay position fit beside other items at 1 280 px: a long
     // title is shortened (the tooltip has it whole), the words are few.
     const parts = [shorten(s.title, 28)];
     if (live) parts.push(live.tapGone ? 'TAP GONE' : live.state === 'live' ? `${Math.round(live.rate)}/s` : live.state.toUpperCase());
-    parts.push(unseen ? `${c.duplicates} dup · no seq numbers` : `${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late`);
+    parts.push(unseen ? `${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ' · no seq numbers'}` : `${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late`);
     const open = live?.longestOpen;
     if (open) parts.push(openStateWords(open.state).replace(/ · \d+ held$/, '') + (live.openKeys > 1 ? ` (+${live.openKeys - 1} ${noun(live.openKeys - 1, 'key')})` : ''));
     if (s.replay.active) parts.push(s.replay.position > s.data.arrivalCount ? 'end' : `${s.replay.position}/${s.data.arrivalCount}`);

@@ -21,7 +21,7 @@ export interface WireLanes {
 /** What `columns` holds. */
 type LaneColumns = [
   names: string[],
-  /** Per lane: received, delivered, gaps, lost, duplicates, late. */
+  /** Per lane: received, delivered, gaps, lost, duplicates, late, reordered. */
   counts: number[],
   /** Indices (in `names`) of the hot lanes. */
   hot: number[],
@@ -29,7 +29,7 @@ type LaneColumns = [
   keys?: number[],
 ];
 
-const COUNTS_PER_LANE = 6;
+const COUNTS_PER_LANE = 7;
 
 export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
   const names = new Array<string>(lanes.length);
@@ -45,6 +45,7 @@ export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
     counts[c++] = l.lost;
     counts[c++] = l.duplicates;
     counts[c++] = l.late;
+    counts[c++] = l.reordered;
     if (l.hot) hot.push(i);
     if (l.key !== i) identity = false;
   }
@@ -65,6 +66,7 @@ export function unpackLanes(w: WireLanes): LaneInfo[] {
       lost: counts[c + 3],
       duplicates: counts[c + 4],
       late: counts[c + 5],
+      reordered: counts[c + 6],
       hot: false,
     };
   }

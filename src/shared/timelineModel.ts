@@ -8,11 +8,12 @@ import type { ReplaySummary } from '../core/replay/replayEngine';
 import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 
-export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4 } as const;
+export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4, reordered: 5 } as const;
 
 export type KindCode = (typeof Kind)[keyof typeof Kind];
 
-export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid'] as const;
+/** By kind code (see Kind). */
+export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered'] as const;
 
 export type KindName = (typeof KIND_NAMES)[number];
 
@@ -28,6 +29,8 @@ export interface EmittedCounts {
   /** Duplicates whose content differs from the first copy's (counted in `duplicates` too). */
   conflicts: number;
   late: number;
+  /** First copies that came after one of their key published later (`--seq publishTime`; counted in `delivered` too). */
+  reordered: number;
   invalid: number;
 }
 
@@ -87,6 +90,10 @@ export interface EventView {
   /** Invalid: why the record could not be sequenced. */
   problem?: string;
   latencyMs?: number;
+  /** Reordered: how far out of place (see ReorderedEvent), and the message it came behind. */
+  byMs?: number;
+  byPosition?: number;
+  behindId?: string;
   /** The record's arrival index, file index, 1-based line and messageId (not for gaps). */
   arrival?: number;
   file?: number;
@@ -113,6 +120,7 @@ export interface LaneCounts {
   lost: number;
   duplicates: number;
   late: number;
+  reordered: number;
 }
 
 /** A lane: its key and the key's counts over the whole session. */
@@ -156,6 +164,7 @@ export interface Overview {
   gaps: number[];
   duplicates: number[];
   late: number[];
+  reordered: number[];
 }
 
 export interface Base64 {
@@ -175,6 +184,8 @@ export interface SessionSnapshot {
   arrivals: Record<ArrivalColumn, string>;
   messageIds: string[];
   problems: [number, string][];
+  /** Reordered events' behind messageIds, by event (absent from snapshots made before reordered events existed). */
+  behind?: [number, string][];
   /** Records by arrival index (only those the export chose to embed). */
   records: Record<number, ReceivedMessage>;
 }

@@ -26,6 +26,7 @@ export class KeyEvents {
   readonly gap = new IntColumn(0);
   readonly duplicate = new IntColumn(0);
   readonly late = new IntColumn(0);
+  readonly reordered = new IntColumn(0);
   /** Longest span (t1 − t0) of any event, so a time query knows how far back spans reach. */
   maxSpan = 0;
 }
@@ -35,9 +36,9 @@ export class EventStore {
   readonly key = new IntColumn(4096);
   /** seq of a message/duplicate/late (NaN without one); first missing number of a gap. */
   readonly seq = new FloatColumn(4096);
-  /** Gap: last missing number; others: NaN. */
+  /** Gap: last missing number; reordered: byPosition; others: NaN. */
   readonly seqTo = new FloatColumn(4096);
-  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none). */
+  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs. */
   readonly extra = new FloatColumn(4096);
   /** Message: arrival; gap: opened; others: when it happened. */
   readonly t0 = new FloatColumn(4096);
@@ -53,6 +54,8 @@ export class EventStore {
   readonly invalid = new IntColumn(16);
   /** Why each invalid event's record could not be sequenced. */
   readonly problems = new Map<number, string>();
+  /** The messageId each reordered event's message came behind. */
+  readonly behind = new Map<number, string>();
 
   get count(): number {
     return this.kind.length;
@@ -86,6 +89,7 @@ export class EventStore {
     if (kind === Kind.gap) ke.gap.push(id);
     else if (kind === Kind.duplicate) ke.duplicate.push(id);
     else if (kind === Kind.late) ke.late.push(id);
+    else if (kind === Kind.reordered) ke.reordered.push(id);
     const span = t1 - t0;
     if (span > ke.maxSpan) ke.maxSpan = span;
     return id;

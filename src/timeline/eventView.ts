@@ -38,6 +38,11 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
       v.redelivery = (flags & Flag.redelivery) !== 0;
       if (flags & Flag.conflict) v.conflict = true;
       if (extra > 0) v.cascade = extra;
+    } else if (kind === Kind.reordered) {
+      v.byMs = extra;
+      v.byPosition = store.seqTo.get(id);
+      const behind = store.behind.get(id);
+      if (behind !== undefined) v.behindId = behind;
     } else if (kind === Kind.message && extra === extra) {
       v.latencyMs = extra;
     }

@@ -111,21 +111,21 @@ export class LaneIndex {
     return lane;
   }
 
-  /** Gaps, duplicates and late events reaching into the window, in event order, capped. */
+  /** Gaps, duplicates, late and reordered events reaching into the window, in event order, capped. */
   private findings(key: number, t0: number, t1: number, hi: number, lane: LanePage): void {
     const s = this.session.store;
     const ke = s.keys[key];
     const t0d = s.t0.data;
     const t1d = s.t1.data;
-    const lists = [ke.gap, ke.duplicate, ke.late];
+    const lists = [ke.gap, ke.duplicate, ke.late, ke.reordered];
     const pos = lists.map((l) => lowerBound((i) => t1d[l.data[i]], 0, l.length, t0));
     const ends = lists.map((l, j) => lowerBound((i) => t1d[l.data[i]], pos[j], l.length, hi));
     const out = lane.findings;
-    // Merge the three lists by event id: that is the lane's event order.
+    // Merge the lists by event id: that is the lane's event order.
     for (;;) {
       let best = -1;
       let bestId = Infinity;
-      for (let j = 0; j < 3; j++) {
+      for (let j = 0; j < lists.length; j++) {
         if (pos[j] < ends[j]) {
           const id = lists[j].data[pos[j]];
           if (id < bestId) {

@@ -11,7 +11,7 @@
  * numbers, which arrivals are duplicates: the event store says so), never what is held.
  */
 import { Sequencer, SequencerSink, KeyState } from '../core/sequencer/sequencer';
-import { isSequenced, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { isSequenced, judgesPublishOrder, SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { CaptureSession } from './captureSession';
 import type { CursorState, KeyStateView } from '../shared/timelineModel';
 
@@ -31,7 +31,7 @@ const KEYS_SHOWN = 50;
 /** Bytes of checkpoints a session may keep (rough estimate per key). */
 const CHECKPOINT_BUDGET = 64 << 20;
 const BYTES_PER_KEY = 400;
-const noopSink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
+const noopSink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} };
 /** Grid of the floating checkpoint (see stateAt): stepping back re-runs at most this many arrivals. */
 const FLOATING_STEP = 1024;
 
@@ -120,7 +120,7 @@ export class ReplayCursor {
       // The messageIds remembered without sequence numbers only decide which arrivals are
       // duplicates, which the event store says already: two, not the 2^20 over all keys that
       // every checkpoint would otherwise copy.
-      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), historySize: 2, idsKept: 2 },
+      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o), historySize: 2, idsKept: 2 },
       noopSink,
     );
   }

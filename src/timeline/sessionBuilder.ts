@@ -34,6 +34,9 @@ export class SessionBuilder {
     return (this.engine as ReplayEngine).sequencer.key(name)!.order;
   }
 
+  /** The arrival of the latest message event (a reordered event marks it). */
+  private messageArrival = -1;
+
   private arrivalOf(e: CaptureEntry | undefined): number {
     if (e === undefined) return -1;
     const a = this.pending.get(e);
@@ -47,8 +50,15 @@ export class SessionBuilder {
     const cause = this.cause;
     switch (ev.type) {
       case 'message':
-        store.add(Kind.message, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.latencyMs ?? NaN, ev.arrivedAt, ev.releasedAt, 0, this.arrivalOf(e), cause);
+        this.messageArrival = this.arrivalOf(e);
+        store.add(Kind.message, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.latencyMs ?? NaN, ev.arrivedAt, ev.releasedAt, 0, this.messageArrival, cause);
         break;
+      case 'reordered': {
+        // Heard right after its message's event: the same arrival.
+        const id = store.add(Kind.reordered, this.keyId(ev.key), NaN, ev.byPosition, ev.byMs, ev.at, ev.at, 0, this.messageArrival, cause);
+        store.behind.set(id, ev.behindMessageId);
+        break;
+      }
       case 'gap':
         store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, ev.reason === 'capacity' ? Flag.reasonCapacity : ev.reason === 'end' ? Flag.reasonEnd : 0, -1, cause);
         break;

@@ -290,7 +290,7 @@ function escapeHtml(s: string): string {
 /**
  * Arrival indexes worth embedding, best first, at most `max`: the messages around each gap
  * (what was last delivered before it and what was released after it), duplicates, late and
- * invalid records, then messages in arrival order — all within `filter`.
+ * reordered messages, invalid records, then messages in arrival order — all within `filter`.
  */
 export function chooseRecords(session: CaptureSession, filter: EventFilter | undefined, max: number): number[] {
   const store = session.store;
@@ -322,7 +322,7 @@ export function chooseRecords(session: CaptureSession, filter: EventFilter | und
       }
     }
   }
-  for (const group of ['duplicate', 'late'] as const) {
+  for (const group of ['duplicate', 'late', 'reordered'] as const) {
     for (const ke of store.keys) for (let i = 0; i < ke[group].length && chosen.size < max; i++) add(ke[group].data[i]);
   }
   for (let i = 0; i < store.invalid.length && chosen.size < max; i++) add(store.invalid.data[i]);

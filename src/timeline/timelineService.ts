@@ -129,7 +129,7 @@ export class TimelineService {
   /** A key's counts up to a replay position: what the tree's key row shows there, and arrivals. */
   private countsAt(key: number, position: number): LaneCounts {
     const c = this.session.keyCountsAt(key, position);
-    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late };
+    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered };
   }
 
   /**
@@ -329,6 +329,7 @@ export function lanesOf(s: CaptureSession): LaneInfo[] {
     lost: k.lost,
     duplicates: k.duplicates,
     late: k.late,
+    reordered: k.reordered,
     hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || (heldNow ? heldNow(i) : k.maxHeld) >= 1000,
   }));
 }

@@ -107,6 +107,8 @@ function title(e: EventView): string {
       return `Duplicate ${e.seq ?? ''} (${e.conflict ? 'conflict' : e.redelivery ? 'redelivery' : 'republish'})${key}`;
     case 'late':
       return `Late ${e.seq ?? ''}${key}`;
+    case 'reordered':
+      return `Reordered ${e.messageId ?? ''}${key}`;
     case 'invalid':
       return 'Invalid record';
     default:
@@ -145,6 +147,13 @@ function eventRows(e: EventView): [string, string][] {
     case 'late':
       if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
       rows.push(['Late', 'arrived after its gap was declared lost'], ['At', dateTime(e.t1)]);
+      break;
+    case 'reordered':
+      rows.push(
+        ['Reordered', `arrived after ${e.behindId ?? 'a message of its key'}, which was published ${duration(e.byMs ?? NaN)} later (its publishTime is below)`],
+        ['Out of place', `by ${duration(e.byMs ?? NaN)} of publish time and ${count(e.byPosition ?? NaN)} ${e.byPosition === 1 ? 'message' : 'messages'} of its key that arrived since the first one published later`],
+        ['At', dateTime(e.t1)],
+      );
       break;
     case 'invalid':
       if (e.problem) rows.push(['Problem', e.problem]);

@@ -98,7 +98,7 @@ export function nextFindingBin(o: Overview | undefined, dir: 1 | -1, t: number):
   if (!o) return undefined;
   const n = o.arrivals.length;
   const w = (o.t1 - o.t0) / n;
-  const has = (i: number) => o.gaps[i] + o.duplicates[i] + o.late[i] > 0;
+  const has = (i: number) => o.gaps[i] + o.duplicates[i] + o.late[i] + (o.reordered?.[i] ?? 0) > 0;
   let i = Math.floor((t - o.t0) / w);
   for (i = Math.max(-1, Math.min(n, i)) + dir; i >= 0 && i < n; i += dir) {
     if (has(i)) return { start: o.t0 + i * w, end: o.t0 + (i + 1) * w, center: o.t0 + (i + 0.5) * w };

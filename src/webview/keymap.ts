@@ -48,9 +48,12 @@ export const REPLAY_SHORTCUTS: readonly Shortcut[] = [
   { label: 'Home End', does: 'Replay: go to the start / the end', keys: [['Home', replay('toStart')], ['End', replay('toEnd')]] },
   { label: 'Space', does: 'Replay: play / pause', keys: [[' ', replay('playPause')]] },
   {
-    label: 'G D L',
-    does: 'Replay: run to the next gap / duplicate / late message',
-    keys: [['g', replay('nextGap')], ['G', replay('nextGap')], ['d', replay('nextDuplicate')], ['D', replay('nextDuplicate')], ['l', replay('nextLate')], ['L', replay('nextLate')]],
+    label: 'G D L O',
+    does: 'Replay: run to the next gap / duplicate / late / reordered message',
+    keys: [
+      ['g', replay('nextGap')], ['G', replay('nextGap')], ['d', replay('nextDuplicate')], ['D', replay('nextDuplicate')], ['l', replay('nextLate')], ['L', replay('nextLate')],
+      ['o', replay('nextReordered')], ['O', replay('nextReordered')],
+    ],
   },
 ];
 

@@ -10,7 +10,8 @@
  * opened to declared lost (labelled with the missing range when wide enough); duplicate = a
  * ring (redelivery: the same Pub/Sub message again) or a diamond (republish: the same number
  * under a new messageId) or a hollow diamond in the error colour (conflict: the first copy's
- * messageId with other content); late = a triangle; invalid = a cross on the top lane. Marks are
+ * messageId with other content); late = a triangle; reordered = a double chevron pointing back
+ * (it belonged earlier); invalid = a cross on the top lane. Marks are
  * deduplicated per pixel column, so the work is bounded by pixels and capped page contents.
  */
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
@@ -38,6 +39,7 @@ interface Sprites {
   diamond: CanvasImageSource;
   conflict: CanvasImageSource;
   triangle: CanvasImageSource;
+  chevrons: CanvasImageSource;
   cross: CanvasImageSource;
 }
 
@@ -229,12 +231,14 @@ export class LaneLayer {
     const diamonds: number[] = [];
     const conflicts: number[] = [];
     const triangles: number[] = [];
+    const chevrons: number[] = [];
     let lastDupX = -Infinity;
     let lastLateX = -Infinity;
+    let lastReorderedX = -Infinity;
     let selectedX: number | undefined;
     for (let i = 0; i < fl.id.length; i++) {
       const kind = fl.kind[i];
-      if (kind !== Kind.duplicate && kind !== Kind.late) continue;
+      if (kind !== Kind.duplicate && kind !== Kind.late && kind !== Kind.reordered) continue;
       const t = fl.t1[i];
       if (t < s.t0 || t > t1) continue;
       const x = this.x(t);
@@ -254,6 +258,13 @@ export class LaneLayer {
         }
         this.hits.push(id, kind, x, mid, 0, 2);
         this.list(this.stats.findings, { id, kind: mark, x, y: mid }, t);
+      } else if (kind === Kind.reordered) {
+        if (x - lastReorderedX < MARKER_GAP && !selected) continue;
+        lastReorderedX = x;
+        chevrons.push(x);
+        if (shown) st.reordered++;
+        this.hits.push(id, kind, x, mid, 0, 2);
+        this.list(this.stats.findings, { id, kind: 'reordered', x, y: mid }, t);
       } else {
         if (x - lastLateX < MARKER_GAP && !selected) continue;
         lastLateX = x;
@@ -270,6 +281,7 @@ export class LaneLayer {
     for (const x of diamonds) this.stamp(sp.diamond, x, mid);
     for (const x of conflicts) this.stamp(sp.conflict, x, mid);
     for (const x of triangles) this.stamp(sp.triangle, x, mid);
+    for (const x of chevrons) this.stamp(sp.chevrons, x, mid);
     if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
     if (lp.findingsOmitted > 0) {
       // Said once per screen of the layer, so one is always in view.
@@ -456,7 +468,7 @@ export class LaneLayer {
   /** The marker sprites for this theme and pixel ratio, rendered once. */
   private spritesFor(s: LayerSpec): Sprites {
     const th = s.theme;
-    const key = [th.redelivery, th.republish, th.late, th.invalid, s.dpr].join('|');
+    const key = [th.redelivery, th.republish, th.late, th.reordered, th.invalid, s.dpr].join('|');
     if (this.sprites?.key === key) return this.sprites;
     const make = (draw: (c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number) => void): CanvasImageSource => {
       const px = Math.ceil(SPRITE * s.dpr);
@@ -495,6 +507,22 @@ export class LaneLayer {
         c.closePath();
         c.fill();
       }),
+      chevrons: make((c, m) => {
+        // « : two chevrons pointing back, on a backing of the lane's background so the message
+        // tick under it does not cut the shape.
+        c.fillStyle = th.background;
+        c.fillRect(m - 6, m - 5, 12, 10);
+        c.strokeStyle = th.reordered;
+        c.lineWidth = 2;
+        c.beginPath();
+        c.moveTo(m, m - 4);
+        c.lineTo(m - 4, m);
+        c.lineTo(m, m + 4);
+        c.moveTo(m + 5, m - 4);
+        c.lineTo(m + 1, m);
+        c.lineTo(m + 5, m + 4);
+        c.stroke();
+      }),
       cross: make((c, m) => {
         c.strokeStyle = th.invalid;
         c.lineWidth = 2;
@@ -521,7 +549,7 @@ export class LaneLayer {
 
 function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, invalid: 0 },
+    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, reordered: 0, invalid: 0 },
     labels: [],
     findings: [],
     messages: [],

@@ -13,6 +13,7 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['republish', 'republish', 'Duplicate: the same number published again under a new messageId'],
   ['conflict', 'conflict', 'Duplicate: the first copy\'s messageId with other data, attributes or ordering key'],
   ['late', 'late', 'Arrived after its gap was declared lost'],
+  ['reordered', 'reordered', 'Arrived after a message of its key published later (judged by publish order)'],
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];
 

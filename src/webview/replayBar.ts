@@ -62,6 +62,7 @@ export class ReplayBar {
       act('', 'Step to the next gap', 'nextGap', 'Next gap'),
       act('', 'Step to the next duplicate', 'nextDuplicate', 'Next duplicate'),
       act('', 'Step to the next late message', 'nextLate', 'Next late'),
+      act('', 'Step to the next reordered message', 'nextReordered', 'Next reordered'),
       this.slider,
       this.position,
     ]);
@@ -110,7 +111,7 @@ export class ReplayBar {
       }),
       el('p', {
         class: 'ss-muted',
-        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} ${noun(s.counts.gaps, 'gap')} (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} ${noun(s.counts.duplicates, 'duplicate')}${s.counts.conflicts ? ` (${count(s.counts.conflicts)} conflicting)` : ''} · ${count(s.counts.late)} late · ${count(s.keysHolding)} ${noun(s.keysHolding, 'key')} holding`,
+        text: `${count(s.counts.delivered)} delivered · ${count(s.counts.gaps)} ${noun(s.counts.gaps, 'gap')} (${count(s.counts.lost)} lost) · ${count(s.counts.duplicates)} ${noun(s.counts.duplicates, 'duplicate')}${s.counts.conflicts ? ` (${count(s.counts.conflicts)} conflicting)` : ''} · ${count(s.counts.late)} late${s.counts.reordered ? ` · ${count(s.counts.reordered)} reordered` : ''} · ${count(s.keysHolding)} ${noun(s.keysHolding, 'key')} holding`,
       }),
     );
     if (!s.keys.length) return;

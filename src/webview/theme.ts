@@ -18,6 +18,7 @@ export interface Theme {
   redelivery: string;
   republish: string;
   late: string;
+  reordered: string;
   invalid: string;
   cursor: string;
   hot: string;
@@ -39,6 +40,7 @@ const VARS: Record<keyof Omit<Theme, 'font' | 'highContrast'>, [string, string]>
   redelivery: ['--vscode-charts-orange', '#d18616'],
   republish: ['--vscode-charts-purple', '#b180d7'],
   late: ['--vscode-charts-yellow', '#cca700'],
+  reordered: ['--vscode-terminal-ansiBrightCyan', '#29b8db'],
   invalid: ['--vscode-errorForeground', '#f48771'],
   cursor: ['--vscode-charts-green', '#89d185'],
   hot: ['--vscode-badge-background', '#4d4d4d'],

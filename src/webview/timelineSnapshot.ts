@@ -18,6 +18,8 @@ export interface MarkCounts {
   republish: number;
   conflict: number;
   late: number;
+  /** First copies that came after one of their key published later (`--seq publishTime`). */
+  reordered: number;
   invalid: number;
 }
 
@@ -37,7 +39,7 @@ export interface DrawnLane {
 /** A mark as drawn, in CSS px relative to the canvas. */
 export interface DrawnMark {
   id: number;
-  /** message, gap, redelivery, republish, conflict, late, invalid. */
+  /** message, gap, redelivery, republish, conflict, late, reordered, invalid. */
   kind: string;
   x: number;
   y: number;

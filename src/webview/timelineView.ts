@@ -346,16 +346,17 @@ export class TimelineView {
       ctx.rect(r.x + i * barW, top + h - bh, Math.max(1, barW), bh);
     }
     ctx.fill();
-    // Finding ticks under the rate: gaps, duplicates, late, each its own row.
+    // Finding ticks under the rate: gaps, duplicates, late, reordered, each its own row.
     const rows: [number[], string][] = [
       [o.gaps, th.gap],
       [o.duplicates, th.redelivery],
       [o.late, th.late],
+      [o.reordered ?? [], th.reordered],
     ];
     rows.forEach(([bins, color], row) => {
       ctx.fillStyle = color;
       ctx.beginPath();
-      for (let i = 0; i < n; i++) if (bins[i]) ctx.rect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 10 + row * 3, Math.max(3, barW), 3);
+      for (let i = 0; i < n; i++) if (bins[i]) ctx.rect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 12 + row * 3, Math.max(3, barW), 3);
       ctx.fill();
     });
     return done();
@@ -472,6 +473,7 @@ export class TimelineView {
     if (c.gaps) parts.push(`${c.gaps} ${noun(c.gaps, 'gap')}`);
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
     if (c.late) parts.push(`${shortCount(c.late)} late`);
+    if (c.reordered) parts.push(`${shortCount(c.reordered)} reord`);
     const label = parts.join(' · ');
     this.drawLaneLabel(f, y, h, displayKey(lane.name), label, lane.hot);
     if (f.focusedLane === index) {
@@ -498,7 +500,7 @@ export function countsShown(lane: LaneInfo, page: TimelinePage | undefined, repl
   return (replaying && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
 }
 
-const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid'];
+const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered'];
 
 export function kindName(code: number): string {
   return KIND_NAME[code] ?? 'event';

@@ -39,6 +39,7 @@ class CountingSink implements SequencerSink<number> {
   late(): void {
     this.found.late++;
   }
+  reordered(): void {}
 }
 
 /** One full pass: a fresh sequencer, every delivery offered at its arrival time, then finish. */
@@ -69,6 +70,7 @@ export function heldShare(input: EngineInput): number {
     gap: () => {},
     duplicate: () => {},
     late: () => {},
+    reordered: () => {},
   };
   const s = new Sequencer<number>(engineConfig(input.seqBits), sink);
   for (let i = 0; i < input.count; i++) {

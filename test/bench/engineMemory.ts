@@ -54,6 +54,7 @@ function measure(a: EngineMemoryArgs): EngineMemoryResult {
     gap: () => {},
     duplicate: () => {},
     late: () => {},
+    reordered: () => {},
   };
   // No start window: every delivery is released at once, so what remains is what the engine
   // keeps per key and per delivery, not what it holds.

@@ -60,7 +60,7 @@ describe('workbench (e2e)', () => {
     await openCaptureFromPalette(page, 'basic.jsonl', 'Use settings');
     // The session row, then its children, fill in as the capture is read: wait for both.
     let rows: string[] = [];
-    const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 dup · 0 invalid · arrival order only: gaps cannot be seen/s.test(r));
+    const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 dup · 0 reordered · 0 invalid · publish order: gaps cannot be seen/s.test(r));
     await until(async () => {
       rows = await treeRows(page, 'seqscope');
       return complete();

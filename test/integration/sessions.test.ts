@@ -119,6 +119,25 @@ describe('SeqScope in VS Code', function () {
     assert.deepEqual(gapItems.sort(), gapEvents.sort());
   });
 
+  it('judges ordering keys by publish order by default, and lists a reordered message under its key', async () => {
+    const ordered = join(extPath, 'test', 'fixtures', 'publish-order', 'ordered-keys.jsonl');
+    await open(ordered, { key: 'orderingKey' });
+    const sn = children()[0] as SessionNode;
+    assert.equal(api.tree.getTreeItem(sn).description?.toString().split(' · ')[0], 'publish order per ordering key');
+    const kids = children(sn);
+    assert.match(String(api.tree.getTreeItem(kids[0]).description), /^24 delivered · 0 dup · 1 reordered · 0 invalid · publish order: gaps cannot be seen$/);
+    const aaa = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'AAA')!;
+    assert.equal(api.tree.getTreeItem(aaa).description, '12 delivered · 0 dup · 1 reordered');
+    assert.match(String(api.tree.getTreeItem(aaa).tooltip), /reordered 1 \(farthest out of place 2\.5ms, 4 positions\)/);
+    const groups = children(aaa).filter((n): n is GroupNode => n.kind === 'group');
+    assert.deepEqual(groups.map((g) => api.tree.getTreeItem(g).label), ['Reordered']);
+    const [item] = children(groups[0]).map((e) => api.tree.getTreeItem(e));
+    assert.equal(item.label, '1008');
+    assert.match(String(item.description), /^reordered · 2\.5ms, 4 positions out of place \(after 1018\) · 09:30:00\.056 · line 19$/);
+    const bbb = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'BBB')!;
+    assert.equal(api.tree.getTreeItem(bbb).collapsibleState, vscode.TreeItemCollapsibleState.None, 'no findings: nothing to expand');
+  });
+
   it('exports JSONL, CSV and Chrome trace that match the engine', async () => {
     const { id } = await open();
     const jsonl = join(out, 'trace.jsonl');

@@ -9,7 +9,7 @@ import { Sequencer, SequencerSink } from '../../src/core/sequencer/sequencer';
 // Natives syntax is not TypeScript: compiled at run time, where the flag allows it.
 const hasDoubleElements = new Function('a', 'return %HasDoubleElements(a)') as (a: unknown) => boolean;
 
-const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
+const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} };
 const boxed: string[] = [];
 /** Fields the probe reaches for that are not arrays: the probe no longer matches the engine. */
 const missing: string[] = [];

@@ -38,7 +38,8 @@ export type ModelEvent =
       at: number;
       item: string;
     }
-  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number; item: string };
+  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number; item: string }
+  | { type: 'reordered'; key: string; messageId: string; publishedMs: number; behindMs: number; behindId: string; behindItem: string; byMs: number; byPosition: number; at: number; item: string };
 
 /** A key's counters, its most messages held at once and its longest hold (ms). */
 export type ModelCounts = SequenceCounts & { maxHeld: number; maxHoldMs: number };
@@ -72,11 +73,13 @@ class RefKey {
   roomGrows = true;
   /** Unsequenced: every delivery, with its number over all keys. */
   readonly seenLog: { id: string; item: string; overall: number }[] = [];
+  /** Publish order: every first copy, in arrival order, with its publish time (NaN: none). */
+  readonly firsts: { id: string; item: string; published: number }[] = [];
   readonly lost: Lost[] = [];
   cascadeOpen = false;
   cascadeLast = 0;
   cascadeId = 0;
-  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, maxHeld: 0, maxHoldMs: 0 };
+  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0, maxHeld: 0, maxHoldMs: 0 };
 
   constructor(
     readonly name: string,
@@ -168,6 +171,7 @@ export class ReferenceSequencer {
         k.cascadeOpen = false;
         k.counts.delivered++;
         this.events.push({ type: 'message', key: k.name, seq: undefined, item, arrivedAt: this.now, releasedAt: this.now });
+        if (this.config.publishOrder) this.judge(k, raw, id, item);
       }
       return;
     }
@@ -186,6 +190,37 @@ export class ReferenceSequencer {
       this.releaseRun(k, this.now, true);
     } else if (abs < k.expected) this.behind(k, abs, id, item);
     else this.hold(k, abs, id, item);
+  }
+
+  /**
+   * Publish order, by its definition: reordered when an earlier first copy of the key was
+   * published strictly later; behind the earliest first copy with the key's latest publish time
+   * so far; by position, the first copies since the earliest one published later than it.
+   */
+  private judge(k: RefKey, published: number, id: string, item: string): void {
+    const index = k.firsts.length;
+    k.firsts.push({ id, item, published });
+    if (published !== published) return;
+    const earlier = k.firsts.slice(0, index).filter((f) => f.published === f.published);
+    const later = earlier.findIndex((f) => f.published > published);
+    if (later < 0) return;
+    const latest = Math.max(...earlier.map((f) => f.published));
+    const behind = earlier.find((f) => f.published === latest)!;
+    k.counts.reordered++;
+    const firstLaterIndex = k.firsts.indexOf(earlier[later]);
+    this.events.push({
+      type: 'reordered',
+      key: k.name,
+      messageId: id,
+      publishedMs: published,
+      behindMs: latest,
+      behindId: behind.id,
+      behindItem: behind.item,
+      byMs: latest - published,
+      byPosition: index - firstLaterIndex,
+      at: this.now,
+      item,
+    });
   }
 
   finish(): void {

@@ -8,7 +8,8 @@ export type Emitted =
   | { type: 'message'; key: string; seq: number | undefined; id: string; arrivedAt: number; releasedAt: number }
   | { type: 'gap'; key: string; from: number; to: number; count: number; openedAt: number; declaredAt: number; reason: string }
   | { type: 'duplicate'; key: string; seq: number | undefined; id: string; redelivery: boolean; cascade: number | undefined; at: number }
-  | { type: 'late'; key: string; seq: number; id: string; lostAt: number; at: number };
+  | { type: 'late'; key: string; seq: number; id: string; lostAt: number; at: number }
+  | { type: 'reordered'; key: string; id: string; behindId: string; byMs: number; byPosition: number; at: number };
 
 export interface Arrival {
   t: number;
@@ -30,6 +31,7 @@ export class Harness {
       gap: (k, g) => this.out.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason }),
       duplicate: (k, d) => this.out.push({ type: 'duplicate', key: k.name, seq: d.seq, id: d.messageId, redelivery: d.redelivery, cascade: d.cascade, at: d.at }),
       late: (k, l) => this.out.push({ type: 'late', key: k.name, seq: l.seq, id: l.messageId, lostAt: l.lostAt, at: l.at }),
+      reordered: (k, r) => this.out.push({ type: 'reordered', key: k.name, id: r.messageId, behindId: r.behindId, byMs: r.byMs, byPosition: r.byPosition, at: r.at }),
     };
     this.seq = new Sequencer<string>({ ...CONFIG, ...config }, this.sink);
   }

@@ -7,7 +7,7 @@ import { NO_KEY_LABEL } from '../trace/keyLabel';
  * Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Each key is a process, so it
  * gets its own track group; inside it:
  *   - thread 1 "delivered": an instant per released message;
- *   - thread 2 "findings": an instant per duplicate / late message;
+ *   - thread 2 "findings": an instant per duplicate / late / reordered message;
  *   - async slices "hold #n" (arrival → release) and "gap a–b" (opened → declared lost), which may
  *     overlap one another, so they are async events rather than complete events on a thread.
  * Invalid records go to process 0 "capture". Times are µs since the first event. The keys' tracks
@@ -34,6 +34,7 @@ interface KeyTally {
   name: string;
   lost: number;
   late: number;
+  reordered: number;
   duplicates: number;
 }
 
@@ -75,6 +76,7 @@ export class ChromeTraceFormatter implements TraceFormatter {
       const tally = this.tallies[pid - 1];
       if (ev.type === 'gap') tally.lost += ev.count;
       else if (ev.type === 'late') tally.late++;
+      else if (ev.type === 'reordered') tally.reordered++;
       else if (ev.type === 'duplicate') tally.duplicates++;
       switch (ev.type) {
         case 'message': {
@@ -104,6 +106,12 @@ export class ChromeTraceFormatter implements TraceFormatter {
         case 'late':
           out({ name: `late #${ev.seq}`, ph: 'i', s: 't', cat: 'late', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { messageId: ev.messageId, line: ev.line } });
           break;
+        case 'reordered':
+          out({
+            name: `reordered ${ev.messageId}`, ph: 'i', s: 't', cat: 'reordered', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
+            args: { messageId: ev.messageId, publishTime: ev.publishTime, behindMessageId: ev.behindMessageId, behindPublishTime: ev.behindPublishTime, byMs: ev.byMs, byPosition: ev.byPosition, line: ev.line },
+          });
+          break;
       }
     }
     return s;
@@ -129,7 +137,7 @@ export class ChromeTraceFormatter implements TraceFormatter {
       pid = this.pids.size + 1;
       this.pids.set(key, pid);
       out(meta(pid, 'process_name', { name: key === '' ? NO_KEY_LABEL : `key ${key}` }));
-      this.tallies.push({ name: key, lost: 0, late: 0, duplicates: 0 });
+      this.tallies.push({ name: key, lost: 0, late: 0, reordered: 0, duplicates: 0 });
       out({ ...meta(pid, 'thread_name', { name: 'delivered' }), tid: DELIVERED_TID });
       out({ ...meta(pid, 'thread_name', { name: 'findings' }), tid: FINDINGS_TID });
     }

@@ -5,8 +5,8 @@
  */
 import { CaptureEntry, publishedAt, receivedAtMs } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
-import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo, ReorderInfo } from '../sequencer/sequencer';
+import { SequencingOptions, describeOptions, isSequenced, judgesPublishOrder } from '../sequencer/sequencingOptions';
 import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
@@ -20,10 +20,18 @@ export interface LatencyStats {
   maxMs: number;
 }
 
+/** The largest displacement of a key's (or the run's) reordered messages: by publish time (ms) and by position. */
+export interface MaxReorder {
+  byMs: number;
+  byPosition: number;
+}
+
 export interface KeySummary extends SequenceCounts {
   key: string;
   maxHoldMs: number;
   maxHeld: number;
+  /** Present when the key has reordered messages. */
+  maxReorder?: MaxReorder;
   latency?: { count: number; meanMs: number; maxMs: number };
   /** Percentiles of the hold and of the records' times (sender → publish → receive). */
   percentiles: TimePercentiles;
@@ -39,6 +47,8 @@ export interface ReplaySummary extends SequenceCounts {
   firstTime: number | null;
   lastTime: number | null;
   maxHoldMs: number;
+  /** Present when some key has reordered messages: the largest displacements over all keys (each its own maximum). */
+  maxReorder?: MaxReorder;
   /** Percentiles over all keys' messages (see KeySummary.percentiles). */
   percentiles: TimePercentiles;
   byKey: KeySummary[];
@@ -115,6 +125,8 @@ export class ReplayEngine {
   private firstCause: InvalidCause | undefined;
   /** What `readFields` read from the record being pushed. */
   private readonly fields = newRecordFields();
+  /** `--seq publishTime`: the sequencer's number is the record's publish time (ms, NaN when absent). */
+  private readonly byPublish: boolean;
 
   constructor(
     readonly options: SequencingOptions,
@@ -123,12 +135,14 @@ export class ReplayEngine {
     /** Capture paths by file index; named on events only when there are several. */
     readonly files: readonly string[] = [],
   ) {
+    this.byPublish = judgesPublishOrder(options);
     this.sequencer = new Sequencer<CaptureEntry>(
       {
         gapTimeoutMs: options.gapTimeoutMs,
         capacity: options.capacity,
         seqBits: options.seqBits,
         sequenced: isSequenced(options),
+        publishOrder: judgesPublishOrder(options),
       },
       this.makeSink(),
       entryContent,
@@ -157,7 +171,7 @@ export class ReplayEngine {
       return false;
     }
     if (this.options.sendingTimeAttribute === undefined && f.sent === f.sent) this.sentAt.set(e, f.sent);
-    return this.offer(e, f.key, f.seq, rm.message.messageId);
+    return this.offer(e, f.key, this.byPublish ? publishedAt(rm, e.time) : f.seq, rm.message.messageId);
   }
 
   /** An entry a scanning thread has read already (see capture/lineScan.ts). */
@@ -168,7 +182,7 @@ export class ReplayEngine {
       this.reportInvalid(e, kind === ScanKind.Record ? (e.invalid ?? 'not a record') : (e.reason as string), causeOf(kind));
       return false;
     }
-    return this.offer(e, e.key, e.seq, e.messageId);
+    return this.offer(e, e.key, this.byPublish ? e.published : e.seq, e.messageId);
   }
 
   private offer(e: CaptureEntry, key: string, seq: number, messageId: string): true {
@@ -204,10 +218,12 @@ export class ReplayEngine {
         gaps: k.gaps,
         lost: k.lost,
         late: k.late,
+        reordered: k.reordered,
         maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
         percentiles: this.times.percentiles(k.order),
       };
+      if (k.reordered > 0) ks.maxReorder = { ...s.maxReorderOf(k) };
       const l = this.latency.get(k.name);
       if (l) ks.latency = { count: l.count, meanMs: l.sumMs / l.count, maxMs: l.maxMs };
       return ks;
@@ -221,6 +237,7 @@ export class ReplayEngine {
       firstTime: this.firstTime === this.firstTime ? this.firstTime : null,
       lastTime: s.now === -Infinity ? null : s.now,
       maxHoldMs: byKey.reduce((m, k) => Math.max(m, k.maxHoldMs), 0),
+      ...(s.totals.reordered > 0 ? { maxReorder: worstReorder(byKey) } : {}),
       percentiles: this.times.total(),
       byKey,
       invalidSamples: [...this.invalidSamples],
@@ -386,6 +403,24 @@ export class ReplayEngine {
         };
         listener(ev, d.item);
       },
+      reordered: (k: KeyState<CaptureEntry>, r: ReorderInfo<CaptureEntry>): void => {
+        if (!listener) return;
+        const rm = r.item.record;
+        listener({
+          type: 'reordered',
+          key: k.name,
+          messageId: r.messageId,
+          publishTime: rm?.message.publishTime ?? isoTime(r.publishedMs),
+          behindPublishTime: r.behindItem.record?.message.publishTime ?? isoTime(r.behindMs),
+          behindMessageId: r.behindId,
+          byMs: r.byMs,
+          byPosition: r.byPosition,
+          receivedAt: rm?.receivedAt,
+          at: r.at,
+          file: this.fileName(r.item),
+          line: r.item.line,
+        }, r.item);
+      },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
         const rm = l.item.record;
@@ -404,6 +439,22 @@ export class ReplayEngine {
       },
     };
   }
+}
+
+/** The run's largest displacements: each the maximum over the keys. */
+function worstReorder(byKey: readonly KeySummary[]): MaxReorder {
+  const worst: MaxReorder = { byMs: 0, byPosition: 0 };
+  for (const k of byKey) {
+    if (k.maxReorder === undefined) continue;
+    if (k.maxReorder.byMs > worst.byMs) worst.byMs = k.maxReorder.byMs;
+    if (k.maxReorder.byPosition > worst.byPosition) worst.byPosition = k.maxReorder.byPosition;
+  }
+  return worst;
+}
+
+/** A publish time the record did not keep as text (a scanned entry): ISO 8601, to the ms. */
+function isoTime(ms: number): string | undefined {
+  return ms === ms ? new Date(ms).toISOString() : undefined;
 }
 
 /**

@@ -15,6 +15,7 @@
 import { refArray } from '../util/arrayKinds';
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
+import { Displacement, PublishOrder } from './publishOrder';
 import { IdMemory } from './seenIds';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerQueue } from './timerQueue';
@@ -27,6 +28,12 @@ export interface SequencerConfig {
   readonly seqBits: SeqBits;
   /** False for `--seq none`: no numbers, so arrival order is kept and duplicates are found by messageId. */
   readonly sequenced: boolean;
+  /**
+   * Unsequenced keys judged by publish order (`--seq publishTime`): `offer`'s number is then the
+   * record's publish time in ms (NaN when it has none), and a first copy that arrives after one
+   * of its key published later is reported as reordered (see publishOrder.ts).
+   */
+  readonly publishOrder?: boolean;
   /**
    * How many recent deliveries per key remember their messageId, to tell a redelivery (same id)
    * from a second publish of a number. Older duplicates are still found, but their first id is
@@ -89,11 +96,21 @@ export interface LateInfo<T> {
   readonly item: T;
 }
 
+export interface ReorderInfo<T> extends Displacement<T> {
+  readonly messageId: string;
+  /** Its own publish time, ms. */
+  readonly publishedMs: number;
+  readonly at: number;
+  readonly item: T;
+}
+
 export interface SequencerSink<T> {
   message(key: KeyState<T>, seq: number | undefined, item: T, arrivedAt: number, releasedAt: number): void;
   gap(key: KeyState<T>, gap: GapInfo): void;
   duplicate(key: KeyState<T>, dup: DuplicateInfo<T>): void;
   late(key: KeyState<T>, late: LateInfo<T>): void;
+  /** A first copy judged by publish order came after one of its key published later (heard right after its message). */
+  reordered(key: KeyState<T>, info: ReorderInfo<T>): void;
 }
 
 /** Counters per key (and, summed, for the run). */
@@ -108,10 +125,12 @@ export interface SequenceCounts {
   gaps: number;
   lost: number;
   late: number;
+  /** First copies delivered after one of their key published later (`--seq publishTime`; counted in delivered too). */
+  reordered: number;
 }
 
 export function zeroCounts(): SequenceCounts {
-  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0 };
+  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0 };
 }
 
 interface LostRange {
@@ -229,6 +248,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   gaps = 0;
   lost = 0;
   late = 0;
+  reordered = 0;
   /** Arrival order of what is held after the start; present only while the key holds then. */
   arrivals: ArrivalQueue | undefined;
   findings: KeyFindings | undefined;
@@ -257,6 +277,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.gaps = this.gaps;
     c.lost = this.lost;
     c.late = this.late;
+    c.reordered = this.reordered;
     c.held = this.held === NOTHING_HELD ? NOTHING_HELD : this.held.clone();
     // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
     c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
@@ -292,6 +313,8 @@ export class Sequencer<T> {
   private readonly spareHeld = refArray<HeldQueue<T>>();
   private readonly spareArrivals = refArray<ArrivalQueue>();
   private totalsState: SequenceCounts = zeroCounts();
+  /** Unsequenced keys' publish order, when judged (config.publishOrder). */
+  private publishOrder: PublishOrder<T> | undefined;
 
   constructor(
     readonly config: SequencerConfig,
@@ -306,6 +329,7 @@ export class Sequencer<T> {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.history = new HistoryArena(this.historySize, config.historyTotal);
     this.idMemory = new IdMemory(config.idsKept);
+    if (config.publishOrder === true && !config.sequenced) this.publishOrder = new PublishOrder<T>();
   }
 
   /** Counters summed over every key. */
@@ -335,6 +359,7 @@ export class Sequencer<T> {
     c.nowMs = this.nowMs;
     c.cascadeCount = this.cascadeCount;
     c.totalsState = { ...this.totalsState };
+    c.publishOrder = this.publishOrder?.clone();
     return c;
   }
 
@@ -386,7 +411,8 @@ export class Sequencer<T> {
 
   /**
    * Offers one arrival at the current clock. `seq` is the raw number (already validated with
-   * `space.check`), ignored for unsequenced configs.
+   * `space.check`); for unsequenced configs it is ignored, or with `publishOrder` the record's
+   * publish time in ms (NaN when it has none).
    */
   offer(keyName: string, seq: number, messageId: string, item: T): void {
     // Feeds come in bursts per key: the previous arrival's key saves a map lookup most times.
@@ -400,7 +426,7 @@ export class Sequencer<T> {
     const now = this.nowMs;
 
     if (!this.config.sequenced) {
-      this.offerUnsequenced(k, messageId, item, now);
+      this.offerUnsequenced(k, seq, messageId, item, now);
       return;
     }
 
@@ -442,6 +468,11 @@ export class Sequencer<T> {
   /** Numbers currently held by a key, raw, lowest first. */
   heldNumbers(k: KeyState<T>): number[] {
     return k.held.positions().map((a) => this.space.wrap(a));
+  }
+
+  /** The largest displacement of a key's reordered messages (zeros when none, or not judged by publish order). */
+  maxReorderOf(k: KeyState<T>): { readonly byMs: number; readonly byPosition: number } {
+    return this.publishOrder?.worst(k.order) ?? { byMs: 0, byPosition: 0 };
   }
 
   /** The next number a key expects (raw), or undefined during its start window. */
@@ -516,10 +547,11 @@ export class Sequencer<T> {
     k.histMask = this.historySize - 1;
     this.keys.set(name, k);
     this.keyList.push(k);
+    this.publishOrder?.addKey(order);
     return k;
   }
 
-  private offerUnsequenced(k: KeyState<T>, messageId: string, item: T, now: number): void {
+  private offerUnsequenced(k: KeyState<T>, published: number, messageId: string, item: T, now: number): void {
     const content = this.contentOf(item);
     const first = this.idMemory.contentOf(k, messageId);
     if (first !== undefined) {
@@ -528,9 +560,15 @@ export class Sequencer<T> {
     }
     this.idMemory.remember(k, messageId, content);
     k.cascadeOpen = false;
+    const judged = this.publishOrder?.judge(k.order, k.delivered, published, messageId, item);
     k.delivered++;
     this.totalsState.delivered++;
     this.sink.message(k, undefined, item, now, now);
+    if (judged !== undefined) {
+      k.reordered++;
+      this.totalsState.reordered++;
+      this.sink.reordered(k, { ...judged, messageId, publishedMs: published, at: now, item });
+    }
   }
 
   /** Delivers the key's expected number. */

@@ -10,8 +10,11 @@ import { SEQ_BITS, SeqBits } from './serial';
 /** `json`: a field of the payload read as JSON (`json:payload[0].instrument.symbol`). */
 export type JsonSpec = { readonly kind: 'json'; readonly path: JsonPath };
 export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attribute'; readonly name: string } | JsonSpec | { readonly kind: 'none' };
-/** `mdp3`: the MsgSeqNum in the header of the MDP 3.0 packet that is the payload (CME Smart Stream). */
-export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'none' };
+/**
+ * `mdp3`: the MsgSeqNum in the header of the MDP 3.0 packet that is the payload (CME Smart Stream).
+ * `publishTime`: no numbers; arrival order, each key judged by its messages' publish times.
+ */
+export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'publishTime' } | { readonly kind: 'none' };
 /** Where the sender's time (for latency) comes from: an attribute in ms since the epoch, the MDP 3.0 packet's SendingTime, or a payload field. */
 export type TimeSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'none' };
 
@@ -36,12 +39,18 @@ export interface SequencingOptions {
 
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
 export function isSequenced(o: SequencingOptions): boolean {
-  return o.seq.kind !== 'none';
+  return o.seq.kind !== 'none' && o.seq.kind !== 'publishTime';
 }
 
+/** Whether keys are judged by their messages' publish times (`--seq publishTime`). */
+export function judgesPublishOrder(o: SequencingOptions): boolean {
+  return o.seq.kind === 'publishTime';
+}
+
+/** Ordering keys without numbers are judged by publish order; other keys (see resolveOptions) keep arrival order. */
 export const DEFAULT_OPTIONS: SequencingOptions = {
   key: { kind: 'orderingKey' },
-  seq: { kind: 'none' },
+  seq: { kind: 'publishTime' },
   seqBits: 64,
   gapTimeoutMs: 10_000,
   capacity: 10_000,
@@ -139,11 +148,12 @@ export function parseKeySpec(text: string): KeySpec {
 export function parseSeqSpec(text: string): SeqSpec {
   if (text === 'none') return { kind: 'none' };
   if (text === 'mdp3') return { kind: 'mdp3' };
+  if (text === 'publishTime') return { kind: 'publishTime' };
   const name = attributeName(text);
   if (name !== undefined) return { kind: 'attribute', name };
   const json = jsonSpec(text, 'seq');
   if (json !== undefined) return json;
-  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header), json:<path> (a payload field, e.g. json:header.seq) or none`, optionFix('seq'));
+  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header), json:<path> (a payload field, e.g. json:header.seq), publishTime (no numbers: judge each key by publish order) or none`, optionFix('seq'));
 }
 
 export function parseTimeSpec(text: string): TimeSpec {
@@ -246,6 +256,9 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
     if (!Number.isInteger(c) || c < 1) throw new InputError(`capacity "${text.capacity}" is not valid: use a whole number of 1 or more`, optionFix('capacity'));
     o = { ...o, capacity: c };
   }
+  // The default judges publish order only where Pub/Sub keeps it: ordering keys. A key of one's
+  // own (an attribute, a payload field, none) keeps arrival order unless publishTime is asked for.
+  if (o.seq.kind === 'publishTime' && text.seq === undefined && o.key.kind !== 'orderingKey') o = { ...o, seq: { kind: 'none' } };
   // Serial arithmetic only orders numbers less than half the space apart; more held than that
   // would make a held number look older than the expected one.
   if (isSequenced(o) && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
@@ -260,7 +273,7 @@ export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean
 }
 
 export function describeOptions(o: SequencingOptions): string {
-  const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : 'seq none';
+  const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : judgesPublishOrder(o) ? 'seq publishTime (publish order)' : 'seq none';
   const time = o.sendingTimeMdp3 ? ', time mdp3' : o.sendingTimeJson ? `, time json:${formatJsonPath(o.sendingTimeJson)}` : '';
   return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
 }
@@ -272,6 +285,7 @@ export function describeOptions(o: SequencingOptions): string {
 export function sequencingLabel(o: SequencingOptions): string {
   const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : o.key.kind === 'json' ? `per ${formatJsonPath(o.key.path)}` : 'in one stream';
   if (o.seq.kind === 'none') return `arrival order ${per}`;
+  if (o.seq.kind === 'publishTime') return `publish order ${per}`;
   const numbers = o.seq.kind === 'attribute' ? o.seq.name : o.seq.kind === 'json' ? formatJsonPath(o.seq.path) : 'MDP 3.0 packet numbers';
   return `${numbers} ${per}${o.seqBits === 64 ? '' : ` (${o.seqBits}-bit)`}`;
 }
@@ -283,5 +297,6 @@ export function sequencingLabel(o: SequencingOptions): string {
  * options can find everything.
  */
 export function unseenFindings(o: SequencingOptions): string | undefined {
+  if (o.seq.kind === 'publishTime') return 'publish order: gaps cannot be seen (no sequence numbers); a message is reordered when it came after one of its key published later; duplicates are redeliveries of one message id';
   return o.seq.kind === 'none' ? 'arrival order only: gaps cannot be seen (no sequence numbers); duplicates are redeliveries of one message id' : undefined;
 }

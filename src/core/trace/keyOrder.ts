@@ -21,7 +21,7 @@ export const KEY_ORDER_LABELS: Readonly<Record<KeyOrder, string>> = {
 export const KEY_ORDER_DETAILS: Readonly<Record<KeyOrder, string>> = {
   arrival: 'as they first appeared in the capture',
   name: 'by name, numbers in names by value: key-2 before key-10',
-  findings: 'most lost messages first, then most late, then most duplicates; keys without findings last',
+  findings: 'most lost messages first, then most late, then most reordered, then most duplicates; keys without findings last',
 };
 
 export function isKeyOrder(v: unknown): v is KeyOrder {
@@ -32,6 +32,8 @@ export function isKeyOrder(v: unknown): v is KeyOrder {
 export interface KeyFindingTotals {
   readonly lost: number;
   readonly late: number;
+  /** Absent where nothing is judged by publish order. */
+  readonly reordered?: number;
   readonly duplicates: number;
 }
 
@@ -54,7 +56,7 @@ export function orderKeys<K extends KeyFindingTotals>(keys: readonly K[], order:
     idx.sort((a, b) => {
       const ka = keys[a];
       const kb = keys[b];
-      return kb.lost - ka.lost || kb.late - ka.late || kb.duplicates - ka.duplicates || a - b;
+      return kb.lost - ka.lost || kb.late - ka.late || (kb.reordered ?? 0) - (ka.reordered ?? 0) || kb.duplicates - ka.duplicates || a - b;
     });
   }
   return idx;

@@ -79,6 +79,27 @@ export interface LateEvent {
   line: number;
 }
 
+/**
+ * A first copy that arrived after one of its key with a strictly later publishTime
+ * (`--seq publishTime`). Heard right after its message event, which it marks.
+ */
+export interface ReorderedEvent {
+  type: 'reordered';
+  key: string;
+  messageId: string;
+  publishTime?: string;
+  /** The key's latest publish time before it, and the message that had it. */
+  behindPublishTime?: string;
+  behindMessageId: string;
+  /** How far out of place: behind's publish time − its own (ms), and first copies of the key since the first one published later. */
+  byMs: number;
+  byPosition: number;
+  receivedAt?: string;
+  at: number;
+  file?: string;
+  line: number;
+}
+
 export interface InvalidEvent {
   type: 'invalid';
   line: number;
@@ -88,6 +109,6 @@ export interface InvalidEvent {
   at?: number;
 }
 
-export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | InvalidEvent;
+export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | ReorderedEvent | InvalidEvent;
 export type TraceEventType = TraceEvent['type'];
-export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['message', 'gap', 'duplicate', 'late', 'invalid'];
+export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'invalid'];

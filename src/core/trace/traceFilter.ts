@@ -23,15 +23,16 @@ export interface TraceFilterSpec {
 
 /** The findings a key can have, by kind (the tree's groups under a key). */
 /** Groups a key lists in the tree. */
-export type FindingGroup = 'gap' | 'duplicate' | 'late';
+export type FindingGroup = 'gap' | 'duplicate' | 'late' | 'reordered';
 
-export const KEY_FINDING_KINDS: readonly FindingGroup[] = ['gap', 'duplicate', 'late'];
+export const KEY_FINDING_KINDS: readonly FindingGroup[] = ['gap', 'duplicate', 'late', 'reordered'];
 
 /** A key's totals of each finding (a lane's counts have them). */
 export interface KeyFindingCounts {
   readonly gaps: number;
   readonly duplicates: number;
   readonly late: number;
+  readonly reordered: number;
 }
 
 /**
@@ -54,7 +55,21 @@ export function keyListing(f: TraceFilterSpec): ((name: string, counts: KeyFindi
   const findings = findingKindsOnly(f);
   if (!names && !findings) return undefined;
   return (name, c) =>
-    (!names || names.has(name)) && (!findings || findings.some((g) => (g === 'gap' ? c.gaps : g === 'duplicate' ? c.duplicates : c.late) > 0));
+    (!names || names.has(name)) && (!findings || findings.some((g) => findingCount(c, g) > 0));
+}
+
+/** A key's total of one finding. */
+export function findingCount(c: KeyFindingCounts, g: FindingGroup): number {
+  switch (g) {
+    case 'gap':
+      return c.gaps;
+    case 'duplicate':
+      return c.duplicates;
+    case 'late':
+      return c.late;
+    case 'reordered':
+      return c.reordered;
+  }
 }
 
 export function isFilterActive(f: TraceFilterSpec | undefined): boolean {
@@ -117,7 +132,7 @@ export function traceEventMatcher(f: TraceFilterSpec | undefined): (ev: TraceEve
       if (ev.type === 'invalid') return false;
       if (ev.type === 'gap') {
         if (!overlapsNumberRange(ev.from, ev.to, spec.seqFrom, spec.seqTo)) return false;
-      } else if (ev.seq === undefined || !overlapsNumberRange(ev.seq, ev.seq, spec.seqFrom, spec.seqTo)) return false;
+      } else if (ev.type === 'reordered' || ev.seq === undefined || !overlapsNumberRange(ev.seq, ev.seq, spec.seqFrom, spec.seqTo)) return false;
     }
     if (attr && ev.type !== 'gap') {
       if (entry?.record?.message.attributes?.[attr.name] !== attr.value) return false;

@@ -32,6 +32,7 @@ export const COMMAND_IDS = [
   'seqscope.replay.nextGap',
   'seqscope.replay.nextDuplicate',
   'seqscope.replay.nextLate',
+  'seqscope.replay.nextReordered',
   'seqscope.replay.setSpeed',
   // liveCommands.ts
   'seqscope.pubsub.attach',

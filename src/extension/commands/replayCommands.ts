@@ -16,6 +16,7 @@ const REPLAY_ACTIONS = {
   'seqscope.replay.nextGap': 'nextGap',
   'seqscope.replay.nextDuplicate': 'nextDuplicate',
   'seqscope.replay.nextLate': 'nextLate',
+  'seqscope.replay.nextReordered': 'nextReordered',
 } as const satisfies Record<string, ReplayAction>;
 
 type ReplayActionId = keyof typeof REPLAY_ACTIONS;

@@ -63,7 +63,7 @@ export function sessionViews(ctx: CommandContext): SessionViews {
   async function revealSession(s: Session): Promise<void> {
     await revealInSessionsView(s);
     const sum = s.data.summary;
-    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
+    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.reordered ? `, ${sum.reordered} reordered` : ''}${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
     // One notification: a damaged gzip capture's cut-off record is also an invalid one.
     const damage = [...(s.damage ?? []), ...(s.notes ?? [])].map((d) => `${d}. `).join('');
     // Records read and none sequenced: the options do not fit the capture. An error, with the fix.

@@ -29,7 +29,7 @@ export async function pickFilter(s: Session): Promise<TraceFilterSpec | undefine
       return keys ? { ...current, keys } : undefined;
     }
     case 'kinds': {
-      const kinds = ['message', 'gap', 'duplicate', 'late', 'invalid'] as const;
+      const kinds = ['message', 'gap', 'duplicate', 'late', 'reordered', 'invalid'] as const;
       const picked = await vscode.window.showQuickPick(
         kinds.map((k) => ({ label: k, picked: current.kinds?.includes(k) })),
         { canPickMany: true, title: 'Show these kinds of event' },

@@ -18,6 +18,12 @@ const BUILT_IN: Record<string, string> = {
   'cme-json': 'CME Smart Stream JSON topics: header.sequenceNumber, one sequence per topic',
 };
 
+/** Pub/Sub's own orders, for ordering keys without sequence numbers: publish order, arrival order. */
+const ORDERS: readonly { label: string; detail: string; text: OptionText }[] = [
+  { label: 'Publish order', detail: "per ordering key, no numbers: a message that arrives after one of its key published later is reordered", text: { key: 'orderingKey', seq: 'publishTime' } },
+  { label: 'Arrival order only', detail: 'per ordering key, no numbers, nothing judged: duplicates by messageId', text: { key: 'orderingKey', seq: 'none' } },
+];
+
 /**
  * "How should this be sequenced?": the settings, a preset (built in or from `seqscope.presets`),
  * or custom values — one Enter keeps the settings, or the choice `remembered` from last time
@@ -37,6 +43,7 @@ export async function pickOptions(what = 'this capture', remembered?: OptionText
   const preset = (name: string, detail: string): Item => ({ label: `Preset: ${name}`, description: describeOptions(resolvable({ preset: name }, presets) ?? resolveOptions({ preset: name }, presets)), detail, text: { preset: name } });
   items.push(
     { label: 'Use settings', description: describeOptions(fromSettings), text: {} },
+    ...ORDERS.map(({ label, detail, text }) => ({ label, description: describeOptions(optionsFromSettings(text, presets)), detail, text })),
     ...Object.keys(PRESETS).map((name) => preset(name, BUILT_IN[name] ?? 'built in')),
     ...Object.keys(presets).map((name) => preset(name, 'yours (setting seqscope.presets)')),
     { label: 'Customize…', description: 'key, sequence, time, width, gap timeout, capacity', custom: true },
@@ -54,7 +61,7 @@ async function customize(base: OptionText): Promise<PickedOptions | undefined> {
     vscode.window.showInputBox({ title: 'SeqScope: customize sequencing', prompt, value, placeHolder, ignoreFocusOut: true, validateInput: (text) => problem(text, check) });
   const key = await ask('Key: orderingKey, attribute:<name>, json:<path> (a payload field) or none', base.key ?? 'orderingKey', 'json:payload[0].instrument.symbol', parseKeySpec);
   if (key === undefined) return undefined;
-  const seq = await ask('Sequence: attribute:<name>, json:<path> (a payload field), mdp3 (the MDP 3.0 packet header, CME Smart Stream) or none', base.seq ?? 'none', 'json:header.sequenceNumber', parseSeqSpec);
+  const seq = await ask('Sequence: attribute:<name>, json:<path> (a payload field), mdp3 (the MDP 3.0 packet header, CME Smart Stream), publishTime (no numbers: judge each key by publish order) or none', base.seq ?? (key.trim() === 'orderingKey' ? 'publishTime' : 'none'), 'json:header.sequenceNumber', parseSeqSpec);
   if (seq === undefined) return undefined;
   const time = await ask("Sender's time, for latency: attribute:<name> (ms), json:<path> (ISO 8601 or ms/ns since the epoch), mdp3 (the MDP 3.0 packet's SendingTime) or none", base.time ?? (seq === 'mdp3' ? 'mdp3' : 'none'), 'json:header.sentTime', parseTimeSpec);
   if (time === undefined) return undefined;

@@ -90,6 +90,64 @@ describe('seqscope CLI', function () {
     assert.equal(all.stderr, 'seqscope: --fail-on: 1 gap, 2 duplicates, 1 late message, 2 invalid records\n');
   });
 
+  describe('--seq publishTime: a key judged by its publish order', () => {
+    const ordered = join(root, 'test', 'fixtures', 'publish-order', 'ordered-keys.jsonl');
+
+    it('--json counts the reordered message per key and in total, with the largest displacement', () => {
+      const r = seqscope('replay', ordered, '--seq', 'publishTime', '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      assert.equal(json.reordered, 1);
+      assert.equal(json.gaps + json.lost + json.late, 0);
+      assert.deepEqual(json.maxReorder, { byMs: 2.5, byPosition: 4 });
+      const aaa = json.byKey.find((k: { key: string }) => k.key === 'AAA');
+      const bbb = json.byKey.find((k: { key: string }) => k.key === 'BBB');
+      assert.deepEqual([aaa.reordered, aaa.delivered, aaa.maxReorder], [1, 12, { byMs: 2.5, byPosition: 4 }]);
+      assert.deepEqual([bbb.reordered, bbb.maxReorder], [0, undefined]);
+      assert.match(json.options, /seq publishTime \(publish order\)/);
+    });
+
+    it('the table has a reordered column and says how far out of place; --fail-on reordered exits 3', () => {
+      const r = seqscope('replay', ordered, '--seq', 'publishTime');
+      assert.equal(r.code, 0, r.stderr);
+      const header = r.stdout.split('\n').find((l) => /^\s*key\s+received/.test(l))!.trim().split(/\s{2,}/);
+      const row = r.stdout.split('\n').find((l) => l.trim().startsWith('AAA'))!.trim().split(/\s+/);
+      assert.equal(row[header.indexOf('reordered')], '1');
+      assert.match(r.stdout, /reordered: 1 message arrived after a later-published message of the same key; farthest out of place 2\.5ms, 4 positions/);
+      const fail = seqscope('replay', ordered, '--seq', 'publishTime', '--fail-on', 'reordered');
+      assert.equal(fail.code, 3);
+      assert.equal(fail.stderr, 'seqscope: --fail-on: 1 reordered message\n');
+      // Arrival order only: nothing judged, no column.
+      const none = seqscope('replay', ordered, '--seq', 'none', '--fail-on', 'reordered');
+      assert.equal(none.code, 0, none.stderr);
+      assert.doesNotMatch(none.stdout, /reordered/);
+    });
+
+    it('exports the reordered event after its message: what it came behind, and by how much', () => {
+      const r = seqscope('replay', ordered, '--seq', 'publishTime', '--export', '-', '--only', 'reordered');
+      assert.equal(r.code, 0, r.stderr);
+      const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(events, [
+        {
+          type: 'reordered',
+          key: 'AAA',
+          messageId: '1008',
+          publishTime: '2026-12-01T09:30:00.001250Z',
+          behindPublishTime: '2026-12-01T09:30:00.003750Z',
+          behindMessageId: '1018',
+          byMs: 2.5,
+          byPosition: 4,
+          receivedAt: '2026-12-01T09:30:00.056000Z',
+          at: Date.parse('2026-12-01T09:30:00.056Z'),
+          line: 19,
+        },
+      ]);
+      const all = seqscope('replay', ordered, '--seq', 'publishTime', '--export', '-').stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const at = all.findIndex((e) => e.type === 'reordered');
+      assert.deepEqual([all[at - 1].type, all[at - 1].messageId], ['message', '1008']);
+    });
+  });
+
   it('counts a copy with other content under the same messageId as a conflict: table, --json, --fail-on conflict', () => {
     const conflicting = join(dir, 'conflict.jsonl');
     writeFileSync(conflicting, captureText([...FEED, { t: 30_010, channel: '310', seq: 3, data: 'not what was sent' }]));

@@ -67,7 +67,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
   describe('ReplayCursor', () => {
     /** The state at p from scratch: a fresh sequencer fed arrivals 0..p−1. */
     function reference(p: number) {
-      const seq = new Sequencer<number>({ gapTimeoutMs: CME.gapTimeoutMs, capacity: CME.capacity, seqBits: CME.seqBits, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {} });
+      const seq = new Sequencer<number>({ gapTimeoutMs: CME.gapTimeoutMs, capacity: CME.capacity, seqBits: CME.seqBits, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
       const log = session.log;
       for (let i = 0; i < Math.min(p, log.count); i++) {
         const k = log.key.get(i);
@@ -153,7 +153,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       assert.ok(copies.length >= 2);
       for (const seq of copies) assert.ok(seq.idMemorySize <= 2, `a copy tracks ${seq.idMemorySize} messageIds`);
       // The same run through an engine of the session's own options tracks every one of them.
-      const full = new Sequencer<number>({ gapTimeoutMs: plain.gapTimeoutMs, capacity: plain.capacity, seqBits: plain.seqBits, sequenced: false }, { message() {}, gap() {}, duplicate() {}, late() {} });
+      const full = new Sequencer<number>({ gapTimeoutMs: plain.gapTimeoutMs, capacity: plain.capacity, seqBits: plain.seqBits, sequenced: false }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
       for (let i = 0; i < loaded.log.count; i++) if (loaded.log.key.get(i) >= 0) full.offer(loaded.keyNames[loaded.log.key.get(i)], 0, loaded.log.messageId.get(i), i);
       assert.ok(full.idMemorySize > 2900, `${full.idMemorySize}`);
     });
@@ -233,10 +233,10 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         let received = 0;
         for (let i = 0; i < Math.min(p, n); i++) if (session.log.key.get(i) === lane.key) received++;
         const c = session.keyCountsAt(lane.key, p);
-        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late }, `key ${lane.key} at ${p}`);
+        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered }, `key ${lane.key} at ${p}`);
         if (p === n + 1) {
           const k = session.summary.byKey[lane.key];
-          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late }, 'the end: the totals');
+          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late, reordered: k.reordered }, 'the end: the totals');
         }
       }
     }

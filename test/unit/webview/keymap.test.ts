@@ -13,6 +13,8 @@ describe('webview keymap (keys on the timeline canvas)', () => {
     assert.deepEqual(keyAction(press('Home', { shiftKey: true }), true), { view: 'panToStart' });
     assert.deepEqual(keyAction(press(' '), true), { replay: 'playPause' });
     assert.deepEqual(['g', 'd', 'l', 'G'].map((k) => keyAction(press(k), true)), [{ replay: 'nextGap' }, { replay: 'nextDuplicate' }, { replay: 'nextLate' }, { replay: 'nextGap' }]);
+    assert.deepEqual(['o', 'O'].map((k) => keyAction(press(k), true)), [{ replay: 'nextReordered' }, { replay: 'nextReordered' }]);
+    assert.equal(keyAction(press('o'), false), undefined, 'no replay in a standalone page');
   });
 
   it('has no replay keys without a replay (a standalone export): a plain arrow does nothing there', () => {

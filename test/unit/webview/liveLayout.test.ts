@@ -113,7 +113,7 @@ describe('a start window in the live timeline', () => {
   });
 
   it('is the state the host sends: the sequencer in its start window, then gone when it closes', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {} });
+    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
     s.advance(T0);
     s.offer('A', 7100, 'a', 0);
     s.offer('A', 7102, 'b', 0);

@@ -3,7 +3,7 @@ import { Sequencer, SequencerSink } from '../../../../src/core/sequencer/sequenc
 import { openStateOf, openStateWords } from '../../../../src/core/sequencer/openState';
 import { resolveOptions, sequencingLabel, unseenFindings } from '../../../../src/core/sequencer/sequencingOptions';
 
-const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {} };
+const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} };
 
 describe('openState (what a live key waits for)', () => {
   it('says the start window counts down, then an open gap waits for its number, then nothing', () => {

@@ -2,7 +2,8 @@
  * Differential test: the engine against a reference model of the sequencing rules
  * (test/support/referenceSequencer.ts), on random arrivals — reordering, gaps, both kinds of
  * duplicate, late numbers, 16- and 32-bit wrap, small capacities and histories, `--seq none`,
- * timeouts that fire between arrivals and several at once, a clock that goes back — compared
+ * `--seq publishTime` (reordered first copies, ties, records without a publish time), timeouts
+ * that fire between arrivals and several at once, a clock that goes back — compared
  * event by event, in order, with every field, and each key's deadline after every step; in some
  * runs the engine is swapped for its clone midway (the checkpoints behind step-back). The
  * property tests check what the output must contain; this checks exactly what it is, so an
@@ -25,6 +26,8 @@ interface Step {
 interface Scenario {
   /** False for `--seq none`. */
   readonly sequenced: boolean;
+  /** Unsequenced keys judged by publish order (`--seq publishTime`): the number is then the publish time. */
+  readonly publishOrder: boolean;
   readonly bits: SeqBits;
   readonly gapTimeoutMs: number;
   readonly capacity: number;
@@ -70,6 +73,7 @@ const stepArb: fc.Arbitrary<Step> = fc.record(
 
 const scenarioFields = {
   sequenced: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+  publishOrder: fc.boolean(),
   bits: fc.constantFrom<SeqBits>(16, 32, 64),
   gapTimeoutMs: fc.constantFrom(0, 5, 40),
   capacity: fc.constantFrom(1, 2, 3, 5, 10_000),
@@ -112,17 +116,20 @@ class RecordingSink implements SequencerSink<string> {
   late(k: KeyState<string>, l: Parameters<SequencerSink<string>['late']>[1]): void {
     this.events.push({ type: 'late', key: k.name, ...l });
   }
+  reordered(k: KeyState<string>, r: Parameters<SequencerSink<string>['reordered']>[1]): void {
+    this.events.push({ type: 'reordered', key: k.name, ...r });
+  }
 }
 
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
   let engine = new Sequencer<string>(
-    { gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept },
+    { gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept },
     sink,
     (item) => (item.endsWith('~') ? 2 : 1),
   );
-  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept });
+  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept });
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
   // Each key starts a few numbers before the 16- or 32-bit wrap (at different places), so
@@ -143,8 +150,11 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
       // The canonical id makes a repeat a redelivery; a second publish carries its own.
       const id = a.secondPublish ? `${name}/${abs}/p${i}` : `${name}/${abs}`;
       const item = a.tampered ? `#${i}~` : `#${i}`;
-      engine.offer(name, space.wrap(abs), id, item);
-      model.offer(name, space.wrap(abs), id, item);
+      // Judged by publish order, the number is the publish time (a second publish of it: the
+      // same batch); now and then a record without one.
+      const num = s.sequenced || !s.publishOrder ? space.wrap(abs) : i % 11 === 10 ? NaN : abs / 2;
+      engine.offer(name, num, id, item);
+      model.offer(name, num, id, item);
     }
     for (const name of names) {
       const k = engine.key(name);
@@ -160,7 +170,7 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
 }
 
 /** The per-key counters both keep (and the longest hold, which the engine keeps apart). */
-const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'maxHeld'] as const;
+const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'reordered', 'maxHeld'] as const;
 
 /** The engine's events and counts per key are the model's. */
 function checkSameAsModel(s: Scenario): void {

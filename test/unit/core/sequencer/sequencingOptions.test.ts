@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import {
   DEFAULT_OPTIONS,
+  isSequenced,
+  sequencingLabel,
+  unseenFindings,
   describeOptions,
   formatKeySpec,
   formatSeqSpec,
@@ -30,10 +33,23 @@ function rejects(text: OptionText, message: RegExp): void {
 }
 
 describe('sequencingOptions', () => {
+  it('judges ordering keys by publish order by default, and keeps arrival order for keys of one\'s own', () => {
+    assert.deepEqual(resolveOptions({ key: 'attribute:Channel' }).seq, { kind: 'none' });
+    assert.deepEqual(resolveOptions({ key: 'json:header.k' }).seq, { kind: 'none' });
+    assert.deepEqual(resolveOptions({ key: 'none' }).seq, { kind: 'none' });
+    assert.deepEqual(resolveOptions({ key: 'none', seq: 'publishTime' }).seq, { kind: 'publishTime' }, 'asked for');
+    assert.deepEqual(resolveOptions({ key: 'orderingKey', seq: 'none' }).seq, { kind: 'none' }, 'arrival order only, asked for');
+    assert.deepEqual(resolveOptions({ preset: 'cme' }).seq, { kind: 'attribute', name: 'MsgSeqNum' });
+    assert.equal(isSequenced(resolveOptions({})), false, 'not numbered');
+    assert.equal(describeOptions(resolveOptions({ seq: 'none' })), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
+    assert.equal(sequencingLabel(resolveOptions({})), 'publish order per ordering key');
+    assert.match(unseenFindings(resolveOptions({}))!, /^publish order: gaps cannot be seen/);
+  });
+
   it('resolves nothing to the defaults', () => {
     assert.deepEqual(resolveOptions({}), {
       key: { kind: 'orderingKey' },
-      seq: { kind: 'none' },
+      seq: { kind: 'publishTime' },
       seqBits: 64,
       gapTimeoutMs: 10_000,
       capacity: 10_000,
@@ -165,7 +181,7 @@ describe('sequencingOptions', () => {
 
   it('describes options in one line', () => {
     assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
-    assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq none, gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq publishTime (publish order), gap timeout 10s, capacity 10000');
   });
 
   it('takes mdp3 as a seq and a time source: 32-bit unless the width is given, payloads decoded', () => {

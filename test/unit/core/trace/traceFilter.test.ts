@@ -139,11 +139,12 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
 });
 
 describe('keyListing: which keys the tree and the timeline list under a filter', () => {
-  const keys: [string, { gaps: number; duplicates: number; late: number }][] = [
-    ['310', { gaps: 1, duplicates: 0, late: 0 }],
-    ['312', { gaps: 0, duplicates: 2, late: 0 }],
-    ['318', { gaps: 0, duplicates: 0, late: 1 }],
-    ['320', { gaps: 0, duplicates: 0, late: 0 }],
+  const keys: [string, { gaps: number; duplicates: number; late: number; reordered: number }][] = [
+    ['310', { gaps: 1, duplicates: 0, late: 0, reordered: 0 }],
+    ['312', { gaps: 0, duplicates: 2, late: 0, reordered: 0 }],
+    ['318', { gaps: 0, duplicates: 0, late: 1, reordered: 0 }],
+    ['320', { gaps: 0, duplicates: 0, late: 0, reordered: 0 }],
+    ['322', { gaps: 0, duplicates: 0, late: 0, reordered: 3 }],
   ];
   const listedBy = (f: TraceFilterSpec) => {
     const listed = keyListing(f);
@@ -160,6 +161,7 @@ describe('keyListing: which keys the tree and the timeline list under a filter',
   it('lists the keys with a finding of the kinds shown when it shows findings only', () => {
     assert.deepEqual(listedBy({ kinds: ['gap'] }), ['310']);
     assert.deepEqual(listedBy({ kinds: ['duplicate', 'late'] }), ['312', '318']);
+    assert.deepEqual(listedBy({ kinds: ['reordered'] }), ['322']);
     assert.deepEqual(listedBy({ kinds: ['invalid'] }), [], 'invalid records belong to no key');
     assert.deepEqual(findingKindsOnly({ kinds: ['late', 'invalid', 'gap'] }), ['gap', 'late']);
   });
