@@ -204,6 +204,7 @@ export class ReplayEngine {
         gaps: k.gaps,
         lost: k.lost,
         late: k.late,
+        resets: k.resets,
         maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
         percentiles: this.times.percentiles(k.order),
