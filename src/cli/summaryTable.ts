@@ -23,6 +23,9 @@ export function formatSummary(
   lines.push('');
   const hasLatency = s.byKey.some((k) => k.latency);
   const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', 'max hold'];
+  // Resets are rare: their column only when there are some.
+  const hasResets = s.resets > 0;
+  if (hasResets) header.splice(10, 0, 'resets');
   if (hasLatency) header.push('latency mean/max');
   const rows: string[][] = [header];
   let keys = s.byKey;
@@ -33,8 +36,8 @@ export function formatSummary(
     keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
-  for (const k of keys) rows.push(row(terminalLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined));
-  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency));
+  for (const k of keys) rows.push(row(terminalLabel(k.key), k, k.maxHoldMs, hasLatency ? latency(k) : undefined, false, hasResets));
+  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, s.maxHoldMs, undefined, hasLatency, hasResets));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
   lines.push('');
@@ -66,12 +69,14 @@ export function formatSummary(
 
 function row(
   label: string,
-  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number },
+  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number; resets: number },
   maxHold: number,
   lat?: string,
   pad = false,
+  resets = false,
 ): string[] {
   const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late].map(String);
+  if (resets) r.push(String(c.resets));
   r.push(formatDuration(maxHold));
   if (lat !== undefined) r.push(lat);
   else if (pad) r.push('');

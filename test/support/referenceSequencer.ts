@@ -128,7 +128,7 @@ export class ReferenceSequencer {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? 65_536)));
     this.historyTotal = config.historyTotal ?? 1 << 22;
     this.idsKept = config.idsKept ?? 1 << 20;
-    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity, this.historySize);
+    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity);
   }
 
   /** How far a jump to a lower number goes to be a reset candidate (Infinity: resets off). */

@@ -15,6 +15,8 @@ export const CSV_COLUMNS = [
   'type', 'key', 'seq', 'from', 'to', 'count', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'conflict', 'conflictReason',
   'publishTime', 'receivedAt', 'orderingKey', 'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs',
   'openedAt', 'declaredAt', 'waitedMs', 'lostAt', 'at', 'reason', 'latencyMs', 'file', 'line', 'attributes', 'data',
+  // Resets (and a late number below its key's start).
+  'released', 'lost', 'how', 'beforeStart',
 ] as const;
 
 type Row = (string | number | boolean | undefined)[];

@@ -11,6 +11,7 @@ import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
+import { ResetInfo } from '../sequencer/resets';
 import { KeyTimes } from './messageTimes';
 import { TimePercentiles } from './timePercentiles';
 
@@ -129,6 +130,8 @@ export class ReplayEngine {
         capacity: options.capacity,
         seqBits: options.seqBits,
         sequenced: isSequenced(options),
+        resets: options.resets,
+        resetTo: options.resetTo,
       },
       this.makeSink(),
       entryContent,
@@ -396,12 +399,16 @@ export class ReplayEngine {
           seq: l.seq,
           messageId: l.messageId,
           lostAt: l.lostAt,
+          beforeStart: l.beforeStart ? true : undefined,
           publishTime: rm?.message.publishTime,
           receivedAt: rm?.receivedAt,
           at: l.at,
           file: this.fileName(l.item),
           line: l.item.line,
         }, l.item);
+      },
+      reset: (k: KeyState<CaptureEntry>, r: ResetInfo): void => {
+        listener?.({ type: 'reset', key: k.name, from: r.from, to: r.to, at: r.at, arrivedAt: r.arrivedAt, released: r.released, lost: r.lost, how: r.how });
       },
     };
   }

@@ -38,13 +38,16 @@ export interface ResetCandidate<T> {
   readonly at: number;
 }
 
+/** The delivery history a key keeps by default (sequencer.ts): how far back a copy can be recognised. */
+export const RESET_HISTORY = 65_536;
+
 /**
  * How far (in numbers) a jump to a lower number must go to be a reset candidate: farther than the
- * held window (`capacity`) and the delivery history (`historySize`) could mean. With 16- and
+ * held window (`capacity`) and the default delivery history (65 536) could mean. With 16- and
  * 32-bit numbers it is at most a quarter of the number space (serial arithmetic sees at most half
- * of it either way), and never less than the capacity.
+ * of it either way), and never less than the capacity. Not the configured history: the timeline's
+ * step-through sequencer keeps a shorter one and must find the same resets.
  */
-export function resetDistance(bits: SeqBits, capacity: number, historySize: number): number {
-  const far = Math.max(capacity, historySize);
-  return bits === 64 ? far : Math.max(capacity, Math.min(far, 2 ** (bits - 2)));
+export function resetDistance(bits: SeqBits, capacity: number): number {
+  return bits === 64 ? Math.max(capacity, RESET_HISTORY) : Math.max(capacity, Math.min(RESET_HISTORY, 2 ** (bits - 2)));
 }

@@ -338,7 +338,7 @@ export class Sequencer<T> {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? DEFAULT_HISTORY)));
     this.history = new HistoryArena(this.historySize, config.historyTotal);
     this.idMemory = new IdMemory(config.idsKept);
-    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity, this.historySize);
+    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity);
   }
 
   /** Counters summed over every key. */

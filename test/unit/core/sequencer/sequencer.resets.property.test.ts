@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { SeqBits, SerialSpace } from '../../../../src/core/sequencer/serial';
 import { Arrival, Harness } from '../../../support/sequencerHarness';
 
-/** Small enough that short segments are far apart: a jump of more than 20 numbers down can be a reset. */
-const CONFIG = { capacity: 20, historySize: 16, gapTimeoutMs: 10_000 };
-const FAR = 20;
+const CONFIG = { capacity: 20, gapTimeoutMs: 10_000 };
+/** How far a jump down must go to be a reset (resetDistance): 2^14 in 16 bits, else 65 536. */
+const FAR = (bits: SeqBits): number => (bits === 16 ? 2 ** 14 : 65_536);
 const DT = 100;
 
 interface Segment {
@@ -42,8 +42,8 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
   pause: fc.constantFrom(30_000, 12_000, 2_000),
   segments: fc.array(
     fc.record({
-      // Farther than FAR from any number of the previous segment (at most 40 long), held or expected.
-      jump: fc.integer({ min: FAR + 41, max: 5_000 }),
+      // Added to FAR and to the previous segment's length (at most 40): far from any of its numbers, held or expected.
+      jump: fc.integer({ min: 41, max: 5_000 }),
       behind: fc.boolean(),
       numbers: fc.array(numberArb, { minLength: 3, maxLength: 40 }),
     }),
@@ -62,8 +62,8 @@ interface Built {
 }
 
 /**
- * Numbers of each segment run on from its first; a restart's first number is `jump` below the
- * previous segment's last (or, 16/32-bit, almost half the space above it). The restart's first
+ * Numbers of each segment run on from its first; a restart's first number is FAR + `jump` below
+ * the previous segment's last (or, 16/32-bit, `jump` less than half the space above it). The restart's first
  * and last numbers are never lost, and its first arrives first: the rule needs to see where it
  * starts and what follows. Inputs where a jump does not make the raw number go down are skipped.
  */
@@ -75,12 +75,12 @@ function build(p: Plan): Built {
   let copies = 0;
   let lost = 0;
   let resets = 0;
-  let abs = p.bits === 64 ? p.start + 1_000_000 : p.start;
+  let abs = p.bits === 64 ? p.start + 2 ** 40 : p.start;
   let t = 0;
   p.segments.forEach((seg, si) => {
     if (si > 0) {
       const last = abs - 1;
-      const next = seg.behind || p.bits === 64 ? last - seg.jump : last + space.modulus / 2 - seg.jump;
+      const next = seg.behind || p.bits === 64 ? last - FAR(p.bits) - seg.jump : last + space.modulus / 2 - seg.jump;
       fc.pre(next >= 0 && space.wrap(next) < space.wrap(last + 1));
       abs = next;
       resets++;
