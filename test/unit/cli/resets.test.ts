@@ -8,6 +8,7 @@ import { buildCli } from '../../support/builtCli';
 import { captureText, LineSpec } from '../../support/captureLines';
 
 let cli = '';
+const root = join(__dirname, '..', '..', '..');
 
 function seqscope(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
@@ -75,6 +76,32 @@ describe('seqscope CLI: sequence resets', function () {
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', chrome, '--format', 'chrome-trace').code, 0);
     const ev = JSON.parse(readFileSync(chrome, 'utf8')).traceEvents.find((e: { cat?: string }) => e.cat === 'reset');
     assert.equal(ev.name, 'reset #1500099 → #1');
+  });
+
+  it('a CME channel across a weekly start (test/fixtures/resets): 1 reset from 1539139 to 1, with or without --reset-to, numbers from the attribute or the packet', () => {
+    const weekly = join(root, 'test', 'fixtures', 'resets', 'cme-weekly-start-310.jsonl');
+    for (const flags of [['--preset', 'cme'], ['--preset', 'cme', '--seq', 'mdp3'], ['--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum']]) {
+      const r = seqscope('replay', weekly, ...flags, '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout);
+      assert.deepEqual([s.received, s.delivered, s.duplicates, s.late, s.gaps, s.invalid, s.resets], [20, 20, 0, 0, 0, 0, 1], flags.join(' '));
+    }
+    const trace = join(dir, 'weekly.jsonl');
+    assert.equal(seqscope('replay', weekly, '--preset', 'cme', '--export', trace, '--only', 'reset').code, 0);
+    const [ev] = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual([ev.key, ev.from, ev.to, ev.how], ['310', 1539139, 1, 'resetTo']);
+  });
+
+  it('a publisher restart after a deploy (test/fixtures/resets): one reset per key, one of them inside the start window', () => {
+    const trace = join(dir, 'restart-trace.jsonl');
+    const r = seqscope('replay', join(root, 'test', 'fixtures', 'resets', 'publisher-restart.jsonl'), '--seq', 'attribute:seq', '--export', trace, '--only', 'reset,gap,duplicate,late');
+    assert.equal(r.code, 0, r.stderr);
+    const events = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(events.map((e) => [e.type, e.key, e.from, e.to, e.how]), [
+      ['reset', 'orders-us', 148209, 1, 'next'],
+      ['reset', 'orders-eu', 1203312, 1, 'start'],
+    ]);
+    assert.match(r.stdout, /total \(2 keys\)\s+33\s+33\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+2\s/);
   });
 
   it('refuses a --reset-to that cannot be a number of the width, and --reset-to with --no-resets', () => {
