@@ -41,7 +41,7 @@ declare const SEQSCOPE_VERSION: string;
 /** 130 and 141 are what a shell reports for a process ended by SIGINT and SIGPIPE (128 + signal). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, findings: 3, interrupted: 130, brokenPipe: 141 } as const;
 
-const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'reordered', 'invalid'] as const;
+const FINDINGS = ['gap', 'duplicate', 'conflict', 'late', 'reordered', 'invalid', 'reset'] as const;
 /** How `--fail-on` names what it found: "2 late messages", not "2 lates". */
 const FINDING_NOUNS: Record<(typeof FINDINGS)[number], [string, string]> = {
   gap: ['gap', 'gaps'],
@@ -50,6 +50,7 @@ const FINDING_NOUNS: Record<(typeof FINDINGS)[number], [string, string]> = {
   late: ['late message', 'late messages'],
   reordered: ['reordered message', 'reordered messages'],
   invalid: ['invalid record', 'invalid records'],
+  reset: ['sequence reset', 'sequence resets'],
 };
 type Finding = (typeof FINDINGS)[number];
 
@@ -206,7 +207,9 @@ function addSequencingOptions(cmd: Command): Command {
     .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none")
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
-    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)');
+    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)')
+    .option('--reset-to <n>', 'a jump back to exactly this number is a sequence reset at once (cme: 1); other far jumps down are resets when what follows continues from them')
+    .option('--no-resets', 'no reset detection: a jump back is late, duplicates or a gap');
 }
 
 async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<number> {
@@ -383,6 +386,8 @@ function count(s: ReplaySummary, f: Finding): number {
       return s.reordered;
     case 'invalid':
       return s.invalid;
+    case 'reset':
+      return s.resets;
   }
 }
 

@@ -15,6 +15,9 @@ export interface SequencingFlags {
   seqBits?: string;
   gapTimeout?: string;
   capacity?: string;
+  resetTo?: string;
+  /** False with --no-resets. */
+  resets?: boolean;
 }
 
 /**
@@ -33,6 +36,8 @@ export function optionsFromFlags(flags: SequencingFlags, warn: (line: string) =>
       seqBits: flags.seqBits,
       gapTimeout: flags.gapTimeout,
       capacity: flags.capacity,
+      resetTo: flags.resetTo,
+      resets: flags.resets === false ? 'off' : undefined,
     },
     presets,
   );

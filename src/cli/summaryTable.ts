@@ -24,7 +24,9 @@ export function formatSummary(
   const hasLatency = s.byKey.some((k) => k.latency);
   // Judged by publish order (or a summary that found some): the reordered column, after late.
   const judged = s.reordered > 0 || / seq publishTime /.test(` ${s.options} `);
-  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', ...(judged ? ['reordered'] : []), 'max hold'];
+  // Resets are rare: their column only when there are some.
+  const hasResets = s.resets > 0;
+  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', ...(judged ? ['reordered'] : []), ...(hasResets ? ['resets'] : []), 'max hold'];
   if (hasLatency) header.push('latency mean/max');
   const rows: string[][] = [header];
   let keys = s.byKey;
@@ -35,8 +37,9 @@ export function formatSummary(
     keys = keys.filter((_, i) => shown.has(i));
     hidden = s.byKey.length - keys.length;
   }
-  for (const k of keys) rows.push(row(terminalLabel(k.key), k, judged, k.maxHoldMs, hasLatency ? latency(k) : undefined));
-  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, judged, s.maxHoldMs, undefined, hasLatency));
+  const columns = { reordered: judged, resets: hasResets };
+  for (const k of keys) rows.push(row(terminalLabel(k.key), k, columns, k.maxHoldMs, hasLatency ? latency(k) : undefined));
+  rows.push(row(`total (${s.keys} ${noun(s.keys, 'key')})`, s, columns, s.maxHoldMs, undefined, hasLatency));
   lines.push(...table(rows));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
   if (s.maxReorder) {
@@ -72,13 +75,15 @@ export function formatSummary(
 
 function row(
   label: string,
-  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number; reordered: number },
-  judged: boolean,
+  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number; reordered: number; resets: number },
+  columns: { reordered: boolean; resets: boolean },
   maxHold: number,
   lat?: string,
   pad = false,
 ): string[] {
-  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late, ...(judged ? [c.reordered] : [])].map(String);
+  const r = [label, c.received, c.delivered, c.gaps, c.lost, c.duplicates, c.redeliveries, c.cascades, c.conflicts, c.late].map(String);
+  if (columns.reordered) r.push(String(c.reordered));
+  if (columns.resets) r.push(String(c.resets));
   r.push(formatDuration(maxHold));
   if (lat !== undefined) r.push(lat);
   else if (pad) r.push('');

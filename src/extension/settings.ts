@@ -31,6 +31,10 @@ export function optionTextFromSettings(presetOverride?: string): OptionText {
   if (gap !== undefined) text.gapTimeout = gap;
   const cap = explicit<number>('capacity');
   if (cap !== undefined) text.capacity = cap;
+  // "" finds resets by what follows; "off" turns detection off; a number is --reset-to.
+  const resetTo = explicit<string>('resetTo')?.trim();
+  if (resetTo === 'off') text.resets = 'off';
+  else if (resetTo) text.resetTo = resetTo;
   return text;
 }
 

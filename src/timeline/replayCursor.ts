@@ -120,7 +120,7 @@ export class ReplayCursor {
       // The messageIds remembered without sequence numbers only decide which arrivals are
       // duplicates, which the event store says already: two, not the 2^20 over all keys that
       // every checkpoint would otherwise copy.
-      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o), historySize: 2, idsKept: 2 },
+      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o), historySize: 2, idsKept: 2, resets: o.resets, resetTo: o.resetTo },
       noopSink,
     );
   }

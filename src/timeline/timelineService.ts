@@ -234,7 +234,8 @@ export class TimelineService {
       any = true;
     }
     if (filter.kinds?.length) {
-      f.kinds = new Set(filter.kinds.map((k) => Kind[k] as KindCode));
+      // Resets have no mark in the timeline yet: a filter for them alone shows nothing else.
+      f.kinds = new Set(filter.kinds.filter((k) => k !== 'reset').map((k) => Kind[k as Exclude<typeof k, 'reset'>] as KindCode));
       any = true;
     }
     if (filter.seqFrom !== undefined) {

@@ -145,7 +145,7 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
     const { items } = await openPicking('Preset: cme-json');
     const presets = items.filter((i) => i.label.startsWith('Preset: ')).map((i) => [i.label, i.description, i.detail]);
     assert.deepEqual(presets, [
-      ['Preset: cme', 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000', 'CME Smart Stream SBE topics: MDP 3.0 packets, MsgSeqNum per Channel'],
+      ['Preset: cme', 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1', 'CME Smart Stream SBE topics: MDP 3.0 packets, MsgSeqNum per Channel'],
       ['Preset: cme-json', 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000', 'CME Smart Stream JSON topics: header.sequenceNumber, one sequence per topic'],
       ['Preset: by-symbol', 'key json:payload[0].instrument.symbol, seq none, time json:header.sentTime, gap timeout 2s, capacity 10000', 'yours (setting seqscope.presets)'],
     ]);

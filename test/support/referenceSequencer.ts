@@ -11,11 +11,16 @@
  * positions of a key its room allows — see `recordPositions`; unsequenced, the last `idsKept`
  * deliveries of all keys).
  *
+ * Resets (docs/sequencing-rules.md, "Reset") are modelled with every number kept: a candidate
+ * held aside until the next arrival settles it, a jump found in the start window by partitioning
+ * what it held.
+ *
  * Where the rules leave a detail open, this follows the engine and says so (marked "engine's
  * choice"), so that the test checks the rules and the ordering, not those details.
  */
 import { GapReason, SequenceCounts, SequencerConfig } from '../../src/core/sequencer/sequencer';
 import { SerialSpace } from '../../src/core/sequencer/serial';
+import { resetDistance, ResetHow } from '../../src/core/sequencer/resets';
 
 /** The engine's configuration, every field of it modelled (historySize, historyTotal, idsKept: what is remembered). */
 export type ReferenceConfig = SequencerConfig;
@@ -38,8 +43,9 @@ export type ModelEvent =
       at: number;
       item: string;
     }
-  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; at: number; item: string }
-  | { type: 'reordered'; key: string; messageId: string; publishedMs: number; behindMs: number; behindId: string; behindItem: string; byMs: number; byPosition: number; at: number; item: string };
+  | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; beforeStart: boolean; at: number; item: string }
+  | { type: 'reordered'; key: string; messageId: string; publishedMs: number; behindMs: number; behindId: string; behindItem: string; byMs: number; byPosition: number; at: number; item: string }
+  | { type: 'reset'; key: string; from: number; to: number; at: number; arrivedAt: number; released: number; lost: number; how: ResetHow };
 
 /** A key's counters, its most messages held at once and its longest hold (ms). */
 export type ModelCounts = SequenceCounts & { maxHeld: number; maxHoldMs: number };
@@ -79,7 +85,17 @@ class RefKey {
   cascadeOpen = false;
   cascadeLast = 0;
   cascadeId = 0;
-  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0, maxHeld: 0, maxHoldMs: 0 };
+  /** First position of the current sequence (the start, or the latest reset), and when it began. */
+  seqStart = NaN;
+  startedAt = NaN;
+  /** Numbers below seqStart that arrived, with their id and item. */
+  readonly beforeStart = new Map<number, { id: string; item: string }>();
+  /** A reset candidate waiting for the next arrival. */
+  pending: { abs: number; id: string; item: string; at: number } | undefined;
+  /** During the start window: the position of the latest jump that may be a reset. */
+  startJump: number | undefined;
+  startJumpAt = 0;
+  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0, resets: 0, maxHeld: 0, maxHoldMs: 0 };
 
   constructor(
     readonly name: string,
@@ -115,7 +131,11 @@ export class ReferenceSequencer {
     this.historySize = 2 ** Math.ceil(Math.log2(Math.max(2, config.historySize ?? 65_536)));
     this.historyTotal = config.historyTotal ?? 1 << 22;
     this.idsKept = config.idsKept ?? 1 << 20;
+    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity);
   }
+
+  /** How far a jump to a lower number goes to be a reset candidate (Infinity: resets off). */
+  private readonly resetFar: number;
 
   /** When a key's start window ends or its lowest gap times out, or Infinity. */
   deadlineOf(name: string): number {
@@ -146,7 +166,8 @@ export class ReferenceSequencer {
         }
       }
       if (due === undefined || at > this.now) return;
-      if (!due.started) this.start(due, at);
+      if (due.pending !== undefined && due.pending.at + this.config.gapTimeoutMs <= at) this.confirmReset(due, at, 'quiet');
+      else if (!due.started) this.start(due, at);
       else this.declareLowestGap(due, at, 'timeout');
     }
   }
@@ -179,15 +200,49 @@ export class ReferenceSequencer {
       // During the start window a number is unwrapped against the previous arrival's (engine's
       // choice: a 16-bit feed can move more than half its space in one window).
       const abs = k.held.size > 0 ? this.space.unwrap(raw, k.startRef) : raw;
+      if (k.held.size > 0 && this.resetFar !== Infinity) {
+        // The old sequence went on after a jump: it was no reset. A new jump replaces it.
+        if (k.startJump !== undefined && (abs < k.startJump || abs >= k.startJump + this.resetFar)) k.startJump = undefined;
+        const far = raw === this.config.resetTo ? this.config.capacity : this.resetFar;
+        if (raw < this.space.wrap(k.startRef) && Math.abs(abs - k.startRef) > far) {
+          k.startJump = abs;
+          k.startJumpAt = this.now;
+        }
+      }
       k.startRef = abs;
       this.hold(k, abs, id, item);
       return;
+    }
+    const p = k.pending;
+    if (p !== undefined) {
+      const d = this.space.unwrap(raw, p.abs) - p.abs;
+      if (d === 0) {
+        const conflict = p.id === id && !this.sameContent(p.item, item);
+        this.duplicate(k, p.abs, id, p.id, false, item, p.id === id && !conflict, conflict, conflict ? p.item : undefined);
+        return;
+      }
+      if (d > 0 && d <= this.config.capacity) this.confirmReset(k, this.now, 'next');
+      else {
+        k.pending = undefined;
+        if (p.abs < k.expected) this.behind(k, p.abs, p.id, p.item);
+        else this.hold(k, p.abs, p.id, p.item, p.at);
+      }
     }
     const abs = this.space.unwrap(raw, k.expected);
     if (abs === k.expected) {
       k.cascadeOpen = false;
       this.deliver(k, abs, id, item, this.now, this.now, true);
       this.releaseRun(k, this.now, true);
+      return;
+    }
+    const jump = this.resetJump(k, raw, abs, id);
+    if (jump === 'now') {
+      this.resetSequence(k, abs, this.now, this.now, 'resetTo');
+      k.cascadeOpen = false;
+      this.deliver(k, abs, id, item, this.now, this.now, true);
+    } else if (jump === 'candidate') {
+      k.pending = { abs, id, item, at: this.now };
+      k.cascadeOpen = false;
     } else if (abs < k.expected) this.behind(k, abs, id, item);
     else this.hold(k, abs, id, item);
   }
@@ -223,26 +278,69 @@ export class ReferenceSequencer {
     });
   }
 
+  /**
+   * A number that went down (behind, or ahead across the top in one jump) farther than the held
+   * window and the history could mean, not late, not a remembered redelivery, not held.
+   */
+  private resetJump(k: RefKey, raw: number, abs: number, id: string): 'now' | 'candidate' | undefined {
+    if (this.resetFar === Infinity || raw >= this.space.wrap(k.expected)) return undefined;
+    const exact = raw === this.config.resetTo;
+    if (Math.abs(abs - k.expected) <= (exact ? this.config.capacity : this.resetFar)) return undefined;
+    if (abs < k.expected) {
+      if (k.lost.some((r) => abs >= r.from && abs <= r.to)) return undefined;
+      const remembered = k.expected - abs <= this.window(k) ? k.deliveredIds.get(abs) : undefined;
+      if (remembered?.id === id) return undefined;
+    } else if (k.held.has(abs)) return undefined;
+    return exact ? 'now' : 'candidate';
+  }
+
+  private confirmReset(k: RefKey, at: number, how: ResetHow): void {
+    const p = k.pending!;
+    k.pending = undefined;
+    this.resetSequence(k, p.abs, at, p.at, how);
+    k.cascadeOpen = false;
+    this.deliver(k, p.abs, p.id, p.item, p.at, at, true);
+  }
+
+  /** The old sequence ends (its gaps lost with reason reset), the new one expects `to`. */
+  private resetSequence(k: RefKey, to: number, at: number, arrivedAt: number, how: ResetHow): void {
+    const last = Math.max(k.expected - 1, ...k.held.keys());
+    const delivered = k.counts.delivered;
+    const lost = k.counts.lost;
+    while (k.held.size > 0) this.declareLowestGap(k, at, 'reset');
+    k.lost.length = 0;
+    k.beforeStart.clear();
+    k.deliveredIds.clear();
+    k.recorded = 0;
+    k.expected = to;
+    k.seqStart = to;
+    k.startedAt = at;
+    k.counts.resets++;
+    this.events.push({ type: 'reset', key: k.name, from: this.space.wrap(last), to: this.space.wrap(to), at, arrivedAt, released: k.counts.delivered - delivered, lost: k.counts.lost - lost, how });
+  }
+
   finish(): void {
     for (const k of this.keys) {
+      if (k.pending !== undefined) this.confirmReset(k, this.now, 'end');
       if (!k.started && k.held.size > 0) this.start(k, this.now);
       while (k.held.size > 0) this.declareLowestGap(k, this.now, 'end');
     }
   }
 
   private deadline(k: RefKey): number {
-    if (k.held.size === 0) return Infinity;
-    return k.started ? k.oldestArrival() + this.config.gapTimeoutMs : k.startDeadline;
+    if (!k.started) return k.held.size > 0 ? k.startDeadline : Infinity;
+    const gap = k.held.size > 0 ? k.oldestArrival() + this.config.gapTimeoutMs : Infinity;
+    return k.pending !== undefined ? Math.min(gap, k.pending.at + this.config.gapTimeoutMs) : gap;
   }
 
-  private hold(k: RefKey, abs: number, id: string, item: string): void {
+  private hold(k: RefKey, abs: number, id: string, item: string, arrivedAt = this.now): void {
     const first = k.held.get(abs);
     if (first !== undefined) {
       const conflict = first.id === id && !this.sameContent(first.item, item);
       this.duplicate(k, abs, id, first.id, false, item, first.id === id && !conflict, conflict, conflict ? first.item : undefined);
       return;
     }
-    k.held.set(abs, { id, arrivedAt: this.now, item });
+    k.held.set(abs, { id, arrivedAt, item });
     k.cascadeOpen = false;
     k.counts.maxHeld = Math.max(k.counts.maxHeld, k.held.size);
     if (k.held.size > this.config.capacity) {
@@ -262,18 +360,35 @@ export class ReferenceSequencer {
         return;
       }
       r.arrived.set(abs, { id, item });
-      k.cascadeOpen = false;
-      k.counts.late++;
-      this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt: r.declaredAt, at: this.now, item });
+      this.late(k, abs, id, item, r.declaredAt, false);
       return;
     }
-    // Delivered before, or below the key's first expected number (unknowable: a duplicate too,
-    // engine's choice). A redelivery only when the first copy's id is remembered and the same.
+    if (abs < k.seqStart) {
+      // Below the sequence's first number: late (never seen), unless a copy of one that came so.
+      const prior = k.beforeStart.get(abs);
+      if (prior !== undefined) {
+        const conflict = prior.id === id && !this.sameContent(prior.item, item);
+        this.duplicate(k, abs, id, prior.id, true, item, prior.id === id && !conflict, conflict);
+        return;
+      }
+      // As many kept as the history size, the oldest forgotten first (engine's choice).
+      if (k.beforeStart.size >= this.historySize) k.beforeStart.delete(k.beforeStart.keys().next().value as number);
+      k.beforeStart.set(abs, { id, item });
+      this.late(k, abs, id, item, k.startedAt, true);
+      return;
+    }
+    // Delivered before. A redelivery only when the first copy's id is remembered and the same.
     // Same id with other content: a conflict, not a redelivery.
     const remembered = k.expected - abs <= this.window(k) ? k.deliveredIds.get(abs) : undefined;
     const sameId = remembered?.id === id;
     const conflict = sameId && !this.sameContent(remembered.item, item);
     this.duplicate(k, abs, id, sameId ? id : undefined, true, item, sameId && !conflict, conflict);
+  }
+
+  private late(k: RefKey, abs: number, id: string, item: string, lostAt: number, beforeStart: boolean): void {
+    k.cascadeOpen = false;
+    k.counts.late++;
+    this.events.push({ type: 'late', key: k.name, seq: this.space.wrap(abs), messageId: id, lostAt, beforeStart, at: this.now, item });
   }
 
   /** Items stand for content: one ending in "~" is a tampered copy (the test's content hash says the same). */
@@ -324,8 +439,27 @@ export class ReferenceSequencer {
   }
 
   private start(k: RefKey, at: number): void {
+    const jump = k.startJump;
+    k.startJump = undefined;
+    // The new sequence: what arrived from the jump on, within reach of it (engine's choice: an old number arriving in the same millisecond as the jump counts as new).
+    const fresh = [...k.held].filter(([abs, h]) => jump !== undefined && abs >= jump && abs < jump + this.resetFar && h.arrivedAt >= k.startJumpAt);
+    if (jump === undefined || fresh.length === k.held.size) {
+      this.startAt(k, at);
+      return;
+    }
+    // A reset in the start window: the old sequence (the rest) starts and ends, then the new one starts at the jump.
+    for (const [abs] of fresh) k.held.delete(abs);
+    this.startAt(k, at);
+    this.resetSequence(k, jump, at, Math.min(...fresh.map(([, h]) => h.arrivedAt)), 'start');
+    for (const [abs, h] of fresh) k.held.set(abs, h);
+    this.releaseRun(k, at, false);
+  }
+
+  private startAt(k: RefKey, at: number): void {
     k.started = true;
     k.expected = k.lowestHeld();
+    k.seqStart = k.expected;
+    k.startedAt = at;
     // What the start releases waited by rule, not for a missing number: not a hold time.
     this.releaseRun(k, at, false);
   }

@@ -8,8 +8,9 @@ export type Emitted =
   | { type: 'message'; key: string; seq: number | undefined; id: string; arrivedAt: number; releasedAt: number }
   | { type: 'gap'; key: string; from: number; to: number; count: number; openedAt: number; declaredAt: number; reason: string }
   | { type: 'duplicate'; key: string; seq: number | undefined; id: string; redelivery: boolean; cascade: number | undefined; at: number }
-  | { type: 'late'; key: string; seq: number; id: string; lostAt: number; at: number }
-  | { type: 'reordered'; key: string; id: string; behindId: string; byMs: number; byPosition: number; at: number };
+  | { type: 'late'; key: string; seq: number; id: string; lostAt: number; at: number; beforeStart?: true }
+  | { type: 'reordered'; key: string; id: string; behindId: string; byMs: number; byPosition: number; at: number }
+  | { type: 'reset'; key: string; from: number; to: number; at: number; arrivedAt: number; released: number; lost: number; how: string };
 
 export interface Arrival {
   t: number;
@@ -30,8 +31,9 @@ export class Harness {
       message: (k, seq, id, arrivedAt, releasedAt) => this.out.push({ type: 'message', key: k.name, seq, id, arrivedAt, releasedAt }),
       gap: (k, g) => this.out.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason }),
       duplicate: (k, d) => this.out.push({ type: 'duplicate', key: k.name, seq: d.seq, id: d.messageId, redelivery: d.redelivery, cascade: d.cascade, at: d.at }),
-      late: (k, l) => this.out.push({ type: 'late', key: k.name, seq: l.seq, id: l.messageId, lostAt: l.lostAt, at: l.at }),
+      late: (k, l) => this.out.push({ type: 'late', key: k.name, seq: l.seq, id: l.messageId, lostAt: l.lostAt, at: l.at, ...(l.beforeStart ? { beforeStart: true as const } : {}) }),
       reordered: (k, r) => this.out.push({ type: 'reordered', key: k.name, id: r.messageId, behindId: r.behindId, byMs: r.byMs, byPosition: r.byPosition, at: r.at }),
+      reset: (k, r) => this.out.push({ type: 'reset', key: k.name, ...r }),
     };
     this.seq = new Sequencer<string>({ ...CONFIG, ...config }, this.sink);
   }

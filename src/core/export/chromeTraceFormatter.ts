@@ -7,7 +7,7 @@ import { NO_KEY_LABEL } from '../trace/keyLabel';
  * Chrome trace-event JSON (opens in Perfetto and chrome://tracing). Each key is a process, so it
  * gets its own track group; inside it:
  *   - thread 1 "delivered": an instant per released message;
- *   - thread 2 "findings": an instant per duplicate / late / reordered message;
+ *   - thread 2 "findings": an instant per duplicate / late / reordered message, and one (process-wide) per reset;
  *   - async slices "hold #n" (arrival → release) and "gap a–b" (opened → declared lost), which may
  *     overlap one another, so they are async events rather than complete events on a thread.
  * Invalid records go to process 0 "capture". Times are µs since the first event. The keys' tracks
@@ -104,7 +104,10 @@ export class ChromeTraceFormatter implements TraceFormatter {
           });
           break;
         case 'late':
-          out({ name: `late #${ev.seq}`, ph: 'i', s: 't', cat: 'late', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { messageId: ev.messageId, line: ev.line } });
+          out({ name: `late #${ev.seq}`, ph: 'i', s: 't', cat: 'late', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { messageId: ev.messageId, beforeStart: ev.beforeStart, line: ev.line } });
+          break;
+        case 'reset':
+          out({ name: `reset #${ev.from} → #${ev.to}`, ph: 'i', s: 'p', cat: 'reset', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { from: ev.from, to: ev.to, released: ev.released, lost: ev.lost, how: ev.how } });
           break;
         case 'reordered':
           out({

@@ -16,6 +16,8 @@ export const CSV_COLUMNS = [
   'publishTime', 'receivedAt', 'orderingKey', 'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs',
   'openedAt', 'declaredAt', 'waitedMs', 'lostAt', 'at', 'reason', 'latencyMs', 'file', 'line', 'attributes', 'data',
   'behindMessageId', 'behindPublishTime', 'byMs', 'byPosition',
+  // Resets (and a late number below its key's start).
+  'released', 'lost', 'how', 'beforeStart',
 ] as const;
 
 type Row = (string | number | boolean | undefined)[];

@@ -11,6 +11,7 @@ import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
+import { ResetInfo } from '../sequencer/resets';
 import { KeyTimes } from './messageTimes';
 import { TimePercentiles } from './timePercentiles';
 
@@ -143,6 +144,8 @@ export class ReplayEngine {
         seqBits: options.seqBits,
         sequenced: isSequenced(options),
         publishOrder: judgesPublishOrder(options),
+        resets: options.resets,
+        resetTo: options.resetTo,
       },
       this.makeSink(),
       entryContent,
@@ -219,6 +222,7 @@ export class ReplayEngine {
         lost: k.lost,
         late: k.late,
         reordered: k.reordered,
+        resets: k.resets,
         maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
         percentiles: this.times.percentiles(k.order),
@@ -430,12 +434,16 @@ export class ReplayEngine {
           seq: l.seq,
           messageId: l.messageId,
           lostAt: l.lostAt,
+          beforeStart: l.beforeStart ? true : undefined,
           publishTime: rm?.message.publishTime,
           receivedAt: rm?.receivedAt,
           at: l.at,
           file: this.fileName(l.item),
           line: l.item.line,
         }, l.item);
+      },
+      reset: (k: KeyState<CaptureEntry>, r: ResetInfo): void => {
+        listener?.({ type: 'reset', key: k.name, from: r.from, to: r.to, at: r.at, arrivedAt: r.arrivedAt, released: r.released, lost: r.lost, how: r.how });
       },
     };
   }

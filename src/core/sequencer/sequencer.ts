@@ -11,11 +11,17 @@
  * lookup when it is of the same key as the previous arrival. With many keys the cost is memory
  * latency (each key's first touch misses the caches) and the garbage collector, so per-key state
  * is laid out and allocated with both in mind (see KeyState, HeldQueue, HistoryArena).
+ *
+ * Resets (resets.ts) are decided off the hot path: while a key holds a reset candidate its raw
+ * expected number is a value no arrival has (-1), so the in-order test fails and the slow path
+ * settles the candidate first. The file is over 500 lines because the rules share the per-key
+ * state laid out here; the parts that need none of it are in the modules imported below.
  */
 import { refArray } from '../util/arrayKinds';
 import { ArrivalQueue, HeldQueue } from './heldQueue';
 import { EMPTY_PAGE, HistoryArena, HistoryRing } from './historyArena';
 import { Displacement, PublishOrder } from './publishOrder';
+import { resetDistance, ResetCandidate, ResetHow, ResetInfo } from './resets';
 import { IdMemory } from './seenIds';
 import { SeqBits, SerialSpace } from './serial';
 import { TimerQueue } from './timerQueue';
@@ -50,9 +56,14 @@ export interface SequencerConfig {
    * their messageId, to find duplicates (default 2^20; see seenIds.ts).
    */
   readonly idsKept?: number;
+  /** False turns reset detection off (`--no-resets`); default on (docs/sequencing-rules.md, "Reset"). */
+  readonly resets?: boolean;
+  /** A jump to exactly this number from farther than the capacity is a reset at once (`--reset-to`). */
+  readonly resetTo?: number;
 }
 
-export type GapReason = 'timeout' | 'capacity' | 'end';
+/** `reset`: declared when the key's sequence was reset (see ResetInfo). */
+export type GapReason = 'timeout' | 'capacity' | 'end' | 'reset';
 
 export interface GapInfo {
   /** First and last missing numbers (raw, inclusive, in serial order: may span the wrap). */
@@ -90,8 +101,10 @@ export interface DuplicateInfo<T> {
 export interface LateInfo<T> {
   readonly seq: number;
   readonly messageId: string;
-  /** When the number was declared lost. */
+  /** When the number was declared lost (before the key's start: when the key started). */
   readonly lostAt: number;
+  /** True when the number is below the first one the key's sequence started with. */
+  readonly beforeStart: boolean;
   readonly at: number;
   readonly item: T;
 }
@@ -111,6 +124,8 @@ export interface SequencerSink<T> {
   late(key: KeyState<T>, late: LateInfo<T>): void;
   /** A first copy judged by publish order came after one of its key published later (heard right after its message). */
   reordered(key: KeyState<T>, info: ReorderInfo<T>): void;
+  /** Optional: a sink that leaves it out still hears the gaps and messages a reset releases. */
+  reset?(key: KeyState<T>, reset: ResetInfo): void;
 }
 
 /** Counters per key (and, summed, for the run). */
@@ -127,10 +142,11 @@ export interface SequenceCounts {
   late: number;
   /** First copies delivered after one of their key published later (`--seq publishTime`; counted in delivered too). */
   reordered: number;
+  resets: number;
 }
 
 export function zeroCounts(): SequenceCounts {
-  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0 };
+  return { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0, resets: 0 };
 }
 
 interface LostRange {
@@ -177,7 +193,11 @@ const enum KeySlot {
    * and delivered with it: unwrapping and wrapping a 16- or 32-bit number each cost a division.
    */
   ExpectedRaw = 6,
+  /** Position of the first number of the key's current sequence (its start, or its latest reset). */
+  SequenceStart = 7,
 }
+/** ExpectedRaw while a reset candidate is pending: no arrival has it, so none takes the in-order path. */
+const PENDING_RAW = -1;
 /** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
 const KEY_NUMBERS_SHIFT = 3;
 
@@ -192,10 +212,18 @@ class KeyFindings {
   cascadeId = 0;
   /** Created at the key's first gap. */
   lostRanges: LostRange[] | undefined;
+  /** Numbers below the sequence's start that arrived (late, before the start): a second copy is a duplicate. */
+  beforeStart: Map<number, { readonly id: string; readonly content: number }> | undefined;
+  /** A reset candidate waiting for the next arrival (see Sequencer.settle). */
+  pending: ResetCandidate<unknown> | undefined;
+  /** During the start window: the position of the latest jump that may be a reset, and when it arrived. */
+  startJump: number | undefined;
+  startJumpAt = 0;
 
   copy(): KeyFindings {
     const c = Object.assign(new KeyFindings(), this);
     c.lostRanges = this.lostRanges?.map((r) => ({ ...r, arrived: r.arrived && new Map(r.arrived) }));
+    c.beforeStart = this.beforeStart && new Map(this.beforeStart);
     return c;
   }
 }
@@ -249,6 +277,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   lost = 0;
   late = 0;
   reordered = 0;
+  resets = 0;
   /** Arrival order of what is held after the start; present only while the key holds then. */
   arrivals: ArrivalQueue | undefined;
   findings: KeyFindings | undefined;
@@ -278,6 +307,7 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
     c.lost = this.lost;
     c.late = this.late;
     c.reordered = this.reordered;
+    c.resets = this.resets;
     c.held = this.held === NOTHING_HELD ? NOTHING_HELD : this.held.clone();
     // Before the start nothing is released (and positions may be below 0, unwrapped backwards).
     c.arrivals = this.arrivals?.clone(this.started ? expected : -Infinity);
@@ -315,6 +345,8 @@ export class Sequencer<T> {
   private totalsState: SequenceCounts = zeroCounts();
   /** Unsequenced keys' publish order, when judged (config.publishOrder). */
   private publishOrder: PublishOrder<T> | undefined;
+  /** How far a jump to a lower number must go to be a reset candidate (resets.ts), or Infinity with resets off. */
+  private readonly resetFar: number;
 
   constructor(
     readonly config: SequencerConfig,
@@ -330,6 +362,7 @@ export class Sequencer<T> {
     this.history = new HistoryArena(this.historySize, config.historyTotal);
     this.idMemory = new IdMemory(config.idsKept);
     if (config.publishOrder === true && !config.sequenced) this.publishOrder = new PublishOrder<T>();
+    this.resetFar = config.resets === false ? Infinity : resetDistance(config.seqBits, config.capacity);
   }
 
   /** Counters summed over every key. */
@@ -437,13 +470,7 @@ export class Sequencer<T> {
         if (k.held.size > 0) this.releaseRun(k, now);
         return;
       }
-      const expected = this.expected(k);
-      const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
-      if (abs < expected) {
-        this.behind(k, abs, messageId, item, now);
-        return;
-      }
-      this.hold(k, abs, messageId, item, now);
+      this.offerOutOfTurn(k, seq, messageId, item, now);
       return;
     }
 
@@ -451,7 +478,9 @@ export class Sequencer<T> {
     // Unwrap against the previous arrival, not the first: a fast 16-bit feed can move more than
     // half its number space during one start window.
     const ref = this.slot(k, KeySlot.StartRef);
-    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? this.keyNumbers[ref] : seq) : seq;
+    const prev = this.keyNumbers[ref];
+    const abs = this.space.wraps ? this.space.unwrap(seq, k.held.size > 0 ? prev : seq) : seq;
+    if (k.held.size > 0 && this.resetFar !== Infinity) this.noteStartJump(k, seq, abs, prev);
     this.keyNumbers[ref] = abs;
     this.hold(k, abs, messageId, item, now);
   }
@@ -460,6 +489,7 @@ export class Sequencer<T> {
   finish(): void {
     const now = this.nowMs;
     for (const k of this.keyList) {
+      if (k.findings?.pending !== undefined) this.confirmReset(k, now, 'end');
       if (!k.started && k.held.size > 0) this.start(k, now);
       while (k.held.size > 0) this.declareLowestGap(k, now, 'end');
     }
@@ -491,8 +521,9 @@ export class Sequencer<T> {
   /** When a key's lowest open gap (or start window) times out, or Infinity. */
   deadlineOf(k: KeyState<T>): number {
     if (!k.started) return k.held.size > 0 ? this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] : Infinity;
-    if (k.held.size === 0) return Infinity;
-    return ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
+    const pending = k.findings?.pending;
+    const gap = k.held.size === 0 ? Infinity : ((k.arrivals as ArrivalQueue).oldest(this.expected(k)) as number) + this.config.gapTimeoutMs;
+    return pending === undefined ? gap : Math.min(gap, pending.at + this.config.gapTimeoutMs);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -605,9 +636,10 @@ export class Sequencer<T> {
     if (held.size === 0) this.recycleQueues(k);
   }
 
-  private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+  /** Holds a number above the expected one; `arrivedAt` is earlier than `now` for a dismissed reset candidate. */
+  private hold(k: KeyState<T>, abs: number, messageId: string, item: T, now: number, arrivedAt = now): void {
     if (k.held === NOTHING_HELD) k.held = this.spareHeld.pop() ?? new HeldQueue<T>();
-    const heldId = k.held.insert(abs, messageId, now, item);
+    const heldId = k.held.insert(abs, messageId, arrivedAt, item);
     if (heldId !== undefined) {
       let conflict = false;
       let firstItem: T | undefined;
@@ -618,7 +650,7 @@ export class Sequencer<T> {
       this.duplicate(k, abs, messageId, heldId, false, item, now, heldId === messageId && !conflict, conflict, conflict ? firstItem : undefined);
       return;
     }
-    if (k.started) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).push(abs, now);
+    if (k.started) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).push(abs, arrivedAt);
     k.cascadeOpen = false;
     const size = k.held.size;
     if (size > k.maxHeld) k.maxHeld = size;
@@ -626,12 +658,156 @@ export class Sequencer<T> {
     if (size > this.config.capacity) this.overflow(k, now);
   }
 
-  /** A number below the expected one: late if it was declared lost, else a duplicate. */
-  private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+  /**
+   * An arrival that is not the key's next number, or any arrival while a reset candidate is
+   * pending: settles the candidate, then delivers, holds, or names the arrival.
+   */
+  private offerOutOfTurn(k: KeyState<T>, seq: number, messageId: string, item: T, now: number): void {
+    const pending = k.findings?.pending as ResetCandidate<T> | undefined;
+    if (pending !== undefined) {
+      const d = (this.space.wraps ? this.space.unwrap(seq, pending.abs) : seq) - pending.abs;
+      if (d === 0) {
+        // A copy of the candidate, which is held aside as a held message is.
+        const sameId = pending.messageId === messageId;
+        const conflict = sameId && this.contentOf(pending.item) !== this.contentOf(item);
+        this.duplicate(k, pending.abs, messageId, pending.messageId, false, item, now, sameId && !conflict, conflict, conflict ? pending.item : undefined);
+        return;
+      }
+      // The new sequence goes on from the candidate (within what the held window allows), or the old one does.
+      if (d > 0 && d <= this.config.capacity) this.confirmReset(k, now, 'next');
+      else this.dismissCandidate(k, pending, now);
+    }
+    const expected = this.expected(k);
+    const abs = this.space.wraps ? this.space.unwrap(seq, expected) : seq;
+    if (abs === expected) {
+      k.cascadeOpen = false;
+      this.deliver(k, messageId, item, now, now);
+      if (k.held.size > 0) this.releaseRun(k, now);
+      return;
+    }
+    const jump = this.resetJump(k, seq, abs, expected, messageId);
+    if (jump === 'now') {
+      this.resetSequence(k, abs, now, now, 'resetTo');
+      k.cascadeOpen = false;
+      this.deliver(k, messageId, item, now, now);
+      return;
+    }
+    if (jump === 'candidate') {
+      this.findingsOf(k).pending = { abs, messageId, item, at: now };
+      this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)] = PENDING_RAW;
+      k.cascadeOpen = false;
+      this.schedule(k, this.deadlineOf(k));
+      return;
+    }
+    if (abs < expected) this.behind(k, abs, messageId, item, now);
+    else this.hold(k, abs, messageId, item, now);
+  }
+
+  /**
+   * Whether an arrival that went down to a low number far from the expected one may start a new
+   * sequence (docs/sequencing-rules.md, "Reset"): `now` for the `--reset-to` number, `candidate`
+   * for any other, undefined when it is not a jump of that kind (it is late, a redelivery the
+   * history remembers, or held).
+   */
+  private resetJump(k: KeyState<T>, seq: number, abs: number, expected: number, messageId: string): 'now' | 'candidate' | undefined {
+    // Only a number that went down: behind, or (16/32-bit) ahead across the top of the space in one jump.
+    if (this.resetFar === Infinity || seq >= this.space.wrap(expected)) return undefined;
+    const exact = seq === this.config.resetTo;
+    if (Math.abs(abs - expected) <= (exact ? this.config.capacity : this.resetFar)) return undefined;
+    if (abs < expected) {
+      if (this.lostRangeOf(k, abs) !== undefined) return undefined;
+      const slot = this.historySlot(k, abs);
+      if (slot >= 0 && this.history.get(k, slot) === hashId(messageId)) return undefined;
+    } else if (k.held.itemAt(abs) !== undefined) return undefined;
+    return exact ? 'now' : 'candidate';
+  }
+
+  /** The pending candidate starts a new sequence: the old one ends, the candidate is its first number. */
+  private confirmReset(k: KeyState<T>, now: number, how: ResetHow): void {
+    const f = k.findings as KeyFindings;
+    const p = f.pending as ResetCandidate<T>;
+    f.pending = undefined;
+    this.resetSequence(k, p.abs, now, p.at, how);
+    k.cascadeOpen = false;
+    this.deliver(k, p.messageId, p.item, p.at, now);
+  }
+
+  /** The old sequence went on: the candidate is named for what it is (late, before the start, a duplicate) or held. */
+  private dismissCandidate(k: KeyState<T>, p: ResetCandidate<T>, now: number): void {
+    (k.findings as KeyFindings).pending = undefined;
+    const expected = this.expected(k);
+    this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)] = this.space.wrap(expected);
+    if (p.abs < expected) this.behind(k, p.abs, p.messageId, p.item, now);
+    else this.hold(k, p.abs, p.messageId, p.item, now, p.at);
+  }
+
+  /**
+   * Ends the key's sequence at a reset: what it holds is released and its open gaps declared
+   * lost (reason `reset`), its history, lost ranges and start no longer apply, and it expects
+   * `to` next (the caller delivers it). Reported after the gaps, with what they released.
+   */
+  private resetSequence(k: KeyState<T>, to: number, now: number, arrivedAt: number, how: ResetHow): void {
+    const expected = this.expected(k);
+    const positions = k.held.size > 0 ? k.held.positions() : undefined;
+    const last = positions !== undefined ? Math.max(expected - 1, positions[positions.length - 1]) : expected - 1;
+    const delivered = k.delivered;
+    const lost = k.lost;
+    this.keyNumbers[this.slot(k, KeySlot.ExpectedRaw)] = this.space.wrap(expected);
+    while (k.held.size > 0) this.declareLowestGap(k, now, 'reset');
+    const f = k.findings;
+    if (f !== undefined) {
+      f.lostRanges = undefined;
+      f.beforeStart = undefined;
+    }
+    // The ring's slots stay allocated; from the next delivery on they record the new sequence.
+    k.histLen = 0;
+    this.setExpected(k, to);
+    this.keyNumbers[this.slot(k, KeySlot.SequenceStart)] = to;
+    this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] = now;
+    k.resets++;
+    this.totalsState.resets++;
+    this.sink.reset?.(k, { from: this.space.wrap(last), to: this.space.wrap(to), at: now, arrivedAt, released: k.delivered - delivered, lost: k.lost - lost, how });
+  }
+
+  /**
+   * During the start window: an arrival that went down to a low number far from the previous one
+   * may be a reset (`start` finds it); one outside the new run means the old sequence went on.
+   */
+  private noteStartJump(k: KeyState<T>, seq: number, abs: number, prev: number): void {
+    const f = k.findings;
+    const jump = f?.startJump;
+    if (f !== undefined && jump !== undefined && (abs < jump || abs >= jump + this.resetFar)) f.startJump = undefined;
+    const far = seq === this.config.resetTo ? this.config.capacity : this.resetFar;
+    if (seq < this.space.wrap(prev) && Math.abs(abs - prev) > far) {
+      const found = this.findingsOf(k);
+      found.startJump = abs;
+      found.startJumpAt = this.nowMs;
+    }
+  }
+
+  /** The kept lost range holding `abs`, latest first, or undefined. */
+  private lostRangeOf(k: KeyState<T>, abs: number): LostRange | undefined {
     const ranges = k.findings?.lostRanges ?? NO_LOST_RANGES;
     for (let i = ranges.length - 1; i >= 0; i--) {
       const r = ranges[i];
-      if (abs < r.from || abs > r.to) continue;
+      if (abs >= r.from && abs <= r.to) return r;
+    }
+    return undefined;
+  }
+
+  /** The history slot remembering a position behind the expected one, or -1 when none does. */
+  private historySlot(k: KeyState<T>, abs: number): number {
+    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= k.histMask + 1) return this.histSlot(k, abs);
+    return -1;
+  }
+
+  /**
+   * A number below the expected one: late if it was declared lost or is below the sequence's
+   * start (never seen either way), else a duplicate.
+   */
+  private behind(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    const r = this.lostRangeOf(k, abs);
+    if (r !== undefined) {
       const prior = r.arrived?.get(abs);
       const content = this.contentOf(item);
       if (prior !== undefined) {
@@ -640,16 +816,17 @@ export class Sequencer<T> {
         return;
       }
       (r.arrived ??= new Map()).set(abs, { id: messageId, content });
-      k.cascadeOpen = false;
-      k.late++;
-      this.totalsState.late++;
-      this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt: r.declaredAt, at: now, item });
+      this.late(k, abs, messageId, item, now, r.declaredAt, false);
+      return;
+    }
+    if (abs < this.keyNumbers[this.slot(k, KeySlot.SequenceStart)]) {
+      this.beforeStart(k, abs, messageId, item, now);
       return;
     }
     let sameId = false;
     let conflict = false;
-    if (k.histLen > 0 && abs >= this.keyNumbers[this.slot(k, KeySlot.HistoryBase)] && this.expected(k) - abs <= k.histMask + 1) {
-      const slot = this.histSlot(k, abs);
+    const slot = this.historySlot(k, abs);
+    if (slot >= 0) {
       const first = this.history.get(k, slot);
       // Equal 32-bit hashes of different ids would mislabel a second publish as a redelivery:
       // about one in four billion.
@@ -657,6 +834,30 @@ export class Sequencer<T> {
       conflict = sameId && this.history.getContent(k, slot) !== this.contentOf(item);
     }
     this.duplicate(k, abs, messageId, sameId ? messageId : undefined, true, item, now, sameId && !conflict, conflict);
+  }
+
+  /** A number below the first of the key's sequence: late (the key started without it), or a copy of one that came so. */
+  private beforeStart(k: KeyState<T>, abs: number, messageId: string, item: T, now: number): void {
+    const f = this.findingsOf(k);
+    const content = this.contentOf(item);
+    const prior = f.beforeStart?.get(abs);
+    if (prior !== undefined) {
+      const conflict = prior.id === messageId && prior.content !== content;
+      this.duplicate(k, abs, messageId, prior.id, true, item, now, prior.id === messageId && !conflict, conflict);
+      return;
+    }
+    const seen = (f.beforeStart ??= new Map());
+    // Bounded like the history: the oldest is forgotten (a copy of it is then late again).
+    if (seen.size >= this.historySize) seen.delete(seen.keys().next().value as number);
+    seen.set(abs, { id: messageId, content });
+    this.late(k, abs, messageId, item, now, this.keyNumbers[this.slot(k, KeySlot.StartDeadline)], true);
+  }
+
+  private late(k: KeyState<T>, abs: number, messageId: string, item: T, now: number, lostAt: number, beforeStart: boolean): void {
+    k.cascadeOpen = false;
+    k.late++;
+    this.totalsState.late++;
+    this.sink.late(k, { seq: this.space.wrap(abs), messageId, lostAt, beforeStart, at: now, item });
   }
 
   private duplicate(
@@ -727,15 +928,45 @@ export class Sequencer<T> {
     if (due <= queuedAt) {
       // Fire at the deadline itself, not at the arrival that moved the clock past it, so a gap
       // is declared exactly gapTimeout after it opened whatever the input's pacing.
-      if (!k.started) this.start(k, due);
-      else this.declareLowestGap(k, due, 'timeout');
+      const pending = k.findings?.pending;
+      if (pending !== undefined && pending.at + this.config.gapTimeoutMs <= due) this.confirmReset(k, due, 'quiet');
+      else if (!k.started) this.start(k, due);
+      else if (pending === undefined) this.declareLowestGap(k, due, 'timeout');
+      else {
+        // The old sequence's gap times out while a candidate waits: deliver with the real number, then wait again.
+        const raw = this.slot(k, KeySlot.ExpectedRaw);
+        this.keyNumbers[raw] = this.space.wrap(this.expected(k));
+        this.declareLowestGap(k, due, 'timeout');
+        this.keyNumbers[raw] = PENDING_RAW;
+      }
     }
     this.schedule(k, this.deadlineOf(k));
   }
 
   private start(k: KeyState<T>, now: number): void {
+    const f = k.findings;
+    const jump = f?.startJump;
+    if (f !== undefined && jump !== undefined) {
+      f.startJump = undefined;
+      this.startAcrossReset(k, now, jump, f.startJumpAt);
+      return;
+    }
+    this.startAt(k, now);
+  }
+
+  /** Starts the key at its lowest held number. */
+  private startAt(k: KeyState<T>, now: number): void {
     k.started = true;
-    this.setExpected(k, k.held.lowest());
+    const first = k.held.lowest();
+    this.setExpected(k, first);
+    this.keyNumbers[this.slot(k, KeySlot.SequenceStart)] = first;
+    // From here the slot says when the key started: when numbers below its start were given up.
+    this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] = now;
+    this.releaseStart(k, now);
+  }
+
+  /** Releases the run a start (or the new sequence of a reset found in the start window) begins with. */
+  private releaseStart(k: KeyState<T>, now: number): void {
     // What the start releases waited for the window's rule, not for a missing number: every
     // key's first message waits the whole gap timeout, so counted it would make every key's
     // longest hold the gap timeout and hide the waits reordering and gaps cause.
@@ -752,6 +983,37 @@ export class Sequencer<T> {
     // has one): what is still held now waits behind a gap, and its wait needs that order.
     if (k.held.size > 0) (k.arrivals ??= this.spareArrivals.pop() ?? new ArrivalQueue()).refill(k.held);
     else this.recycleQueues(k);
+  }
+
+  /**
+   * The start window held a jump to a low number (`jumpTo`, see noteStartJump): the old sequence
+   * (what arrived before the jump, or outside the new run) starts and ends in a reset, then the
+   * new one starts at `jumpTo`.
+   */
+  private startAcrossReset(k: KeyState<T>, now: number, jumpTo: number, jumpAt: number): void {
+    const held = k.held;
+    const fresh: { abs: number; id: string; at: number; item: T }[] = [];
+    const old: typeof fresh = [];
+    while (held.size > 0) {
+      const abs = held.lowest();
+      const at = held.lowestArrivedAt();
+      (abs >= jumpTo && abs < jumpTo + this.resetFar && at >= jumpAt ? fresh : old).push({ abs, id: held.lowestId(), at, item: held.lowestItem() });
+      held.dropLowest();
+    }
+    const refill = (entries: typeof fresh): void => {
+      if (k.held === NOTHING_HELD) k.held = this.spareHeld.pop() ?? new HeldQueue<T>();
+      for (const e of entries) k.held.insert(e.abs, e.id, e.at, e.item);
+    };
+    if (old.length === 0) {
+      refill(fresh);
+      this.startAt(k, now);
+      return;
+    }
+    refill(old);
+    this.startAt(k, now);
+    this.resetSequence(k, jumpTo, now, Math.min(...fresh.map((e) => e.at)), 'start');
+    refill(fresh);
+    this.releaseStart(k, now);
   }
 
   private overflow(k: KeyState<T>, now: number): void {

@@ -35,6 +35,10 @@ export interface SequencingOptions {
    * header. Set by the cme preset and by `mdp3` as the seq or time source; nothing else decodes.
    */
   readonly payload?: 'mdp3';
+  /** False: no reset detection (`--no-resets`). Absent: on (docs/sequencing-rules.md, "Reset"). */
+  readonly resets?: false;
+  /** A jump to exactly this number from far away is a reset at once (`--reset-to`). */
+  readonly resetTo?: number;
 }
 
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
@@ -66,6 +70,8 @@ export const PRESETS: Record<string, Partial<SequencingOptions>> = {
     seqBits: 32,
     sendingTimeAttribute: 'SendingTime',
     payload: 'mdp3',
+    // MDP 3.0 packet sequence numbers start at 1 each weekly session (sources: test/fixtures/cme/NOTICE.md).
+    resetTo: 1,
   },
   // CME Smart Stream JSON: header{messageType, sentTime, sequenceNumber, version} and a payload[]
   // of entries with instrument{…symbol}. CME numbers messages per session, across instruments,
@@ -86,8 +92,12 @@ export interface PresetText {
   seqBits?: string | number;
   gapTimeout?: string | number;
   capacity?: string | number;
+  /** What a reset looks like: the number a new sequence starts at (`--reset-to`). */
+  resetTo?: string | number;
+  /** `off` turns reset detection off (`--no-resets`); `on` (the default) back on. */
+  resets?: string;
 }
-const PRESET_FIELDS: readonly (keyof PresetText)[] = ['key', 'seq', 'seqBits', 'time', 'gapTimeout', 'capacity'];
+const PRESET_FIELDS: readonly (keyof PresetText)[] = ['key', 'seq', 'seqBits', 'time', 'gapTimeout', 'capacity', 'resetTo', 'resets'];
 export type UserPresets = Readonly<Record<string, PresetText>>;
 
 /**
@@ -109,7 +119,7 @@ export function parsePresets(value: unknown, source: string, fix: InputFix = {})
     const text: PresetText = {};
     for (const [field, v] of Object.entries(p as Record<string, unknown>)) {
       if (!(PRESET_FIELDS as readonly string[]).includes(field)) fail(`${at}: field "${field}" is unknown: use ${PRESET_FIELDS.join(', ')}`);
-      const numeric = field === 'seqBits' || field === 'gapTimeout' || field === 'capacity';
+      const numeric = field === 'seqBits' || field === 'gapTimeout' || field === 'capacity' || field === 'resetTo';
       if (typeof v !== 'string' && !(numeric && typeof v === 'number')) fail(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
       (text as Record<string, string | number>)[field] = v as string | number;
       try {
@@ -190,7 +200,8 @@ export function readsJson(o: SequencingOptions): boolean {
 }
 
 /** Where an option is set: its setting (`seqscope.gapTimeout`) and its flag (`--gap-timeout`). */
-function optionFix(option: 'preset' | 'key' | 'seq' | 'time' | 'seqBits' | 'gapTimeout' | 'capacity'): InputFix {
+function optionFix(option: 'preset' | 'key' | 'seq' | 'time' | 'seqBits' | 'gapTimeout' | 'capacity' | 'resetTo' | 'resets'): InputFix {
+  if (option === 'resets') return { setting: 'seqscope.resetTo', flag: '--no-resets' };
   return { setting: `seqscope.${option}`, flag: `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` };
 }
 
@@ -259,10 +270,30 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
   // The default judges publish order only where Pub/Sub keeps it: ordering keys. A key of one's
   // own (an attribute, a payload field, none) keeps arrival order unless publishTime is asked for.
   if (o.seq.kind === 'publishTime' && text.seq === undefined && o.key.kind !== 'orderingKey') o = { ...o, seq: { kind: 'none' } };
+  o = resolveResets(o, text);
   // Serial arithmetic only orders numbers less than half the space apart; more held than that
   // would make a held number look older than the expected one.
   if (isSequenced(o) && o.seqBits !== 64 && o.capacity >= 2 ** (o.seqBits - 1)) {
     throw new InputError(`capacity ${o.capacity} is too large for ${o.seqBits}-bit numbers: use less than ${2 ** (o.seqBits - 1)}`, optionFix('capacity'));
+  }
+  return o;
+}
+
+/** Applies `resets` and `resetTo` (option text) to resolved options. */
+function resolveResets(o: SequencingOptions, text: OptionText): SequencingOptions {
+  if (text.resets !== undefined) {
+    if (text.resets !== 'on' && text.resets !== 'off') throw new InputError(`resets "${text.resets}" is not valid: use on or off`, optionFix('resets'));
+    const { resets: _r, ...rest } = o;
+    o = text.resets === 'off' ? { ...rest, resets: false } : rest;
+  }
+  if (text.resetTo !== undefined && text.resetTo !== '') {
+    const n = Number(text.resetTo);
+    const max = o.seqBits === 64 ? Number.MAX_SAFE_INTEGER : 2 ** o.seqBits - 1;
+    if (!Number.isInteger(n) || n < 0 || n > max) throw new InputError(`reset-to "${text.resetTo}" is not valid: use a whole number from 0 to ${max} (the number a new sequence starts at, e.g. 1)`, optionFix('resetTo'));
+    o = { ...o, resetTo: n };
+  }
+  if (o.resets === false && text.resetTo !== undefined && text.resetTo !== '') {
+    throw new InputError('reset-to and resets off contradict each other: leave out one of them', optionFix('resetTo'));
   }
   return o;
 }
@@ -275,7 +306,8 @@ export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean
 export function describeOptions(o: SequencingOptions): string {
   const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : judgesPublishOrder(o) ? 'seq publishTime (publish order)' : 'seq none';
   const time = o.sendingTimeMdp3 ? ', time mdp3' : o.sendingTimeJson ? `, time json:${formatJsonPath(o.sendingTimeJson)}` : '';
-  return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}`;
+  const resets = !isSequenced(o) ? '' : o.resets === false ? ', resets off' : o.resetTo !== undefined ? `, reset to ${o.resetTo}` : '';
+  return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}${resets}`;
 }
 
 /**

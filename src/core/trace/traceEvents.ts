@@ -5,6 +5,7 @@
  * clock in ms since the epoch; `publishTime` / `receivedAt` are the record's own strings.
  */
 import { GapReason } from '../sequencer/sequencer';
+import { ResetHow } from '../sequencer/resets';
 
 export interface MessageEvent {
   type: 'message';
@@ -71,7 +72,10 @@ export interface LateEvent {
   key: string;
   seq: number;
   messageId: string;
+  /** When the number was declared lost; with `beforeStart`, when the key's sequence started without it. */
   lostAt: number;
+  /** Present (true) when the number is below the first of the key's sequence: never expected, so never declared lost. */
+  beforeStart?: true;
   publishTime?: string;
   receivedAt?: string;
   at: number;
@@ -109,6 +113,22 @@ export interface InvalidEvent {
   at?: number;
 }
 
-export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | ReorderedEvent | InvalidEvent;
+/** A key's numbers started again (docs/sequencing-rules.md, "Reset"). */
+export interface ResetEvent {
+  type: 'reset';
+  key: string;
+  /** Last number of the old sequence (highest delivered or held) and first of the new one. */
+  from: number;
+  to: number;
+  /** When it was decided, and when the new sequence's first number arrived. */
+  at: number;
+  arrivedAt: number;
+  /** Held messages of the old sequence it released, and numbers it declared lost (gaps with reason `reset`, just before it). */
+  released: number;
+  lost: number;
+  how: ResetHow;
+}
+
+export type TraceEvent = MessageEvent | GapEvent | DuplicateEvent | LateEvent | ReorderedEvent | InvalidEvent | ResetEvent;
 export type TraceEventType = TraceEvent['type'];
-export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'invalid'];
+export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'invalid', 'reset'];

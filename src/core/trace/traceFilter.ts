@@ -132,6 +132,9 @@ export function traceEventMatcher(f: TraceFilterSpec | undefined): (ev: TraceEve
       if (ev.type === 'invalid') return false;
       if (ev.type === 'gap') {
         if (!overlapsNumberRange(ev.from, ev.to, spec.seqFrom, spec.seqTo)) return false;
+      } else if (ev.type === 'reset') {
+        // A reset is about the number before it and the one after: either in the range.
+        if (!overlapsNumberRange(ev.from, ev.from, spec.seqFrom, spec.seqTo) && !overlapsNumberRange(ev.to, ev.to, spec.seqFrom, spec.seqTo)) return false;
       } else if (ev.type === 'reordered' || ev.seq === undefined || !overlapsNumberRange(ev.seq, ev.seq, spec.seqFrom, spec.seqTo)) return false;
     }
     if (attr && ev.type !== 'gap') {

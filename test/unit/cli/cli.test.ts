@@ -573,7 +573,7 @@ describe('seqscope CLI', function () {
       assert.equal(r.stderr, '');
       const s = JSON.parse(r.stdout);
       assert.deepEqual(counts(s), { received: 14, delivered: 13, gaps: 1, lost: 1, duplicates: 1, redeliveries: 1, late: 0, invalid: 0, keys: 1 });
-      assert.equal(s.options, 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
+      assert.equal(s.options, 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1');
     });
 
     it('--seq mdp3: numbers from the packet header; disagreeing and truncated packets are invalid with the reason; --time mdp3 latency from the packet', () => {
@@ -581,7 +581,7 @@ describe('seqscope CLI', function () {
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
       assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 2, lost: 5, duplicates: 1, redeliveries: 1, late: 0, invalid: 4, keys: 1 });
-      assert.equal(s.options, 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+      assert.equal(s.options, 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000, reset to 1');
       assert.deepEqual(s.invalidSamples, [
         { line: 9, reason: 'MDP packet MsgSeqNum 1539183 disagrees with attribute 1539138' },
         { line: 10, reason: 'MDP packet MsgSeqNum 1539193 disagrees with attribute 1539139' },

@@ -1,9 +1,9 @@
 /**
  * Differential test: the engine against a reference model of the sequencing rules
  * (test/support/referenceSequencer.ts), on random arrivals — reordering, gaps, both kinds of
- * duplicate, late numbers, 16- and 32-bit wrap, small capacities and histories, `--seq none`,
- * `--seq publishTime` (reordered first copies, ties, records without a publish time), timeouts
- * that fire between arrivals and several at once, a clock that goes back — compared
+ * duplicate, late numbers, sequence resets (restarts to a low number, `resetTo`, resets off), 16- and 32-bit wrap,
+ * small capacities and histories, `--seq none`, `--seq publishTime` (reordered first copies, ties, records without a
+ * publish time), timeouts that fire between arrivals and several at once, a clock that goes back — compared
  * event by event, in order, with every field, and each key's deadline after every step; in some
  * runs the engine is swapped for its clone midway (the checkpoints behind step-back). The
  * property tests check what the output must contain; this checks exactly what it is, so an
@@ -20,7 +20,7 @@ interface Step {
   /** Time since the previous step, in half milliseconds (so times are fractional too; may be negative). */
   readonly dt: number;
   /** An arrival (key index, number relative to the key's highest so far, fresh id or not), or only time passing. */
-  readonly arrival?: { key: number; delta: number; secondPublish: boolean; tampered: boolean };
+  readonly arrival?: { key: number; delta: number; secondPublish: boolean; tampered: boolean; restart?: number };
 }
 
 interface Scenario {
@@ -37,6 +37,10 @@ interface Scenario {
   readonly historyTotal: number | undefined;
   /** Unsequenced ids remembered over all keys (undefined: the default, 2^20). */
   readonly idsKept: number | undefined;
+  /** Reset detection: on (undefined), off (false). */
+  readonly resets: false | undefined;
+  /** `--reset-to`, if any. */
+  readonly resetTo: number | undefined;
   readonly keys: number;
   readonly steps: readonly Step[];
   /** Before this step the engine is replaced by its clone (a step-back checkpoint), if any. */
@@ -66,7 +70,10 @@ const stepArb: fc.Arbitrary<Step> = fc.record(
       secondPublish: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
       // Now and then a copy with other content under the same id: a conflict if it repeats one.
       tampered: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
-    }),
+      // Now and then the publisher restarts: the key's numbers go on from a low number (1, or a
+      // few numbers around it), far behind or, past the 16/32-bit top, ahead.
+      restart: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 40, nil: undefined }),
+    }, { requiredKeys: ['key', 'delta', 'secondPublish', 'tampered'] }),
   },
   { requiredKeys: ['dt'] },
 );
@@ -82,6 +89,8 @@ const scenarioFields = {
   // Small totals stop the keys' histories at different sizes, within a scenario.
   historyTotal: fc.constantFrom(undefined, 0, 20, 40, 100),
   idsKept: fc.constantFrom(undefined, 1, 3, 8),
+  resets: fc.constantFrom<false | undefined>(undefined, undefined, undefined, false),
+  resetTo: fc.constantFrom(undefined, undefined, 1),
   keys: fc.integer({ min: 1, max: 3 }),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 80 }),
   cloneAt: fc.option(fc.integer({ min: 0, max: 80 })),
@@ -119,22 +128,26 @@ class RecordingSink implements SequencerSink<string> {
   reordered(k: KeyState<string>, r: Parameters<SequencerSink<string>['reordered']>[1]): void {
     this.events.push({ type: 'reordered', key: k.name, ...r });
   }
+  reset(k: KeyState<string>, r: Parameters<NonNullable<SequencerSink<string>['reset']>>[1]): void {
+    this.events.push({ type: 'reset', key: k.name, ...r });
+  }
 }
 
 /** Feeds a scenario to both and checks deadlines after every step; returns both outputs. */
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
-  let engine = new Sequencer<string>(
-    { gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept },
-    sink,
-    (item) => (item.endsWith('~') ? 2 : 1),
-  );
-  const model = new ReferenceSequencer({ gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder, historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept });
+  const config = {
+    gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder,
+    historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept, resets: s.resets, resetTo: s.resetTo,
+  };
+  let engine = new Sequencer<string>(config, sink, (item) => (item.endsWith('~') ? 2 : 1));
+  const model = new ReferenceSequencer(config);
   const space = new SerialSpace(s.bits);
   const names = Array.from({ length: s.keys }, (_, i) => `k${i}`);
   // Each key starts a few numbers before the 16- or 32-bit wrap (at different places), so
-  // wrapping happens within a scenario; 64-bit numbers start high enough that none goes below 0.
-  const top = names.map((_, i) => (s.bits === 64 ? 100 + 1000 * i : 2 ** s.bits - 8 + 3 * i));
+  // wrapping happens within a scenario; 64-bit numbers start high enough that none goes below 0
+  // and a restart to 0–3 is far behind.
+  const top = names.map((_, i) => (s.bits === 64 ? 2 ** 40 + 1000 * i : 2 ** s.bits - 8 + 3 * i));
   let t = 0;
   s.steps.forEach((step, i) => {
     // The clone carries on alone: every event from here on is the copy's.
@@ -145,8 +158,12 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
     const a = step.arrival;
     if (a && a.key < s.keys) {
       const name = names[a.key];
-      const abs = top[a.key] + a.delta;
-      if (abs > top[a.key]) top[a.key] = abs;
+      // A restart: 64-bit numbers go back to 0–3; 16/32-bit ones jump far behind (a quarter of the
+      // space) or far ahead (almost half), to a raw number that is lower when the jump crosses the top.
+      const m = 2 ** s.bits;
+      const low = a.restart === undefined ? undefined : s.bits === 64 ? a.restart : a.restart % 2 === 0 ? top[a.key] - m / 4 - 1 - a.restart : top[a.key] + m / 2 - 1 - a.restart;
+      const abs = low ?? top[a.key] + a.delta;
+      if (abs > top[a.key] || low !== undefined) top[a.key] = abs;
       // The canonical id makes a repeat a redelivery; a second publish carries its own.
       const id = a.secondPublish ? `${name}/${abs}/p${i}` : `${name}/${abs}`;
       const item = a.tampered ? `#${i}~` : `#${i}`;
@@ -170,7 +187,7 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
 }
 
 /** The per-key counters both keep (and the longest hold, which the engine keeps apart). */
-const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'reordered', 'maxHeld'] as const;
+const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'reordered', 'resets', 'maxHeld'] as const;
 
 /** The engine's events and counts per key are the model's. */
 function checkSameAsModel(s: Scenario): void {

@@ -68,6 +68,7 @@ describe('sequencingOptions', () => {
       capacity: 10_000,
       sendingTimeAttribute: 'SendingTime',
       payload: 'mdp3',
+      resetTo: 1,
     });
   });
 
@@ -81,6 +82,7 @@ describe('sequencingOptions', () => {
       capacity: 100,
       sendingTimeAttribute: 'SendingTime',
       payload: 'mdp3',
+      resetTo: 1,
     });
     assert.equal(resolveOptions({ preset: 'cme', seq: 'none' }).seq.kind, 'none');
     assert.equal(resolveOptions({ preset: 'cme', seqBits: 64 }).seqBits, 64);
@@ -180,7 +182,7 @@ describe('sequencingOptions', () => {
   });
 
   it('describes options in one line', () => {
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1');
     assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq publishTime (publish order), gap timeout 10s, capacity 10000');
   });
 
@@ -194,7 +196,7 @@ describe('sequencingOptions', () => {
     assert.equal(resolveOptions({ preset: 'cme', time: 'none' }).sendingTimeAttribute, undefined);
     assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
     assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000');
+    assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000, reset to 1');
     assert.throws(() => resolveOptions({ time: 'soon' }), /^InputError: time "soon" is not valid: use attribute:<name>/);
     assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
     assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
@@ -238,7 +240,7 @@ describe('sequencingOptions', () => {
       const bad = (v: unknown, message: RegExp) => assert.throws(() => parsePresets(v, 'presets.json'), (e: unknown) => e instanceof Error && e.name === 'InputError' && message.test(e.message));
       bad([], /^presets.json: presets must be a JSON object of name → options$/);
       bad({ a: 'x' }, /^presets.json: preset "a" must be an object/);
-      bad({ a: { sequence: 'x' } }, /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity$/);
+      bad({ a: { sequence: 'x' } }, /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity, resetTo, resets$/);
       bad({ a: { seq: 'MsgSeqNum' } }, /^presets.json: preset "a": field "seq": seq "MsgSeqNum" is not valid/);
       bad({ a: { key: 7 } }, /^presets.json: preset "a": field "key" must be a string$/);
       bad({ a: { seqBits: 12 } }, /^presets.json: preset "a": field "seqBits": seq-bits "12" is not valid/);
