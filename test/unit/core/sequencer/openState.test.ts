@@ -29,13 +29,15 @@ describe('openState (what a live key waits for)', () => {
     assert.equal(openStateOf(s, k, 22_000), undefined);
   });
 
-  it('names how a session is sequenced, and what arrival order alone cannot find', () => {
+  it('names how a session is sequenced, and what publish or arrival order alone cannot find', () => {
     assert.equal(sequencingLabel(resolveOptions({ preset: 'cme' })), 'MsgSeqNum per Channel (32-bit)');
-    assert.equal(sequencingLabel(resolveOptions({})), 'arrival order per ordering key');
+    assert.equal(sequencingLabel(resolveOptions({})), 'publish order per ordering key');
+    assert.equal(sequencingLabel(resolveOptions({ seq: 'none' })), 'arrival order per ordering key');
     assert.equal(sequencingLabel(resolveOptions({ key: 'none', seq: 'attribute:n' })), 'n in one stream');
     assert.equal(sequencingLabel(resolveOptions({ preset: 'cme-json' })), 'header.sequenceNumber in one stream');
     assert.equal(sequencingLabel(resolveOptions({ key: 'json:payload[0].instrument.symbol' })), 'arrival order per payload[0].instrument.symbol');
-    assert.match(unseenFindings(resolveOptions({}))!, /^arrival order only: gaps cannot be seen/);
+    assert.match(unseenFindings(resolveOptions({}))!, /^publish order: gaps cannot be seen.*reordered/);
+    assert.match(unseenFindings(resolveOptions({ seq: 'none' }))!, /^arrival order only: gaps cannot be seen/);
     assert.equal(unseenFindings(resolveOptions({ preset: 'cme' })), undefined);
   });
 });
