@@ -10,6 +10,7 @@ import { expandCapturePaths } from '../core/capture/capturePaths';
 import type { InputFormat } from '../core/capture/captureReader';
 import type { OptionText } from '../core/sequencer/sequencingOptions';
 import type { ReplaySummary } from '../core/replay/replayEngine';
+import { InputError } from '../core/util/inputError';
 import { captureTitle } from '../timeline/captureSession';
 import { decompressedName } from './compressedCaptures';
 
@@ -42,7 +43,7 @@ export function dialogTakesFolders(): boolean {
 /** Option text as automation passes it (`executeCommand('seqscope.openCapture', uri, text)`), split from the input format. */
 export function splitInputFormat(text: OptionText & { inputFormat?: InputFormat }): { text: OptionText; inputFormat?: InputFormat } {
   const { inputFormat, ...rest } = text;
-  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new RangeError(`inputFormat "${String(inputFormat)}" is not valid: use auto or text`);
+  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new InputError(`the option inputFormat ${JSON.stringify(inputFormat)} is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)`);
   return { text: rest, inputFormat: inputFormat === 'text' ? 'text' : undefined };
 }
 
