@@ -60,6 +60,9 @@ export interface CaptureEntry {
  * `PubsubMessage` (with an optional `receivedAt`), which is what exported traces and some
  * hand-made captures hold.
  */
+/** The reason toRecord gives a JSON object that is neither a ReceivedMessage nor a PubsubMessage: a bare payload, often. */
+export const NOT_A_MESSAGE = 'not a ReceivedMessage: it has no "message" object';
+
 export function toRecord(value: unknown): ReceivedMessage | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return `expected a ReceivedMessage object, found ${describe(value)}`;
@@ -74,7 +77,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
     // A BigQuery subscription's row (exported as JSON): snake_case columns.
     return rowToRecord(v, 'base64-or-text');
   } else {
-    return 'not a ReceivedMessage: it has no "message" object';
+    return NOT_A_MESSAGE;
   }
   const m = rm.message;
   if (typeof m.messageId !== 'string' || m.messageId === '') return 'message has no messageId';

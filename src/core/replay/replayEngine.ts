@@ -6,7 +6,7 @@
 import { CaptureEntry, publishedAt, receivedAtMs } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions, isSequenced } from '../sequencer/sequencingOptions';
+import { SequencingOptions, describeOptions, sequencerConfig } from '../sequencer/sequencingOptions';
 import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
@@ -123,16 +123,7 @@ export class ReplayEngine {
     /** Capture paths by file index; named on events only when there are several. */
     readonly files: readonly string[] = [],
   ) {
-    this.sequencer = new Sequencer<CaptureEntry>(
-      {
-        gapTimeoutMs: options.gapTimeoutMs,
-        capacity: options.capacity,
-        seqBits: options.seqBits,
-        sequenced: isSequenced(options),
-      },
-      this.makeSink(),
-      entryContent,
-    );
+    this.sequencer = new Sequencer<CaptureEntry>(sequencerConfig(options), this.makeSink(), entryContent);
   }
 
   pushAll(entries: readonly CaptureEntry[]): void {

@@ -5,6 +5,7 @@
 import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
 import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
+import type { SequencerConfig } from './sequencer';
 import { SEQ_BITS, SeqBits } from './serial';
 
 /** `json`: a field of the payload read as JSON (`json:payload[0].instrument.symbol`). */
@@ -37,6 +38,14 @@ export interface SequencingOptions {
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
 export function isSequenced(o: SequencingOptions): boolean {
   return o.seq.kind !== 'none';
+}
+
+/**
+ * The sequencer's configuration for these options; `memory` sizes what it remembers (a replay
+ * cursor that checkpoints the sequencer keeps it small).
+ */
+export function sequencerConfig(o: SequencingOptions, memory: Pick<SequencerConfig, 'historySize' | 'historyTotal' | 'idsKept'> = {}): SequencerConfig {
+  return { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), ...memory };
 }
 
 export const DEFAULT_OPTIONS: SequencingOptions = {

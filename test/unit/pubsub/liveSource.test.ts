@@ -14,7 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptureRecorder } from '../../../src/pubsub/captureRecorder';
-import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState, LiveTimers } from '../../../src/pubsub/liveSource';
+import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState } from '../../../src/pubsub/liveSource';
+import type { Timers } from '../../../src/core/util/timers';
 import { PulledMessage, PullCall, PullStream, SubscriberCalls } from '../../../src/pubsub/pullStream';
 import { captureLine, fromPulled, writeCaptureLine } from '../../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../../src/pubsub/resourceNames';
@@ -241,7 +242,7 @@ describe('LiveSource (fake stream)', () => {
 });
 
 /** A clock the test moves: timers fire when it passes them, metadata calls settle in between. */
-class ManualTimers implements LiveTimers {
+class ManualTimers implements Timers {
   private t = 1_000_000;
   private pending: { at: number; fn: () => void; id: number }[] = [];
   private ids = 0;
