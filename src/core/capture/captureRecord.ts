@@ -4,29 +4,9 @@
  * included, in arrival order.
  */
 import { isExportRow, rowToRecord } from './bigQueryRows';
+import type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
-export interface PubsubMessage {
-  /** Base64 payload. */
-  data?: string;
-  attributes?: Record<string, string>;
-  messageId: string;
-  publishTime?: string;
-  orderingKey?: string;
-}
-
-export interface ReceivedMessage {
-  ackId?: string;
-  message: PubsubMessage;
-  deliveryAttempt?: number;
-  /** RFC 3339; SeqScope's addition. */
-  receivedAt?: string;
-  /**
-   * The topic it was received from (`projects/P/topics/T`), SeqScope's addition in a recording of
-   * several topics at once: a sequence is per topic and key, so the key of a record that carries
-   * a topic is qualified by the topic's id (see topicKey).
-   */
-  topic?: string;
-}
+export type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
 /**
  * The key a record is sequenced under: its own key, qualified by its topic's id when it carries

@@ -8,7 +8,7 @@ import { conflictReason, contentDifferences, contentHash } from '../capture/cont
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions, sequencerConfig } from '../sequencer/sequencingOptions';
 import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
-import { InvalidCause, newRecordFields, readFields } from './recordFields';
+import { InvalidCause, newRecordFields, readFields } from '../capture/recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 import { KeyTimes } from './messageTimes';
