@@ -174,6 +174,7 @@ export class LiveSource {
         ackDeadlineSeconds: Math.min(600, Math.max(10, this.info?.ackDeadlineSeconds || 10)),
         maxMessages: this.options.maxMessages ?? 1000,
         maxBytes: this.options.maxBytes ?? 64 << 20,
+        timers: this.options.timers,
       },
       {
         messages: (batch, at) => this.onBatch(batch, at),
