@@ -12,6 +12,7 @@ import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder, orderKeys } from '../core/trace/keyOrder';
 import { noun } from '../core/util/plural';
 import { mebibytes } from '../core/util/byteSize';
+import { barePayloads } from '../core/replay/barePayloads';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { HeapStop, runReplay } from '../core/replay/replayRun';
 import { PRESETS } from '../core/sequencer/sequencingOptions';
@@ -304,11 +305,10 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   }
   if (cancelled) return EXIT.interrupted;
   // Bare JSON payloads (a Cloud Storage text archive) read as JSON Lines in which no line is a message.
-  const barePayloads = summary.received === 0 && summary.invalidSamples.length > 0 && !summary.tooWide && summary.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
   // Records read and none sequenced: the options (or the input format) do not fit the capture.
   // A failed run, said once, with the fix: for bare payloads, the note that names --input-format.
   if (summary.unsequenced) {
-    io.stderr.write(barePayloads ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
+    io.stderr.write(barePayloads(summary) ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
     return EXIT.usage;
   }
   if (summary.tooWide) io.stderr.write(`seqscope: ${tooWideMessage(summary.tooWide, 'flag')}\n`);

@@ -5,11 +5,32 @@ import { sniffAvro } from '../core/capture/avroArchive';
 import { ExportError } from '../core/export/outputFile';
 import { isInputError, isProgrammingError } from '../core/util/inputError';
 import { redactSecrets } from '../core/util/secrets';
+import type { CommandId } from './commands/commandIds';
 import { CompressedCaptureError } from './compressedCaptures';
 import { log } from './log';
 
 /** This extension's id (publisher.name), for the issue reporter. */
 const EXTENSION_ID = 'seqscope.seqscope';
+
+/**
+ * A command that acts on a session ran while there was none (or no live one). Not a bug and not
+ * bad input: the user is told what the command needs and offered the commands that provide it.
+ */
+export class NoSessionError extends Error {
+  override readonly name = 'NoSessionError';
+
+  constructor(readonly live = false) {
+    super(live ? 'no live session: attach to a subscription or tap a topic first' : 'no session is open: open a capture or attach to a subscription first');
+  }
+}
+
+/** What a command without its session offers, by label: the command that provides one. */
+const SESSION_PROVIDERS: Readonly<Record<string, CommandId>> = {
+  'Open Capture…': 'seqscope.openCapture',
+  'Open Sample Capture': 'seqscope.openSample',
+  'Attach to Subscription…': 'seqscope.pubsub.attach',
+  'Tap Topic…': 'seqscope.pubsub.tapTopic',
+};
 
 /**
  * Wraps a command so that a failure is shown once — a notification with a next step, after
@@ -49,6 +70,13 @@ export async function reportError(context: string, e: unknown): Promise<void> {
   }
   log().error(redactSecrets(`${context}: ${err.message}`));
   if (err.stack) log().debug(redactSecrets(err.stack));
+  if (err instanceof NoSessionError) {
+    const [what, next, actions] = err.live
+      ? ['a live session', 'attach to a subscription or tap a topic first', ['Attach to Subscription…', 'Tap Topic…']]
+      : ['an open session', 'open a capture or attach to a subscription first', ['Open Capture…', 'Open Sample Capture']];
+    show(`SeqScope: "${context}" needs ${what}: ${next}.`, actions, (pick) => pick && SESSION_PROVIDERS[pick] && vscode.commands.executeCommand(SESSION_PROVIDERS[pick]));
+    return;
+  }
   if (err instanceof CaptureError) {
     // The editor cannot show a gzip capture's lines (the core reads them decompressed), nor Avro's.
     const binary = (await sniffGzip(err.path).catch(() => false)) || (await sniffAvro(err.path).catch(() => false));

@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
       const n = e.selection[0];
       if (n && 'session' in n && n.session) manager.active = n.session;
     }),
-    ...registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView }, pubsub),
+    ...registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON }, pubsub),
     pubsub,
     // After a window reload VS Code hands back the timeline panel with its webview's state: the
     // session comes back (activation event onWebviewPanel:seqscope.timeline).

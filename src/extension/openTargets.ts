@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { expandCapturePaths } from '../core/capture/capturePaths';
 import type { InputFormat } from '../core/capture/captureReader';
 import type { OptionText } from '../core/sequencer/sequencingOptions';
-import type { ReplaySummary } from '../core/replay/replayEngine';
+import { InputError } from '../core/util/inputError';
 import { captureTitle } from '../timeline/captureSession';
 import { decompressedName } from './compressedCaptures';
 
@@ -42,13 +42,8 @@ export function dialogTakesFolders(): boolean {
 /** Option text as automation passes it (`executeCommand('seqscope.openCapture', uri, text)`), split from the input format. */
 export function splitInputFormat(text: OptionText & { inputFormat?: InputFormat }): { text: OptionText; inputFormat?: InputFormat } {
   const { inputFormat, ...rest } = text;
-  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new RangeError(`inputFormat "${String(inputFormat)}" is not valid: use auto or text`);
+  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new InputError(`the option inputFormat ${JSON.stringify(inputFormat)} is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)`);
   return { text: rest, inputFormat: inputFormat === 'text' ? 'text' : undefined };
-}
-
-/** Whether no record read was a message because each is a bare JSON payload (a text archive read as JSON Lines; the CLI's test too). */
-export function barePayloads(sum: ReplaySummary): boolean {
-  return sum.received === 0 && sum.invalidSamples.length > 0 && !sum.tooWide && sum.invalidSamples.every((s) => s.reason.startsWith('not a ReceivedMessage'));
 }
 
 /** What to do then, in the editor's words. */

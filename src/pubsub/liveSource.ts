@@ -16,6 +16,7 @@
  * call's deadline, as before.
  */
 import type { Subscription } from '@google-cloud/pubsub';
+import type { Timers } from '../core/util/timers';
 import type { ReceivedMessage } from '../core/capture/captureRecord';
 import { describeSubscription, getSubscription, SubscriptionInfo } from './admin';
 import { CaptureRecorder } from './captureRecorder';
@@ -87,16 +88,10 @@ export interface LiveSourceOptions {
    */
   readonly withholdAck?: (rm: ReceivedMessage) => boolean;
   /** The clock and timers of the health looks (tests pass a manual clock); default: the real ones. */
-  readonly timers?: LiveTimers;
+  readonly timers?: Timers;
 }
 
-export interface LiveTimers {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const REAL_TIMERS: LiveTimers = {
+const REAL_TIMERS: Timers = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
@@ -121,7 +116,7 @@ export class LiveSource {
   readonly stats: LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, released: 0, lastReconnectAt: 0 };
   private current: LiveState = 'connecting';
   private currentDetail = '';
-  private readonly timers: LiveTimers;
+  private readonly timers: Timers;
   private calls: SubscriberCalls | undefined;
   private pull: PullStream | undefined;
   /** Acks of lines just written, sent together once the recorder's callbacks have run. */
@@ -190,6 +185,7 @@ export class LiveSource {
         ackDeadlineSeconds: Math.min(600, Math.max(10, this.info?.ackDeadlineSeconds || 10)),
         maxMessages: this.options.maxMessages ?? 1000,
         maxBytes: this.options.maxBytes ?? 64 << 20,
+        timers: this.options.timers,
       },
       {
         messages: (batch, at) => this.onBatch(batch, at),

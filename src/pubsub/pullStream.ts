@@ -18,6 +18,7 @@
  * the deadline simply expiring), exactly-once confirmations (an ack that fails there is a
  * redelivery, which the sequencer reports), several streams per subscription.
  */
+import type { Timers } from '../core/util/timers';
 import type { PubsubConnection } from './connection';
 import { loadPubsub } from './connection';
 
@@ -65,6 +66,8 @@ export interface PullStreamOptions {
   readonly maxBytes: number;
   /** An empty request is written when nothing else was for this long (ms; default 30 s, as the library). */
   readonly keepaliveMs?: number;
+  /** The clock and timers of reopening and keepalive (tests pass a manual clock); default: the real ones. */
+  readonly timers?: Timers;
 }
 
 export interface PullStreamEvents {
@@ -84,13 +87,25 @@ const BACKOFF_MAX_MS = 10_000;
 /** Ack ids per unary release: well under the 512 KB request limit at Google Cloud's ~200-byte ids. */
 const RELEASE_CHUNK = 1000;
 
+const REAL_TIMERS: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** Lets the process exit with a real timer pending (a manual clock's handles have no unref). */
+function unref(handle: unknown): void {
+  (handle as { unref?: () => void } | undefined)?.unref?.();
+}
+
 export class PullStream {
   private call: PullCall | undefined;
   /** open (or reopening after a retryable status); failed (a status not retried); closed by close(). */
   private state: 'open' | 'failed' | 'closed' = 'open';
   private failures = 0;
-  private reopenTimer: NodeJS.Timeout | undefined;
-  private readonly keepalive: NodeJS.Timeout;
+  private reopenTimer: unknown;
+  private keepalive: unknown;
+  private readonly timers: Timers;
   /** Something was written since the last keepalive tick (acks keep the stream alive by themselves). */
   private wroteSinceTick = true;
 
@@ -99,8 +114,8 @@ export class PullStream {
     private readonly options: PullStreamOptions,
     private readonly events: PullStreamEvents,
   ) {
-    this.keepalive = setInterval(() => this.tick(), options.keepaliveMs ?? KEEPALIVE_MS);
-    this.keepalive.unref();
+    this.timers = options.timers ?? REAL_TIMERS;
+    this.armKeepalive();
     this.open();
   }
 
@@ -133,8 +148,7 @@ export class PullStream {
     if (this.state === 'closed') return;
     this.state = 'open';
     this.failures = 0;
-    clearTimeout(this.reopenTimer);
-    this.reopenTimer = undefined;
+    this.cancelReopen();
     this.drop();
     this.open();
   }
@@ -151,9 +165,8 @@ export class PullStream {
   async close(graceMs = 2000): Promise<number> {
     if (this.state === 'closed') return 0;
     this.state = 'closed';
-    clearInterval(this.keepalive);
-    clearTimeout(this.reopenTimer);
-    this.reopenTimer = undefined;
+    this.timers.clearTimeout(this.keepalive);
+    this.cancelReopen();
     const call = this.detach();
     if (!call) return 0;
     const late: string[] = [];
@@ -161,13 +174,13 @@ export class PullStream {
       for (const m of response.receivedMessages ?? []) if (m.ackId) late.push(m.ackId);
     });
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.timers.setTimeout(() => {
         call.cancel();
         resolve();
       }, graceMs);
-      timer.unref();
+      unref(timer);
       call.on('status', () => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         resolve();
       });
       call.end();
@@ -192,12 +205,12 @@ export class PullStream {
 
   private open(): void {
     const { subscription, ackDeadlineSeconds, maxMessages, maxBytes } = this.options;
-    const call = this.calls.streamingPull(subscription, Date.now() + STREAM_LIFETIME_MS);
+    const call = this.calls.streamingPull(subscription, this.timers.now() + STREAM_LIFETIME_MS);
     this.call = call;
     call.on('data', (response) => {
       this.failures = 0;
       const batch = response.receivedMessages;
-      if (batch && batch.length) this.events.messages(batch, Date.now());
+      if (batch && batch.length) this.events.messages(batch, this.timers.now());
     });
     call.on('error', (e) => this.ended(call, e));
     // A stream the server completes with OK (it does, from time to time) is reopened too.
@@ -219,10 +232,24 @@ export class PullStream {
     }
     // OK and DEADLINE_EXCEEDED end a healthy stream (its lifetime): reopen at once, as the library does.
     const delay = code === 0 || code === 4 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.failures++);
-    this.reopenTimer = setTimeout(() => {
+    this.reopenTimer = this.timers.setTimeout(() => {
       this.reopenTimer = undefined;
       if (this.state === 'open') this.open();
     }, delay);
+  }
+
+  private cancelReopen(): void {
+    if (this.reopenTimer !== undefined) this.timers.clearTimeout(this.reopenTimer);
+    this.reopenTimer = undefined;
+  }
+
+  /** The next keepalive tick, one period from now. */
+  private armKeepalive(): void {
+    this.keepalive = this.timers.setTimeout(() => {
+      this.tick();
+      this.armKeepalive();
+    }, this.options.keepaliveMs ?? KEEPALIVE_MS);
+    unref(this.keepalive);
   }
 
   /** Forgets the current call (cancelled). */

@@ -6,7 +6,7 @@
 import type { OpenState } from '../core/sequencer/openState';
 import type { ReplaySummary } from '../core/replay/replayEngine';
 import { ArrivalLog } from './arrivalLog';
-import { lowerBound } from './columns';
+import { lowerBound } from './binarySearch';
 import { EventStore } from './eventStore';
 import type { FindingGroup } from '../core/trace/traceFilter';
 import { Flag, Kind, KindName } from '../shared/timelineModel';

@@ -153,12 +153,5 @@ function mostlyFull(used: number, capacity: number): boolean {
   return used * 4 >= capacity * 3;
 }
 
-/** First index in [lo, hi) whose value is ≥ x, for a column sorted ascending over that range. */
-export function lowerBound(get: (i: number) => number, lo: number, hi: number, x: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (get(mid) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** For src/webview/standaloneHost.ts, which imports it from here; binarySearch.ts holds it. */
+export { lowerBound } from './binarySearch';

@@ -18,14 +18,11 @@
  * (src/webview/standaloneHost.ts) in the browser.
  */
 import type { CaptureSession } from './captureSession';
-import { lowerBound } from './columns';
+import { lowerBound, upperBound } from './binarySearch';
 import { LONG_SPAN_MS } from './eventStore';
+import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushMark } from './laneMarks';
 import { Kind } from '../shared/timelineModel';
 import type { LanePage, MarkList } from '../shared/timelineModel';
-
-/** queryTimeline's caps (timelineQuery.ts): findings listed per lane, and marks per bucket. */
-export const FINDINGS_MAX = 2000;
-const MARKS_PER_BUCKET = 2;
 
 interface LaneData {
   /** Release times (t1) of the lane's messages, ascending. */
@@ -55,7 +52,7 @@ export class LaneIndex {
     const ke = s.keys[key];
     const lane: LanePage = { key, findings: emptyMarks(), findingsOmitted: 0 };
     if (!ke) return lane;
-    const buckets = Math.max(1, Math.min(8192, Math.floor(requestedBuckets)));
+    const buckets = pageBuckets(requestedBuckets);
     const { releases: rel, long } = this.data(key);
     const t0d = s.t0.data;
     const t1d = s.t1.data;
@@ -66,7 +63,7 @@ export class LaneIndex {
 
     // Events past the window's end whose span reaches back into it: the short stretch after
     // the end is scanned, longer spans come from the index.
-    const mid = upperBoundBy((i) => t1d[all[i]], 0, n, t1);
+    const mid = upperBound((i) => t1d[all[i]], 0, n, t1);
     const shortHi = Math.min(hiAll, t1 + LONG_SPAN_MS + 1e-6);
     const shortEnd = lowerBound((i) => t1d[all[i]], mid, n, shortHi);
     const extras: number[] = [];
@@ -77,7 +74,7 @@ export class LaneIndex {
 
     // As many messages as queryTimeline counts: released in the window, plus held across its end.
     const a = lowerBound((i) => rel[i], 0, rel.length, t0);
-    const b = upperBound(rel, a, rel.length, t1);
+    const b = upperBound((i) => rel[i], a, rel.length, t1);
     let messages = b - a;
     for (const id of extras) if (kinds[id] === Kind.message) messages++;
 
@@ -86,8 +83,8 @@ export class LaneIndex {
       lane.marks = emptyMarks();
       const from = lowerBound((i) => t1d[all[i]], 0, mid, t0);
       const take = (id: number) => {
-        if (kinds[id] === Kind.message) push(lane.marks as MarkList, s, id);
-        else if (lane.findings.id.length < FINDINGS_MAX) push(lane.findings, s, id);
+        if (kinds[id] === Kind.message) pushMark(lane.marks as MarkList, s, id);
+        else if (lane.findings.id.length < FINDINGS_MAX) pushMark(lane.findings, s, id);
         else lane.findingsOmitted++;
       };
       for (let i = from; i < mid; i++) take(all[i]);
@@ -98,11 +95,10 @@ export class LaneIndex {
     // Density: bucket boundaries found with the very formula queryTimeline bins with, so the
     // counts agree to the bit.
     const width = t1 - t0 || 1;
-    const bucketOf = (t: number) => Math.min(buckets - 1, Math.floor(((t - t0) / width) * buckets));
     const density = new Array<number>(buckets).fill(0);
     let start = a;
     for (let bk = 0; bk < buckets && start < b; bk++) {
-      const end = bk === buckets - 1 ? b : lowerBound((i) => bucketOf(rel[i]), start, b, bk + 1);
+      const end = bk === buckets - 1 ? b : lowerBound((i) => bucketOf(rel[i], t0, width, buckets), start, b, bk + 1);
       density[bk] = end - start;
       start = end;
     }
@@ -137,41 +133,8 @@ export class LaneIndex {
       if (best < 0) break;
       pos[best]++;
       if (t0d[bestId] > t1) continue;
-      if (out.id.length < FINDINGS_MAX) push(out, s, bestId);
+      if (out.id.length < FINDINGS_MAX) pushMark(out, s, bestId);
       else lane.findingsOmitted++;
     }
   }
-}
-
-function push(m: MarkList, s: CaptureSession['store'], id: number): void {
-  const kind = s.kind.data[id];
-  m.id.push(id);
-  m.kind.push(kind);
-  m.t0.push(s.t0.data[id]);
-  m.t1.push(s.t1.data[id]);
-  m.seq.push(s.seq.data[id]);
-  m.aux.push(kind === Kind.gap ? s.seqTo.data[id] : s.flags.data[id]);
-}
-
-function emptyMarks(): MarkList {
-  return { id: [], kind: [], t0: [], t1: [], seq: [], aux: [] };
-}
-
-/** First index in [lo, hi) whose value is > x. */
-function upperBound(a: Float64Array, lo: number, hi: number, x: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function upperBoundBy(get: (i: number) => number, lo: number, hi: number, x: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (get(mid) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

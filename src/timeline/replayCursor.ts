@@ -11,7 +11,7 @@
  * numbers, which arrivals are duplicates: the event store says so), never what is held.
  */
 import { Sequencer, SequencerSink, KeyState } from '../core/sequencer/sequencer';
-import { isSequenced, judgesPublishOrder, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { isSequenced, sequencerConfig, SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { CaptureSession } from './captureSession';
 import type { CursorState, KeyStateView } from '../shared/timelineModel';
 
@@ -115,12 +115,11 @@ export class ReplayCursor {
   }
 
   private fresh(): Sequencer<number> {
-    const o = this.options;
     return new Sequencer<number>(
       // The messageIds remembered without sequence numbers only decide which arrivals are
       // duplicates, which the event store says already: two, not the 2^20 over all keys that
       // every checkpoint would otherwise copy.
-      { gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o), historySize: 2, idsKept: 2, resets: o.resets, resetTo: o.resetTo },
+      sequencerConfig(this.options, { historySize: 2, idsKept: 2 }),
       noopSink,
     );
   }

@@ -26,6 +26,7 @@ import type { CaptureSession } from './captureSession';
 import { Kind } from '../shared/timelineModel';
 import { restoreSteps, snapshotSteps } from './sessionSnapshot';
 import { Base64, SessionSnapshot } from '../shared/timelineModel';
+import { lowerBound } from './binarySearch';
 import { EventFilter, matches } from './timelineQuery';
 import { RecordSource, TimelineService } from './timelineService';
 import { COLUMN_WIDTHS, PACKING, PackedSnapshot, shuffle } from '../shared/snapshotPacking';
@@ -310,7 +311,7 @@ export function chooseRecords(session: CaptureSession, filter: EventFilter | und
     for (let g = 0; g < ke.gap.length && chosen.size < max; g++) {
       const gapId = ke.gap.data[g];
       if (!matches(session, gapId, filter)) continue;
-      const at = lowerBoundInt(all.data, all.length, gapId);
+      const at = lowerBound((i) => all.data[i], 0, all.length, gapId);
       for (const step of [-1, 1]) {
         let n = 0;
         for (let i = at + step; i >= 0 && i < all.length && n < NEIGHBOURS; i += step) {
@@ -362,17 +363,6 @@ async function embeddedRecords(
     onProgress((i + batch.length) / arrivals.length);
   }
   return out;
-}
-
-function lowerBoundInt(data: Int32Array, length: number, x: number): number {
-  let lo = 0;
-  let hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (data[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@
  * always individual (up to a cap) because they are what the user is looking for.
  * Browser-safe: the standalone HTML export runs it in the page.
  */
-import { lowerBound } from './columns';
+import { lowerBound } from './binarySearch';
 import { CaptureSession } from './captureSession';
+import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushMark } from './laneMarks';
 import { Kind, KindCode } from '../shared/timelineModel';
 import { overlapsNumberRange } from '../core/trace/traceFilter';
 import type { LanePage, MarkList, Overview, TimelinePage } from '../shared/timelineModel';
@@ -30,14 +31,6 @@ export interface TimelineQuery {
   lanes: readonly number[];
   /** Replay position: show only what was emitted before it. */
   position?: number;
-}
-
-const FINDINGS_MAX = 2000;
-/** Individual marks per lane up to this many per bucket on average. */
-const MARKS_PER_BUCKET = 2;
-
-function emptyMarks(): MarkList {
-  return { id: [], kind: [], t0: [], t1: [], seq: [], aux: [] };
 }
 
 export function matches(session: CaptureSession, id: number, f: EventFilter | undefined): boolean {
@@ -66,18 +59,11 @@ export function queryTimeline(session: CaptureSession, q: TimelineQuery, filter?
   const kinds = s.kind.data;
   const cause = s.cause.data;
   const position = q.position ?? Infinity;
-  const buckets = Math.max(1, Math.min(8192, Math.floor(q.buckets)));
+  const buckets = pageBuckets(q.buckets);
   const width = q.t1 - q.t0 || 1;
   const page: TimelinePage = { t0: q.t0, t1: q.t1, buckets, lanes: [], invalid: emptyMarks() };
 
-  const push = (m: MarkList, id: number) => {
-    m.id.push(id);
-    m.kind.push(kinds[id]);
-    m.t0.push(t0d[id]);
-    m.t1.push(t1d[id]);
-    m.seq.push(s.seq.data[id]);
-    m.aux.push(kinds[id] === Kind.gap ? s.seqTo.data[id] : s.flags.data[id]);
-  };
+  const push = (m: MarkList, id: number) => pushMark(m, s, id);
 
   for (const key of q.lanes) {
     const ke = s.keys[key];
@@ -105,7 +91,7 @@ export function queryTimeline(session: CaptureSession, q: TimelineQuery, filter?
         else {
           const t = t1d[id];
           if (t < q.t0 || t > q.t1) continue;
-          const b = Math.min(buckets - 1, Math.floor(((t - q.t0) / width) * buckets));
+          const b = bucketOf(t, q.t0, width, buckets);
           (lane.density as number[])[b]++;
         }
       } else if (lane.findings.id.length < FINDINGS_MAX) {

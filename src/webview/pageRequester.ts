@@ -5,6 +5,7 @@
  * replies that went stale on the way. Pure (no DOM): the clock and timers are injected, so it is
  * unit-tested in plain Node.
  */
+import type { Timers } from '../core/util/timers';
 import type { PageWindow, TimeWindow } from '../shared/paging';
 import { PageCache, PageKey, pageKeyString } from './pageCache';
 
@@ -22,13 +23,6 @@ export const REPLAY_REFRESH_MS = 100;
 export const MAX_PENDING = 8;
 /** Pages of older generations kept to draw from (scaled stand-ins) while fresh ones are on their way. */
 const STALE_PAGES_KEPT = 8;
-
-/** Clock and timers (the window's in the webview; a fake one in tests). */
-export interface Scheduler {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): number;
-  clearTimeout(handle: number): void;
-}
 
 /** What the view shows now, for choosing the page to ask for. */
 export interface ViewNeed {
@@ -79,7 +73,8 @@ export class PageRequester<P> {
 
   constructor(
     private readonly host: PageRequesterHost,
-    private readonly clock: Scheduler,
+    /** The window's clock and timers in the webview; a manual one in tests. */
+    private readonly clock: Timers<number>,
     cacheCapacity = 24,
   ) {
     this.cache = new PageCache<P>(cacheCapacity);

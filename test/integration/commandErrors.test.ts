@@ -5,13 +5,37 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { COMMAND_IDS } from '../../src/extension/commands/commandIds';
+import { COMMAND_IDS, CommandId } from '../../src/extension/commands/commandIds';
 import { reportError } from '../../src/extension/errors';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import { failingCommand } from './hostProbes';
 import { Restore, stubber } from './windowStubs';
 
 const EXTENSION_ID = 'seqscope.seqscope';
+
+/**
+ * The commands that do something else without a session: a dialog or a picker (opening, live
+ * Pub/Sub), the sample, the empty timeline, a setting, the log; nothing to close; a context-menu
+ * command run without its tree node does nothing. Every other command needs one.
+ */
+const WITHOUT_SESSION: readonly CommandId[] = [
+  'seqscope.openCapture',
+  'seqscope.openSample',
+  'seqscope.showTimeline',
+  'seqscope.session.closeAll',
+  'seqscope.revealInTimeline',
+  'seqscope.copyMessage',
+  'seqscope.sortKeys',
+  'seqscope.tree.loadMore',
+  'seqscope.showLog',
+  'seqscope.pubsub.attach',
+  'seqscope.pubsub.tapTopic',
+  'seqscope.pubsub.deleteLeftoverTaps',
+  'seqscope.pubsub.recordings',
+  'seqscope.pubsub.publishCapture',
+];
+/** The commands that act on a live session (Pub/Sub): without one they say so. */
+const LIVE: readonly CommandId[] = ['seqscope.live.detach', 'seqscope.live.replayFromTime', 'seqscope.live.retap'];
 const root = join(__dirname, '..', '..'); // out/integration -> the repository root
 
 describe('command errors', function () {
@@ -43,10 +67,35 @@ describe('command errors', function () {
 
   it('a failing command shows one notification with its next step, and resolves', async () => {
     assert.equal(api.manager.all.length, 0);
-    // No session: the message names the command to run first.
+    // No session: the message names the command by its title and what to do first.
     const message = await failingCommand('seqscope.replay.play');
-    assert.match(message, /no session is open: run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture" first/);
-    assert.deepEqual(shown, [{ message, items: ['Show Log'] }]);
+    assert.equal(message, 'SeqScope: "Replay: Play" needs an open session: open a capture or attach to a subscription first.');
+    assert.deepEqual(shown, [{ message, items: ['Open Capture…', 'Open Sample Capture'] }]);
+  });
+
+  it('every command that needs a session says so by its title, with the next step, never by its id', async () => {
+    assert.equal(api.manager.all.length, 0);
+    const titles = new Map((vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
+    const needing = COMMAND_IDS.filter((id) => !WITHOUT_SESSION.includes(id));
+    assert.ok(needing.length >= 15, `${needing.length} commands need a session`);
+    for (const id of needing) {
+      shown = [];
+      const message = await failingCommand(id);
+      const [what, next, items] = LIVE.includes(id)
+        ? ['a live session', 'attach to a subscription or tap a topic first', ['Attach to Subscription…', 'Tap Topic…']]
+        : ['an open session', 'open a capture or attach to a subscription first', ['Open Capture…', 'Open Sample Capture']];
+      assert.equal(message, `SeqScope: "${titles.get(id)}" needs ${what}: ${next}.`, id);
+      assert.deepEqual(shown[0].items, items, id);
+      assert.doesNotMatch(message, /seqscope\.[a-z]/i, `${id}: no command id in what the user reads`);
+    }
+  });
+
+  it('a bad automation argument is the caller\'s input, not an internal error', async () => {
+    const sample = vscode.Uri.file(join(root, 'media', 'samples', 'cme-sample.jsonl'));
+    const message = await failingCommand('seqscope.openCapture', sample, { inputFormat: 'xml' });
+    assert.equal(message, 'SeqScope: the option inputFormat "xml" is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)');
+    assert.deepEqual(shown[0].items, []);
+    assert.equal(api.manager.all.length, 0, 'nothing opened');
   });
 
   it('a bad setting: one notification naming the setting, offering it', async () => {

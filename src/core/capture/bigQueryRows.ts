@@ -16,7 +16,7 @@
  *   - `data`: bytes (Avro BYTES), a string (BigQuery JSON export writes BYTES as base64; a
  *     STRING column as its text — see `dataText`), or a JSON value (BigQuery JSON column).
  */
-import type { PubsubMessage, ReceivedMessage } from './captureRecord';
+import type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
 /** Attribute names that hold the ordering key in an export (Google's docs name the property `ordering_key`). */
 const ORDERING_KEY_ATTRIBUTES = ['ordering_key', 'orderingKey'] as const;

@@ -4,29 +4,9 @@
  * included, in arrival order.
  */
 import { isExportRow, rowToRecord } from './bigQueryRows';
+import type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
-export interface PubsubMessage {
-  /** Base64 payload. */
-  data?: string;
-  attributes?: Record<string, string>;
-  messageId: string;
-  publishTime?: string;
-  orderingKey?: string;
-}
-
-export interface ReceivedMessage {
-  ackId?: string;
-  message: PubsubMessage;
-  deliveryAttempt?: number;
-  /** RFC 3339; SeqScope's addition. */
-  receivedAt?: string;
-  /**
-   * The topic it was received from (`projects/P/topics/T`), SeqScope's addition in a recording of
-   * several topics at once: a sequence is per topic and key, so the key of a record that carries
-   * a topic is qualified by the topic's id (see topicKey).
-   */
-  topic?: string;
-}
+export type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
 /**
  * The key a record is sequenced under: its own key, qualified by its topic's id when it carries
@@ -60,6 +40,9 @@ export interface CaptureEntry {
  * `PubsubMessage` (with an optional `receivedAt`), which is what exported traces and some
  * hand-made captures hold.
  */
+/** The reason toRecord gives a JSON object that is neither a ReceivedMessage nor a PubsubMessage: a bare payload, often. */
+export const NOT_A_MESSAGE = 'not a ReceivedMessage: it has no "message" object';
+
 export function toRecord(value: unknown): ReceivedMessage | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return `expected a ReceivedMessage object, found ${describe(value)}`;
@@ -74,7 +57,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
     // A BigQuery subscription's row (exported as JSON): snake_case columns.
     return rowToRecord(v, 'base64-or-text');
   } else {
-    return 'not a ReceivedMessage: it has no "message" object';
+    return NOT_A_MESSAGE;
   }
   const m = rm.message;
   if (typeof m.messageId !== 'string' || m.messageId === '') return 'message has no messageId';

@@ -15,7 +15,7 @@ import { contentHash } from './contentHash';
 import { parseEntry, publishedAt, receivedAtMs } from './captureRecord';
 import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
-import { InvalidCause, newRecordFields, readFields } from '../replay/recordFields';
+import { InvalidCause, newRecordFields, readFields } from './recordFields';
 
 export { ScanKind, ScannedEntry };
 import { SequencingOptions } from '../sequencer/sequencingOptions';

@@ -3,7 +3,7 @@
  * the replay engine, which the webview's types reach, needs no Node Buffer.
  */
 import { CaptureEntry, ReceivedMessage, toRecord } from './captureRecord';
-import { InvalidCause } from '../replay/recordFields';
+import { InvalidCause } from './recordFields';
 
 /** What a scanned record is: sequenced (`Valid`), or invalid for one of the causes. */
 export const enum ScanKind {

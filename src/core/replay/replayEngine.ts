@@ -6,9 +6,9 @@
 import { CaptureEntry, publishedAt, receivedAtMs } from '../capture/captureRecord';
 import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo, ReorderInfo } from '../sequencer/sequencer';
-import { SequencingOptions, describeOptions, isSequenced, judgesPublishOrder } from '../sequencer/sequencingOptions';
+import { SequencingOptions, describeOptions, judgesPublishOrder, sequencerConfig } from '../sequencer/sequencingOptions';
 import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
-import { InvalidCause, newRecordFields, readFields } from './recordFields';
+import { InvalidCause, newRecordFields, readFields } from '../capture/recordFields';
 import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 import { ResetInfo } from '../sequencer/resets';
@@ -137,19 +137,7 @@ export class ReplayEngine {
     readonly files: readonly string[] = [],
   ) {
     this.byPublish = judgesPublishOrder(options);
-    this.sequencer = new Sequencer<CaptureEntry>(
-      {
-        gapTimeoutMs: options.gapTimeoutMs,
-        capacity: options.capacity,
-        seqBits: options.seqBits,
-        sequenced: isSequenced(options),
-        publishOrder: judgesPublishOrder(options),
-        resets: options.resets,
-        resetTo: options.resetTo,
-      },
-      this.makeSink(),
-      entryContent,
-    );
+    this.sequencer = new Sequencer<CaptureEntry>(sequencerConfig(options), this.makeSink(), entryContent);
   }
 
   pushAll(entries: readonly CaptureEntry[]): void {

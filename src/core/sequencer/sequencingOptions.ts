@@ -5,6 +5,7 @@
 import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
 import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
+import type { SequencerConfig } from './sequencer';
 import { SEQ_BITS, SeqBits } from './serial';
 
 /** `json`: a field of the payload read as JSON (`json:payload[0].instrument.symbol`). */
@@ -49,6 +50,17 @@ export function isSequenced(o: SequencingOptions): boolean {
 /** Whether keys are judged by their messages' publish times (`--seq publishTime`). */
 export function judgesPublishOrder(o: SequencingOptions): boolean {
   return o.seq.kind === 'publishTime';
+}
+
+/**
+ * The sequencer's configuration for these options; `memory` sizes what it remembers (a replay
+ * cursor that checkpoints the sequencer keeps it small).
+ */
+export function sequencerConfig(o: SequencingOptions, memory: Pick<SequencerConfig, 'historySize' | 'historyTotal' | 'idsKept'> = {}): SequencerConfig {
+  return {
+    gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o),
+    resets: o.resets, resetTo: o.resetTo, ...memory,
+  };
 }
 
 /** Ordering keys without numbers are judged by publish order; other keys (see resolveOptions) keep arrival order. */

@@ -1,5 +1,6 @@
 /** What every group of commands is given, and how a command finds the session it is about. */
 import * as vscode from 'vscode';
+import { NoSessionError } from '../errors';
 import { Session } from '../session';
 import { SessionManager } from '../sessionManager';
 import { EventNode, SessionNode, SessionsTreeProvider, TreeNode } from '../sessionsTree';
@@ -9,6 +10,8 @@ export interface CommandContext {
   readonly manager: SessionManager;
   readonly tree: SessionsTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
+  /** The extension's package.json (the commands' titles). */
+  readonly packageJSON: unknown;
 }
 
 /** What "Open Capture" returns to `executeCommand` callers (automation, tests). */
@@ -17,13 +20,7 @@ export interface OpenResult {
   title: string;
 }
 
-export class NoSessionError extends Error {
-  constructor() {
-    super('no session is open: run "SeqScope: Open Capture…" or "SeqScope: Open Sample Capture" first');
-  }
-}
-
-/** The session a command is about: from a tree node or id argument, else the active one. */
+/** The session a command is about: from a tree node or id argument, else the active one (NoSessionError without one). */
 export function sessionFrom(manager: SessionManager, arg: unknown): Session {
   if (arg instanceof SessionNode) return arg.session;
   if (arg instanceof EventNode) return arg.session;
@@ -39,6 +36,6 @@ export function sessionFrom(manager: SessionManager, arg: unknown): Session {
 /** The live session a command is about: the tree node's, an id, else the active one. */
 export function liveSessionFrom(manager: SessionManager, arg: unknown): Session {
   const s = arg instanceof SessionNode ? arg.session : typeof arg === 'string' ? manager.get(arg) : manager.active;
-  if (!s?.live) throw new Error('no live session: attach to a subscription or tap a topic first');
+  if (!s?.live) throw new NoSessionError(true);
   return s;
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { PubsubCommands } from '../pubsubCommands';
 import { captureCommands } from './captureCommands';
 import { CommandId } from './commandIds';
+import { commandTitles } from './commandTitles';
 import { CommandContext } from './context';
 import { filterCommands } from './filterCommands';
 import { liveCommands } from './liveCommands';
@@ -29,5 +30,5 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands)
     ...replayCommands(ctx),
     ...liveCommands(pubsub, ctx.manager),
   } satisfies Handlers<CommandId>;
-  return registerCommands(handlers);
+  return registerCommands(handlers, commandTitles(ctx.packageJSON));
 }

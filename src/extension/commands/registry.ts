@@ -1,7 +1,7 @@
 /**
  * The one way SeqScope registers a command: by a typed id (commandIds.ts), wrapped so that a
- * failure is shown once, as a notification with a next step, and never rethrown to VS Code
- * (errors.ts).
+ * failure is shown once, as a notification with a next step that names the command by its title,
+ * and never rethrown to VS Code (errors.ts).
  */
 import * as vscode from 'vscode';
 import { withErrorHandling } from '../errors';
@@ -13,13 +13,14 @@ export type Handler = (...args: never[]) => unknown;
 /** The handlers of a group of commands, by id. */
 export type Handlers<K extends CommandId> = { readonly [id in K]: Handler };
 
-export function registerCommand(id: CommandId, handler: Handler): vscode.Disposable {
-  return vscode.commands.registerCommand(id, withErrorHandling(id, handler as (...args: unknown[]) => unknown));
+/** Registers `handler` under `id`; its failures are reported under `title` (the command's, as the palette shows it). */
+export function registerCommand(id: CommandId, title: string, handler: Handler): vscode.Disposable {
+  return vscode.commands.registerCommand(id, withErrorHandling(title, handler as (...args: unknown[]) => unknown));
 }
 
-/** Registers every command: `handlers` names each id of COMMAND_IDS (the type says so). */
-export function registerCommands(handlers: Handlers<CommandId>): vscode.Disposable[] {
-  return (Object.keys(handlers) as CommandId[]).map((id) => registerCommand(id, handlers[id]));
+/** Registers every command: `handlers` names each id of COMMAND_IDS (the type says so); `title` gives each one's title. */
+export function registerCommands(handlers: Handlers<CommandId>, title: (id: CommandId) => string): vscode.Disposable[] {
+  return (Object.keys(handlers) as CommandId[]).map((id) => registerCommand(id, title(id), handlers[id]));
 }
 
 /** Runs one of SeqScope's own commands, by its typed id. */

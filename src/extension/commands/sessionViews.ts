@@ -10,7 +10,8 @@ import { Session } from '../session';
 import { revealEventInTree } from '../sessionsTree';
 import { TimelinePanel } from '../timelinePanel';
 import { CommandContext } from './context';
-import { BARE_PAYLOADS_FIX, barePayloads } from '../openTargets';
+import { barePayloads } from '../../core/replay/barePayloads';
+import { BARE_PAYLOADS_FIX } from '../openTargets';
 
 export interface SessionViews {
   /** The timeline, on `s` (made the active session) or on the active one. */

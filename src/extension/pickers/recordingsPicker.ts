@@ -143,7 +143,7 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
     const reported =
       <A>(fn: (a: A) => Promise<void>) =>
       (a: A): void =>
-        void fn(a).catch((e) => reportError('seqscope.pubsub.recordings', e));
+        void fn(a).catch((e) => reportError('Recordings', e));
     picker.onDidTriggerItemButton(
       reported(async ({ item, button }: vscode.QuickPickItemButtonEvent<RecordingItem>) => {
         if (button === REVEAL) await reveal(item.recording.path);

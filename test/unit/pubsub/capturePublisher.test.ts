@@ -19,6 +19,15 @@ async function* batches(entries: CaptureEntry[], size = 7): AsyncGenerator<Captu
 }
 
 /** A sink whose publishes settle when the test (or a microtask loop) says. */
+/** Resolves once `ready()` holds, looking once per turn of the event loop; fails after `turns` turns (a hang guard, not a wait). */
+async function turnsUntil(what: string, ready: () => boolean, turns = 10_000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (ready()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`${what} did not happen within ${turns} turns of the event loop`);
+}
+
 class FakeSink implements PublishSink {
   sent: OutgoingMessage[] = [];
   /** Messages confirmed, per key, in confirmation order. */
@@ -116,11 +125,8 @@ describe('CapturePublisher', () => {
       window: 4,
       onPaused(p) {
         paused.push(p);
-        // The good key went on while this one waits.
-        setTimeout(() => {
-          assert.equal(sink.confirmed.get('good')?.length, 30, 'the other key finished while "bad" was paused');
-          publisher.resume('bad');
-        }, 20);
+        // The good key goes on while this one waits: resumed once it has finished.
+        void turnsUntil('the good key finishing while "bad" is paused', () => sink.confirmed.get('good')?.length === 30).then(() => publisher.resume('bad'));
       },
     });
     const r = await publisher.run(batches(entries));
@@ -185,7 +191,9 @@ describe('CapturePublisher', () => {
       }
     }
     const done = new CapturePublisher({ sink, maxQueued: 10, window: 1, concurrency: 100 }).run(slowBatches());
-    await new Promise((r) => setTimeout(r, 20));
+    // Ten publishes wait on the sink; then reading stops, however many turns go by.
+    await turnsUntil('ten publishes in flight', () => release.length >= 10);
+    for (let i = 0; i < 100; i++) await new Promise((r) => setImmediate(r));
     assert.ok(yielded <= 11, `read ${yielded} records ahead with nothing confirmed`);
     // Let everything through.
     const pump = setInterval(() => {

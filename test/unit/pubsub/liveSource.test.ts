@@ -14,7 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptureRecorder } from '../../../src/pubsub/captureRecorder';
-import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState, LiveTimers } from '../../../src/pubsub/liveSource';
+import { LiveSource, LiveSourceEvents, LiveSourceOptions, LiveState } from '../../../src/pubsub/liveSource';
+import type { Timers } from '../../../src/core/util/timers';
 import { PulledMessage, PullCall, PullStream, SubscriberCalls } from '../../../src/pubsub/pullStream';
 import { captureLine, fromPulled, writeCaptureLine } from '../../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../../src/pubsub/resourceNames';
@@ -119,8 +120,6 @@ function pulled(i: number, publishMs = Date.parse('2026-11-30T09:30:00.120Z')): 
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function source(calls: FakeCalls, events: Partial<LiveSourceEvents> = {}, options: Partial<LiveSourceOptions> = {}, client = new FakeClient()): LiveSource {
   return new LiveSource(
     { connection: { client, projectId: 'my-proj' } as unknown as PubsubConnection, subscription, calls, healthIntervalMs: 60_000, ...options },
@@ -166,7 +165,10 @@ describe('LiveSource (fake stream)', () => {
     const path = join(dir, 'live.jsonl');
     const recorder = await CaptureRecorder.open(path);
     const calls = new FakeCalls();
-    const s = source(calls, {}, { recorder });
+    let acked!: () => void;
+    const allAcked = new Promise<void>((r) => (acked = r));
+    let count = 0;
+    const s = source(calls, { acked: () => ++count === 3 && acked() }, { recorder });
     try {
       await s.start();
       const call = calls.last;
@@ -178,8 +180,7 @@ describe('LiveSource (fake stream)', () => {
       };
       call.deliver([pulled(1), pulled(2), pulled(3)]);
       assert.deepEqual(call.acks(), [], 'nothing acked before the batch is written');
-      await Promise.resolve();
-      await sleep(0);
+      await allAcked;
       assert.deepEqual(call.acks(), ['ack-1', 'ack-2', 'ack-3']);
       assert.deepEqual(linesAtAck, [3], 'all three lines were in the file when their ack went out');
       await s.stop();
@@ -260,31 +261,31 @@ describe('LiveSource (fake stream)', () => {
     assert.equal(s.stats.released, 0, 'counted only when the server took the release');
   });
 
-  it('makes no metadata call while deliveries arrive, calls once they stop, and says "disconnected" when the call fails', async function () {
-    this.timeout(10_000);
+  it('makes no metadata call while deliveries arrive, calls once they stop, and says "disconnected" when the call fails', async () => {
+    const timers = new ManualTimers();
     const calls = new FakeCalls();
     const client = new FakeClient();
     const states: LiveState[] = [];
-    const s = source(calls, { state: (st) => states.push(st) }, { healthIntervalMs: 40, healthTimeoutMs: 100 }, client);
+    const s = source(calls, { state: (st) => states.push(st) }, { timers, healthIntervalMs: 40, healthTimeoutMs: 100 }, client);
     await s.start();
     const afterStart = client.metadataCalls;
-    // Traffic for ~12 looks: no call.
+    // Traffic for 12 looks: no call.
     for (let i = 0; i < 60; i++) {
       calls.last.deliver([pulled(i)]);
-      await sleep(8);
+      await timers.advance(8);
     }
     assert.equal(client.metadataCalls, afterStart, 'deliveries prove the server is there');
-    // Silence: the looks turn into calls (at most every other look).
-    await sleep(400);
+    // Silence: the looks turn into calls, at most every other look.
+    await timers.advance(400);
     const quiet = client.metadataCalls - afterStart;
-    assert.ok(quiet >= 2 && quiet <= 7, `${quiet} calls in 400 ms of silence with looks every 40 ms`);
+    assert.ok(quiet >= 4 && quiet <= 5, `${quiet} calls in 400 ms of silence with looks every 40 ms`);
     assert.equal(s.state, 'live');
     client.failWith = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
-    await sleep(300);
+    await timers.advance(300);
     assert.equal(s.state, 'disconnected');
     const streamsBefore = calls.calls.length;
     client.failWith = undefined;
-    await sleep(300);
+    await timers.advance(300);
     assert.equal(s.state, 'live', 'back when the server answers again');
     assert.equal(calls.calls.length, streamsBefore + 1, 'on a fresh stream');
     assert.ok(calls.calls[streamsBefore - 1].cancelled, 'the old one cancelled');
@@ -294,21 +295,23 @@ describe('LiveSource (fake stream)', () => {
   });
 
   it('says "disconnected" with the reason when the stream fails for good (subscription deleted)', async () => {
+    const timers = new ManualTimers();
     const calls = new FakeCalls();
     const details: string[] = [];
-    const s = source(calls, { state: (st, d) => details.push(`${st}: ${d}`) });
+    const s = source(calls, { state: (st, d) => details.push(`${st}: ${d}`) }, { timers });
     await s.start();
     calls.last.fail(5, 'Resource not found (resource=live-1).');
     assert.equal(s.state, 'disconnected');
     assert.match(details[details.length - 1], /disconnected: .*live-1/);
-    await sleep(50);
+    // Longer than any backoff (10 s at most); the health looks are a minute apart here.
+    await timers.advance(30_000);
     assert.equal(calls.calls.length, 1, 'not retried: the health check reopens it once the subscription is back');
     await s.stop();
   });
 });
 
 /** A clock the test moves: timers fire when it passes them, metadata calls settle in between. */
-class ManualTimers implements LiveTimers {
+class ManualTimers implements Timers {
   private t = 1_000_000;
   private pending: { at: number; fn: () => void; id: number }[] = [];
   private ids = 0;
@@ -393,20 +396,23 @@ describe('PullStream', () => {
   const opts = { subscription: subscription.path, ackDeadlineSeconds: 10, maxMessages: 10, maxBytes: 1000 };
 
   it('reopens after a retryable status, backing off while failures repeat, and at once after a healthy end', async () => {
+    const timers = new ManualTimers();
     const calls = new FakeCalls();
     const failed: Error[] = [];
-    const p = new PullStream(calls, opts, { messages() {}, failed: (e) => failed.push(e) });
+    const p = new PullStream(calls, { ...opts, timers }, { messages() {}, failed: (e) => failed.push(e) });
     calls.last.fail(14, 'UNAVAILABLE');
-    await sleep(150);
-    assert.equal(calls.calls.length, 2, 'reopened after ~100 ms');
+    await timers.advance(99);
+    assert.equal(calls.calls.length, 1, 'waits 100 ms');
+    await timers.advance(1);
+    assert.equal(calls.calls.length, 2, 'reopened after 100 ms');
     calls.last.fail(14, 'UNAVAILABLE');
-    await sleep(120);
-    assert.equal(calls.calls.length, 2, 'the second wait is longer (~200 ms)');
-    await sleep(150);
+    await timers.advance(199);
+    assert.equal(calls.calls.length, 2, 'the second wait is longer (200 ms)');
+    await timers.advance(1);
     assert.equal(calls.calls.length, 3);
     calls.last.deliver([pulled(1)]);
     calls.last.emit('status', { code: 0 });
-    await sleep(20);
+    await timers.advance(0);
     assert.equal(calls.calls.length, 4, 'a stream the server completed is replaced at once');
     assert.deepEqual(calls.last.writes[0], { subscription: subscription.path, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 10, maxOutstandingBytes: 1000 });
     assert.deepEqual(failed, []);
@@ -414,37 +420,40 @@ describe('PullStream', () => {
   });
 
   it('keeps an idle stream alive with empty requests, and a busy one by its acks alone', async () => {
+    const timers = new ManualTimers();
     const calls = new FakeCalls();
-    const p = new PullStream(calls, { ...opts, keepaliveMs: 60 }, { messages() {}, failed() {} });
+    const p = new PullStream(calls, { ...opts, keepaliveMs: 60, timers }, { messages() {}, failed() {} });
     const empties = () => calls.last.writes.filter((w) => Object.keys(w).length === 0).length;
-    // Acks every ~5 ms: something is written in every keepalive period.
+    // Acks every 5 ms: something is written in every keepalive period.
     for (let i = 0; i < 40; i++) {
       p.ack([`a${i}`]);
-      await sleep(5);
+      await timers.advance(5);
     }
     assert.equal(empties(), 0, 'acks keep it alive');
-    await sleep(400);
+    await timers.advance(400);
     const idle = empties();
-    assert.ok(idle >= 2 && idle <= 7, `${idle} keepalives in 400 ms idle with a 60 ms period`);
+    // Ticks at 240, 300, …, 600 ms: the first, after the last ack, only clears its mark; six write.
+    assert.equal(idle, 6, `${idle} keepalives in 400 ms idle with a 60 ms period`);
     await p.close();
-    await sleep(100);
+    await timers.advance(1000);
     assert.equal(empties(), idle, 'none after close');
   });
 
   it('acks by a unary call while no stream is open, and writes nothing after close', async () => {
+    const timers = new ManualTimers();
     const calls = new FakeCalls();
-    const p = new PullStream(calls, opts, { messages() {}, failed() {} });
+    const p = new PullStream(calls, { ...opts, timers }, { messages() {}, failed() {} });
     calls.last.fail(14);
     p.ack(['a', 'b']);
     assert.deepEqual(calls.unaryAcks, ['a', 'b']);
-    await sleep(150);
+    await timers.advance(100);
     p.ack(['c']);
     assert.deepEqual(calls.last.acks(), ['c'], 'on the reopened stream');
     await p.close();
     p.nack(['d']);
     assert.equal(calls.last.lateWrites, 0);
     assert.deepEqual(calls.unaryDeadlines, [{ ackIds: ['d'], seconds: 0 }], 'a nack with no stream goes by a unary call');
-    await sleep(150);
+    await timers.advance(30_000);
     assert.equal(calls.calls.length, 2, 'closed for good');
   });
 });

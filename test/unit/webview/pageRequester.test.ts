@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { MAX_PENDING, PageRequest, PageRequester, REPLAY_REFRESH_MS, REQUEST_DEBOUNCE_MS, REQUEST_MAX_WAIT_MS, Scheduler, ViewNeed } from '../../../src/webview/pageRequester';
+import { MAX_PENDING, PageRequest, PageRequester, REPLAY_REFRESH_MS, REQUEST_DEBOUNCE_MS, REQUEST_MAX_WAIT_MS, ViewNeed } from '../../../src/webview/pageRequester';
+import type { Timers } from '../../../src/core/util/timers';
 
 /** A clock that moves only when told, with the timers due by then run in order. */
-class ManualClock implements Scheduler {
+class ManualClock implements Timers<number> {
   private t = 1000;
   private nextHandle = 1;
   private readonly timers = new Map<number, { at: number; fn: () => void }>();

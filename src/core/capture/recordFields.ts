@@ -3,9 +3,9 @@
  * cannot be sequenced. One function for the replay engine and for the parallel reader's scanning
  * threads (capture/lineScan.ts), so both read every record alike.
  */
-import { ReceivedMessage, topicKey } from '../capture/captureRecord';
-import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from '../capture/mdp3';
-import { parsePayloadJson } from '../capture/payloadJson';
+import { ReceivedMessage, topicKey } from './captureRecord';
+import { decodeMdp3Base64, isMdp3Error, sendingTimeMs } from './mdp3';
+import { parsePayloadJson } from './payloadJson';
 import { readsJson, SequencingOptions } from '../sequencer/sequencingOptions';
 import { SerialSpace } from '../sequencer/serial';
 import { evalJsonPath, formatJsonPath } from '../util/jsonPath';
