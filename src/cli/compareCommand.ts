@@ -13,7 +13,8 @@ import { CompareRunResult, runCompare } from '../core/compare/compareRun';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { mebibytes } from '../core/util/byteSize';
 import { noun } from '../core/util/plural';
-import { defaultThreads, WorkerScanPool } from '../timeline/scanPool';
+import { defaultThreads } from '../timeline/scanPool';
+import type { ScanPool } from '../core/capture/parallelReader';
 import { clockNote, formatComparison } from './compareTable';
 import { parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
@@ -46,7 +47,8 @@ interface CompareIo {
 }
 
 /** A scan pool for `threads` threads (main.ts's), closed by the caller. */
-type ScanPoolFor = (threads: number) => WorkerScanPool | undefined;
+/** A scan pool for these threads (undefined: scan in the reading loop); `exporting` as in replay. */
+type ScanPoolFor = (threads: number, exporting: boolean) => (ScanPool & { close(): Promise<void> }) | undefined;
 
 export function registerCompareCommand(program: Command, io: CompareIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command, scanPoolFor: ScanPoolFor): void {
   addSequencing(
@@ -104,7 +106,7 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const progress = progressLineFor(io.stderr, `${inputName(a)} ⇄ ${inputName(b)}`, flags.progress);
-  const scanPool = scanPoolFor(threads);
+  const scanPool = scanPoolFor(threads, flags.export !== undefined);
   let result: CompareRunResult;
   try {
     result = await runCompare({

@@ -36,6 +36,7 @@ import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultThreads, WorkerScanPool } from '../timeline/scanPool';
+import { InlineScanPool } from '../core/capture/parallelReader';
 
 declare const SEQSCOPE_VERSION: string;
 
@@ -266,7 +267,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   process.once('SIGINT', onSigint);
   // A terminal watching a gigabyte capture should see it move; logs and pipes get nothing.
   const progress = progressLineFor(io.stderr, paths.map(inputName).join(', '), flags.progress);
-  const scanPool = scanPoolFor(threads);
+  const scanPool = scanPoolFor(threads, flags.export !== undefined);
   let result;
   try {
     result = await runReplay({
@@ -330,13 +331,14 @@ function parseThreads(text: string): number {
 }
 
 /**
- * The scanning threads of a replay (none with one thread, or when run from source, where there
- * is no bundled dist/scanWorker.js beside this file: then it reads on one thread, same result).
+ * The scanning threads of a replay: with one thread (or when run from source, where there is no
+ * bundled dist/scanWorker.js beside this file) records are scanned on this thread, same result.
+ * An export reads each record whole anyway, so on one thread it parses each once instead.
  */
-function scanPoolFor(threads: number): WorkerScanPool | undefined {
-  if (threads < 2) return undefined;
+function scanPoolFor(threads: number, exporting: boolean): WorkerScanPool | InlineScanPool | undefined {
   const script = join(__dirname, 'scanWorker.js');
-  return existsSync(script) ? new WorkerScanPool(script, threads) : undefined;
+  if (threads >= 2 && existsSync(script)) return new WorkerScanPool(script, threads);
+  return exporting ? undefined : new InlineScanPool();
 }
 
 const BARE_PAYLOADS = "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";

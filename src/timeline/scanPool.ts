@@ -48,12 +48,12 @@ export class WorkerScanPool implements ScanPool {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`a scan pool needs at least one thread, not ${threads}`);
   }
 
-  scan(range: Uint8Array, job: ScanJob, keep: boolean): Promise<ScanColumns> {
+  scan(range: Uint8Array, job: ScanJob, keep: boolean, owned = false): Promise<ScanColumns> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
     // Moved to the thread when the caller is done with it and it owns its whole buffer (a
     // Buffer may be a view into Node's shared pool, which must never move); else copied.
-    const own = !keep && range.byteOffset === 0 && range.byteLength === range.buffer.byteLength && range.buffer instanceof ArrayBuffer;
+    const own = !keep && (owned || (range.byteOffset === 0 && range.byteLength === range.buffer.byteLength)) && range.buffer instanceof ArrayBuffer;
     const bytes = own ? range : new Uint8Array(range);
     return new Promise<ScanColumns>((resolve, reject) => {
       this.queue.push({ request: { id: this.nextId++, range: bytes, job }, transfer: [bytes.buffer as ArrayBuffer], resolve, reject });

@@ -145,6 +145,14 @@ export class CaptureReader {
     await fh?.close();
   }
 
+  /**
+   * Whether the chunks `rawChunks` yields are views into buffers read for them alone, which no
+   * one else keeps (a plain file's; not a stream's or gzip's, whose buffers are shared or reused).
+   */
+  get ownsChunks(): boolean {
+    return this.stream === undefined && !this.compressed;
+  }
+
   /** Entries in file order, a batch per chunk read. Closes the file when done. */
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
     if (!this.opened) await this.open();

@@ -65,6 +65,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
     return 'message.attributes is not an object';
   }
   if (m.orderingKey !== undefined && typeof m.orderingKey !== 'string') return 'message.orderingKey is not a string';
+  if (m.data != null && typeof m.data !== 'string') return 'message.data is not a string (base64)';
   if (rm.topic !== undefined && typeof rm.topic !== 'string') return 'topic is not a string';
   return rm;
 }

@@ -10,13 +10,16 @@
  */
 import { PubsubMessage } from './captureRecord';
 
-/** FNV-1a over a string, continuing from `h`. */
-function fnv(h: number, s: string): number {
+/** FNV-1a over a string's UTF-16 units, continuing from `h`. */
+export function fnv(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h;
 }
 
-const SEED = 0x811c9dc5 | 0;
+/** FNV-1a's offset basis, where every hash here starts. */
+export const SEED = 0x811c9dc5 | 0;
+/** FNV-1a's 32-bit prime. */
+export const FNV_PRIME = 0x01000193;
 
 /**
  * A hash of the message's data, attributes and ordering key. Attributes are combined in an

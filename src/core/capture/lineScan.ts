@@ -16,6 +16,7 @@ import { parseEntry, publishedAt, receivedAtMs } from './captureRecord';
 import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
+import { RecordScanner } from './recordScan';
 
 export { ScanKind, ScannedEntry };
 import { SequencingOptions } from '../sequencer/sequencingOptions';
@@ -57,6 +58,8 @@ export interface ScanColumns {
   /** Why, for each invalid record in order; and where the number came from, for each of kind Width. */
   readonly reasons: string[];
   readonly wideSources: string[];
+  /** Records the scanner left to the full parse (see recordScan.ts). */
+  readonly parsed: number;
 }
 
 /** The transferable buffers of a ScanColumns (for postMessage's transfer list). */
@@ -91,6 +94,8 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
   let ids = '';
   const space = new SerialSpace(options.seqBits);
   const f = newRecordFields();
+  const scanner = new RecordScanner(options, space);
+  let parsed = 0;
   let n = 0;
   let lineNo = 0;
   let start = 0;
@@ -110,7 +115,25 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
         kind[n] = ScanKind.Record;
         time[n] = NaN;
         reasons.push(tooLongRecord(0, start, stop - start, maxRecordBytes).invalid as string);
+      } else if (scanner.scan(b, i, stop)) {
+        kind[n] = ScanKind.Valid;
+        time[n] = scanner.time;
+        seq[n] = scanner.seq;
+        sent[n] = scanner.sent;
+        published[n] = scanner.published;
+        received[n] = scanner.received;
+        hash[n] = scanner.hash;
+        let ki = keyIndex.get(scanner.key);
+        if (ki === undefined) {
+          ki = keys.length;
+          keys.push(scanner.key);
+          keyIndex.set(scanner.key, ki);
+        }
+        key[n] = ki;
+        ids += scanner.messageId;
+        idLength[n] = scanner.messageId.length;
       } else {
+        parsed++;
         const e = parseEntry(b.toString('utf8', start, stop), 0, 0);
         time[n] = e.time;
         const rm = e.record;
@@ -152,7 +175,7 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     if (nl < 0) break;
     start = nl + 1;
   }
-  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources };
+  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources, parsed };
 }
 
 /**

@@ -64,7 +64,7 @@ export function decodeMdp3(bytes: Uint8Array): Mdp3Result {
 
 /** Decodes a Pub/Sub `data` field (base64) holding one packet. */
 export function decodeMdp3Base64(data: string | undefined): Mdp3Result {
-  if (data === undefined || data === '') return { error: 'the message has no payload (data) to read an MDP 3.0 packet from' };
+  if (typeof data !== 'string' || data === '') return { error: 'the message has no payload (data) to read an MDP 3.0 packet from' };
   const bytes = base64Bytes(data);
   if (bytes === undefined) return { error: 'the payload (data) is not base64, so not an MDP 3.0 packet' };
   // A JSON payload (CME's JSON topics, a hand-made capture) would fail as a packet with sizes that

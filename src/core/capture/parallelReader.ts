@@ -12,7 +12,7 @@
 import { CaptureEntry } from './captureRecord';
 import { CaptureReader, ReadOptions } from './captureReader';
 import { MAX_RECORD_BYTES, tooLongRecord } from './captureSplitters';
-import { ScanColumns, scannedEntries } from './lineScan';
+import { ScanColumns, scanLines, scannedEntries } from './lineScan';
 import { SequencingOptions } from '../sequencer/sequencingOptions';
 
 /** What a scanning thread needs besides the range. */
@@ -28,9 +28,24 @@ export interface ScanPool {
   readonly rangeBytes?: number;
   /**
    * Scans one range of whole lines. `keep`: the caller still needs the bytes afterwards (else
-   * the pool may move them to the thread that scans them).
+   * the pool may move them to the thread that scans them). `owned`: no other view into the
+   * range's whole buffer exists, so it may move even when the range is a part of it.
    */
-  scan(range: Uint8Array, job: ScanJob, keep: boolean): Promise<ScanColumns>;
+  scan(range: Uint8Array, job: ScanJob, keep: boolean, owned?: boolean): Promise<ScanColumns>;
+}
+
+/**
+ * Scans on the calling thread: a one-thread replay that only summarises reads records with the
+ * scanner too (recordScan.ts), not with JSON.parse.
+ */
+export class InlineScanPool implements ScanPool {
+  readonly threads = 1;
+
+  scan(range: Uint8Array, job: ScanJob): Promise<ScanColumns> {
+    return Promise.resolve(scanLines(range, job.options, job.maxRecordBytes));
+  }
+
+  async close(): Promise<void> {}
 }
 
 /** Anything that hands on a capture's entries in batches, in file order. */
@@ -42,7 +57,7 @@ export interface EntrySource {
 const RANGE_BYTES = 1 << 20;
 
 /** A piece of the capture: a range of whole lines, or a line too long to keep (reported, not read). */
-type Piece = { readonly range: Uint8Array; readonly offset: number } | { readonly tooLong: number; readonly offset: number };
+type Piece = { readonly range: Uint8Array; readonly offset: number; readonly owned: boolean } | { readonly tooLong: number; readonly offset: number };
 
 /**
  * Cuts a byte stream into ranges of whole lines (the last may lack its newline). A line longer
@@ -65,6 +80,12 @@ export class LineRangeCutter {
   constructor(
     private readonly maxRecordBytes = MAX_RECORD_BYTES,
     private readonly rangeBytes = RANGE_BYTES,
+    /**
+     * Chunks are views into buffers of their own that no one else keeps (a file's reads): a
+     * chunk no larger than a range then becomes one range without a copy, the line that
+     * straddles it and the one before a small range of their own.
+     */
+    private readonly ownedChunks = false,
   ) {}
 
   skip(n: number): void {
@@ -89,7 +110,20 @@ export class LineRangeCutter {
       this.pendingOffset = chunkBase + start;
     }
     const nl = chunk.lastIndexOf(0x0a);
-    if (nl >= start) {
+    if (nl >= start && this.ownedChunks && chunk.length <= this.rangeBytes) {
+      if (this.partialLength > 0 || this.pendingLength > 0) {
+        const first = chunk.indexOf(0x0a, start);
+        this.takePartial(chunk.subarray(start, first + 1));
+        out.push(this.rangePiece());
+        start = first + 1;
+      }
+      if (nl >= start) {
+        this.pending.push(chunk.subarray(start, nl + 1));
+        this.pendingLength = nl + 1 - start;
+        out.push(this.rangePiece(true));
+        start = nl + 1;
+      }
+    } else if (nl >= start) {
       for (const p of this.partial) this.pending.push(p);
       this.pendingLength += this.partialLength + nl + 1 - start;
       this.pending.push(chunk.subarray(start, nl + 1));
@@ -140,6 +174,15 @@ export class LineRangeCutter {
     this.endsWithCR = chunk[end - 1] === 0x0d;
   }
 
+  /** The unfinished line, ended by `rest`, joins the whole lines waiting. */
+  private takePartial(rest: Buffer): void {
+    for (const p of this.partial) this.pending.push(p);
+    this.pending.push(rest);
+    this.pendingLength += this.partialLength + rest.length;
+    this.partial = [];
+    this.partialLength = 0;
+  }
+
   private longPiece(): Piece {
     const offset = this.pendingOffset;
     const length = this.partialLength - (this.endsWithCR ? 1 : 0);
@@ -149,9 +192,10 @@ export class LineRangeCutter {
     return { tooLong: length, offset };
   }
 
-  private rangePiece(): Piece {
+  /** The lines waiting, as one range; `owned`: it is the only view into its chunk's buffer that is kept. */
+  private rangePiece(owned = false): Piece {
     const range = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingLength);
-    const piece = { range, offset: this.pendingOffset };
+    const piece = { range, offset: this.pendingOffset, owned };
     this.pendingOffset += this.pendingLength;
     this.pending = [];
     this.pendingLength = 0;
@@ -183,13 +227,13 @@ export class ParallelLineReader implements EntrySource {
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
     const file = this.reader.index;
     const job: ScanJob = { options: this.options, maxRecordBytes: this.maxRecordBytes };
-    const cutter = new LineRangeCutter(this.maxRecordBytes, this.rangeBytes);
+    const cutter = new LineRangeCutter(this.maxRecordBytes, this.rangeBytes, this.reader.ownsChunks);
     const depth = 2 * Math.max(1, this.pool.threads) + 1;
     const queue: InFlight[] = [];
     let damage: string | undefined;
     let line = 1;
     const send = (piece: Piece): void => {
-      const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords) : undefined;
+      const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords, piece.owned) : undefined;
       // Settled later in order; a rejection left behind by an early return must not go unhandled.
       columns?.catch(() => {});
       queue.push({ piece, columns });

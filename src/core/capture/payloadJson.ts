@@ -6,7 +6,7 @@ export type PayloadJson = { readonly value: unknown } | { readonly error: string
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export function parsePayloadJson(data: string | undefined): PayloadJson {
-  if (data === undefined || data === '') return { error: 'the message has no payload (data) to read JSON fields from' };
+  if (typeof data !== 'string' || data === '') return { error: 'the message has no payload (data) to read JSON fields from' };
   const bytes = base64Bytes(data);
   if (bytes === undefined) return { error: 'the payload (data) is not base64' };
   let text: string;

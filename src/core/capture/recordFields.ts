@@ -106,9 +106,10 @@ export function readFields(rm: ReceivedMessage, o: SequencingOptions, space: Ser
     if (text === undefined) {
       return invalid(f, `sequence attribute "${o.seq.name}" is missing`, 'seq');
     }
-    seq = DIGITS.test(text) ? Number(text) : NaN;
+    // A capture may hold a value of another type where Pub/Sub writes a string: not a number then.
+    seq = typeof text === 'string' && DIGITS.test(text) ? Number(text) : NaN;
     // Any sign is refused: "-0" would otherwise pass as 0, and "+3" is not how a feed writes 3.
-    const problem = seq === seq ? space.check(seq) : text[0] === '-' ? 'is negative' : 'is not an integer';
+    const problem = seq === seq ? space.check(seq) : typeof text === 'string' && text[0] === '-' ? 'is negative' : 'is not an integer';
     if (problem !== undefined) {
       const wide = seq > space.max && o.seqBits !== 64;
       if (wide) f.wideSource = o.seq.name;

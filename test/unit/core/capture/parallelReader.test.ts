@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { CaptureReader } from '../../../../src/core/capture/captureReader';
 import { CaptureEntry } from '../../../../src/core/capture/captureRecord';
 import { mergeCaptures } from '../../../../src/core/capture/mergeCaptures';
-import { EntrySource, ParallelLineReader, ScanPool } from '../../../../src/core/capture/parallelReader';
+import { EntrySource, LineRangeCutter, ParallelLineReader, ScanPool } from '../../../../src/core/capture/parallelReader';
 import { ReplayEngine, ReplaySummary } from '../../../../src/core/replay/replayEngine';
 import { DEFAULT_OPTIONS, SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
@@ -133,6 +133,41 @@ describe('ParallelLineReader', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('cuts owned chunks into ranges without copying them: each chunk one range, a straddling line one of its own', () => {
+    let owned = 0;
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 30 }), { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 8 }), (lines, sizes) => {
+        const text = Buffer.from(lines.map((l) => l.replace(/\n/g, ' ') + '\n').join(''));
+        const cutter = new LineRangeCutter(1000, 100, true);
+        const pieces = [];
+        const chunks: Buffer[] = [];
+        for (let at = 0, k = 0; at < text.length; k++) {
+          // Each chunk a buffer of its own, as a file's reads are.
+          const chunk = Buffer.from(text.subarray(at, at + sizes[k % sizes.length]));
+          chunks.push(chunk);
+          at += chunk.length;
+          pieces.push(...cutter.push(chunk));
+        }
+        pieces.push(...cutter.end());
+        let offset = 0;
+        const joined: Buffer[] = [];
+        for (const p of pieces) {
+          assert.ok('range' in p);
+          assert.equal(p.offset, offset);
+          offset += p.range.length;
+          joined.push(Buffer.from(p.range));
+          // An owned range is a view into its chunk, never a copy; the others hold whole lines too.
+          if (p.owned) assert.ok(chunks.some((c) => c.buffer === p.range.buffer));
+          assert.equal(p.range[p.range.length - 1], 0x0a);
+        }
+        assert.deepEqual(Buffer.concat(joined), text);
+        owned += pieces.filter((p) => 'range' in p && p.owned).length;
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(owned > 300, `${owned} ranges moved without a copy`);
   });
 
   it('stops a too-long line without holding it, as the single-threaded reader does', async () => {

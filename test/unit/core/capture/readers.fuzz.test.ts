@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { CaptureError, CaptureReader } from '../../../../src/core/capture/captureReader';
+import { InlineScanPool } from '../../../../src/core/capture/parallelReader';
 import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
+import { runReplay } from '../../../../src/core/replay/replayRun';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures');
@@ -164,6 +166,21 @@ describe('capture readers, fuzzed', function () {
     console.log(`      fuzz: ${tally.cases} cases, ${tally.records} records read, ${tally.invalid} invalid entries reported, ${tally.captureErrors} clear capture errors, 0 uncaught`);
     assert.equal(tally.cases, RUNS);
     assert.ok(tally.invalid > 0 && tally.records > 0, 'the mutations both kept and broke records');
+  });
+
+  it(`scans mutated JSON Lines captures to the summary the full parse gives (${Math.ceil(RUNS / 4)} cases, seed ${SEED})`, async () => {
+    const inputs = seeds().filter((s) => s.name.endsWith('.jsonl'));
+    const presets = [resolveOptions({ preset: 'cme', seqBits: '16' }), resolveOptions({}), resolveOptions({ preset: 'cme-json' })];
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: inputs.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 4 }), fc.nat(presets.length - 1), async (which, mutations, preset) => {
+        const path = join(dir, `scan-${n++ % 16}-${inputs[which].name}`);
+        writeFileSync(path, mutate(inputs[which].bytes, mutations));
+        const replay = (scanPool?: InlineScanPool) => runReplay({ paths: [path], options: presets[preset], scanPool }).then((r) => r.summary, (e: Error) => `${e.name}: ${e.message}`);
+        assert.deepEqual(await replay(new InlineScanPool()), await replay());
+      }),
+      { numRuns: Math.ceil(RUNS / 4), seed: SEED, endOnFailure: true },
+    );
   });
 
   it('reads every seed unmutated with no invalid entry (but the one with-invalid.jsonl holds on purpose)', async () => {
