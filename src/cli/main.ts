@@ -29,6 +29,7 @@ import { formatSummary } from './summaryTable';
 import { progressLineFor } from './progressLine';
 import { registerPubsubCommands } from './pubsubCommands';
 import { registerCompareCommand } from './compareCommand';
+import { registerMcpCommand } from './mcpCommand';
 import { redactSecrets } from '../core/util/secrets';
 import { UsageError } from './usageError';
 import { isInputError } from '../core/util/inputError';
@@ -97,7 +98,7 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
     .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, a pull response, BigQuery subscription rows (JSON Lines or Avro) or Cloud Storage subscription Avro files, plain or gzip-compressed; a folder or a quoted pattern ("archive/*.avro") stands for its files; "-" reads standard input; several are merged by their clock'))
     .addOption(new Option('--input-format <format>', 'auto: tell the format from the content; text: a Cloud Storage subscription text archive (bare payloads, one message per line, no ids or times)').choices([...INPUT_FORMATS]).default('auto'))
     .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout; a name ending in .gz is gzip-compressed)')
-    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, else jsonl)').choices([...TRACE_FORMATS]));
+    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, .parquet → parquet, else jsonl)').choices([...TRACE_FORMATS]));
   addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
     .addOption(
@@ -143,6 +144,7 @@ Examples:
 
   registerCompareCommand(program, io, run, addSequencingOptions, scanPoolFor);
   registerPubsubCommands(program, io, run, addSequencingOptions);
+  registerMcpCommand(program, io, run);
 
   // No command at all is a usage error (a script that lost its arguments must not pass): the
   // usage goes to stderr, exit 2. `seqscope --help` stays exit 0 on stdout.

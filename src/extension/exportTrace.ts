@@ -25,6 +25,7 @@ const FORMATS: { format: ExportFormat; label: string; detail: string; ext: strin
   { format: 'jsonl', label: 'JSON Lines', detail: 'One event per line; SeqScope opens it again', ext: 'jsonl', filter: { 'JSON Lines': ['jsonl'] } },
   { format: 'csv', label: 'CSV', detail: 'One row per event, for spreadsheets', ext: 'csv', filter: { CSV: ['csv'] } },
   { format: 'chrome-trace', label: 'Chrome trace', detail: 'Opens in Perfetto (ui.perfetto.dev) and chrome://tracing', ext: 'json', filter: { 'Trace JSON': ['json'] } },
+  { format: 'parquet', label: 'Parquet', detail: 'Typed columns for DuckDB, BigQuery, pandas and Spark', ext: 'parquet', filter: { Parquet: ['parquet'] } },
   { format: 'html', label: 'Standalone HTML', detail: 'The timeline in one file that opens in any browser', ext: 'html', filter: { HTML: ['html'] } },
 ];
 

@@ -1,7 +1,8 @@
 import { ChromeTraceFormatter } from './chromeTraceFormatter';
 import { CsvFormatter } from './csvFormatter';
 import { JsonlFormatter } from './jsonlFormatter';
-import { TraceFormat, TraceFormatter } from './traceFormatter';
+import { ParquetFormatter } from './parquetFormatter';
+import { TraceChunk, TraceFormat, TraceFormatter } from './traceFormatter';
 import type { KeyOrder } from '../trace/keyOrder';
 
 export * from './traceFormatter';
@@ -12,7 +13,7 @@ export interface ExportOptions {
 }
 
 /** `keyOrder`: the order of the keys' tracks, for the formats that have tracks (chrome-trace). */
-export function createFormatter(format: TraceFormat, keyOrder?: KeyOrder, options: ExportOptions = {}): TraceFormatter {
+export function createFormatter(format: TraceFormat, keyOrder?: KeyOrder, options: ExportOptions = {}): TraceFormatter<TraceChunk> {
   switch (format) {
     case 'jsonl':
       return new JsonlFormatter(options.mdp3 === true);
@@ -20,5 +21,7 @@ export function createFormatter(format: TraceFormat, keyOrder?: KeyOrder, option
       return new CsvFormatter();
     case 'chrome-trace':
       return new ChromeTraceFormatter(keyOrder);
+    case 'parquet':
+      return new ParquetFormatter();
   }
 }

@@ -5,14 +5,14 @@
 import { once } from 'node:events';
 import { pipeline, Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { createFormatter, ExportOptions, TraceFormat, TraceFormatter } from './';
+import { createFormatter, ExportOptions, TraceChunk, TraceFormat, TraceFormatter } from './';
 import type { KeyOrder } from '../trace/keyOrder';
 import { OutputFile, writeError } from './outputFile';
 import { TraceEvent } from '../trace/traceEvents';
 
 export class TraceWriter {
   private pending: TraceEvent[] = [];
-  private readonly formatter: TraceFormatter;
+  private readonly formatter: TraceFormatter<TraceChunk>;
   private error: Error | undefined;
   private started = false;
   /** For a compressed file: settles once the compressor has written everything to the file. */
@@ -69,16 +69,16 @@ export class TraceWriter {
   /** Formats and writes what was added; waits when the destination is behind. */
   async flush(): Promise<void> {
     this.check();
-    let text = '';
+    let chunk: TraceChunk = '';
     if (!this.started) {
       this.started = true;
-      text = this.formatter.header();
+      chunk = this.formatter.header();
     }
     if (this.pending.length) {
-      text += this.formatter.format(this.pending);
+      chunk = join(chunk, this.formatter.format(this.pending));
       this.pending = [];
     }
-    if (text && !this.out.write(text)) await this.wait('drain');
+    if (chunk.length && !this.out.write(chunk)) await this.wait('drain');
     this.check();
   }
 
@@ -97,7 +97,7 @@ export class TraceWriter {
       await this.file.commit();
       return;
     }
-    if (footer && !this.out.write(footer)) await this.wait('drain');
+    if (footer.length && !this.out.write(footer)) await this.wait('drain');
     this.check();
   }
 
@@ -123,6 +123,14 @@ export class TraceWriter {
   private check(): void {
     if (this.error) throw writeError(this.label, this.error, this.file?.left);
   }
+}
+
+/** Two chunks as one: text joined as text, bytes as bytes (a formatter gives one kind or the other). */
+function join(a: TraceChunk, b: TraceChunk): TraceChunk {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  if (typeof a === 'string' && typeof b === 'string') return a + b;
+  return Buffer.concat([typeof a === 'string' ? Buffer.from(a) : a, typeof b === 'string' ? Buffer.from(b) : b]);
 }
 
 /** Whether an export path asks for gzip compression. */

@@ -7,6 +7,7 @@ import { ChromeEvent, ChromeTraceFormatter } from '../../../../src/core/export/c
 import { CSV_COLUMNS, CsvFormatter } from '../../../../src/core/export/csvFormatter';
 import { createFormatter, formatForPath, isTraceFormat, TRACE_FORMATS, TraceFormatter } from '../../../../src/core/export';
 import { JsonlFormatter } from '../../../../src/core/export/jsonlFormatter';
+import { ParquetFormatter } from '../../../../src/core/export/parquetFormatter';
 import { ExportError } from '../../../../src/core/export/outputFile';
 import { TraceWriter } from '../../../../src/core/export/traceWriter';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
@@ -159,19 +160,21 @@ describe('exporters', () => {
       assert.equal(formatForPath('trace.json'), 'chrome-trace');
       assert.equal(formatForPath('run.trace'), 'chrome-trace');
       assert.equal(formatForPath('run.perfetto-trace.json'), 'chrome-trace');
+      assert.equal(formatForPath('out.parquet'), 'parquet');
       assert.equal(formatForPath('out.jsonl'), 'jsonl');
       assert.equal(formatForPath('out'), 'jsonl');
       assert.equal(formatForPath('csv'), 'jsonl');
     });
 
     it('knows its formats and builds a formatter for each', () => {
-      assert.deepEqual([...TRACE_FORMATS], ['jsonl', 'csv', 'chrome-trace']);
+      assert.deepEqual([...TRACE_FORMATS], ['jsonl', 'csv', 'chrome-trace', 'parquet']);
       assert.ok(isTraceFormat('csv'));
       assert.ok(!isTraceFormat('json'));
       assert.ok(!isTraceFormat('CSV'));
       assert.ok(createFormatter('jsonl') instanceof JsonlFormatter);
       assert.ok(createFormatter('csv') instanceof CsvFormatter);
       assert.ok(createFormatter('chrome-trace') instanceof ChromeTraceFormatter);
+      assert.ok(createFormatter('parquet') instanceof ParquetFormatter);
     });
   });
 
