@@ -29,6 +29,8 @@ function optionsFrom(v: unknown): SequencingOptions | undefined {
       seqBits: v.seqBits as number,
       gapTimeout: v.gapTimeoutMs as number,
       capacity: v.capacity as number,
+      ...(v.resets === false ? { resets: 'off' } : {}),
+      ...(typeof v.resetTo === 'number' && v.resets !== false ? { resetTo: v.resetTo } : {}),
     });
     // The payload decoding the cme preset turns on (with attribute numbers) is kept as it was.
     return v.payload === 'mdp3' ? { ...o, payload: 'mdp3' } : o;

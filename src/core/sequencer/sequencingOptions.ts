@@ -307,6 +307,11 @@ function resolveResets(o: SequencingOptions, text: OptionText): SequencingOption
   if (o.resets === false && text.resetTo !== undefined && text.resetTo !== '') {
     throw new InputError('reset-to and resets off contradict each other: leave out one of them', optionFix('resetTo'));
   }
+  // A preset's reset-to means nothing with resets off.
+  if (o.resets === false && o.resetTo !== undefined) {
+    const { resetTo: _t, ...rest } = o;
+    o = rest;
+  }
   return o;
 }
 

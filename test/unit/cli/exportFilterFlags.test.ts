@@ -27,7 +27,7 @@ describe('replay export filter flags', () => {
 
   it('says what is wrong with a bad flag', () => {
     const bad: [object, RegExp][] = [
-      [{ only: 'gapz' }, /^--only "gapz" is not a kind of event: use message,gap,duplicate,late,reordered,invalid$/],
+      [{ only: 'gapz' }, /^--only "gapz" is not a kind of event: use message,gap,duplicate,late,reordered,invalid,reset$/],
       [{ only: ' , ' }, /^--only needs at least one of/],
       [{ numbers: '9-3' }, /FROM is above TO/],
       [{ numbers: 'x' }, /is not a range/],

@@ -105,7 +105,7 @@ describe('seqscope mcp', function () {
       ['summarize_capture', { paths: [SAMPLE], preset: 'nope' }, /preset "nope" is unknown/],
       ['summarize_capture', { paths: [SAMPLE], preset: 'cme', forKey: '999' }, /key "999" is not in this capture: it has 3 keys/],
       ['summarize_capture', { paths: [SAMPLE, SAMPLE] }, /named twice/],
-      ['list_findings', { paths: [SAMPLE], preset: 'cme', kinds: ['lost'] }, /argument "kinds" must be a list of gap, duplicate, late, invalid/],
+      ['list_findings', { paths: [SAMPLE], preset: 'cme', kinds: ['lost'] }, /argument "kinds" must be a list of gap, duplicate, late, reordered, reset, invalid/],
       ['list_findings', { paths: [SAMPLE], preset: 'cme', limit: 0 }, /argument "limit" must be a whole number from 1 to 500/],
       ['list_findings', { paths: [SAMPLE], preset: 'cme', since: 'yesterday' }, /argument "since": "yesterday" is not a time/],
       ['find_messages', { paths: [SAMPLE], preset: 'cme' }, /give "messageId", "text" or "regex"/],

@@ -14,6 +14,8 @@ describe('a timeline panel restored after a reload (panelRestoreFrom)', () => {
       { kind: 'capture', paths: ['/data/a.jsonl'], options: plain },
       { kind: 'capture', paths: ['/data/mdp3.jsonl'], options: mdp3, position: 0 },
       { kind: 'live', title: 'tap on orders', recording: '/rec/orders-2025.jsonl', options: cme },
+      { kind: 'capture', paths: ['/data/no-resets.jsonl'], options: resolveOptions({ preset: 'cme', resets: 'off' }) },
+      { kind: 'capture', paths: ['/data/orders.jsonl'], options: resolveOptions({}) },
     ];
     for (const restore of saved) {
       const state = JSON.parse(JSON.stringify({ sessionId: 's1', t0: 1, t1: 2, scrollY: 0, restore })) as unknown;

@@ -37,6 +37,12 @@ function events(): TraceEvent[] {
       firstMessageId: 'm1', cascade: 2, at: T0 + 20_001, line: 8,
     },
     { type: 'late', key: '310', seq: 3, messageId: 'm3', lostAt: T0 + 10_010, at: T0 + 30_000, line: 9 },
+    { type: 'late', key: '311', seq: 7, messageId: 'm7', lostAt: T0, beforeStart: true, at: T0 + 30_000, line: 11 },
+    {
+      type: 'reordered', key: 'order-1', messageId: 'r2', publishTime: '2024-03-07T13:59:58.5Z', behindPublishTime: '2024-03-07T13:59:59.25Z',
+      behindMessageId: 'r3', byMs: 750, byPosition: 2, receivedAt: '2024-03-07T14:00:01Z', at: T0 + 31_000, line: 12,
+    },
+    { type: 'reset', key: '310', from: 1_500_099, to: 1, at: T0 + 32_000, arrivedAt: T0 + 31_500, released: 2, lost: 1, how: 'next' },
     { type: 'invalid', line: 10, reason: 'not valid JSON', at: T0 + 30_000 },
   ];
 }
@@ -74,6 +80,8 @@ describe('Parquet export', function () {
       publishTime: tz, receivedAt: tz, orderingKey: 'VARCHAR', deliveryAttempt: 'BIGINT', arrivedAt: tz, releasedAt: tz,
       heldMs: 'DOUBLE', openedAt: tz, declaredAt: tz, waitedMs: 'DOUBLE', lostAt: tz, at: tz, reason: 'VARCHAR',
       latencyMs: 'DOUBLE', file: 'VARCHAR', line: 'BIGINT', attributes: 'MAP(VARCHAR, VARCHAR)', data: 'BLOB',
+      behindMessageId: 'VARCHAR', behindPublishTime: tz, byMs: 'DOUBLE', byPosition: 'BIGINT', released: 'BIGINT', lost: 'BIGINT', how: 'VARCHAR',
+      beforeStart: 'BOOLEAN',
     });
   });
 
@@ -85,7 +93,8 @@ describe('Parquet export', function () {
         epoch_us(publishTime) AS publishTime, epoch_us(receivedAt) AS receivedAt, orderingKey, deliveryAttempt,
         epoch_us(arrivedAt) AS arrivedAt, epoch_us(releasedAt) AS releasedAt, heldMs, epoch_us(openedAt) AS openedAt,
         epoch_us(declaredAt) AS declaredAt, waitedMs, epoch_us(lostAt) AS lostAt, epoch_us("at") AS "at", reason, latencyMs,
-        file, line, to_json(attributes)::VARCHAR AS attributes, data
+        file, line, to_json(attributes)::VARCHAR AS attributes, data, behindMessageId, epoch_us(behindPublishTime) AS behindPublishTime,
+        byMs, byPosition, released, lost, how, beforeStart
        FROM read_parquet(${quoted(path)})`,
     );
     assert.equal(rows.length, evs.length);
@@ -98,11 +107,11 @@ describe('Parquet export', function () {
         const got = row[name];
         if (want === undefined) {
           assert.equal(got, null, `${ev.type} ${name} is NULL`);
-        } else if (name === 'publishTime' || name === 'receivedAt') {
+        } else if (name === 'publishTime' || name === 'receivedAt' || name === 'behindPublishTime') {
           assert.equal(got, recordTimeMicros(want as string), `${ev.type} ${name}`);
         } else if (['arrivedAt', 'releasedAt', 'openedAt', 'declaredAt', 'lostAt', 'at'].includes(name)) {
           assert.equal(got, us(want as number), `${ev.type} ${name}`);
-        } else if (['seq', 'from', 'to', 'count', 'cascade', 'deliveryAttempt', 'line'].includes(name)) {
+        } else if (['seq', 'from', 'to', 'count', 'cascade', 'deliveryAttempt', 'line', 'byPosition', 'released', 'lost'].includes(name)) {
           assert.equal(got, BigInt(want as number), `${ev.type} ${name}`);
         } else if (name === 'attributes') {
           assert.deepEqual(JSON.parse(got as string), want);
