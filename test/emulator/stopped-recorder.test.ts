@@ -8,14 +8,15 @@
  * was written by it).
  *
  * Prints the takeover (the last message recorded, after the stop) and the reordered count of the
- * merged files by publish order (test/support/publishOrder.ts). SEQSCOPE_EMULATOR_CLI runs the
+ * merged files by publish order (test/support/publishOrder.ts), which the merged replay must flag
+ * key by key. SEQSCOPE_EMULATOR_CLI runs the
  * recorders from another build, to measure the same figures without the release.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reorderedIn } from '../support/publishOrder';
-import { CliRun, startCli, tempDir, uniqueId, useEmulator, waitFor } from './emulatorSupport';
+import { CliRun, runCli, startCli, tempDir, uniqueId, useEmulator, waitFor } from './emulatorSupport';
 
 const KEYS = 20;
 const PER_KEY = 300;
@@ -92,6 +93,13 @@ describe('emulator: a recorder that stops releases what it did not write', funct
     );
     assert.equal(total - ids.size, 0, `${total - ids.size} messages never recorded`);
     assert.equal(lines.length, total, 'every message recorded once: A acked what it wrote, and wrote nothing it released');
+    // The merged replay (the default for ordering keys: publish order) flags every misordered key, and only those.
+    const replayed = await runCli(env.emu, ['replay', ...outs, '--json']);
+    assert.equal(replayed.code, 0, replayed.stderr);
+    const summary = JSON.parse(replayed.stdout) as { options: string; reordered: number; byKey: { key: string; reordered: number }[] };
+    assert.match(summary.options, /seq publishTime/);
+    assert.equal(summary.reordered, order.reordered, 'the replay counts the reorders publish order shows');
+    assert.deepEqual(summary.byKey.filter((k) => k.reordered > 0).map((k) => k.key).sort(), order.keys);
     assert.ok(last < (DEADLINE_S * 1000) / 2, `what A held reached B ${(last / 1000).toFixed(1)} s after the stop: well before the ${DEADLINE_S} s deadline`);
   });
 });
