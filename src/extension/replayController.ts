@@ -15,6 +15,9 @@ const MAX_STEP = 2_000;
  * Step-through replay of one session: a cursor over the arrival order with play / pause / step /
  * run-to-next-finding. Inactive until the user first steps (the views then show everything).
  */
+/** What each Run to Next … action runs to. */
+const NEXT_KIND = { nextGap: 'gap', nextDuplicate: 'duplicate', nextLate: 'late', nextReordered: 'reordered', nextReset: 'reset' } as const;
+
 export class ReplayController extends Disposable {
   private readonly cursor: ReplayCursor;
   private pos = 0;
@@ -94,9 +97,10 @@ export class ReplayController extends Disposable {
       case 'nextGap':
       case 'nextDuplicate':
       case 'nextLate':
-      case 'nextReordered': {
+      case 'nextReordered':
+      case 'nextReset': {
         this.pause();
-        const kind = action === 'nextGap' ? 'gap' : action === 'nextDuplicate' ? 'duplicate' : action === 'nextLate' ? 'late' : 'reordered';
+        const kind = NEXT_KIND[action];
         const from = this.activeFlag ? this.pos : 0;
         const next = kind === 'gap' ? this.session.nextGapStop(from) : this.session.nextPositionOf(kind, from);
         return next !== undefined && this.seek(next);

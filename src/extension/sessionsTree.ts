@@ -15,6 +15,7 @@ import { displayKey } from '../core/trace/keyLabel';
 import { judgesPublishOrder, sequencingLabel, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';
 import { measuresOf, percentileLines, TIME_MEASURE_LABELS, TimeMeasure, TimePercentiles } from '../core/replay/timePercentiles';
+import { RESET_HOW_WORDS } from '../core/sequencer/resets';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
@@ -105,8 +106,8 @@ function sessionOf(n: GroupNode | KeyNode | SessionNode): Session {
   return p.session;
 }
 
-const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', reordered: 'Reordered', invalid: 'Invalid' };
-const GROUP_ICON: Record<GroupKind, string> = { gap: 'debug-disconnect', duplicate: 'copy', late: 'watch', reordered: 'arrow-swap', invalid: 'error' };
+const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', reordered: 'Reordered', reset: 'Resets', invalid: 'Invalid' };
+const GROUP_ICON: Record<GroupKind, string> = { gap: 'debug-disconnect', duplicate: 'copy', late: 'watch', reordered: 'arrow-swap', reset: 'debug-restart', invalid: 'error' };
 
 export class SessionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
@@ -206,6 +207,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       if (c.duplicates && shownKinds.includes('duplicate')) groups.push('duplicate');
       if (c.late && shownKinds.includes('late')) groups.push('late');
       if (c.reordered && shownKinds.includes('reordered')) groups.push('reordered');
+      if (c.resets && shownKinds.includes('reset')) groups.push('reset');
       return groups.map((g) => new GroupNode(node, g, treePageSize()));
     }
     if (node instanceof GroupNode) {
@@ -318,8 +320,8 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const item = new vscode.TreeItem('Summary', measuresOf(s.data.summary.percentiles).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:summary`;
       const unseen = unseenFindings(s.options);
-      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late || c.reordered ? 'warning' : unseen ? 'info' : 'pass');
-      const reordered = judgesPublishOrder(s.options) || c.reordered ? ` · ${c.reordered} reordered` : '';
+      item.iconPath = new vscode.ThemeIcon(c.gaps || c.late || c.reordered || c.resets ? 'warning' : unseen ? 'info' : 'pass');
+      const reordered = (judgesPublishOrder(s.options) || c.reordered ? ` · ${c.reordered} reordered` : '') + (c.resets ? ` · ${c.resets} ${noun(c.resets, 'reset')}` : '');
       item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup${reordered} · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
       item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late}${reordered} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '')
         + timesText(s.data.summary.percentiles, "All keys' messages");
@@ -342,7 +344,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const c = s.data.keyCountsAt(node.key, s.position);
       const lane = s.lanes[node.key];
       const name = s.data.keyNames[node.key];
-      const hasFindings = c.gaps + c.duplicates + c.late + c.reordered > 0;
+      const hasFindings = c.gaps + c.duplicates + c.late + c.reordered + c.resets > 0;
       const item = new vscode.TreeItem(displayKey(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
@@ -350,7 +352,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ''}` : countsText(c, false);
       item.description = counts + (lane.hot ? ' · hot' : '') + (open ? ` · ${openStateWords(open)}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
+      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}${c.resets ? `, resets ${c.resets} (its numbers started again)` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
       item.contextValue = 'key';
       return item;
     }
@@ -389,6 +391,7 @@ function countsText(c: EmittedCounts, withInvalid: boolean): string {
   const parts = [`${c.delivered} delivered`, `${c.gaps} ${noun(c.gaps, 'gap')}`, `${c.lost} lost`, `${c.duplicates} dup`, `${c.late} late`];
   if (c.conflicts) parts.splice(4, 0, `${c.conflicts} ${noun(c.conflicts, 'conflict')}`);
   if (c.reordered) parts.push(`${c.reordered} reordered`);
+  if (c.resets) parts.push(`${c.resets} ${noun(c.resets, 'reset')}`);
   if (withInvalid) parts.push(`${c.invalid} invalid`);
   return parts.join(' · ');
 }
@@ -414,13 +417,18 @@ export function eventItem(e: EventView): vscode.TreeItem {
       break;
     case 'late':
       label = `#${e.seq}`;
-      description = `late · ${time(e.t1)} · line ${e.line}`;
+      description = `late${e.beforeStart ? " (before the key's first number)" : ''} · ${time(e.t1)} · line ${e.line}`;
       icon = 'watch';
       break;
     case 'reordered':
       label = e.messageId ?? '';
       description = `reordered · ${formatDuration(e.byMs ?? 0)}, ${e.byPosition} ${noun(e.byPosition ?? 0, 'position')} out of place${e.behindId ? ` (after ${e.behindId})` : ''} · ${time(e.t1)} · line ${e.line}`;
       icon = 'arrow-swap';
+      break;
+    case 'reset':
+      label = `reset #${e.resetFrom} → #${e.seq}`;
+      description = `${e.how ? RESET_HOW_WORDS[e.how] : ''} · released ${e.released ?? 0} · lost ${e.lost ?? 0} · ${time(e.t1)}`;
+      icon = 'debug-restart';
       break;
     case 'invalid':
       label = `line ${e.line}`;
@@ -435,9 +443,13 @@ export function eventItem(e: EventView): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.description = description;
   item.iconPath = new vscode.ThemeIcon(icon);
-  item.tooltip = `${e.kind} ${label}${e.messageId ? `\nmessageId ${e.messageId}` : ''}\n${description}`;
+  item.tooltip = e.kind === 'reset' ? resetTooltip(e) : `${e.kind} ${label}${e.messageId ? `\nmessageId ${e.messageId}` : ''}\n${description}`;
   item.contextValue = `event.${e.kind}`;
   return item;
+}
+
+function resetTooltip(e: EventView): string {
+  return `The key's numbers started again: #${e.resetFrom} was the old sequence's last, #${e.seq} the new one's first (arrived ${time(e.t0)}).\nDecided at ${time(e.t1)}: ${e.how ? RESET_HOW_WORDS[e.how] : 'unknown'}.\nReleased ${e.released ?? 0} held ${noun(e.released ?? 0, 'message')} of the old sequence; declared ${e.lost ?? 0} of its ${noun(e.lost ?? 0, 'number')} lost.`;
 }
 
 function escapeMd(s: string): string {

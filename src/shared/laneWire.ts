@@ -21,7 +21,7 @@ export interface WireLanes {
 /** What `columns` holds. */
 type LaneColumns = [
   names: string[],
-  /** Per lane: received, delivered, gaps, lost, duplicates, late, reordered. */
+  /** Per lane: received, delivered, gaps, lost, duplicates, late, reordered, resets. */
   counts: number[],
   /** Indices (in `names`) of the hot lanes. */
   hot: number[],
@@ -29,7 +29,7 @@ type LaneColumns = [
   keys?: number[],
 ];
 
-const COUNTS_PER_LANE = 7;
+const COUNTS_PER_LANE = 8;
 
 export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
   const names = new Array<string>(lanes.length);
@@ -46,6 +46,7 @@ export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
     counts[c++] = l.duplicates;
     counts[c++] = l.late;
     counts[c++] = l.reordered;
+    counts[c++] = l.resets;
     if (l.hot) hot.push(i);
     if (l.key !== i) identity = false;
   }
@@ -67,6 +68,7 @@ export function unpackLanes(w: WireLanes): LaneInfo[] {
       duplicates: counts[c + 4],
       late: counts[c + 5],
       reordered: counts[c + 6],
+      resets: counts[c + 7],
       hot: false,
     };
   }

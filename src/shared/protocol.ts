@@ -54,7 +54,7 @@ export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
 export type TimelineFilter = TraceFilterSpec;
 
 export type ReplaySpeed = 1 | 10 | 'max';
-export type ReplayAction = 'play' | 'pause' | 'stepForward' | 'stepBack' | 'toStart' | 'toEnd' | 'nextGap' | 'nextDuplicate' | 'nextLate' | 'nextReordered';
+export type ReplayAction = 'play' | 'pause' | 'stepForward' | 'stepBack' | 'toStart' | 'toEnd' | 'nextGap' | 'nextDuplicate' | 'nextLate' | 'nextReordered' | 'nextReset';
 
 export interface ReplayInfo {
   playing: boolean;

@@ -7,18 +7,22 @@ import type { ReceivedMessage } from '../core/capture/captureRecord';
 import type { ReplaySummary } from '../core/replay/replayEngine';
 import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
+import type { ResetHow } from '../core/sequencer/resets';
 
-export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4, reordered: 5 } as const;
+export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4, reordered: 5, reset: 6 } as const;
 
 export type KindCode = (typeof Kind)[keyof typeof Kind];
 
 /** By kind code (see Kind). */
-export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered'] as const;
+export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset'] as const;
 
 export type KindName = (typeof KIND_NAMES)[number];
 
 /** Event flags; a duplicate with `conflict` had the first copy's messageId but other content. */
-export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4, conflict: 8 } as const;
+export const Flag = { redelivery: 1, reasonCapacity: 2, reasonEnd: 4, conflict: 8, reasonReset: 16, beforeStart: 32 } as const;
+
+/** How a reset was recognised, by its code in a reset event's flags (see ResetHow). */
+export const RESET_HOWS = ['next', 'resetTo', 'quiet', 'end', 'start'] as const satisfies readonly ResetHow[];
 
 /** Counts of what the sequencer emitted (in total or for one key), up to some replay position. */
 export interface EmittedCounts {
@@ -31,6 +35,8 @@ export interface EmittedCounts {
   late: number;
   /** First copies that came after one of their key published later (`--seq publishTime`; counted in `delivered` too). */
   reordered: number;
+  /** Times a key's numbers started again. */
+  resets: number;
   invalid: number;
 }
 
@@ -86,7 +92,14 @@ export interface EventView {
   /** Duplicate: same messageId as the first copy, other content. */
   conflict?: boolean;
   cascade?: number;
-  reason?: 'timeout' | 'capacity' | 'end';
+  reason?: 'timeout' | 'capacity' | 'end' | 'reset';
+  /** Late: its number is below the key's first (never expected, so never declared lost). */
+  beforeStart?: boolean;
+  /** Reset: the old sequence's last number (the new one's first is `seq`), how it was decided, and what it released and declared lost. */
+  resetFrom?: number;
+  how?: ResetHow;
+  released?: number;
+  lost?: number;
   /** Invalid: why the record could not be sequenced. */
   problem?: string;
   latencyMs?: number;
@@ -121,6 +134,7 @@ export interface LaneCounts {
   duplicates: number;
   late: number;
   reordered: number;
+  resets: number;
 }
 
 /** A lane: its key and the key's counts over the whole session. */
@@ -186,6 +200,8 @@ export interface SessionSnapshot {
   problems: [number, string][];
   /** Reordered events' behind messageIds, by event (absent from snapshots made before reordered events existed). */
   behind?: [number, string][];
+  /** Resets' released counts, by event (absent when none released any). */
+  released?: [number, number][];
   /** Records by arrival index (only those the export chose to embed). */
   records: Record<number, ReceivedMessage>;
 }

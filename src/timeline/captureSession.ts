@@ -111,7 +111,7 @@ export class CaptureSession {
    */
   keyCountsAt(key: number, position: number): EmittedCounts {
     const ke = this.store.keys[key];
-    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, invalid: 0 };
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, resets: 0, invalid: 0 };
     if (!ke) return c;
     const cause = this.store.cause.data;
     const count = (list: { data: Int32Array; length: number }) => lowerBound((i) => cause[list.data[i]], 0, list.length, position);
@@ -120,7 +120,8 @@ export class CaptureSession {
     c.duplicates = count(ke.duplicate);
     c.late = count(ke.late);
     c.reordered = count(ke.reordered);
-    c.delivered = all - c.gaps - c.duplicates - c.late - c.reordered;
+    c.resets = count(ke.reset);
+    c.delivered = all - c.gaps - c.duplicates - c.late - c.reordered - c.resets;
     for (let i = 0; i < c.gaps; i++) c.lost += this.store.extra.get(ke.gap.get(i));
     for (let i = 0; i < c.duplicates; i++) if (this.store.flags.get(ke.duplicate.get(i)) & Flag.conflict) c.conflicts++;
     return c;
@@ -128,7 +129,7 @@ export class CaptureSession {
 
   /** Session-wide counts up to a replay position. */
   countsAt(position: number): EmittedCounts {
-    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, invalid: 0 };
+    const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, resets: 0, invalid: 0 };
     const cause = this.store.cause.data;
     const n = lowerBound((i) => cause[i], 0, this.store.count, position);
     const kind = this.store.kind.data;
@@ -150,6 +151,9 @@ export class CaptureSession {
           break;
         case Kind.reordered:
           c.reordered++;
+          break;
+        case Kind.reset:
+          c.resets++;
           break;
         case Kind.invalid:
           c.invalid++;

@@ -27,6 +27,7 @@ export class KeyEvents {
   readonly duplicate = new IntColumn(0);
   readonly late = new IntColumn(0);
   readonly reordered = new IntColumn(0);
+  readonly reset = new IntColumn(0);
   /** Longest span (t1 − t0) of any event, so a time query knows how far back spans reach. */
   maxSpan = 0;
 }
@@ -34,18 +35,19 @@ export class KeyEvents {
 export class EventStore {
   readonly kind = new ByteColumn(4096);
   readonly key = new IntColumn(4096);
-  /** seq of a message/duplicate/late (NaN without one); first missing number of a gap. */
+  /** seq of a message/duplicate/late (NaN without one); first missing number of a gap; reset: the new sequence's first number. */
   readonly seq = new FloatColumn(4096);
-  /** Gap: last missing number; reordered: byPosition; others: NaN. */
+  /** Gap: last missing number; reordered: byPosition; reset: the old sequence's last number; others: NaN. */
   readonly seqTo = new FloatColumn(4096);
-  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs. */
+  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs; reset: numbers declared lost. */
   readonly extra = new FloatColumn(4096);
-  /** Message: arrival; gap: opened; others: when it happened. */
+  /** Message: arrival; gap: opened; reset: the new sequence's first arrival; others: when it happened. */
   readonly t0 = new FloatColumn(4096);
-  /** Message: release; gap: declared lost; others: when it happened. */
+  /** Message: release; gap: declared lost; reset: decided; others: when it happened. */
   readonly t1 = new FloatColumn(4096);
+  /** See Flag; reset: its RESET_HOWS index. */
   readonly flags = new ByteColumn(4096);
-  /** Arrival index of the record this event is about (−1 for gaps). */
+  /** Arrival index of the record this event is about (−1 for gaps and resets). */
   readonly arrival = new IntColumn(4096);
   /** Arrival index being processed when the event was emitted (arrival count for end of input). */
   readonly cause = new IntColumn(4096);
@@ -56,6 +58,8 @@ export class EventStore {
   readonly problems = new Map<number, string>();
   /** The messageId each reordered event's message came behind. */
   readonly behind = new Map<number, string>();
+  /** Held messages each reset released (only those that released any). */
+  readonly released = new Map<number, number>();
 
   get count(): number {
     return this.kind.length;
@@ -90,6 +94,7 @@ export class EventStore {
     else if (kind === Kind.duplicate) ke.duplicate.push(id);
     else if (kind === Kind.late) ke.late.push(id);
     else if (kind === Kind.reordered) ke.reordered.push(id);
+    else if (kind === Kind.reset) ke.reset.push(id);
     const span = t1 - t0;
     if (span > ke.maxSpan) ke.maxSpan = span;
     return id;

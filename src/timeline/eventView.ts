@@ -4,7 +4,7 @@
  */
 import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
-import { Flag, Kind, KIND_NAMES, type EventView } from '../shared/timelineModel';
+import { Flag, Kind, KIND_NAMES, RESET_HOWS, type EventView } from '../shared/timelineModel';
 
 export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readonly string[], id: number): EventView {
   const kind = store.kind.get(id);
@@ -24,7 +24,12 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
   if (kind === Kind.gap) {
     v.seqTo = store.seqTo.get(id);
     v.count = extra;
-    v.reason = flags & Flag.reasonCapacity ? 'capacity' : flags & Flag.reasonEnd ? 'end' : 'timeout';
+    v.reason = flags & Flag.reasonCapacity ? 'capacity' : flags & Flag.reasonEnd ? 'end' : flags & Flag.reasonReset ? 'reset' : 'timeout';
+  } else if (kind === Kind.reset) {
+    v.resetFrom = store.seqTo.get(id);
+    v.how = RESET_HOWS[flags];
+    v.released = store.released.get(id) ?? 0;
+    v.lost = extra;
   } else {
     const a = store.arrival.get(id);
     v.arrival = a;
@@ -38,6 +43,8 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
       v.redelivery = (flags & Flag.redelivery) !== 0;
       if (flags & Flag.conflict) v.conflict = true;
       if (extra > 0) v.cascade = extra;
+    } else if (kind === Kind.late) {
+      if (flags & Flag.beforeStart) v.beforeStart = true;
     } else if (kind === Kind.reordered) {
       v.byMs = extra;
       v.byPosition = store.seqTo.get(id);

@@ -10,8 +10,12 @@ import { ReplayEngine } from '../core/replay/replayEngine';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
-import { Flag, Kind } from '../shared/timelineModel';
+import { Flag, Kind, RESET_HOWS } from '../shared/timelineModel';
+import { GapReason } from '../core/sequencer/sequencer';
 import type { ArchiveCopy } from './archiveCopy';
+
+/** A gap's reason as its flag (timeout: none). */
+const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.reasonCapacity, end: Flag.reasonEnd, reset: Flag.reasonReset };
 
 export class SessionBuilder {
   readonly store = new EventStore();
@@ -60,14 +64,19 @@ export class SessionBuilder {
         break;
       }
       case 'gap':
-        store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, ev.reason === 'capacity' ? Flag.reasonCapacity : ev.reason === 'end' ? Flag.reasonEnd : 0, -1, cause);
+        store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, GAP_REASON_FLAG[ev.reason], -1, cause);
         break;
       case 'duplicate':
         store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, (ev.redelivery ? Flag.redelivery : 0) | (ev.conflict ? Flag.conflict : 0), this.arrivalOf(e), cause);
         break;
       case 'late':
-        store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, 0, ev.at, ev.at, 0, this.arrivalOf(e), cause);
+        store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, 0, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);
         break;
+      case 'reset': {
+        const id = store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);
+        if (ev.released) store.released.set(id, ev.released);
+        break;
+      }
       case 'invalid': {
         const t = ev.at ?? NaN;
         const id = store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);

@@ -43,11 +43,14 @@ export function* snapshotSteps(s: CaptureSession, b64: Base64, records: Record<n
   for (let id = 0; id < src.count; id++) if (matches(s, id, filter)) ids.push(id);
   const problems: [number, string][] = [];
   const behind: [number, string][] = [];
+  const released: [number, number][] = [];
   ids.forEach((id, i) => {
     const p = src.problems.get(id);
     if (p !== undefined) problems.push([i, p]);
     const b = src.behind.get(id);
     if (b !== undefined) behind.push([i, b]);
+    const r = src.released.get(id);
+    if (r !== undefined) released.push([i, r]);
   });
   const log = s.log;
   const eventColumns: [EventColumn, { data: Float64Array | Int32Array | Uint8Array }, Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor][] = [
@@ -102,6 +105,7 @@ export function* snapshotSteps(s: CaptureSession, b64: Base64, records: Record<n
     messageIds,
     problems,
     ...(behind.length ? { behind } : {}),
+    ...(released.length ? { released } : {}),
     records,
   };
 }
@@ -137,6 +141,7 @@ export function* restoreSteps(snap: SessionSnapshot, b64: Base64): Generator<voi
   }
   for (const [id, p] of snap.problems) store.problems.set(id, p);
   for (const [id, b] of snap.behind ?? []) store.behind.set(id, b);
+  for (const [id, r] of snap.released ?? []) store.released.set(id, r);
   const a = snap.arrivals;
   const file = i32(a.file), line = i32(a.line), time = f64(a.time), akey = i32(a.key), aseq = f64(a.seq);
   const log = new ArrivalLog();

@@ -22,7 +22,7 @@ type Movable = { toMovable(): NumberArray; adopt(a: NumberArray): unknown };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
-const KEY_LISTS = ['all', 'gap', 'duplicate', 'late', 'reordered', 'releases', 'long'] as const satisfies readonly (keyof KeyEvents)[];
+const KEY_LISTS = ['all', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'releases', 'long'] as const satisfies readonly (keyof KeyEvents)[];
 
 /** One kind of per-key list for every key: the values one key after another, and where each key's end. */
 interface KeyListColumn {
@@ -42,6 +42,7 @@ export interface PackedSession {
   invalid: Int32Array;
   problems: [number, string][];
   behind: [number, string][];
+  released: [number, number][];
   arrivals: Record<(typeof ARRIVAL_COLUMNS)[number], NumberArray>;
   messageIds: { bytes: Uint8Array; ends: Int32Array };
 }
@@ -81,6 +82,7 @@ export function packSession(s: CaptureSession): { packed: PackedSession; transfe
       invalid: take(store.invalid.toMovable()),
       problems: [...store.problems],
       behind: [...store.behind],
+      released: [...store.released],
       arrivals,
       messageIds: ids,
     },
@@ -106,6 +108,7 @@ export function unpackSession(p: PackedSession): CaptureSession {
   store.invalid.adopt(p.invalid);
   for (const [id, reason] of p.problems) store.problems.set(id, reason);
   for (const [id, messageId] of p.behind) store.behind.set(id, messageId);
+  for (const [id, n] of p.released) store.released.set(id, n);
   const log = new ArrivalLog();
   for (const c of ARRIVAL_COLUMNS) (log[c] as Movable).adopt(p.arrivals[c]);
   log.messageId.adopt(p.messageIds);

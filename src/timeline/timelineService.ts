@@ -129,7 +129,7 @@ export class TimelineService {
   /** A key's counts up to a replay position: what the tree's key row shows there, and arrivals. */
   private countsAt(key: number, position: number): LaneCounts {
     const c = this.session.keyCountsAt(key, position);
-    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered };
+    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered, resets: c.resets };
   }
 
   /**
@@ -234,8 +234,7 @@ export class TimelineService {
       any = true;
     }
     if (filter.kinds?.length) {
-      // Resets have no mark in the timeline yet: a filter for them alone shows nothing else.
-      f.kinds = new Set(filter.kinds.filter((k) => k !== 'reset').map((k) => Kind[k as Exclude<typeof k, 'reset'>] as KindCode));
+      f.kinds = new Set(filter.kinds.map((k) => Kind[k] as KindCode));
       any = true;
     }
     if (filter.seqFrom !== undefined) {
@@ -331,6 +330,7 @@ export function lanesOf(s: CaptureSession): LaneInfo[] {
     duplicates: k.duplicates,
     late: k.late,
     reordered: k.reordered,
+    resets: k.resets,
     hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || (heldNow ? heldNow(i) : k.maxHeld) >= 1000,
   }));
 }

@@ -48,11 +48,11 @@ export const REPLAY_SHORTCUTS: readonly Shortcut[] = [
   { label: 'Home End', does: 'Replay: go to the start / the end', keys: [['Home', replay('toStart')], ['End', replay('toEnd')]] },
   { label: 'Space', does: 'Replay: play / pause', keys: [[' ', replay('playPause')]] },
   {
-    label: 'G D L O',
-    does: 'Replay: run to the next gap / duplicate / late / reordered message',
+    label: 'G D L O R',
+    does: 'Replay: run to the next gap / duplicate / late / reordered message / reset',
     keys: [
       ['g', replay('nextGap')], ['G', replay('nextGap')], ['d', replay('nextDuplicate')], ['D', replay('nextDuplicate')], ['l', replay('nextLate')], ['L', replay('nextLate')],
-      ['o', replay('nextReordered')], ['O', replay('nextReordered')],
+      ['o', replay('nextReordered')], ['O', replay('nextReordered')], ['r', replay('nextReset')], ['R', replay('nextReset')],
     ],
   },
 ];

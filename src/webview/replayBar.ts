@@ -63,6 +63,7 @@ export class ReplayBar {
       act('', 'Step to the next duplicate', 'nextDuplicate', 'Next duplicate'),
       act('', 'Step to the next late message', 'nextLate', 'Next late'),
       act('', 'Step to the next reordered message', 'nextReordered', 'Next reordered'),
+      act('', 'Step to the next sequence reset', 'nextReset', 'Next reset'),
       this.slider,
       this.position,
     ]);

@@ -138,6 +138,29 @@ describe('SeqScope in VS Code', function () {
     assert.equal(api.tree.getTreeItem(bbb).collapsibleState, vscode.TreeItemCollapsibleState.None, 'no findings: nothing to expand');
   });
 
+  it('lists a sequence reset under its key: a publisher restart is one reset, not a flood of duplicates', async () => {
+    const restart = join(extPath, 'test', 'fixtures', 'resets', 'publisher-restart.jsonl');
+    await open(restart, { seq: 'attribute:seq' });
+    const sn = children()[0] as SessionNode;
+    const kids = children(sn);
+    assert.match(String(api.tree.getTreeItem(kids[0]).description), /^33 delivered · 0 gaps · 0 lost · 0 dup · 0 late · 2 resets · 0 invalid$/);
+    assert.match(String(api.tree.getTreeItem(kids[0]).tooltip), / · 2 resets · invalid 0/);
+    const us = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'orders-us')!;
+    assert.equal(api.tree.getTreeItem(us).description, '20 delivered · 0 gaps · 0 lost · 0 dup · 0 late · 1 reset');
+    assert.match(String(api.tree.getTreeItem(us).tooltip), /, resets 1 \(its numbers started again\)/);
+    const groups = children(us).filter((n): n is GroupNode => n.kind === 'group');
+    assert.deepEqual(groups.map((g) => [api.tree.getTreeItem(g).label, api.tree.getTreeItem(g).description]), [['Resets', '1']]);
+    const [item] = children(groups[0]).map((e) => api.tree.getTreeItem(e));
+    assert.equal(item.label, 'reset #148209 → #1');
+    assert.match(String(item.description), /^the next number continued from it · released 0 · lost 0 · /);
+    assert.match(String(item.tooltip), /#148209 was the old sequence's last, #1 the new one's first/);
+    assert.match(String(item.tooltip), /Decided at [\d:.]+: the next number continued from it\.\nReleased 0 held messages of the old sequence; declared 0 of its numbers lost\./);
+    const eu = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'orders-eu')!;
+    const [euReset] = children(children(eu)[0]).map((e) => api.tree.getTreeItem(e));
+    assert.equal(euReset.label, 'reset #1203312 → #1');
+    assert.match(String(euReset.tooltip), /found among what the key's start window held/);
+  });
+
   it('exports JSONL, CSV and Chrome trace that match the engine', async () => {
     const { id } = await open();
     const jsonl = join(out, 'trace.jsonl');

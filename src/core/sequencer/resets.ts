@@ -13,6 +13,15 @@ import { SeqBits } from './serial';
  */
 export type ResetHow = 'next' | 'resetTo' | 'quiet' | 'end' | 'start';
 
+/** How a reset was recognised, in words (the tree's tooltip, the timeline's detail pane). */
+export const RESET_HOW_WORDS: Record<ResetHow, string> = {
+  next: 'the next number continued from it',
+  resetTo: 'a jump to the --reset-to number',
+  quiet: 'nothing contradicted it for the gap timeout',
+  end: 'nothing contradicted it before the end of input',
+  start: "found among what the key's start window held",
+};
+
 export interface ResetInfo {
   /** Last number of the old sequence (the highest delivered or held), raw. */
   readonly from: number;

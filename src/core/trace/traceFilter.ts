@@ -23,9 +23,9 @@ export interface TraceFilterSpec {
 
 /** The findings a key can have, by kind (the tree's groups under a key). */
 /** Groups a key lists in the tree. */
-export type FindingGroup = 'gap' | 'duplicate' | 'late' | 'reordered';
+export type FindingGroup = 'gap' | 'duplicate' | 'late' | 'reordered' | 'reset';
 
-export const KEY_FINDING_KINDS: readonly FindingGroup[] = ['gap', 'duplicate', 'late', 'reordered'];
+export const KEY_FINDING_KINDS: readonly FindingGroup[] = ['gap', 'duplicate', 'late', 'reordered', 'reset'];
 
 /** A key's totals of each finding (a lane's counts have them). */
 export interface KeyFindingCounts {
@@ -33,6 +33,7 @@ export interface KeyFindingCounts {
   readonly duplicates: number;
   readonly late: number;
   readonly reordered: number;
+  readonly resets: number;
 }
 
 /**
@@ -69,6 +70,8 @@ export function findingCount(c: KeyFindingCounts, g: FindingGroup): number {
       return c.late;
     case 'reordered':
       return c.reordered;
+    case 'reset':
+      return c.resets;
   }
 }
 

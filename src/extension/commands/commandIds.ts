@@ -33,6 +33,7 @@ export const COMMAND_IDS = [
   'seqscope.replay.nextDuplicate',
   'seqscope.replay.nextLate',
   'seqscope.replay.nextReordered',
+  'seqscope.replay.nextReset',
   'seqscope.replay.setSpeed',
   // liveCommands.ts
   'seqscope.pubsub.attach',

@@ -17,6 +17,7 @@ const REPLAY_ACTIONS = {
   'seqscope.replay.nextDuplicate': 'nextDuplicate',
   'seqscope.replay.nextLate': 'nextLate',
   'seqscope.replay.nextReordered': 'nextReordered',
+  'seqscope.replay.nextReset': 'nextReset',
 } as const satisfies Record<string, ReplayAction>;
 
 type ReplayActionId = keyof typeof REPLAY_ACTIONS;

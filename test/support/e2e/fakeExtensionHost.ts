@@ -89,8 +89,8 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
           await send({ type: 'replay', replay });
           return;
         }
-        const next = (kind: 'gap' | 'duplicate' | 'late' | 'reordered') => session.nextPositionOf(kind, position) ?? position;
-        const to = { stepForward: position + 1, stepBack: position - 1, toStart: 0, toEnd: cursor.end, nextGap: next('gap'), nextDuplicate: next('duplicate'), nextLate: next('late'), nextReordered: next('reordered') }[a];
+        const next = (kind: 'gap' | 'duplicate' | 'late' | 'reordered' | 'reset') => session.nextPositionOf(kind, position) ?? position;
+        const to = { stepForward: position + 1, stepBack: position - 1, toStart: 0, toEnd: cursor.end, nextGap: next('gap'), nextDuplicate: next('duplicate'), nextLate: next('late'), nextReordered: next('reordered'), nextReset: next('reset') }[a];
         await moveTo(to);
         return;
       }

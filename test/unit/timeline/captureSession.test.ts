@@ -233,10 +233,10 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         let received = 0;
         for (let i = 0; i < Math.min(p, n); i++) if (session.log.key.get(i) === lane.key) received++;
         const c = session.keyCountsAt(lane.key, p);
-        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered }, `key ${lane.key} at ${p}`);
+        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered, resets: c.resets }, `key ${lane.key} at ${p}`);
         if (p === n + 1) {
           const k = session.summary.byKey[lane.key];
-          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late, reordered: k.reordered }, 'the end: the totals');
+          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late, reordered: k.reordered, resets: k.resets }, 'the end: the totals');
         }
       }
     }

@@ -139,12 +139,12 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
 });
 
 describe('keyListing: which keys the tree and the timeline list under a filter', () => {
-  const keys: [string, { gaps: number; duplicates: number; late: number; reordered: number }][] = [
-    ['310', { gaps: 1, duplicates: 0, late: 0, reordered: 0 }],
-    ['312', { gaps: 0, duplicates: 2, late: 0, reordered: 0 }],
-    ['318', { gaps: 0, duplicates: 0, late: 1, reordered: 0 }],
-    ['320', { gaps: 0, duplicates: 0, late: 0, reordered: 0 }],
-    ['322', { gaps: 0, duplicates: 0, late: 0, reordered: 3 }],
+  const keys: [string, { gaps: number; duplicates: number; late: number; reordered: number; resets: number }][] = [
+    ['310', { gaps: 1, duplicates: 0, late: 0, reordered: 0, resets: 0 }],
+    ['312', { gaps: 0, duplicates: 2, late: 0, reordered: 0, resets: 0 }],
+    ['318', { gaps: 0, duplicates: 0, late: 1, reordered: 0, resets: 0 }],
+    ['320', { gaps: 0, duplicates: 0, late: 0, reordered: 0, resets: 0 }],
+    ['322', { gaps: 0, duplicates: 0, late: 0, reordered: 3, resets: 0 }],
   ];
   const listedBy = (f: TraceFilterSpec) => {
     const listed = keyListing(f);
