@@ -10,6 +10,7 @@ import { iconButton, textButton, VscodeButton } from './controls';
 import { clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
 import { displayKey } from '../core/trace/keyLabel';
+import { RESET_HOW_WORDS } from '../core/sequencer/resets';
 import { formatPercentiles, measuresOf, TIME_MEASURE_LABELS, TimePercentiles } from '../core/replay/timePercentiles';
 
 const VIEW_LABEL: Record<PayloadView, string> = { json: 'JSON', text: 'Text', hex: 'Hex' };
@@ -98,6 +99,13 @@ export class DetailPane {
   }
 }
 
+const GAP_REASON_WORDS: Record<NonNullable<EventView['reason']>, string> = {
+  timeout: 'gap timeout',
+  capacity: 'hold capacity reached',
+  end: 'end of input',
+  reset: 'the key was reset: its numbers started again',
+};
+
 function title(e: EventView): string {
   const key = e.key !== undefined && e.kind !== 'invalid' ? ` · ${displayKey(e.key)}` : '';
   switch (e.kind) {
@@ -109,6 +117,8 @@ function title(e: EventView): string {
       return `Late ${e.seq ?? ''}${key}`;
     case 'reordered':
       return `Reordered ${e.messageId ?? ''}${key}`;
+    case 'reset':
+      return `Reset #${e.resetFrom ?? ''} → #${e.seq ?? ''}${key}`;
     case 'invalid':
       return 'Invalid record';
     default:
@@ -123,7 +133,7 @@ function eventRows(e: EventView): [string, string][] {
     case 'gap':
       rows.push(['Missing', missingRange(e.seq ?? NaN, e.seqTo ?? NaN)], ['Count', count(e.count ?? NaN)]);
       rows.push(['Opened', dateTime(e.t0)], ['Declared lost', dateTime(e.t1)], ['Waited', duration(e.t1 - e.t0)]);
-      if (e.reason) rows.push(['Reason', e.reason === 'timeout' ? 'gap timeout' : e.reason === 'capacity' ? 'hold capacity reached' : 'end of input']);
+      if (e.reason) rows.push(['Reason', GAP_REASON_WORDS[e.reason]]);
       break;
     case 'message':
       if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
@@ -146,12 +156,22 @@ function eventRows(e: EventView): [string, string][] {
       break;
     case 'late':
       if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
-      rows.push(['Late', 'arrived after its gap was declared lost'], ['At', dateTime(e.t1)]);
+      rows.push(['Late', e.beforeStart ? "below its key's first number: it belonged before the capture's start" : 'arrived after its gap was declared lost'], ['At', dateTime(e.t1)]);
       break;
     case 'reordered':
       rows.push(
         ['Reordered', `arrived after ${e.behindId ?? 'a message of its key'}, which was published ${duration(e.byMs ?? NaN)} later (its publishTime is below)`],
         ['Out of place', `by ${duration(e.byMs ?? NaN)} of publish time and ${count(e.byPosition ?? NaN)} ${e.byPosition === 1 ? 'message' : 'messages'} of its key that arrived since the first one published later`],
+        ['At', dateTime(e.t1)],
+      );
+      break;
+    case 'reset':
+      rows.push(
+        ['Before', e.resetFrom !== undefined ? `#${e.resetFrom}: the old sequence's last number` : '—'],
+        ['After', e.seq !== undefined ? `#${e.seq}: the new sequence's first number` : '—'],
+        ['Decided', e.how ? RESET_HOW_WORDS[e.how] : '—'],
+        ['Old sequence', `${count(e.released ?? 0)} held ${e.released === 1 ? 'message' : 'messages'} released, ${count(e.lost ?? 0)} ${e.lost === 1 ? 'number' : 'numbers'} declared lost (gaps with reason reset)`],
+        ['Arrived', dateTime(e.t0)],
         ['At', dateTime(e.t1)],
       );
       break;

@@ -10,7 +10,7 @@ import { checkbox, multiSelect, setFieldProblem, textButton, textField, VscodeCh
 import { clear, el } from './dom';
 import { displayKey, keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
-const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'invalid'];
+const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'invalid'];
 /** Above this many keys a list is unusable, even one narrowed by typing: type names instead. */
 const SELECT_MAX_KEYS = 200;
 

@@ -11,7 +11,8 @@
  * ring (redelivery: the same Pub/Sub message again) or a diamond (republish: the same number
  * under a new messageId) or a hollow diamond in the error colour (conflict: the first copy's
  * messageId with other content); late = a triangle; reordered = a double chevron pointing back
- * (it belonged earlier); invalid = a cross on the top lane. Marks are
+ * (it belonged earlier); reset = a line across the lane with a circular arrow (the numbers start
+ * again); invalid = a cross on the top lane. Marks are
  * deduplicated per pixel column, so the work is bounded by pixels and capped page contents.
  */
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
@@ -40,6 +41,7 @@ interface Sprites {
   conflict: CanvasImageSource;
   triangle: CanvasImageSource;
   chevrons: CanvasImageSource;
+  reset: CanvasImageSource;
   cross: CanvasImageSource;
 }
 
@@ -232,13 +234,15 @@ export class LaneLayer {
     const conflicts: number[] = [];
     const triangles: number[] = [];
     const chevrons: number[] = [];
+    const resets: number[] = [];
     let lastDupX = -Infinity;
     let lastLateX = -Infinity;
     let lastReorderedX = -Infinity;
+    let lastResetX = -Infinity;
     let selectedX: number | undefined;
     for (let i = 0; i < fl.id.length; i++) {
       const kind = fl.kind[i];
-      if (kind !== Kind.duplicate && kind !== Kind.late && kind !== Kind.reordered) continue;
+      if (kind !== Kind.duplicate && kind !== Kind.late && kind !== Kind.reordered && kind !== Kind.reset) continue;
       const t = fl.t1[i];
       if (t < s.t0 || t > t1) continue;
       const x = this.x(t);
@@ -258,6 +262,13 @@ export class LaneLayer {
         }
         this.hits.push(id, kind, x, mid, 0, 2);
         this.list(this.stats.findings, { id, kind: mark, x, y: mid }, t);
+      } else if (kind === Kind.reset) {
+        if (x - lastResetX < MARKER_GAP && !selected) continue;
+        lastResetX = x;
+        resets.push(x);
+        if (shown) st.reset++;
+        this.hits.push(id, kind, x, mid, 0, 2);
+        this.list(this.stats.findings, { id, kind: 'reset', x, y: mid }, t);
       } else if (kind === Kind.reordered) {
         if (x - lastReorderedX < MARKER_GAP && !selected) continue;
         lastReorderedX = x;
@@ -277,11 +288,24 @@ export class LaneLayer {
     // Stamped from pre-rendered sprites: a bitmap copy per marker instead of a path to stroke
     // (anti-aliased curves were most of what a render cost).
     const sp = this.spritesFor(s);
+    if (resets.length) {
+      // A reset concerns the whole key: a line across its lane, under the mark.
+      ctx.strokeStyle = th.reset;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (const x of resets) {
+        const px = Math.round(x) + 0.5;
+        ctx.moveTo(px, y + 1);
+        ctx.lineTo(px, y + h - 1);
+      }
+      ctx.stroke();
+    }
     for (const x of rings) this.stamp(sp.ring, x, mid);
     for (const x of diamonds) this.stamp(sp.diamond, x, mid);
     for (const x of conflicts) this.stamp(sp.conflict, x, mid);
     for (const x of triangles) this.stamp(sp.triangle, x, mid);
     for (const x of chevrons) this.stamp(sp.chevrons, x, mid);
+    for (const x of resets) this.stamp(sp.reset, x, mid);
     if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
     if (lp.findingsOmitted > 0) {
       // Said once per screen of the layer, so one is always in view.
@@ -468,7 +492,7 @@ export class LaneLayer {
   /** The marker sprites for this theme and pixel ratio, rendered once. */
   private spritesFor(s: LayerSpec): Sprites {
     const th = s.theme;
-    const key = [th.redelivery, th.republish, th.late, th.reordered, th.invalid, s.dpr].join('|');
+    const key = [th.redelivery, th.republish, th.late, th.reordered, th.reset, th.invalid, th.background, s.dpr].join('|');
     if (this.sprites?.key === key) return this.sprites;
     const make = (draw: (c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number) => void): CanvasImageSource => {
       const px = Math.ceil(SPRITE * s.dpr);
@@ -523,6 +547,25 @@ export class LaneLayer {
         c.lineTo(m + 5, m + 4);
         c.stroke();
       }),
+      reset: make((c, m) => {
+        // ⟲ : an open circle with an arrowhead, on a backing so the lane's line does not cut it.
+        c.fillStyle = th.background;
+        c.beginPath();
+        c.arc(m, m, 6, 0, Math.PI * 2);
+        c.fill();
+        c.strokeStyle = th.reset;
+        c.lineWidth = 2;
+        c.beginPath();
+        c.arc(m, m, 4, -Math.PI * 0.35, Math.PI * 1.45);
+        c.stroke();
+        c.fillStyle = th.reset;
+        c.beginPath();
+        c.moveTo(m + 1.5, m - 6.5);
+        c.lineTo(m + 6, m - 3.5);
+        c.lineTo(m + 1, m - 1);
+        c.closePath();
+        c.fill();
+      }),
       cross: make((c, m) => {
         c.strokeStyle = th.invalid;
         c.lineWidth = 2;
@@ -549,7 +592,7 @@ export class LaneLayer {
 
 function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, reordered: 0, invalid: 0 },
+    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, reordered: 0, reset: 0, invalid: 0 },
     labels: [],
     findings: [],
     messages: [],

@@ -14,6 +14,7 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['conflict', 'conflict', 'Duplicate: the first copy\'s messageId with other data, attributes or ordering key'],
   ['late', 'late', 'Arrived after its gap was declared lost'],
   ['reordered', 'reordered', 'Arrived after a message of its key published later (judged by publish order)'],
+  ['reset', 'reset', 'A sequence reset: the key\'s numbers started again (a publisher restart, a new session)'],
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];
 

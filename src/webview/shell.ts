@@ -94,7 +94,7 @@ export class Shell {
   sayLane(lane: LaneInfo, c: LaneCounts): void {
     const where = c === lane ? '' : ' at the replay position';
     this.say(
-      `Lane ${displayKey(lane.name)}${where}: ${count(c.received)} received, ${count(c.delivered)} delivered, ${count(c.gaps)} ${noun(c.gaps, 'gap')} (${count(c.lost)} lost), ${count(c.duplicates)} ${noun(c.duplicates, 'duplicate')}, ${count(c.late)} late${c.reordered ? `, ${count(c.reordered)} reordered` : ''}${lane.hot ? ', hot' : ''}`,
+      `Lane ${displayKey(lane.name)}${where}: ${count(c.received)} received, ${count(c.delivered)} delivered, ${count(c.gaps)} ${noun(c.gaps, 'gap')} (${count(c.lost)} lost), ${count(c.duplicates)} ${noun(c.duplicates, 'duplicate')}, ${count(c.late)} late${c.reordered ? `, ${count(c.reordered)} reordered` : ''}${c.resets ? `, ${count(c.resets)} ${noun(c.resets, 'reset')}` : ''}${lane.hot ? ', hot' : ''}`,
     );
   }
 }

@@ -19,6 +19,7 @@ export interface Theme {
   republish: string;
   late: string;
   reordered: string;
+  reset: string;
   invalid: string;
   cursor: string;
   hot: string;
@@ -41,6 +42,7 @@ const VARS: Record<keyof Omit<Theme, 'font' | 'highContrast'>, [string, string]>
   republish: ['--vscode-charts-purple', '#b180d7'],
   late: ['--vscode-charts-yellow', '#cca700'],
   reordered: ['--vscode-terminal-ansiBrightCyan', '#29b8db'],
+  reset: ['--vscode-terminal-ansiMagenta', '#bc3fbc'],
   invalid: ['--vscode-errorForeground', '#f48771'],
   cursor: ['--vscode-charts-green', '#89d185'],
   hot: ['--vscode-badge-background', '#4d4d4d'],

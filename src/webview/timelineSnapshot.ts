@@ -20,6 +20,8 @@ export interface MarkCounts {
   late: number;
   /** First copies that came after one of their key published later (`--seq publishTime`). */
   reordered: number;
+  /** Sequence resets: a key's numbers starting again. */
+  reset: number;
   invalid: number;
 }
 
@@ -39,7 +41,7 @@ export interface DrawnLane {
 /** A mark as drawn, in CSS px relative to the canvas. */
 export interface DrawnMark {
   id: number;
-  /** message, gap, redelivery, republish, conflict, late, reordered, invalid. */
+  /** message, gap, redelivery, republish, conflict, late, reordered, reset, invalid. */
   kind: string;
   x: number;
   y: number;

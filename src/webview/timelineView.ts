@@ -474,6 +474,7 @@ export class TimelineView {
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
     if (c.late) parts.push(`${shortCount(c.late)} late`);
     if (c.reordered) parts.push(`${shortCount(c.reordered)} reord`);
+    if (c.resets) parts.push(`${c.resets} ${noun(c.resets, 'reset')}`);
     const label = parts.join(' · ');
     this.drawLaneLabel(f, y, h, displayKey(lane.name), label, lane.hot);
     if (f.focusedLane === index) {
@@ -500,7 +501,7 @@ export function countsShown(lane: LaneInfo, page: TimelinePage | undefined, repl
   return (replaying && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
 }
 
-const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered'];
+const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset'];
 
 export function kindName(code: number): string {
   return KIND_NAME[code] ?? 'event';
