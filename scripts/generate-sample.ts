@@ -1,5 +1,5 @@
 /**
- * Writes the sample capture shipped in media/samples (`npm run sample`), and its README with the
+ * Writes the sample captures shipped in media/samples (`npm run sample`), and their README with the
  * injected ground truth. Deterministic: rerunning it rewrites the same bytes, so a diff in the
  * sample means the generator changed.
  *
@@ -10,9 +10,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GroundTruth, StreamOptions, captureLines, planStream } from './lib/captureGenerator';
+import { orderingSample, orderingSampleReadme } from './lib/orderingSample';
 
 const root = join(__dirname, '..');
 const out = join(root, 'media/samples/cme-sample.jsonl');
+const ordersOut = join(root, 'media/samples/orders-sample.jsonl');
 const readme = join(root, 'media/samples/README.md');
 
 export const SAMPLE_OPTIONS: StreamOptions = {
@@ -41,11 +43,15 @@ function main(): void {
   const text = [...captureLines(plan)].join('\n') + '\n';
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
-  writeFileSync(readme, describe(plan.truth));
+  const orders = orderingSample();
+  writeFileSync(readme, describe(plan.truth) + orderingSampleReadme(orders.truth));
   const t = plan.truth;
   console.log(
     `wrote ${out}: ${t.deliveries} lines, ${t.gaps} gaps (${t.lost} lost), ${t.redeliveries} redeliveries, ${t.republishes} republishes, ${t.reordered} reordered`,
   );
+  writeFileSync(ordersOut, orders.lines.join('\n') + '\n');
+  const o = orders.truth;
+  console.log(`wrote ${ordersOut}: ${o.lines} lines, ${o.keys.length} ordering keys, ${o.reordered} reordered on ${o.movedKey}, ${o.redeliveries} redeliveries`);
 }
 
 function describe(t: GroundTruth): string {

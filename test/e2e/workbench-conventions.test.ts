@@ -35,7 +35,7 @@ describe('VS Code conventions in the workbench (e2e)', () => {
     await runCommand(page, 'Welcome: Open Walkthrough...');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with SeqScope' }).click({ timeout: 30_000 });
     const step = (title: string) => page.locator('.getting-started-step', { hasText: title }).first();
-    const titles = ['Open the sample capture', 'Read the Sessions tree', 'Step through a gap', 'Export an ordered trace', 'Tap a topic'];
+    const titles = ['Open the sample capture', 'Read the Sessions tree', 'Step through a gap', 'Spot a reordered delivery', 'Export an ordered trace', 'Tap a topic'];
     for (const t of titles) await step(t).waitFor({ timeout: 30_000 });
     const done = (title: string) => step(title).evaluate((el) => el.getAttribute('aria-checked') === 'true' || !!el.querySelector('.codicon.complete'));
     assert.equal(await done('Open the sample capture'), false, 'not done before its command ran');

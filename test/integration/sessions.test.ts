@@ -161,6 +161,22 @@ describe('SeqScope in VS Code', function () {
     assert.match(String(euReset.tooltip), /found among what the key's start window held/);
   });
 
+  it('opens the ordering key sample judged by publish order: its moved key is listed with its reordered messages', async () => {
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openOrderingSample');
+    assert.ok(r, 'Open Ordering Key Sample opens a session');
+    const session = api.manager.get(r.id)!;
+    assert.match(session.data.summary.options, /seq publishTime \(publish order\)/);
+    assert.deepEqual([session.data.summary.reordered, session.data.summary.redeliveries], [4, 11]);
+    const kids = children(children()[0] as SessionNode);
+    const moved = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'customer-1003')!;
+    assert.match(String(api.tree.getTreeItem(moved).description), /4 reordered/);
+    const groups = children(moved).filter((n): n is GroupNode => n.kind === 'group');
+    assert.deepEqual(groups.map((g) => api.tree.getTreeItem(g).label), ['Reordered']);
+    assert.equal(children(groups[0]).length, 4);
+    const again = await vscode.commands.executeCommand<OpenResult>('seqscope.openOrderingSample');
+    assert.equal(again?.id, r.id, 'opened again: the same session');
+  });
+
   it('exports JSONL, CSV and Chrome trace that match the engine', async () => {
     const { id } = await open();
     const jsonl = join(out, 'trace.jsonl');

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { CaptureError } from '../../core/capture/captureReader';
 import { repeatedInput, repeatedInputMessage } from '../../core/capture/fileIdentity';
-import { OptionText, resolveOptions } from '../../core/sequencer/sequencingOptions';
+import { OptionText, resolveOptions, SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { dialogTakesFolders, openTargets, splitInputFormat } from '../openTargets';
 import { exportTrace, ExportRequest } from '../exportTrace';
 import { CAPTURE_FILTERS } from '../pickers/captureFiles';
@@ -13,7 +13,7 @@ import { CommandContext, OpenResult, sessionFrom } from './context';
 import { Handlers } from './registry';
 import { SessionViews } from './sessionViews';
 
-export function captureCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.exportTrace'> {
+export function captureCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.openOrderingSample' | 'seqscope.exportTrace'> {
   const { manager } = ctx;
   return {
     'seqscope.openCapture': async (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => {
@@ -67,21 +67,25 @@ export function captureCommands(ctx: CommandContext, views: SessionViews): Handl
       return { id: s.id, title: s.title } satisfies OpenResult;
     },
 
-    'seqscope.openSample': async () => {
-      const sample = vscode.Uri.joinPath(ctx.extensionUri, 'media', 'samples', 'cme-sample.jsonl');
-      const options = resolveOptions({ preset: 'cme' });
-      const same = manager.findSame([sample.fsPath], options);
-      if (same) {
-        await views.showOpenAlready(same, true);
-        return { id: same.id, title: same.title } satisfies OpenResult;
-      }
-      const s = await manager.open([sample.fsPath], options);
-      if (!s) return undefined;
-      await views.revealSession(s);
-      views.showTimeline(s);
-      return { id: s.id, title: s.title } satisfies OpenResult;
-    },
+    'seqscope.openSample': () => openSample('cme-sample.jsonl', resolveOptions({ preset: 'cme' })),
+    // Ordering keys without numbers: judged by publish order, the default.
+    'seqscope.openOrderingSample': () => openSample('orders-sample.jsonl', resolveOptions({})),
 
     'seqscope.exportTrace': (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(manager, arg), ctx.extensionUri, req),
   };
+
+  /** Opens a sample shipped in media/samples (or shows the session that has it open already). */
+  async function openSample(file: string, options: SequencingOptions): Promise<OpenResult | undefined> {
+    const sample = vscode.Uri.joinPath(ctx.extensionUri, 'media', 'samples', file);
+    const same = manager.findSame([sample.fsPath], options);
+    if (same) {
+      await views.showOpenAlready(same, true);
+      return { id: same.id, title: same.title } satisfies OpenResult;
+    }
+    const s = await manager.open([sample.fsPath], options);
+    if (!s) return undefined;
+    await views.revealSession(s);
+    views.showTimeline(s);
+    return { id: s.id, title: s.title } satisfies OpenResult;
+  }
 }

@@ -7,6 +7,7 @@ export const COMMAND_IDS = [
   // captureCommands.ts
   'seqscope.openCapture',
   'seqscope.openSample',
+  'seqscope.openOrderingSample',
   'seqscope.exportTrace',
   // sessionCommands.ts
   'seqscope.showTimeline',

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildCli } from '../../support/builtCli';
 import { captureText, LineSpec, writeKeyPerMessageCapture } from '../../support/captureLines';
+import { orderingSample } from '../../../scripts/lib/orderingSample';
 
 const root = join(__dirname, '..', '..', '..');
 // Built from the same esbuild target as dist/cli.js, into a folder of the test's own, so a
@@ -633,6 +634,17 @@ describe('seqscope CLI', function () {
     assert.equal(s.gaps, 2, 'the sample has two real gaps');
     assert.ok(s.redeliveries > 0 && s.duplicates > s.redeliveries, 'both kinds of duplicate');
     assert.equal(s.invalid, 0);
+  });
+
+  it('replays the bundled ordering key sample to its ground truth: one key delivered out of publish order, one redelivered', () => {
+    const truth = orderingSample().truth;
+    const r = seqscope('replay', 'media/samples/orders-sample.jsonl', '--json', '--fail-on', 'reordered');
+    assert.equal(r.code, 3, 'reordered messages fail the run with --fail-on reordered');
+    const s = JSON.parse(r.stdout);
+    assert.match(s.options, /seq publishTime \(publish order\)/);
+    assert.deepEqual([s.keys, s.received, s.gaps, s.reordered, s.redeliveries, s.duplicates], [5, truth.lines, 0, truth.reordered, truth.redeliveries, truth.redeliveries]);
+    assert.deepEqual(s.byKey.filter((k: { reordered: number }) => k.reordered > 0).map((k: { key: string }) => k.key), [truth.movedKey]);
+    assert.equal(readFileSync(join(root, 'media', 'samples', 'orders-sample.jsonl'), 'utf8'), orderingSample().lines.join('\n') + '\n', 'the checked-in sample is what the generator writes');
   });
 
   it('says on stderr when a capture holds no records (exit 0: a quiet recording is empty too); not when it holds some', () => {
