@@ -4,7 +4,7 @@
  * arrives, and stop indexing (not counting) past its window.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceivedMessage } from '../../../src/core/capture/captureRecord';
@@ -33,6 +33,38 @@ describe('LiveFeed', () => {
   let dir: string;
   before(() => (dir = mkdtempSync(join(tmpdir(), 'seqscope-live-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('judged by publish order, marks a reordered message as it arrives, as loading the recording does', async () => {
+    const path = join(dir, 'orders.jsonl');
+    const lines = readFileSync(join(__dirname, '..', '..', '..', 'media', 'samples', 'orders-sample.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => l + '\n');
+    writeFileSync(path, lines.join(''));
+    const options = resolveOptions({});
+    const feed = new LiveFeed(path, options);
+    let offset = 0;
+    const seen: number[] = [];
+    for (const l of lines) {
+      feed.push(JSON.parse(l) as ReceivedMessage, offset, Buffer.byteLength(l));
+      offset += Buffer.byteLength(l);
+      seen.push(feed.session.countsAt(Infinity).reordered);
+    }
+    const first = seen.findIndex((n) => n > 0);
+    // The first line published before a line of its key that came earlier.
+    const latest = new Map<string, string>();
+    const behind = lines.findIndex((l) => {
+      const m = (JSON.parse(l) as ReceivedMessage).message;
+      const before = latest.get(m.orderingKey!);
+      if (before !== undefined && m.publishTime! < before) return true;
+      if (before === undefined || m.publishTime! > before) latest.set(m.orderingKey!, m.publishTime!);
+      return false;
+    });
+    assert.ok(behind > 0);
+    assert.equal(first, behind, 'marked as the stream flows, on the arrival of the first message behind a later-published one');
+    const live = feed.finish();
+    const { session } = await loadSession([path], options);
+    assert.equal(live.reordered, 4);
+    assert.equal(live.reordered, session.summary.reordered);
+    assert.deepEqual(feed.session.countsAt(Infinity), session.countsAt(Infinity));
+  });
 
   it('grown one delivery at a time, agrees with loading the recording', async () => {
     const specs = stream();
