@@ -21,6 +21,7 @@ const EXTENSION_ID = 'seqscope.seqscope';
 const WITHOUT_SESSION: readonly CommandId[] = [
   'seqscope.openCapture',
   'seqscope.openSample',
+  'seqscope.openOrderingSample',
   'seqscope.showTimeline',
   'seqscope.session.closeAll',
   'seqscope.revealInTimeline',
