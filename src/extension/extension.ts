@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { CaptureEditorProvider } from './captureEditor';
 import { registerAllCommands } from './commands';
+import type { SessionTool } from './agentTools/sessionTools';
 import { DecompressedCaptures } from './compressedCaptures';
 import { PubsubCommands } from './pubsubCommands';
 import { disposeLog, log } from './log';
@@ -24,6 +25,8 @@ export interface SeqScopeApi {
   /** The Sessions view (what it has selected, for tests). */
   readonly treeView: vscode.TreeView<TreeNode>;
   readonly pubsub: PubsubCommands;
+  /** The language model tools as registered (their confirmations, for tests). */
+  readonly agentTools: readonly SessionTool[];
 }
 
 let pubsubRef: PubsubCommands | undefined;
@@ -50,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     void vscode.commands.executeCommand('setContext', 'seqscope.hasLiveSessions', manager.all.some((s) => s.live));
   };
   updateContext();
+  const commands = registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON }, pubsub);
 
   context.subscriptions.push(
     manager,
@@ -68,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
       const n = e.selection[0];
       if (n && 'session' in n && n.session) manager.active = n.session;
     }),
-    ...registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON }, pubsub),
+    ...commands.disposables,
     pubsub,
     // After a window reload VS Code hands back the timeline panel with its webview's state: the
     // session comes back (activation event onWebviewPanel:seqscope.timeline).
@@ -81,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     { dispose: disposeLog },
   );
   log().info(`SeqScope ${context.extension.packageJSON.version as string} activated`);
-  return { manager, tree, treeView, pubsub };
+  return { manager, tree, treeView, pubsub, agentTools: commands.agentTools };
 }
 
 /**

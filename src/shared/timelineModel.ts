@@ -95,6 +95,8 @@ export interface EventView {
   reason?: 'timeout' | 'capacity' | 'end' | 'reset';
   /** Late: its number is below the key's first (never expected, so never declared lost). */
   beforeStart?: boolean;
+  /** Late: when its number was declared lost (engine clock, ms), when known. */
+  lostAt?: number;
   /** Reset: the old sequence's last number (the new one's first is `seq`), how it was decided, and what it released and declared lost. */
   resetFrom?: number;
   how?: ResetHow;

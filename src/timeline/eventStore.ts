@@ -39,7 +39,7 @@ export class EventStore {
   readonly seq = new FloatColumn(4096);
   /** Gap: last missing number; reordered: byPosition; reset: the old sequence's last number; others: NaN. */
   readonly seqTo = new FloatColumn(4096);
-  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs; reset: numbers declared lost. */
+  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs; reset: numbers declared lost; late: when its number was declared lost (0: not known). */
   readonly extra = new FloatColumn(4096);
   /** Message: arrival; gap: opened; reset: the new sequence's first arrival; others: when it happened. */
   readonly t0 = new FloatColumn(4096);

@@ -45,6 +45,7 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
       if (extra > 0) v.cascade = extra;
     } else if (kind === Kind.late) {
       if (flags & Flag.beforeStart) v.beforeStart = true;
+      if (extra > 0) v.lostAt = extra;
     } else if (kind === Kind.reordered) {
       v.byMs = extra;
       v.byPosition = store.seqTo.get(id);

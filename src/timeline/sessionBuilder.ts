@@ -70,7 +70,7 @@ export class SessionBuilder {
         store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, (ev.redelivery ? Flag.redelivery : 0) | (ev.conflict ? Flag.conflict : 0), this.arrivalOf(e), cause);
         break;
       case 'late':
-        store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, 0, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);
+        store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, ev.lostAt, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);
         break;
       case 'reset': {
         const id = store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);

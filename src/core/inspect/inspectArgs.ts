@@ -3,7 +3,7 @@
  * languageModelTools declare) and their checked reading. A bad input is an InputError that says
  * which argument and what it takes.
  */
-import { resolveOptions, SequencingOptions } from '../sequencer/sequencingOptions';
+import { OptionText, resolveOptions, SequencingOptions } from '../sequencer/sequencingOptions';
 import { MessageQuery, PayloadPattern } from '../trace/messageMatch';
 import { parseTimestampMs } from '../util/timestamp';
 import { InputError } from '../util/inputError';
@@ -74,6 +74,11 @@ export function requiredString(args: Args, name: string): string {
 
 /** The sequencing options the arguments describe (defaults: ordering key, no numbers). */
 export function sequencingOptions(args: Args): SequencingOptions {
+  return resolveOptions(sequencingText(args));
+}
+
+/** The sequencing arguments as option text (checked to be strings or numbers, not resolved). */
+export function sequencingText(args: Args): OptionText {
   const text: Record<string, string> = {};
   for (const k of Object.keys(SEQUENCING_PROPERTIES)) {
     const v = args[k];
@@ -81,7 +86,7 @@ export function sequencingOptions(args: Args): SequencingOptions {
     if (!(typeof v === 'string' && v !== '') && typeof v !== 'number') throw new InputError(`argument "${k}" must be a string (not empty)`);
     text[k] = String(v);
   }
-  return resolveOptions(text);
+  return text;
 }
 
 function time(args: Args, name: string): number | undefined {

@@ -34,10 +34,11 @@ export function quoteText(s: string, width = TEXT_WIDTH): string {
 }
 
 function iso(ms: number | undefined): string {
-  return ms === undefined ? '—' : new Date(Math.floor(ms)).toISOString();
+  return ms === undefined || !Number.isFinite(ms) ? '—' : new Date(Math.floor(ms)).toISOString();
 }
 
-function counts(c: SequenceCounts & { invalid?: number }): string {
+/** A key's or a total's counts in one line. */
+export function counts(c: SequenceCounts & { invalid?: number }): string {
   const republished = c.duplicates - c.redeliveries - c.conflicts;
   const parts = [
     `received ${c.received}`,
@@ -114,7 +115,7 @@ export function findingLine(ev: FindingEvent): string {
       return `duplicate key ${quoteText(ev.key)} seq ${ev.seq ?? '—'} ${kind} messageId ${quoteText(ev.messageId)}${first}${cascade} at ${iso(ev.at)} publishTime ${ev.publishTime ?? '—'} ${where(ev)}`;
     }
     case 'late':
-      return `late key ${quoteText(ev.key)} seq ${ev.seq} messageId ${quoteText(ev.messageId)} at ${iso(ev.at)} (declared lost ${iso(ev.lostAt)}) publishTime ${ev.publishTime ?? '—'} ${where(ev)}`;
+      return `late key ${quoteText(ev.key)} seq ${ev.seq} messageId ${quoteText(ev.messageId)} at ${iso(ev.at)} (${ev.beforeStart ? "below the key's first number" : `declared lost ${iso(ev.lostAt)}`}) publishTime ${ev.publishTime ?? '—'} ${where(ev)}`;
     case 'reordered':
       return `reordered key ${quoteText(ev.key)} messageId ${quoteText(ev.messageId)} publishTime ${ev.publishTime ?? '—'} after ${quoteText(ev.behindMessageId)} published ${ev.behindPublishTime ?? '—'} (${formatDuration(ev.byMs)}, ${ev.byPosition} back) at ${iso(ev.at)} ${where(ev)}`;
     case 'reset':
@@ -156,8 +157,15 @@ function numberMatches(ev: FindingEvent, lo: number | undefined, hi: number | un
   }
 }
 
-/** The findings the filter keeps, one page of them, with the count on every page. */
-export function findingsText(ins: Inspection, f: FindingsFilter): string {
+export interface FindingsPage {
+  /** Findings the filter keeps, in all. */
+  readonly total: number;
+  /** The page of them the filter's offset and limit ask for. */
+  readonly page: readonly FindingEvent[];
+}
+
+/** The findings the filter keeps, one page of them. */
+export function findingsPage(ins: Inspection, f: FindingsFilter): FindingsPage {
   if (f.key !== undefined) keySummary(ins.summary, f.key);
   const kinds = f.kinds && new Set(f.kinds);
   const kept = ins.findings.filter((ev) => {
@@ -169,16 +177,25 @@ export function findingsText(ins: Inspection, f: FindingsFilter): string {
     if (f.until !== undefined && (t === undefined || t > f.until)) return false;
     return true;
   });
-  const page = kept.slice(f.offset, f.offset + f.limit);
+  return { total: kept.length, page: kept.slice(f.offset, f.offset + f.limit) };
+}
+
+/** A page of findings, with the count on every page. */
+export function findingsPageText(ins: Inspection, f: FindingsFilter, { total, page }: FindingsPage): string {
   const head =
-    kept.length === 0
+    total === 0
       ? 'no findings match'
       : page.length === 0
-        ? `${kept.length} findings match; offset ${f.offset} is past the last`
-        : `${kept.length} findings match; ${f.offset + 1}–${f.offset + page.length} shown${f.offset + page.length < kept.length ? ` (next: offset ${f.offset + page.length})` : ''}`;
+        ? `${total} findings match; offset ${f.offset} is past the last`
+        : `${total} findings match; ${f.offset + 1}–${f.offset + page.length} shown${f.offset + page.length < total ? ` (next: offset ${f.offset + page.length})` : ''}`;
   const lines = [head, ...page.map(findingLine)];
   if (ins.findingsDropped) lines.push(`(only the first ${ins.findings.length} findings of the capture are listed; ${ins.findingsDropped} more are counted in the summary)`);
   return lines.join('\n');
+}
+
+/** The findings the filter keeps, one page of them, with the count on every page. */
+export function findingsText(ins: Inspection, f: FindingsFilter): string {
+  return findingsPageText(ins, f, findingsPage(ins, f));
 }
 
 /** Found messages, one line each; the payload (as text, or base64 when binary) only when asked. */
@@ -187,16 +204,23 @@ export function messagesText(r: MessageSearch, includePayload: boolean): string 
   const lines = [total === 0 ? 'no messages match' : `${total} messages match${r.more ? `; the first ${r.hits.length} shown` : ''}`];
   for (const m of r.hits) {
     lines.push(messageLine(m));
-    if (includePayload && m.data !== undefined) {
-      const t = payloadText(m.data);
-      lines.push(typeof t === 'object' ? `  payload: ${JSON.stringify(t.text)}` : t === 'binary' ? `  payload (base64): ${m.data}` : '  payload: empty');
-    }
+    if (includePayload && m.data !== undefined) lines.push(payloadLine(m.data));
   }
   if (r.binary) lines.push(`${r.binary} binary payloads were not searched as text (find them by messageId)`);
   return lines.join('\n');
 }
 
-function messageLine(m: MessageEvent): string {
+/**
+ * A payload (base64) as a line under its message: as text when it is UTF-8, else base64; cut to
+ * `width` characters when given (the whole payload stays one request away).
+ */
+export function payloadLine(data: string, width = Infinity): string {
+  const t = payloadText(data);
+  const cut = (x: string) => (x.length > width ? `${x.slice(0, width)}… (${x.length} characters, cut)` : x);
+  return typeof t === 'object' ? `  payload: ${cut(JSON.stringify(t.text))}` : t === 'binary' ? `  payload (base64): ${cut(data)}` : '  payload: empty';
+}
+
+export function messageLine(m: MessageEvent): string {
   const json = m.attributes ? escapeUnsafe(JSON.stringify(m.attributes)) : '';
   const attrs = m.attributes ? ` attributes ${json.length > 200 ? json.slice(0, 199) + '…' : json}` : '';
   return `message key ${quoteText(m.key)} seq ${m.seq ?? '—'} messageId ${quoteText(m.messageId)} publishTime ${m.publishTime ?? '—'} arrived ${iso(m.arrivedAt)} released ${iso(m.releasedAt)} (held ${formatDuration(m.heldMs)})${attrs} ${where(m)}`;

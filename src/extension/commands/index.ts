@@ -1,10 +1,12 @@
 /**
- * Every SeqScope command, registered one way (registry.ts) from its area's file. The handler table
- * must name each id of COMMAND_IDS and only those: a command declared in package.json but not
+ * Every SeqScope command and language model tool. Commands are registered one way (registry.ts)
+ * from their area's file. The handler table must name each id of COMMAND_IDS and only those: a command declared in package.json but not
  * registered, or registered but not declared, fails to compile (and the unit test checks
  * package.json against COMMAND_IDS).
  */
 import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { registerSessionTools, SessionTool, sessionTools } from '../agentTools/sessionTools';
 import { PubsubCommands } from '../pubsubCommands';
 import { captureCommands } from './captureCommands';
 import { CommandId } from './commandIds';
@@ -20,7 +22,7 @@ import { sessionViews } from './sessionViews';
 
 export type { CommandContext, OpenResult } from './context';
 
-export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands): vscode.Disposable[] {
+export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands): { disposables: vscode.Disposable[]; agentTools: readonly SessionTool[] } {
   const views = sessionViews(ctx);
   const handlers = {
     ...captureCommands(ctx, views),
@@ -30,5 +32,22 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands)
     ...replayCommands(ctx),
     ...liveCommands(pubsub, ctx.manager),
   } satisfies Handlers<CommandId>;
-  return registerCommands(handlers, commandTitles(ctx.packageJSON));
+  const agentTools = sessionTools({
+    manager: ctx.manager,
+    searchWorker: path.join(ctx.extensionUri.fsPath, 'dist', 'searchWorker.js'),
+    get cwd() {
+      return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    },
+    open: async (paths, options) => {
+      const same = ctx.manager.findSame(paths, options);
+      if (same) {
+        await views.showOpenAlready(same, false);
+        return same;
+      }
+      const s = await ctx.manager.open(paths, options);
+      if (s) await views.revealSession(s);
+      return s;
+    },
+  });
+  return { disposables: [...registerCommands(handlers, commandTitles(ctx.packageJSON)), ...registerSessionTools(agentTools)], agentTools };
 }

@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SESSION_TOOL_SCHEMAS } from '../../../src/extension/agentTools/toolSchemas';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -22,6 +23,7 @@ interface Manifest {
     configuration: { properties: Record<string, { scope?: string }> };
     customEditors?: { viewType: string; displayName: string; priority?: string; selector: { filenamePattern: string }[] }[];
     commands: { command: string }[];
+    languageModelTools?: { name: string; displayName: string; toolReferenceName?: string; modelDescription: string; userDescription?: string; icon?: string; inputSchema: unknown }[];
     keybindings?: { command: string; key: string; mac?: string; when?: string }[];
     views: Record<string, { id: string; icon?: string }[]>;
     menus: Record<string, { command: string; when?: string; group?: string }[]>;
@@ -96,6 +98,19 @@ describe('the extension manifest (package.json)', () => {
         }),
       );
       assert.ok(shown.length <= 3, `${shown.length} title icons with ${JSON.stringify(Object.fromEntries(ctx))}: ${shown.map((m) => m.command).join(', ')}`);
+    }
+  });
+
+  it('declares each language model tool the extension registers, with the input schema it reads', () => {
+    const tools = pkg.contributes.languageModelTools ?? [];
+    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(SESSION_TOOL_SCHEMAS).sort());
+    for (const t of tools) {
+      assert.deepEqual(t.inputSchema, SESSION_TOOL_SCHEMAS[t.name as keyof typeof SESSION_TOOL_SCHEMAS], `${t.name}: package.json's inputSchema is the one the tool reads`);
+      assert.match(t.name, /^seqscope_[a-z]+(_[a-z]+)+$/, `${t.name}: named seqscope_verb_noun`);
+      assert.match(t.toolReferenceName ?? '', /^seqscope[A-Z][A-Za-z]+$/, `${t.name}: a reference name for #-mentions`);
+      assert.ok(t.displayName.length > 0 && (t.userDescription ?? '').length > 0, `${t.name}: a name and description users read`);
+      assert.ok(t.modelDescription.length >= 200, `${t.name}: a model description that says what it answers and when to use it`);
+      assert.match(t.icon ?? '', /^\$\([a-z-]+\)$/, `${t.name}: a codicon`);
     }
   });
 });
