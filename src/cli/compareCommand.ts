@@ -7,15 +7,15 @@ import { basename } from 'node:path';
 import { CaptureError, INPUT_FORMATS, InputFormat } from '../core/capture/captureReader';
 import { expandCapturePaths } from '../core/capture/capturePaths';
 import { inputOverwrittenBy, repeatedInput, repeatedInputMessage } from '../core/capture/fileIdentity';
-import { readClocks } from '../core/compare/clockOffset';
+import { clockNote, readClocks } from '../core/compare/clockOffset';
 import { CompareExport } from '../core/compare/compareExport';
-import { CompareRunResult, runCompare } from '../core/compare/compareRun';
+import { CompareRunResult, runCompare, sideProblem } from '../core/compare/compareRun';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { mebibytes } from '../core/util/byteSize';
 import { noun } from '../core/util/plural';
 import { defaultThreads } from '../timeline/scanPool';
 import type { ScanPool } from '../core/capture/parallelReader';
-import { clockNote, formatComparison } from './compareTable';
+import { formatComparison } from './compareTable';
 import { parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
@@ -130,7 +130,7 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
     await scanPool?.close();
   }
   for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
-  const problem = sideProblem(result, labels, [pathsA, pathsB]);
+  const problem = sideProblem(result, labels, [pathsA, pathsB], inputName, '--preset, --key, --seq');
   if (problem !== undefined) {
     await rows?.discard();
     io.stderr.write(`seqscope: ${problem}\n`);
@@ -188,21 +188,6 @@ async function sidePaths(arg: string, side: 'A' | 'B', label: string): Promise<s
 }
 
 /** Why a side cannot be compared: it held no records, or none could be sequenced. */
-function sideProblem(r: CompareRunResult, labels: [string, string], paths: [string[], string[]]): string | undefined {
-  for (const i of [0, 1] as const) {
-    const s = r.sides[i];
-    const name = `side ${i === 0 ? 'A' : 'B'} (${labels[i]})`;
-    if (s.valid + s.invalid === 0) return `${name} holds no records: nothing to compare`;
-    if (s.valid === 0) {
-      const files = new Set(paths[i]);
-      const sample = r.merged.invalidSamples.find((x) => x.file === undefined || files.has(x.file));
-      const first = sample ? ` (the first: ${sample.file ? inputName(sample.file) + ':' : 'line '}${sample.line}: ${sample.reason})` : '';
-      return `${name}: no record could be sequenced: ${s.invalid === 1 ? 'its one record is invalid' : `all ${s.invalid} records are invalid`}${first}; check the sequencing options (--preset, --key, --seq) or the file`;
-    }
-  }
-  return undefined;
-}
-
 function findingCount(t: CompareRunResult['comparison']['totals'], f: CompareFinding): number {
   switch (f) {
     case 'only-a':

@@ -1,6 +1,5 @@
 /** The human-readable comparison the CLI prints without `--json`, and the notes both forms share. */
 import { CompareCounts, KeyComparison, missedPercent } from '../core/compare/compareResult';
-import { ClockReading } from '../core/compare/clockOffset';
 import { formatDuration } from '../core/util/duration';
 import { noun } from '../core/util/plural';
 import { escapeUnsafe, terminalLabel } from '../core/trace/keyLabel';
@@ -60,14 +59,4 @@ function feedRow(label: string, c: CompareCounts): string[] {
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
   return rows.map((r) => '  ' + r.map((v, c) => (c === 0 ? v.padEnd(widths[c] + v.length - [...v].length) : v.padStart(widths[c] + v.length - [...v].length))).join('  ').trimEnd());
-}
-
-/** What to say of the clocks: the median Δt, and whether it looks like a clock offset (docs/cli.md). */
-export function clockNote(c: ClockReading | undefined, labels: [string, string]): string | undefined {
-  if (c === undefined || c.medianMs === 0) return undefined;
-  const [a, b] = labels.map((l) => escapeUnsafe(l));
-  const m = formatDuration(Math.abs(c.medianMs));
-  const [late, early] = c.medianMs > 0 ? [b, a] : [a, b];
-  if (c.offset) return `clocks: median Δt ${formatDuration(c.medianMs)}, nearly the same for every message: this suggests the two machines' clocks differ by about ${m}, rather than ${late} lagging ${early} (docs/cli.md: compare)`;
-  return `clocks: median Δt ${formatDuration(c.medianMs)}: ${late} lagged ${early} by a median ${m}`;
 }

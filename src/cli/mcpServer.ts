@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Readable, Writable } from 'node:stream';
+import { CaptureError } from '../core/capture/captureReader';
 import { InspectionCache } from '../core/inspect/captureInspection';
 import { captureTools } from '../core/inspect/captureTools';
 import { isInputError } from '../core/util/inputError';
@@ -39,7 +40,7 @@ export async function serveMcp(version: string, io: McpIo, cwd = process.cwd()):
     try {
       return { content: [{ type: 'text', text: await tool.run(req.params.arguments ?? {}, cache, extra.signal) }] };
     } catch (e) {
-      if (isInputError(e)) return failure((e as Error).message);
+      if (isInputError(e) || e instanceof CaptureError) return failure((e as Error).message);
       io.stderr.write(`seqscope mcp: ${tool.name}: ${redactSecrets(String((e as Error).stack ?? e))}\n`);
       return failure(`internal error in ${tool.name}: ${redactSecrets((e as Error).message ?? String(e))} (a bug: please report it)`);
     } finally {

@@ -3,7 +3,7 @@
  * (`vscode.lm.invokeTool`): registered as the manifest declares; listing and summarising sessions
  * with exact counts; findings filtered by kind, key, numbers and time, paged, with the times read
  * back from the records; messages found by id and payload text, payloads only when asked; a
- * capture opened behind a confirmation. Bad input (no session, an unknown session or key, a bad
+ * capture opened and two compared behind a confirmation. Bad input (no session, an unknown session or key, a bad
  * argument) answers with a message, never a throw.
  */
 import assert from 'node:assert/strict';
@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
+import { writePair } from '../support/abPairFiles';
 
-const TOOLS = ['seqscope_find_messages', 'seqscope_list_findings', 'seqscope_list_sessions', 'seqscope_open_capture', 'seqscope_summarize_session'];
+const TOOLS = ['seqscope_compare_captures', 'seqscope_find_messages', 'seqscope_list_findings', 'seqscope_list_sessions', 'seqscope_open_capture', 'seqscope_summarize_session'];
 
 /** Invokes a tool as a chat would (no chat request: the read-only tools ask nothing). */
 async function invoke(name: string, input: Record<string, unknown> = {}): Promise<string> {
@@ -161,8 +162,8 @@ describe('Language model tools', function () {
     const tool = api.agentTools.find((t) => t.name === 'seqscope_open_capture')!;
     const ask = tool.confirm?.({ paths: [cme], preset: 'cme' });
     assert.deepEqual(ask, { title: 'Open a capture in SeqScope?', message: `Read and sequence \`${cme}\` with preset cme, and show it in the Sessions view.` });
-    // The tools that only read ask nothing.
-    assert.deepEqual(api.agentTools.filter((t) => t.confirm).map((t) => t.name), ['seqscope_open_capture']);
+    // The tools that only read open sessions ask nothing; those that read files the model names ask.
+    assert.deepEqual(api.agentTools.filter((t) => t.confirm).map((t) => t.name), ['seqscope_open_capture', 'seqscope_compare_captures']);
 
     // (This tier's workbench answers confirmations itself: the e2e-modal tier shows the dialog.)
     const text = await invoke('seqscope_open_capture', { paths: [cme], preset: 'cme' });
@@ -179,5 +180,29 @@ describe('Language model tools', function () {
     assert.match(await invoke('seqscope_open_capture', { paths: [cme], preset: 'nasdaq' }), /^seqscope_open_capture: preset "nasdaq" is unknown: use /);
     assert.equal(await invoke('seqscope_open_capture', { paths: [] }), 'seqscope_open_capture: argument "paths" must be a list of one or more capture file paths');
     assert.equal(api.manager.all.length, 1);
+  });
+
+  it('compare two captures behind a confirmation, with the counts the generator planted', async () => {
+    const pair = writePair({ stream: { seed: 7, keys: ['310', '311'], messagesPerKey: 300, seqBits: 32, startSeq: 3_100_000, redeliveries: 1 }, dropA: 0.04, dropB: 0.03, lagMsB: 2 });
+    try {
+      const tool = api.agentTools.find((t) => t.name === 'seqscope_compare_captures')!;
+      assert.deepEqual(tool.confirm?.({ a: [pair.a], b: [pair.b], preset: 'cme' }), {
+        title: 'Compare two captures in SeqScope?',
+        message: `Read and compare A \`${pair.a}\` with B \`${pair.b}\`, sequenced with preset cme.`,
+      });
+      const t = pair.pair.truth.totals;
+      const text = await invoke('seqscope_compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme' });
+      assert.match(text, new RegExp(`\\ntotal, 2 keys \\(2 in both\\): both ${t.both}, only A ${t.onlyA}, only B ${t.onlyB}, lost in both ${t.lostBoth}; `));
+      assert.match(text, /\nnote: clocks: median Δt 2ms: b\.jsonl lagged a\.jsonl by a median 2ms$/);
+      const key = await invoke('seqscope_compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: '310' });
+      const k = pair.pair.truth.byKey.get('310')!;
+      assert.match(key, new RegExp(`\\nkey "310": both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; `));
+      assert.match(key, /\n {2}B missed: #31\d{5}/);
+      assert.equal(api.manager.all.length, 0, 'a comparison opens no session');
+      assert.match(await invoke('seqscope_compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: 'x' }), /^seqscope_compare_captures: key "x" is in neither capture/);
+      assert.equal(await invoke('seqscope_compare_captures', { a: [pair.a] }), 'seqscope_compare_captures: argument "b" must be a list of one or more capture file paths');
+    } finally {
+      pair.remove();
+    }
   });
 });

@@ -95,3 +95,23 @@ export async function runCompare(o: CompareRunOptions): Promise<CompareRunResult
   if (sink) await sink.flush();
   return { comparison, merged: run.summary, sides, spread: matcher.spread(), cancelled: run.cancelled, heapStop: run.heapStop, notes: run.notes };
 }
+
+/**
+ * Why the comparison says nothing, or undefined: a side held no records, or none it could
+ * sequence (the first invalid one named).
+ * @param nameOf How a file is named to the reader. @param optionNames The options to check, as the reader gives them.
+ */
+export function sideProblem(r: CompareRunResult, labels: readonly [string, string], paths: readonly [readonly string[], readonly string[]], nameOf: (path: string) => string, optionNames: string): string | undefined {
+  for (const i of [0, 1] as const) {
+    const s = r.sides[i];
+    const name = `side ${i === 0 ? 'A' : 'B'} (${labels[i]})`;
+    if (s.valid + s.invalid === 0) return `${name} holds no records: nothing to compare`;
+    if (s.valid === 0) {
+      const files = new Set(paths[i]);
+      const sample = r.merged.invalidSamples.find((x) => x.file === undefined || files.has(x.file));
+      const first = sample ? ` (the first: ${sample.file ? nameOf(sample.file) + ':' : 'line '}${sample.line}: ${sample.reason})` : '';
+      return `${name}: no record could be sequenced: ${s.invalid === 1 ? 'its one record is invalid' : `all ${s.invalid} records are invalid`}${first}; check the sequencing options (${optionNames}) or the file`;
+    }
+  }
+  return undefined;
+}

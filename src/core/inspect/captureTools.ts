@@ -4,7 +4,8 @@
  * text or throws an InputError that says what to fix.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { repeatedInput, repeatedInputMessage } from '../capture/fileIdentity';
+import { captureVersion, repeatedInput, repeatedInputMessage } from '../capture/fileIdentity';
+import { compareForAgent, comparisonText } from './compareInspection';
 import { InputError } from '../util/inputError';
 import { findMessages, InspectionCache } from './captureInspection';
 import { Args, FINDINGS_PROPERTIES, findingsFilter, JsonSchema, MESSAGES_PROPERTIES, messageQuery, optionalString, SEQUENCING_PROPERTIES, sequencingOptions } from './inspectArgs';
@@ -27,6 +28,22 @@ const PATHS = {
   },
 } as const;
 
+/** Compare's two sides, each one capture or several merged. */
+export const COMPARE_SIDES = {
+  a: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Side A: capture files of one feed, subscription or archive (several are merged by their clock).' },
+  b: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Side B: capture files of the other, of the same stream.' },
+  forKey: { type: 'string', description: 'Show this key in full: both sides\' counts and the number ranges each side missed.' },
+} as const;
+
+export const COMPARE_DESCRIPTION =
+  'Compares two captures of one stream (two feeds, e.g. CME\'s A and B; two subscriptions; a recording and an archive) per key, as `seqscope compare` does: what both had, what only A or only B had, numbers neither had, which side was first and by how much (Δt), each side\'s misses in incidents, and the merged stream. forKey lists one key\'s missed number ranges.';
+
+/** Missing captures named: an InputError. */
+export function assertReadable(paths: readonly string[], where: string): void {
+  const missing = paths.filter((p) => captureVersion([p]) === undefined);
+  if (missing.length) throw new InputError(`${missing.map((p) => JSON.stringify(p)).join(', ')} cannot be read: give the path of an existing capture file (absolute, or relative to ${where})`);
+}
+
 const SEQUENCING_NOTE = 'Sequencing as `seqscope replay` does: give `preset` (e.g. cme) or `key`/`seq`/`time` specs, `seqBits`, `gapTimeout`.';
 
 function schema(properties: Record<string, unknown>, required: string[] = ['paths']): JsonSchema {
@@ -34,10 +51,10 @@ function schema(properties: Record<string, unknown>, required: string[] = ['path
 }
 
 /** The capture paths, absolute, each file once. */
-export function capturePaths(args: Args, cwd: string): string[] {
-  const paths = args.paths;
+export function capturePaths(args: Args, cwd: string, name = 'paths'): string[] {
+  const paths = args[name];
   if (!Array.isArray(paths) || paths.length === 0 || paths.some((p) => typeof p !== 'string' || p === '')) {
-    throw new InputError('argument "paths" must be a list of one or more capture file paths');
+    throw new InputError(`argument "${name}" must be a list of one or more capture file paths`);
   }
   const absolute = (paths as string[]).map((p) => (isAbsolute(p) ? p : resolve(cwd, p)));
   const twice = repeatedInput(absolute);
@@ -85,6 +102,18 @@ export function captureTools(cwd: string): InspectTool[] {
         // Reads the files once more; the cached inspection first says they are sequenceable.
         await cache.get(paths, options);
         return messagesText(await findMessages(paths, options, q.query, q.limit, signal), q.includePayload);
+      },
+    },
+    {
+      name: 'compare_captures',
+      title: 'Compare two captures',
+      description: `${COMPARE_DESCRIPTION} ${SEQUENCING_NOTE}`,
+      inputSchema: schema({ ...COMPARE_SIDES, ...SEQUENCING_PROPERTIES }, ['a', 'b']),
+      async run(args, _cache, signal) {
+        const a = capturePaths(args, cwd, 'a');
+        const b = capturePaths(args, cwd, 'b');
+        assertReadable([...a, ...b], "the server's working folder");
+        return comparisonText(await compareForAgent(a, b, sequencingOptions(args), signal), optionalString(args, 'forKey'));
       },
     },
   ];

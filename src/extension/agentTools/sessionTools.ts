@@ -7,9 +7,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { captureVersion } from '../../core/capture/fileIdentity';
 import { FindingEvent, Inspection } from '../../core/inspect/captureInspection';
-import { capturePaths } from '../../core/inspect/captureTools';
+import { assertReadable, capturePaths } from '../../core/inspect/captureTools';
+import { compareForAgent, comparisonText } from '../../core/inspect/compareInspection';
 import { Args, findingsFilter, JsonSchema, messageQuery, optionalString, SEQUENCING_PROPERTIES, sequencingText } from '../../core/inspect/inspectArgs';
 import { SESSION_TOOL_SCHEMAS, SessionToolName } from './toolSchemas';
 import { counts, findingLine, findingsPage, findingsPageText, messageLine, payloadLine, quoteText, summaryText } from '../../core/inspect/inspectText';
@@ -290,11 +290,26 @@ export function sessionTools(host: SessionToolHost): readonly (SessionTool & { n
         const paths = capturePaths(args, cwd());
         // As Open Capture sequences: the settings, and the user's presets, under what is given.
         const options = optionsFromSettings(sequencingText(args));
-        const missing = paths.filter((p) => captureVersion([p]) === undefined);
-        if (missing.length) throw new InputError(`${missing.map((p) => quoteText(p)).join(', ')} cannot be read: give the path of an existing capture file (absolute, or relative to the workspace folder)`);
+        assertReadable(paths, 'the workspace folder');
         const s = await host.open(paths, options);
         if (!s) return 'the capture was not opened (cancelled)';
         return summaryText(inspectionOf(s).ins, `opened as session ${s.id} ${quoteText(s.title)}`);
+      },
+    },
+    {
+      name: 'seqscope_compare_captures',
+      inputSchema: SESSION_TOOL_SCHEMAS.seqscope_compare_captures,
+      confirm: (args) => {
+        const side = (v: unknown) => (Array.isArray(v) ? v.map((p) => `\`${String(p)}\``).join(', ') : '—');
+        return { title: 'Compare two captures in SeqScope?', message: `Read and compare A ${side(args.a)} with B ${side(args.b)}, sequenced with ${optionWords(args)}.` };
+      },
+      progress: () => 'Comparing captures',
+      run: async (args, signal) => {
+        const a = capturePaths(args, cwd(), 'a');
+        const b = capturePaths(args, cwd(), 'b');
+        const options = optionsFromSettings(sequencingText(args));
+        assertReadable([...a, ...b], 'the workspace folder');
+        return comparisonText(await compareForAgent(a, b, options, signal), optionalString(args, 'forKey'));
       },
     },
   ];

@@ -2,6 +2,7 @@
  * The language model tools' input schemas, as package.json's `languageModelTools` declares them
  * (a unit test holds the two equal). No `vscode` here, so plain Node reads them.
  */
+import { COMPARE_SIDES } from '../../core/inspect/captureTools';
 import { FINDINGS_PROPERTIES, JsonSchema, MESSAGES_PROPERTIES, SEQUENCING_PROPERTIES } from '../../core/inspect/inspectArgs';
 
 const SESSION = {
@@ -29,6 +30,7 @@ export const SESSION_TOOL_SCHEMAS = {
     },
     ['paths'],
   ),
+  seqscope_compare_captures: schema({ ...COMPARE_SIDES, ...SEQUENCING_PROPERTIES }, ['a', 'b']),
 } as const satisfies Record<string, JsonSchema>;
 
 export type SessionToolName = keyof typeof SESSION_TOOL_SCHEMAS;

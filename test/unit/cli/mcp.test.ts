@@ -1,11 +1,12 @@
 /** `seqscope mcp` as an MCP client meets it: the SDK's client starts the built CLI over stdio. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildCli } from '../../support/builtCli';
+import { PairFiles, writePair } from '../../support/abPairFiles';
 
 const root = join(__dirname, '..', '..', '..');
 const SAMPLE = join(root, 'media', 'samples', 'cme-sample.jsonl');
@@ -15,9 +16,11 @@ describe('seqscope mcp', function () {
   this.timeout(60_000);
   let dir: string;
   let client: Client;
+  let pair: PairFiles;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'seqscope-mcp-'));
+    pair = writePair({ stream: { seed: 4, keys: ['310', '311'], messagesPerKey: 400, seqBits: 32, startSeq: 1_200_000, redeliveries: 2 }, dropA: 0.03, dropB: 0.04, lagMsB: 3 });
     const cli = await buildCli(dir);
     client = new Client({ name: 'seqscope-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: root, stderr: 'pipe' }));
@@ -25,6 +28,7 @@ describe('seqscope mcp', function () {
   after(async () => {
     await client?.close();
     rmSync(dir, { recursive: true, force: true });
+    pair?.remove();
   });
 
   async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
@@ -35,11 +39,11 @@ describe('seqscope mcp', function () {
 
   it('lists its tools, each with a description and an object schema that takes paths', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['summarize_capture', 'list_findings', 'find_messages']);
+    assert.deepEqual(tools.map((t) => t.name), ['summarize_capture', 'list_findings', 'find_messages', 'compare_captures']);
     for (const t of tools) {
       assert.ok((t.description ?? '').length > 80, t.name);
       assert.equal(t.inputSchema.type, 'object');
-      assert.deepEqual(t.inputSchema.required, ['paths']);
+      assert.deepEqual(t.inputSchema.required, t.name === 'compare_captures' ? ['a', 'b'] : ['paths']);
       assert.ok(t.inputSchema.properties && 'preset' in t.inputSchema.properties && 'gapTimeout' in t.inputSchema.properties);
     }
   });
@@ -96,6 +100,43 @@ describe('seqscope mcp', function () {
     assert.equal(text.text.split('\n').length, 3);
     const regex = await call('find_messages', { paths: [SAMPLE], preset: 'cme', regex: '"MsgSeqNum":7107\\b' });
     assert.match(regex.text, /^1 messages match/);
+  });
+
+  it('compare_captures: two feeds of one stream, per key, as the generator planted their misses', async () => {
+    const t = pair.pair.truth;
+    const r = await call('compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme' });
+    assert.equal(r.isError, false, r.text);
+    const lines = r.text.split('\n');
+    assert.match(lines[0], /^A "a\.jsonl" \(\d+ records\) ⇄ B "b\.jsonl" \(\d+ records\): key attribute:Channel, seq attribute:MsgSeqNum/);
+    assert.match(lines[1], new RegExp(`^total, 2 keys \\(2 in both\\): both ${t.totals.both}, only A ${t.totals.onlyA}, only B ${t.totals.onlyB}, lost in both ${t.totals.lostBoth}; first A \\d+, first B \\d+; Δt B−A p50/p90/p99/max `));
+    assert.match(lines[2], new RegExp(`^  A: received ${t.totals.aReceived}, duplicates ${t.totals.aDuplicates}, missed ${t.totals.onlyB} in \\d+ incidents`));
+    for (const [key, k] of t.byKey) {
+      assert.ok(lines.includes(`  "${key}": both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; A missed ${k.onlyB} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/A missed \d+ \((\d+) incidents/)![1]} incidents), B missed ${k.onlyA} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/B missed \d+ \((\d+) incidents/)![1]} incidents)`), r.text);
+    }
+    const one = await call('compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: '311' });
+    assert.match(one.text, /\nkey "311": both \d+/);
+    assert.match(one.text, /\n {2}A missed: #\d+/);
+    const missedA = [...one.text.matchAll(/#(\d+)(?:–(\d+) \((\d+)\))?/g)].length;
+    assert.ok(missedA > 0);
+    // Bad input: said, the server keeps serving.
+    const nokey = await call('compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: '999' });
+    assert.equal(nokey.isError, true);
+    assert.match(nokey.text, /^key "999" is in neither capture: they have 2 keys/);
+    const same = await call('compare_captures', { a: [pair.a], b: [pair.a], preset: 'cme' });
+    assert.equal(same.isError, true);
+    assert.match(same.text, /name each capture once/);
+    const missing = await call('compare_captures', { a: [pair.a], b: ['no-such-b.jsonl'], preset: 'cme' });
+    assert.match(missing.text, /"[^"]*no-such-b\.jsonl" cannot be read: give the path of an existing capture file/);
+    const notCapture = join(dir, 'not-a-capture.jsonl');
+    writeFileSync(notCapture, 'not json\n');
+    const wrong = await call('compare_captures', { a: [pair.a], b: [notCapture], preset: 'cme' });
+    assert.equal(wrong.isError, true);
+    assert.match(wrong.text, /^side B: \S+not-a-capture\.jsonl is not a capture: it starts with "not json"/);
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"message":{"messageId":"1","publishTime":"2026-11-30T09:30:00Z","attributes":{}},"receivedAt":"2026-11-30T09:30:00Z"}\n');
+    const nothing = await call('compare_captures', { a: [pair.a], b: [bad], preset: 'cme' });
+    assert.equal(nothing.isError, true);
+    assert.match(nothing.text, /^side B \(bad\.jsonl\): no record could be sequenced: .*check the sequencing options \(preset, key, seq\) or the file$/);
   });
 
   it('bad input is a tool error that says what to fix, and the server keeps serving', async () => {
