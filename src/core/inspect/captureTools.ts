@@ -58,7 +58,7 @@ export function capturePaths(args: Args, cwd: string, name = 'paths'): string[] 
   }
   const absolute = (paths as string[]).map((p) => (isAbsolute(p) ? p : resolve(cwd, p)));
   const twice = repeatedInput(absolute);
-  if (twice) throw new InputError(repeatedInputMessage(twice, 'name each capture once'));
+  if (twice) throw new InputError(`${name === 'paths' ? '' : `side ${name.toUpperCase()}: `}${repeatedInputMessage(twice, 'name each capture once')}`);
   return absolute;
 }
 

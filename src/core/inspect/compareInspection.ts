@@ -33,8 +33,11 @@ export function sideLabel(paths: readonly string[]): string {
 
 /** Compares side A's captures with side B's; an InputError when a side holds nothing to compare. */
 export async function compareForAgent(a: readonly string[], b: readonly string[], options: SequencingOptions, signal?: AbortSignal): Promise<Comparison> {
-  const repeated = repeatedInput([...a, ...b]);
-  if (repeated) throw new InputError(repeatedInputMessage(repeated, 'name each capture once, on one side'));
+  // One file on both sides is allowed (everything in both, Δt 0); twice on one side is not.
+  for (const [paths, side] of [[a, 'A'], [b, 'B']] as const) {
+    const repeated = repeatedInput(paths);
+    if (repeated) throw new InputError(`side ${side}: ${repeatedInputMessage(repeated, 'name each capture once')}`);
+  }
   const labels = [sideLabel(a), sideLabel(b)] as const;
   let result: CompareRunResult;
   try {

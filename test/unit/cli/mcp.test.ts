@@ -122,9 +122,13 @@ describe('seqscope mcp', function () {
     const nokey = await call('compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: '999' });
     assert.equal(nokey.isError, true);
     assert.match(nokey.text, /^key "999" is in neither capture: they have 2 keys/);
+    // One file on both sides: everything in both, Δt 0. Twice on one side: refused.
     const same = await call('compare_captures', { a: [pair.a], b: [pair.a], preset: 'cme' });
-    assert.equal(same.isError, true);
-    assert.match(same.text, /name each capture once/);
+    assert.equal(same.isError, false, same.text);
+    assert.match(same.text, new RegExp(`\\ntotal, 2 keys \\(2 in both\\): both ${t.totals.both + t.totals.onlyA}, only A 0, only B 0, lost in both ${t.totals.lostBoth + t.totals.onlyB}; first A 0, first B 0; Δt B−A p50/p90/p99/max 0ms / 0ms / 0ms / 0ms\\n`));
+    const twice = await call('compare_captures', { a: [pair.a, pair.a], b: [pair.b], preset: 'cme' });
+    assert.equal(twice.isError, true);
+    assert.match(twice.text, /^side A: .* is named twice: name each capture once/);
     const missing = await call('compare_captures', { a: [pair.a], b: ['no-such-b.jsonl'], preset: 'cme' });
     assert.match(missing.text, /"[^"]*no-such-b\.jsonl" cannot be read: give the path of an existing capture file/);
     const notCapture = join(dir, 'not-a-capture.jsonl');
