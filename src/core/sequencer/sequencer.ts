@@ -196,8 +196,8 @@ const enum KeySlot {
   /** Position of the first number of the key's current sequence (its start, or its latest reset). */
   SequenceStart = 7,
 }
-/** ExpectedRaw while a reset candidate is pending: no arrival has it, so none takes the in-order path. */
-const PENDING_RAW = -1;
+/** ExpectedRaw while a reset candidate is pending: equal to no number (NaN, not -1: 64-bit numbers may be negative), so no arrival takes the in-order path. */
+const PENDING_RAW = Number.NaN;
 /** Numbers per key (a power of two: the index is a shift; 64 bytes, one cache line). */
 const KEY_NUMBERS_SHIFT = 3;
 
@@ -508,6 +508,17 @@ export class Sequencer<T> {
   /** The next number a key expects (raw), or undefined during its start window. */
   expectedNumber(k: KeyState<T>): number | undefined {
     return k.started ? this.space.wrap(this.expected(k)) : undefined;
+  }
+
+  /**
+   * A key in its start window with a hole in what it holds: the first missing number above the
+   * lowest held, and when the earliest message above it arrived. Once the window closes the key
+   * starts at its lowest number and waits for the missing one, counting from that arrival.
+   */
+  startWindowHole(k: KeyState<T>): { expected: number; since: number } | undefined {
+    if (k.started || k.held.size < 2) return undefined;
+    const hole = k.held.firstHole();
+    return hole && { expected: this.space.wrap(hole.missing), since: hole.since };
   }
 
   /**

@@ -213,6 +213,16 @@ describe('Sequencer against the reference model of the rules', () => {
     fc.assert(fc.property(scenarioArb, checkSameAsModel), { numRuns: RUNS });
   });
 
+  it('does so on a number equal to the marker of a pending reset (-1, 64-bit): it is an ordinary number', () => {
+    const arrival = (delta: number, restart?: number) => ({ key: 2, delta, secondPublish: true, tampered: true, ...(restart === undefined ? {} : { restart }) });
+    checkSameAsModel({
+      sequenced: true, publishOrder: false, bits: 64, gapTimeoutMs: 5, capacity: 1, historySize: undefined, historyTotal: undefined, idsKept: undefined, resets: undefined, resetTo: undefined, keys: 3,
+      // 2^40 + 2000, then a restart at 1 (a reset candidate), then -1 while it is pending.
+      steps: [{ dt: 0, arrival: arrival(0) }, { dt: 10, arrival: arrival(1, 1) }, { dt: 0, arrival: arrival(-2) }, { dt: 0 }],
+      cloneAt: null,
+    });
+  });
+
   it("does so too where historyTotal stops the keys' histories", () => {
     fc.assert(fc.property(stoppedHistoryArb, checkSameAsModel), { numRuns: Math.ceil(RUNS / 5) });
   });
