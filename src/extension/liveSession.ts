@@ -5,13 +5,17 @@ import { mebibytes } from '../core/util/byteSize';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { claimRecordingPath } from '../core/capture/recordingPath';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
-import { OpenState, openStateOf } from '../core/sequencer/openState';
+import { OpenState } from '../core/sequencer/openState';
 import { LiveFeed } from '../timeline/liveFeed';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
 import { log } from './log';
 import { LiveStatus, Session } from './session';
 import { SessionManager } from './sessionManager';
+import { SessionNotices } from './sessionNotices';
+import { outageWords } from './outageWords';
+import { runCommand } from './commands/registry';
+import { basename } from 'node:path';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
 const REFRESH_MS = 500;
@@ -37,6 +41,8 @@ export interface LiveStart {
   readonly recordingDir: string;
   /** Arrivals a window shows before the views move on to a fresh one. */
   readonly windowArrivals?: number;
+  /** Where the session's notifications go: settled when it re-taps, detaches or closes. */
+  readonly notices: SessionNotices;
 }
 
 /** One subscription the session reads: a tap (replaced by Re-tap) or the subscription consumed. */
@@ -50,6 +56,8 @@ interface Input {
   gone: boolean;
   /** When the tap was found gone (ms), for what Re-tap reports as missed. */
   goneAt: number;
+  /** The PubsubError kind behind a disconnect. */
+  cause?: string;
 }
 
 /**
@@ -105,11 +113,7 @@ export class LiveSession extends Disposable {
       redeliveredSinceReconnect: 0,
       reconnects: 0,
       windows: 1,
-      openState: (key) => {
-        const seq = this.feed.engine.sequencer;
-        const k = seq.keyStates[key];
-        return k && openStateOf(seq, k, Math.max(seq.now, Date.now()));
-      },
+      openState: (key) => this.feed.openStateOf(key),
       openKeys: 0,
       longestOpen: undefined,
     };
@@ -181,9 +185,15 @@ export class LiveSession extends Disposable {
             input.goneAt = Date.now();
             input.detail = `the tap ${subscription.id} is gone: the server no longer has it (an emulator restart deletes every subscription). Re-tap makes a new one and continues this session and recording.`;
           }
+          input.cause = state === 'disconnected' ? cause : undefined;
           this.showState(label + input.detail);
           if (newlyGone) {
-            void vscode.window.showWarningMessage(`SeqScope: ${this.session.title}: ${status.detail}`, 'Re-tap').then((pick) => pick === 'Re-tap' && void vscode.commands.executeCommand('seqscope.live.retap', this.session.id));
+            // The session's window at the time of the click (a rollover makes a new one).
+            this.start.notices.notify(this.recordingPath, 'tap-gone', {
+              level: 'warning',
+              message: `SeqScope: ${this.session.title}: ${status.detail}`,
+              actions: { 'Re-tap': () => runCommand('seqscope.live.retap', this.session.id) },
+            });
           }
           if (state === 'disconnected') log().warn(`${subscription.path}: ${input.gone && !newlyGone ? detail : input.detail}`);
           else log().info(`${subscription.path}: ${state}: ${detail}`);
@@ -205,6 +215,8 @@ export class LiveSession extends Disposable {
     const states = this.inputs.map((i) => i.state);
     status.state = states.includes('disconnected') ? 'disconnected' : states.every((s) => s === 'live') ? 'live' : states.includes('stopped') ? 'stopped' : 'connecting';
     status.tapGone = this.inputs.some((i) => i.gone) || undefined;
+    const down = this.inputs.find((i) => i.gone) ?? this.inputs.find((i) => i.state === 'disconnected');
+    status.outage = down ? outageWords(down.cause, down.gone) : undefined;
     status.detail = detail;
   }
 
@@ -246,6 +258,8 @@ export class LiveSession extends Disposable {
     }
     this.status.subscription = this.subscriptions.join(', ');
     this.showState(missed.join('; '));
+    const title = this.session.title;
+    this.start.notices.settle(this.recordingPath, (at) => `${title} was re-tapped at ${at} (now reading ${this.inputs.map((i) => i.subscription.id).join(', ')}): nothing more to do`, 'tap-gone');
     this.session.grew();
   }
 
@@ -263,7 +277,7 @@ export class LiveSession extends Disposable {
       const summary = this.feed.refresh();
       status.received = summary.received + summary.invalid;
       status.windows = this.feed.rollovers + 1;
-      this.noteOpenKeys(now);
+      this.noteOpenKeys();
       if (status.reconnects) status.redeliveredSinceReconnect = this.feed.engine.sequencer.totals.redeliveries - this.duplicatesAtReconnect;
       this.heapGuard.check(this.feed.engine.keyCount * RESERVE_PER_KEY);
       const full = this.heapGuard.stopped;
@@ -292,8 +306,13 @@ export class LiveSession extends Disposable {
    */
   detach(reopen = true): Promise<void> {
     this.detaching ??= (async () => {
-      const { layer, connection, options } = this.start;
+      const { layer, connection, options, notices } = this.start;
       const subscription = this.subscriptions.join(', ');
+      const title = this.session.title;
+      const again = `to receive again, ${this.inputs[0].tap ? 'tap the topic' : 'attach'} again`;
+      notices.settle(this.recordingPath, (at) =>
+        reopen ? `${title} was detached at ${at}: its recording ${basename(this.recordingPath)} opened as a capture; ${again}` : `${title} was closed at ${at}; ${again}`,
+      );
       try {
         for (const input of this.inputs) await input.source?.stop();
       } finally {
@@ -324,23 +343,18 @@ export class LiveSession extends Disposable {
     return this.detaching;
   }
 
-  /** Counts the keys that hold messages now and finds the one waiting longest (one pass over the keys). */
-  private noteOpenKeys(now: number): void {
-    const seq = this.feed.engine.sequencer;
-    let open = 0;
+  /** Counts the keys waiting now and finds the one waiting longest, from the feed's snapshot (the views' one truth). */
+  private noteOpenKeys(): void {
     let longest: { key: number; state: OpenState } | undefined;
-    let longestSince = Infinity;
-    const keys = seq.keyStates;
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i].held.size === 0) continue;
-      open++;
-      const since = seq.deadlineOf(keys[i]);
-      if (since < longestSince) {
-        longestSince = since;
-        longest = { key: i, state: openStateOf(seq, keys[i], now) as OpenState };
+    let longestEnds = Infinity;
+    for (const o of this.feed.openKeys) {
+      const ends = waitEnds(o.state);
+      if (ends < longestEnds) {
+        longestEnds = ends;
+        longest = o;
       }
     }
-    this.status.openKeys = open;
+    this.status.openKeys = this.feed.openKeys.length;
     this.status.longestOpen = longest;
   }
 
@@ -356,4 +370,9 @@ async function removeIfEmpty(path: string): Promise<void> {
   } catch {
     // Gone already, or not ours to delete: nothing to clean.
   }
+}
+
+/** When a key's wait ends: its start window's close, or its gap's timeout. */
+function waitEnds(s: OpenState): number {
+  return s.kind === 'collecting' ? s.openedAt + s.windowMs : s.openedAt + s.timeoutMs;
 }

@@ -16,6 +16,7 @@ import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
+import { NoticeLevel, SessionNotices } from './sessionNotices';
 import { pickOptions } from './pickers/optionsPicker';
 import { OptionText, SequencingOptions, sequencingLabel } from '../core/sequencer/sequencingOptions';
 
@@ -83,6 +84,8 @@ export class PubsubCommands extends Disposable {
   private connection: { key: string; conn: Promise<PubsubLayer.PubsubConnection> } | undefined;
   private readonly lives = new Set<LiveSession>();
   private leftoversChecked = false;
+  /** Live sessions' notifications (a gone tap's Re-tap), settled as the sessions move on. */
+  private readonly notices = new SessionNotices(showNotice, Date.now, (m) => log().warn(m));
 
   constructor(
     private readonly manager: SessionManager,
@@ -187,7 +190,7 @@ export class PubsubCommands extends Disposable {
   private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, taps: readonly PubsubLayer.Tap[] = []): Promise<LiveResult> {
     let live: LiveSession;
     try {
-      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, taps, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals });
+      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, taps, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals, notices: this.notices });
     } catch (e) {
       await Promise.all(taps.map((t) => layer.deleteTap(conn, t.subscription).catch(() => undefined)));
       throw e;
@@ -532,4 +535,10 @@ async function offerWayForward(message: string, rerun: CommandId | undefined, ex
     await c.update('projectId', project.trim(), inWorkspace || vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
     if (rerun) await runCommand(rerun);
   }
+}
+
+/** A notification at its level, resolving to the button picked. */
+function showNotice(level: NoticeLevel, message: string, buttons: readonly string[]): Thenable<string | undefined> {
+  const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  return show(message, ...buttons);
 }

@@ -4,13 +4,15 @@ import type { OpenState } from '../core/sequencer/openState';
 import { CaptureSession, captureTitle } from '../timeline/captureSession';
 import { SessionFiles } from '../timeline/sessionFiles';
 import { lanesOf, TimelineService } from '../timeline/timelineService';
-import type { LaneInfo } from '../shared/protocol';
+import type { LaneInfo, LiveConnection } from '../shared/protocol';
+import type { SessionMeta } from '../shared/timelineModel';
+import { basename } from 'node:path';
 import { isFilterActive, TraceFilterSpec } from '../core/trace/traceFilter';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { Disposable } from './dispose';
 import type { InputFormat } from '../core/capture/captureReader';
 import { ReplayController } from './replayController';
-
+import type { OutageWords } from './outageWords';
 /** What a live session shows about its source (src/extension/liveSession.ts keeps it current). */
 export interface LiveStatus {
   state: 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -37,6 +39,8 @@ export interface LiveStatus {
   longestOpen: { key: number; state: OpenState } | undefined;
   /** Set when the tap's subscription vanished (the server lost it): Re-tap makes a new one. */
   tapGone?: boolean;
+  /** While disconnected: what is wrong and what comes next, in a few words (outageWords.ts). */
+  outage?: OutageWords;
 }
 
 /**
@@ -93,9 +97,28 @@ export class Session extends Disposable {
   ) {
     super();
     this.files = new SessionFiles(data);
+    // Read when the timeline asks: a live session's title, source and connection change as it runs.
+    const now = { title: () => this.title, live: () => this.live };
+    const meta: SessionMeta = {
+      id,
+      get title() {
+        return now.title();
+      },
+      get source() {
+        const live = now.live();
+        return live && liveSource(live);
+      },
+      get connection() {
+        const live = now.live();
+        return live && liveConnection(live);
+      },
+      options: describeOptions(options),
+      seqBits: options.seqBits,
+      ...(options.payload ? { payload: options.payload } : {}),
+    };
     this.timeline = new TimelineService(
       data,
-      { id, title: this.title, options: describeOptions(options), seqBits: options.seqBits, ...(options.payload ? { payload: options.payload } : {}) },
+      meta,
       (a) => this.files.read(a),
       (name, value) => this.files.attributeMask(name, value),
     );
@@ -201,4 +224,19 @@ export class Session extends Disposable {
 function tappedWords(tapOf: string): string {
   const ids = tapOf.split(', ').map((p) => p.split('/').pop());
   return ids.length <= 2 ? ids.join(' + ') : `${ids[0]} + ${ids.length - 1} more`;
+}
+
+/** A live session's line under its title: the recording, and the subscriptions read. */
+function liveSource(live: LiveStatus): string | undefined {
+  const subs = live.subscription.split(', ').map((p) => p.split('/').pop()).join(', ');
+  return [live.recording && `recording ${basename(live.recording)}`, `${live.tapOf ? 'through ' : 'consuming '}${subs}`].filter(Boolean).join(' · ');
+}
+
+/** A live session that is not receiving, for the timeline's header (undefined while it is). */
+function liveConnection(live: LiveStatus): LiveConnection | undefined {
+  if (live.state === 'live' && !live.tapGone) return undefined;
+  if (live.outage) return { state: live.state === 'live' ? 'disconnected' : live.state, ...live.outage };
+  if (live.state === 'connecting') return { state: 'connecting', reason: 'connecting', next: 'the first messages show as they arrive' };
+  if (live.state === 'stopped') return { state: 'stopped', reason: 'detached', next: 'the recording opens as a capture' };
+  return undefined;
 }

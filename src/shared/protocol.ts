@@ -15,14 +15,14 @@ import type { TraceFilterSpec } from '../core/trace/traceFilter';
 import type { WireLanes } from './laneWire';
 import type { PanelRestore } from './panelRestore';
 import type { WirePage } from './pageWire';
-import type { CursorState, EventView, LaneInfo, Overview } from './timelineModel';
+import type { CursorState, EventView, LaneInfo, LiveConnection, Overview } from './timelineModel';
 
 // The model the messages carry, re-exported so the webview reads the protocol from one file.
 export type { KeyOrder } from '../core/trace/keyOrder';
 export type { WireLanes } from './laneWire';
 export type { WirePage } from './pageWire';
 export type { PanelRestore } from './panelRestore';
-export type { CursorState, EventView, KeyStateView, KindName, LaneCounts, LaneInfo, LanePage, MarkList, Overview, TimelinePage } from './timelineModel';
+export type { CursorState, EventView, KeyStateView, KindName, LaneCounts, LaneInfo, LanePage, LiveConnection, MarkList, Overview, TimelinePage } from './timelineModel';
 
 export interface SessionInfo {
   id: string;
@@ -43,6 +43,10 @@ export interface SessionInfo {
   live?: boolean;
   /** A live session's keys waiting now: an open gap (a band growing while it waits), a start window. */
   open?: { key: number; state: OpenState }[];
+  /** A line under the title: a live session's recording and the subscriptions it reads. */
+  source?: string;
+  /** A live session that is not receiving: why and what comes next (shown in the header). */
+  connection?: LiveConnection;
 }
 
 /** SessionInfo as it crosses: its lanes packed (shared/laneWire.ts: one string, not an object a lane); the webview unpacks. */

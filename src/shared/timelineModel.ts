@@ -221,4 +221,15 @@ export interface SessionMeta {
   keyOrder?: KeyOrder;
   /** Payloads are MDP 3.0 packets (the cme preset, --seq/--time mdp3): the detail pane decodes them. */
   payload?: 'mdp3';
+  /** A line under the title: a live session's recording and the subscriptions it reads. */
+  source?: string;
+  /** A live session's connection while it is not receiving: the timeline's header says so. */
+  connection?: LiveConnection;
+}
+
+/** A live session that is not receiving: why, in a few words, and what comes next. */
+export interface LiveConnection {
+  state: 'connecting' | 'disconnected' | 'stopped';
+  reason: string;
+  next: string;
 }

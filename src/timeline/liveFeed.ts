@@ -3,7 +3,7 @@
  * written to the recording, with its byte range) goes through the sequencer and into the
  * session's columns, and the wall clock is fed in between arrivals so gaps are declared when their
  * timeout passes even while nothing arrives. The views read `session` as they read a loaded
- * capture; `refresh()` updates its summary. Pure: the clock comes from the caller.
+ * capture; `refresh()` updates its summary and what each key waits for. Pure: the clock comes from the caller.
  *
  * Memory is bounded by a window: when `windowArrivals` arrivals are indexed, the feed starts a
  * new window (a fresh `session`, announced through `onRollover`) holding only what arrives from
@@ -35,6 +35,8 @@ export class LiveFeed {
   /** Arrivals in the windows before this one (the recording's line numbers go on). */
   private base = 0;
   private readonly windowArrivals: number;
+  private open: { key: number; state: OpenState }[] = [];
+  private openByKey = new Map<number, OpenState>();
 
   constructor(
     readonly recordingPath: string,
@@ -57,17 +59,39 @@ export class LiveFeed {
       const k = this.engine.sequencer.keyStates[key];
       return k?.started ? k.held.size : 0;
     };
-    this.session.openNow = () => {
-      const seq = this.engine.sequencer;
-      // The sequencer's clock: arrivals, and the wall clock the caller feeds in between them.
-      const now = seq.now;
-      const open: { key: number; state: OpenState }[] = [];
-      seq.keyStates.forEach((k, key) => {
-        const state = openStateOf(seq, k, now);
-        if (state) open.push({ key, state });
-      });
-      return open;
-    };
+    this.session.openNow = () => this.open;
+  }
+
+  /**
+   * What each key waits for as of the last refresh: the tree, the status bar and the timeline
+   * all read this one snapshot, so they never disagree (a gap declared since shows everywhere
+   * at the next refresh, with its counts).
+   */
+  get openKeys(): readonly { key: number; state: OpenState }[] {
+    return this.open;
+  }
+
+  /** A key's entry in the snapshot (undefined: it holds nothing). */
+  openStateOf(key: number): OpenState | undefined {
+    return this.openByKey.get(key);
+  }
+
+  private snapshotOpen(): void {
+    const seq = this.engine.sequencer;
+    // The sequencer's clock: arrivals, and the wall clock the caller feeds in between them.
+    const now = seq.now;
+    const open: { key: number; state: OpenState }[] = [];
+    const byKey = new Map<number, OpenState>();
+    const keys = seq.keyStates;
+    for (let key = 0; key < keys.length; key++) {
+      if (keys[key].held.size === 0) continue;
+      const state = openStateOf(seq, keys[key], now);
+      if (!state) continue;
+      open.push({ key, state });
+      byKey.set(key, state);
+    }
+    this.open = open;
+    this.openByKey = byKey;
   }
 
   /** Arrivals since attach. */
@@ -113,6 +137,7 @@ export class LiveFeed {
     const log = this.builder.log;
     this.session.summary = this.rollovers && log.count ? { ...s, firstTime: log.time.get(0) } : s;
     for (let i = this.keyNames.length; i < s.byKey.length; i++) this.keyNames.push(s.byKey[i].key);
+    this.snapshotOpen();
     return s;
   }
 

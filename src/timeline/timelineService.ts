@@ -96,6 +96,8 @@ export class TimelineService {
       invalid: s.summary.invalid,
       ...(this.meta.standalone ? { standalone: true } : {}),
       ...(s.openNow ? { live: true, open: s.openNow() } : {}),
+      ...(this.meta.source ? { source: this.meta.source } : {}),
+      ...(this.meta.connection ? { connection: this.meta.connection } : {}),
     };
   }
 

@@ -35,6 +35,8 @@ export function openGapBand(key: number, state: OpenState | undefined): OpenGapB
     case 'waiting':
       return band('gap', key, state.openedAt, state.waitedMs, state.timeoutMs, label);
     case 'collecting':
+      // A hole among the first arrivals is drawn as the open gap it is, from the arrival above it.
+      if (state.hole) return band('gap', key, state.hole.openedAt, state.hole.waitedMs, state.hole.timeoutMs, label);
       return band('start', key, state.openedAt, state.windowMs - state.leftMs, state.windowMs, label);
     default:
       return assertNever(state, 'open state');

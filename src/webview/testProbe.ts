@@ -18,11 +18,14 @@ export class DrawLog {
   private readonly times = new Float32Array(DRAW_TIMES_KEPT);
   draws = 0;
   lastDrawMs = 0;
+  /** Epoch ms when the last frame was drawn. */
+  lastDrawAt: number | undefined;
   /** performance.now() when a frame first drew data from the host. */
   firstPaintMs: number | undefined;
 
   record(ms: number): void {
     this.lastDrawMs = ms;
+    this.lastDrawAt = performance.timeOrigin + performance.now();
     this.times[this.draws % DRAW_TIMES_KEPT] = ms;
     this.draws++;
   }
@@ -63,6 +66,8 @@ export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
     draws: p.log.draws,
     lastDrawMs: p.log.lastDrawMs,
     drawMs: p.log.recent(),
+    lastDrawAt: p.log.lastDrawAt,
+    sessionEnd: p.session?.end,
     window: vp ? { t0: vp.t0, t1: vp.t1 } : undefined,
     domain: vp ? { t0: vp.domainT0, t1: vp.domainT1 } : undefined,
     fitAll: !!vp?.isFitAll(),

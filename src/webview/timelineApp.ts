@@ -38,7 +38,7 @@ import type { TimelineSnapshot } from './timelineSnapshot';
 import { Toolbar, ZOOM_STEP } from './toolbar';
 import { ViewState } from './viewState';
 import { liveDataEnd, OpenGapBand, openGapBand } from './openGapBand';
-import { LaneScroll, Viewport } from './viewport';
+import { FollowWindow, LaneScroll, liveDomain, Viewport } from './viewport';
 
 const windowClock = { now: () => performance.now(), setTimeout: (f: () => void, ms: number) => window.setTimeout(f, ms), clearTimeout: (h: number) => window.clearTimeout(h) };
 
@@ -63,6 +63,8 @@ export class TimelineApp {
   /** The lanes' order (the host's `keyOrder`; the toolbar asks the host to change it). */
   private keyOrder: KeyOrder = 'arrival';
   private replay: ReplayInfo = IDLE_REPLAY;
+  /** What "Follow live" keeps in view (the user's pick, kept across the session's re-inits). */
+  private followWindow: FollowWindow = 'all';
   /** The last session whose first frame with data was drawn (reported to the host once). */
   private paintedSession: string | undefined;
   /** Whether the filter chose the lanes shown (see listKeys). */
@@ -99,6 +101,7 @@ export class TimelineApp {
       zoom: (f) => this.zoom(f),
       fitAll: () => this.fitAll(),
       toggleFollow: () => this.toggleFollow(),
+      followWindow: (w) => this.setFollowWindow(w),
       navigate: (dir) => this.nav.navigate(dir),
       keyOrder: (order) => this.channel.post({ type: 'setKeyOrder', order }),
       toggleFilter: () => {
@@ -258,24 +261,24 @@ export class TimelineApp {
     // A live session: its open gaps, and where its data ends (a wait goes on past the last arrival).
     const bands = (session.open ?? []).flatMap((o) => openGapBand(o.key, o.state) ?? []);
     this.openBands = new Map(bands.map((b) => [b.key, b]));
-    const end = session.live ? liveDataEnd(session.end, bands) : session.end;
+    const { t0: start, t1: end } = session.live ? liveDomain(session.start, liveDataEnd(session.end, bands)) : { t0: session.start, t1: session.end };
     const grown = !!session.live && !!this.vp && previous === session.id;
     if (grown && this.vp) {
       // The same live session, grown (it re-inits every second): the window stays the user's,
-      // or follows where the data ends.
-      const wasFitAll = this.vp.isFitAll();
-      this.vp.setDomain(session.start, end);
-      this.vp.followEnd(wasFitAll);
+      // or follows the data.
+      this.vp.setDomain(start, end);
+      this.vp.followEnd();
     } else {
-      this.vp = new Viewport(session.start, end, this.layout?.plotW ?? 800);
-      this.vp.setFollow(!!session.live);
+      this.vp = new Viewport(start, end, this.layout?.plotW ?? 800);
+      this.vp.setFollow(!!session.live, this.followWindow);
     }
     this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone, session.seqBits);
     this.filterBar.set(filter);
     this.shell.legend(!session.standalone, keyHint(!session.standalone));
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
-    if (!grown) this.saved.restore(session.id, this.vp, this.scroll);
+    // A live session opens following its data, not on a window saved while it was smaller.
+    if (!grown && !session.live) this.saved.restore(session.id, this.vp, this.scroll);
     this.pages.reset();
     this.onReplay(replay);
     this.resize();
@@ -368,7 +371,7 @@ export class TimelineApp {
       openBands: this.openBands,
     });
     this.stats = stats;
-    this.toolbar.follow(!!session.live, vp.follow);
+    this.toolbar.follow(!!session.live, vp.state, vp.followWindow);
     const painted = stats.anyData || (this.lanes.length === 0 && !!pageFor(-1));
     if (painted && this.paintedSession !== session.id) {
       // The host holds heavy work back until then (the session after a load's first view).
@@ -398,16 +401,25 @@ export class TimelineApp {
     this.viewChanged();
   }
 
+  /** Fit all; on a live session that is following the whole session as it grows. */
   private fitAll(): void {
-    this.vp?.fitAll();
+    if (this.session?.live) this.vp?.setFollow(true, 'all');
+    else this.vp?.fitAll();
     this.viewChanged();
   }
 
-  /** "Follow live" on (the window goes to where the data ends) or off. */
+  /** "Follow live" on (the window goes where the data is) or off. */
   private toggleFollow(): void {
     const vp = this.vp;
     if (!vp) return;
     vp.setFollow(!vp.follow);
+    this.viewChanged();
+  }
+
+  /** The user picked what following keeps in view: following resumes with it. */
+  private setFollowWindow(window: FollowWindow): void {
+    this.followWindow = window;
+    this.vp?.setFollow(true, window);
     this.viewChanged();
   }
 

@@ -67,6 +67,10 @@ export interface TimelineSnapshot {
   lastDrawMs: number;
   /** The most recent per-frame draw times, ms (up to 4096). */
   drawMs: number[];
+  /** When the last frame was drawn, epoch ms (the benchmark's arrival-to-drawn). */
+  lastDrawAt?: number;
+  /** The session's end (its last arrival, engine clock) as the webview has it. */
+  sessionEnd?: number;
   window?: { t0: number; t1: number };
   domain?: { t0: number; t1: number };
   fitAll: boolean;

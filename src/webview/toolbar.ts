@@ -5,15 +5,26 @@
  */
 import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder } from '../core/trace/keyOrder';
 import type { SessionInfo, TimelineFilter } from '../shared/protocol';
-import { iconButton, relabel, singleSelect, toggleButton, VscodeSingleSelect, VscodeToolbarButton } from './controls';
+import { iconButton, relabel, singleSelect, textButton, toggleButton, VscodeButton, VscodeSingleSelect, VscodeToolbarButton } from './controls';
 import { el } from './dom';
 import { FilterBar } from './filterBar';
+import type { FollowState, FollowWindow } from './viewport';
+
+/** What "Follow live" can keep in view: the select's values are these keys. */
+export const FOLLOW_WINDOWS: readonly { value: string; window: FollowWindow; text: string }[] = [
+  { value: 'all', window: 'all', text: 'Whole session' },
+  { value: '10000', window: 10_000, text: 'Last 10 s' },
+  { value: '60000', window: 60_000, text: 'Last minute' },
+  { value: '300000', window: 300_000, text: 'Last 5 minutes' },
+];
 
 export interface ToolbarActions {
   zoom(factor: number): void;
   fitAll(): void;
   /** "Follow live" pressed: on when off, off when on. */
   toggleFollow(): void;
+  /** The user picked what following keeps in view (following resumes with it). */
+  followWindow(window: FollowWindow): void;
   navigate(dir: 1 | -1): void;
   /** The user picked an order (shown once the host answers: setKeyOrder). */
   keyOrder(order: KeyOrder): void;
@@ -27,17 +38,30 @@ export class Toolbar {
   readonly root: HTMLElement;
   private readonly title: HTMLElement;
   private readonly options: HTMLElement;
+  /** A live session's recording and subscriptions, under the title. */
+  private readonly source: HTMLElement;
+  /** A live session that is not receiving: why and what comes next. */
+  private readonly connection: HTMLElement;
   private readonly filterToggle: VscodeToolbarButton;
   private readonly filterSummary: HTMLElement;
   private readonly keyOrderSelect: VscodeSingleSelect;
   /** A live session's "Follow live" toggle (hidden for a capture). */
   private readonly followButton: VscodeToolbarButton;
+  /** What following keeps in view (a live session). */
+  private readonly followSelect: VscodeSingleSelect;
+  /** Shown while the user's own move has paused following: one click resumes it. */
+  private readonly followPaused: HTMLElement;
+  private readonly resumeButton: VscodeButton;
   /** The order drawn (the select says it until the host answers another). */
   private order: KeyOrder = 'arrival';
 
   constructor(act: ToolbarActions) {
     this.title = el('h1', { class: 'ss-title', text: 'SeqScope timeline' });
     this.options = el('span', { class: 'ss-options ss-muted' });
+    this.source = el('span', { class: 'ss-source ss-muted' });
+    this.source.hidden = true;
+    this.connection = el('span', { class: 'ss-connection', attrs: { role: 'status' } });
+    this.connection.hidden = true;
     this.filterToggle = iconButton('filter', 'Show the filter bar', () => act.toggleFilter());
     this.filterSummary = el('span', { class: 'ss-filter-summary ss-muted' });
     this.keyOrderSelect = singleSelect(
@@ -51,16 +75,27 @@ export class Toolbar {
       this.keyOrderSelect.value = this.order;
       if (isKeyOrder(order)) act.keyOrder(order);
     });
-    this.followButton = toggleButton('pulse', 'Follow live: the view keeps showing what arrives last (panning turns it off)', () => act.toggleFollow());
+    this.followButton = toggleButton('pulse', 'Follow live: the view keeps the stream in sight as it grows (zooming or panning pauses it)', () => act.toggleFollow());
     this.followButton.hidden = true;
+    this.followSelect = singleSelect('What following live keeps in view', FOLLOW_WINDOWS.map((w) => ({ value: w.value, text: w.text })));
+    this.followSelect.classList.add('ss-follow-window');
+    this.followSelect.hidden = true;
+    this.followSelect.addEventListener('change', () => {
+      const picked = FOLLOW_WINDOWS.find((w) => w.value === this.followSelect.value);
+      if (picked) act.followWindow(picked.window);
+    });
+    this.resumeButton = textButton('Resume', 'Resume following live', () => act.toggleFollow(), { icon: 'debug-continue', secondary: true });
+    this.followPaused = el('span', { class: 'ss-follow-paused', attrs: { role: 'status' } }, [el('span', { class: 'ss-muted', text: 'Following paused' }), this.resumeButton]);
+    this.followPaused.hidden = true;
     this.root = el('div', { class: 'ss-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Timeline' } }, [
-      this.title,
-      this.options,
+      el('div', { class: 'ss-heading' }, [el('div', { class: 'ss-heading-line' }, [this.title, this.connection, this.options]), this.source]),
       el('span', { class: 'ss-spacer' }),
       iconButton('zoom-out', 'Zoom out', () => act.zoom(1 / ZOOM_STEP)),
       iconButton('zoom-in', 'Zoom in', () => act.zoom(ZOOM_STEP)),
       iconButton('screen-normal', 'Fit all: show the whole session', () => act.fitAll()),
       this.followButton,
+      this.followSelect,
+      this.followPaused,
       el('span', { class: 'ss-sep', attrs: { role: 'separator' } }),
       iconButton('arrow-up', 'Previous finding', () => act.navigate(-1)),
       iconButton('arrow-down', 'Next finding', () => act.navigate(1)),
@@ -72,11 +107,18 @@ export class Toolbar {
     ]);
   }
 
-  /** Shows "Follow live" for a live session, pressed while the view follows the data. */
-  follow(live: boolean, following: boolean): void {
+  /**
+   * A live session's following: the toggle (pressed while following), what it keeps in view, and
+   * "Following paused · Resume" once the user's own move paused it; all hidden for a capture.
+   */
+  follow(live: boolean, state: FollowState, window: FollowWindow): void {
     this.followButton.hidden = !live;
-    const on = live && following;
+    this.followSelect.hidden = !live;
+    const on = state === 'following';
     if (this.followButton.checked !== on) this.followButton.checked = on;
+    const value = FOLLOW_WINDOWS.find((w) => w.window === window)?.value ?? 'all';
+    if (this.followSelect.value !== value) this.followSelect.value = value;
+    this.followPaused.hidden = !live || state !== 'paused';
   }
 
   /** A capture is loading for this panel. */
@@ -89,6 +131,13 @@ export class Toolbar {
     this.keyOrderSelect.title = session.standalone ? 'Order of the lanes' : 'Order of the lanes, and of the keys in the Sessions tree (seqscope.keyOrder)';
     this.title.textContent = session.title;
     this.options.textContent = session.options;
+    this.source.textContent = session.source ?? '';
+    this.source.title = session.source ?? '';
+    this.source.hidden = !session.source;
+    const c = session.connection;
+    this.connection.hidden = !c;
+    this.connection.className = `ss-connection ss-connection-${c?.state ?? 'live'}`;
+    this.connection.textContent = c ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}` : '';
     this.keyOrder(order);
     this.filter(filter);
   }

@@ -8,12 +8,33 @@
  */
 import { FIT_PAD, fitWindow, MIN_SPAN_MS } from '../shared/paging';
 
+/** What "Follow live" keeps in view: the whole session, or its last N milliseconds. */
+export type FollowWindow = 'all' | number;
+
+/** The narrowest window a live session shows: its first arrivals are not a degenerate span. */
+export const LIVE_MIN_SPAN_MS = 5_000;
+
+/**
+ * A live session's time range: it ends where the data (or a wait) ends and spans at least
+ * LIVE_MIN_SPAN_MS; a start that is not a time yet (nothing has arrived) is not taken as one.
+ */
+export function liveDomain(start: number, end: number): { t0: number; t1: number } {
+  const t1 = Number.isFinite(end) && end > 0 ? end : start;
+  const t0 = Number.isFinite(start) && start > 0 && start <= t1 ? start : t1;
+  return { t0: Math.min(t0, t1 - LIVE_MIN_SPAN_MS), t1 };
+}
+
+/** A live session's view: following the data, paused by the user's own move, or neither (a capture). */
+export type FollowState = 'off' | 'following' | 'paused';
 
 export class Viewport {
   /** The visible window. */
   t0: number;
   t1: number;
   private following = false;
+  /** Following was on until the user zoomed or panned away. */
+  private pausedByUser = false;
+  private window: FollowWindow = 'all';
 
   constructor(
     /** The session's time range: what fit-all shows and what panning is kept near. */
@@ -62,8 +83,7 @@ export class Viewport {
   /** Zooms by `factor` (> 1 zooms in) keeping the time under pixel `x` where it is. */
   zoomAt(factor: number, x = this.widthPx / 2): void {
     if (!(factor > 0)) return;
-    // Following live: the end stays where it is, the zoom happens towards it.
-    if (this.following) x = this.widthPx;
+    this.pause();
     const anchor = this.xToTime(x);
     const span = clampSpan(this.span / factor, this.maxSpan);
     const frac = x / this.widthPx;
@@ -84,22 +104,23 @@ export class Viewport {
     this.moved();
   }
 
+  /** Centres the window on `t` (going to a finding, the overview): pauses following. */
   centerOn(t: number): void {
     const half = this.span / 2;
     this.t0 = t - half;
     this.t1 = t + half;
     this.clamp();
-    this.moved();
+    this.pause();
   }
 
-  /** Shows [t0, t1] (widened to the minimum span, narrowed to the session). */
+  /** Shows [t0, t1] (widened to the minimum span, narrowed to the session): pauses following. */
   show(t0: number, t1: number): void {
     const span = clampSpan(t1 - t0, this.maxSpan);
     const mid = (t0 + t1) / 2;
     this.t0 = mid - span / 2;
     this.t1 = mid + span / 2;
     this.clamp();
-    this.moved();
+    this.pause();
   }
 
   fitAll(): void {
@@ -107,32 +128,40 @@ export class Viewport {
   }
 
   /**
-   * "Follow live" (a live session): the window keeps ending where the data ends as it grows.
-   * Panning back in time (drag, keys, the overview, going to a finding) turns it off; zooming
-   * keeps the end pinned; `setFollow(true)` (the toolbar's toggle) brings the window back.
+   * "Follow live" (a live session): as the data grows the window shows the whole session, or its
+   * last N ms ending where the data ends — worked out from the data alone, so it never keeps a
+   * width from before. The user's own zoom, pan or jump pauses it (`state` says so); `setFollow`
+   * resumes it.
    */
   get follow(): boolean {
     return this.following;
   }
 
-  setFollow(on: boolean): void {
-    this.following = on;
-    if (on) this.followEnd(this.isFitAll());
+  get state(): FollowState {
+    return this.following ? 'following' : this.pausedByUser ? 'paused' : 'off';
   }
 
-  /**
-   * The data grew (after setDomain): when following, the window keeps its width and ends where
-   * the data ends (with the fit padding); a window showing it all goes on showing it all.
-   */
-  followEnd(wasFitAll: boolean): void {
+  get followWindow(): FollowWindow {
+    return this.window;
+  }
+
+  /** Turns following on (optionally with another window) or off; on, the window goes there at once. */
+  setFollow(on: boolean, window: FollowWindow = this.window): void {
+    this.following = on;
+    this.pausedByUser = false;
+    this.window = window === 'all' || window > 0 ? window : 'all';
+    this.followEnd();
+  }
+
+  /** The data grew (after setDomain): when following, the window goes where the rule puts it. */
+  followEnd(): void {
     if (!this.following) return;
-    if (wasFitAll) {
+    if (this.window === 'all') {
       this.fitAll();
       return;
     }
-    const span = this.span;
     this.t1 = this.liveEnd;
-    this.t0 = this.t1 - span;
+    this.t0 = this.t1 - this.window;
     this.clamp();
   }
 
@@ -141,13 +170,20 @@ export class Viewport {
     return this.domainT1 + (this.domainT1 - this.domainT0) * FIT_PAD;
   }
 
-  /** A move that leaves the live end behind stops following. */
+  /** The user moved the view: following pauses (a capture, never following, is unaffected). */
+  private pause(): void {
+    if (!this.following) return;
+    this.following = false;
+    this.pausedByUser = true;
+  }
+
+  /** A pan that leaves the live end behind pauses following; one that stays at the end does not. */
   private moved(): void {
-    if (this.following && this.t1 < this.liveEnd - this.span * 1e-6) this.following = false;
+    if (this.following && this.t1 < this.liveEnd - this.span * 1e-6) this.pause();
   }
 
   isFitAll(): boolean {
-    return this.span >= this.maxSpan * (1 - 1e-9);
+    return this.span >= this.maxSpan * (1 - 1e-6);
   }
 
   /** Keeps the window on the session: at most its padding may show beyond either end. */

@@ -9,7 +9,7 @@
  * would be fast for the wrong reason), and compared with its target without special-casing:
  * a missed target is reported as missed.
  *
- * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, `recorder`, `archives`, several at once) runs only those sections, for
+ * `npm run bench -- engine` (or `cli`, `timeline`, `host`, `pubsub`, `recorder`, `archives`, `compare`, `live`, several at once) runs only those sections, for
  * quick before/after comparisons; the figures then go to .bench/results-<sections>.json so a
  * partial run never overwrites the full one.
  */
@@ -20,6 +20,7 @@ import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
 import { benchCompare, CompareBenchResult, compareReport } from './compareBench';
+import { benchLiveFollow, liveFollowReport } from './liveFollowBench';
 import { benchMdp3, Mdp3Row, mdp3Report } from './mdp3Bench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
@@ -85,8 +86,8 @@ const MEMORY_STREAM: EngineMemoryArgs = ((scale: number) => ({
 /** "Flat": what the engine keeps grows by at most this share from the first checkpoint to the last. */
 const MEMORY_FLAT = 0.1;
 
-type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder' | 'archives' | 'compare';
-const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder', 'archives', 'compare'];
+type Section = 'engine' | 'cli' | 'timeline' | 'host' | 'pubsub' | 'recorder' | 'archives' | 'compare' | 'live';
+const SECTIONS: readonly Section[] = ['engine', 'cli', 'timeline', 'host', 'pubsub', 'recorder', 'archives', 'compare', 'live'];
 
 function sectionsFromArgs(args: readonly string[]): Set<Section> {
   const bad = args.filter((a) => !SECTIONS.includes(a as Section));
@@ -661,6 +662,13 @@ async function main(): Promise<void> {
     report.push(...compareReport(compare, '10'));
   }
 
+  // 11. Follow live in the workbench: a tap at 5 000 msg/s, the timeline following it.
+  let live: Awaited<ReturnType<typeof benchLiveFollow>> | undefined;
+  if (sections.has('live')) {
+    live = await benchLiveFollow();
+    report.push(...liveFollowReport(live).map((l) => l.replace(/^## Follow live/, '## 11. Follow live')));
+  }
+
   const elapsedMs = Date.now() - started;
   const loadAtEnd = loadAverage();
   report.unshift(
@@ -676,7 +684,7 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3, compare }, null, 2) + '\n',
+    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3, compare, live }, null, 2) + '\n',
   );
   progress(`wrote ${file}`);
 }

@@ -13,7 +13,7 @@ import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { connect, type PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
-import { settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
+import { pickChoice, settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
 import type { DrawnLabel, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
 import { SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
@@ -108,10 +108,10 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
   });
 
   const subscriptions = async () => (await conn!.client.getSubscriptions())[0].map((s) => s.name.split('/').pop()!).sort();
-  /** Publishes n = from…to on the ordering key sym-1, in order. */
-  const publishNumbers = async (numbers: number[], tag: string) => {
+  /** Publishes the numbers on an ordering key (sym-1 unless told), in order. */
+  const publishNumbers = async (numbers: number[], tag: string, orderingKey = 'sym-1') => {
     const t = conn!.client.topic(TOPIC, { messageOrdering: true });
-    await Promise.all(numbers.map((n) => t.publishMessage({ data: Buffer.from(`${tag} ${n}`), orderingKey: 'sym-1', attributes: { tag, n: String(n) } })));
+    await Promise.all(numbers.map((n) => t.publishMessage({ data: Buffer.from(`${tag} ${n}`), orderingKey, attributes: { tag, n: String(n) } })));
   };
   const publish = (count: number, tag: string) => publishNumbers(Array.from({ length: count }, (_, i) => i + 1), tag);
   /** Pulls (and acks) what the consumer subscription holds now: the tags of its messages. */
@@ -213,6 +213,12 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
 
   it('a live timeline follows the data, shows an open gap growing until it is declared, and no label overlaps another', async () => {
     const { page } = workbench();
+    // The user is typing in an editor, the Explorer showing.
+    await runCommand(page, 'View: Show Explorer');
+    await runCommand(page, 'File: New Untitled Text File');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.keyboard.type('notes ');
     await runCommand(page, 'SeqScope: Tap Topic…');
     // Tap Topic… lists topics with check boxes (several may be tapped at once): tick ours, accept.
     const topicRow = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${TOPIC},"]`);
@@ -221,18 +227,35 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await until(async () => (await topicRow.getAttribute('aria-checked')) === 'true', 5_000);
     await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
     await useSettings(page, `a tap on ${TOPIC}`);
+    // The Sessions view shows the new session by itself; the editor keeps the keyboard.
+    await page.locator('[id="workbench.view.extension.seqscope"]').waitFor({ state: 'visible', timeout: 30_000 });
+    let rows: string[] = [];
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(`tap · ${TOPIC}`)), 30_000)
+      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    await screenshot(page, join(SHOTS, 'tap-revealed.png'));
+    await page.keyboard.type('go on');
+    // The editor draws spaces as no-break spaces.
+    await until(async () => /notes go on/.test((await editor.locator('.view-lines').innerText()).replace(/\s+/g, ' ')), 10_000)
+      .catch(async (e: Error) => assert.fail(`${e.message}: the editor holds "${await editor.locator('.view-lines').innerText()}"`));
+    await runCommand(page, 'View: Revert and Close Editor');
+    await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
     await sessionRow(page, `tap · ${TOPIC}`, /live/);
     await runCommand(page, 'SeqScope: Show Timeline');
     const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
     await publishNumbers([1, 2, 3, 4, 5], 'live');
+    // sym-2 misses #2 among its first arrivals: an open gap at once, while its start window runs.
+    await publishNumbers([1, 3], 'hole', 'sym-2');
+    const hole = await waitForSnapshot(frame, (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #2 · [\d.]+ s of 6 s · starts in \d s$/.test(l.text)), 'the hole in the start window, open', 30_000);
+    await screenshot(page, join(SHOTS, 'live-start-hole.png'));
+    assert.ok((hole.marks?.startWindow ?? 0) > 0, "sym-1's start window beside it");
     // The start window (6 s, the gap timeout) shows as a band counting down: "collecting: 5 s left".
     const left = (x: TimelineSnapshot) => Number(/^collecting: (\d+) s left$/.exec((x.labels ?? []).map((l) => l.text).find((t) => t.startsWith('collecting')) ?? '')?.[1] ?? NaN);
     const collecting = await waitForSnapshot(frame, (x) => (x.marks?.startWindow ?? 0) > 0 && left(x) >= 0, 'the start window band', 30_000);
     await screenshot(page, join(SHOTS, 'live-start-window.png'));
     assert.ok(left(collecting) <= 6, `at most the 6 s window left: ${left(collecting)}`);
     await waitForSnapshot(frame, (x) => left(x) < left(collecting), 'the start window counting down', 15_000);
-    // The start window passes (6 s): 1–5 delivered.
-    await sessionRow(page, `tap · ${TOPIC}`, /5 received/);
+    // The start window passes (6 s): 1–5 delivered; sym-2's #2 declared lost.
+    await sessionRow(page, `tap · ${TOPIC}`, /7 received/);
     // Messages are drawn where they are delivered: ticks once the start window is over, and its band is gone.
     await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0 && (x.marks?.startWindow ?? 0) === 0, 'the start window over: messages delivered, no band', 30_000)
       .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
@@ -253,23 +276,51 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await screenshot(page, join(SHOTS, 'live-gap-declared.png'));
     assertNoOverlap(declared.labels ?? []);
     assert.ok((declared.labels ?? []).some((l) => /^(missing )?6$/.test(l.text)), `the declared gap's label: ${(declared.labels ?? []).map((l) => l.text).join(' | ')}`);
-    // Zooming in keeps following (the end stays pinned); panning back turns it off; the toggle
-    // turns it back on.
-    for (let i = 0; i < 2; i++) await frame.getByRole('button', { name: 'Zoom in' }).click();
+    // Following keeps the whole session in view as it grows: the arrivals before the gap stay in sight.
+    const covers = (x: TimelineSnapshot) => x.window!.t0 <= x.domain!.t0 && x.window!.t1 >= x.domain!.t1;
+    assert.ok(covers(declared), `the whole session in view: window ${JSON.stringify(declared.window)}, data ${JSON.stringify(declared.domain)}`);
+    // A zoom by the user pauses following and says so; Resume brings it back at once.
+    const paused = frame.getByRole('status').filter({ hasText: 'Following paused' });
+    assert.equal(await paused.isVisible(), false, 'nothing paused yet');
+    await frame.getByRole('button', { name: 'Zoom in' }).click();
     const zoomed = await waitForSnapshot(frame, (x) => !x.fitAll, 'zoomed in');
-    assert.equal(zoomed.followLive, true, 'zooming keeps following');
-    // The canvas in page coordinates (the snapshot's are the webview's own).
+    assert.equal(zoomed.followLive, false, 'zooming pauses following');
+    await paused.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await follow.getAttribute('aria-checked'), 'false');
+    await screenshot(page, join(SHOTS, 'live-follow-paused.png'));
+    await paused.getByRole('button', { name: 'Resume following live' }).click();
+    const resumed = await waitForSnapshot(frame, (x) => x.followLive === true && x.fitAll, 'following the whole session again');
+    assert.ok(covers(resumed), 'back to the whole session');
+    await paused.waitFor({ state: 'hidden', timeout: 10_000 });
+    // Panning back in time pauses it too; the toggle resumes it.
     const box = (await frame.locator('canvas.ss-canvas').boundingBox())!;
+    await frame.getByRole('button', { name: 'Zoom in' }).click();
+    await paused.getByRole('button', { name: 'Resume following live' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await follow.click();
+    await waitForSnapshot(frame, (x) => x.followLive === true, 'following after the toggle');
+    const followWindow = frame.getByRole('combobox', { name: 'What following live keeps in view' });
+    await pickChoice(frame, followWindow, 'Last 10 s');
+    // At most the last 10 s, ending where the data ends (a shorter session shows whole).
+    const lastTen = (x: TimelineSnapshot) => x.followLive === true && x.window!.t1 - x.window!.t0 <= 10_050 && x.window!.t1 >= x.domain!.t1;
+    await waitForSnapshot(frame, lastTen, 'the last 10 s in view');
+    // The canvas in page coordinates (the snapshot's are the webview's own).
     const from = { x: box.x + box.width * 0.5, y: box.y + box.height * 0.6 };
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     await page.mouse.move(from.x + 150, from.y, { steps: 5 });
     await page.mouse.up();
-    await waitForSnapshot(frame, (x) => x.followLive === false, 'following off after panning');
-    assert.equal(await follow.getAttribute('aria-checked'), 'false');
+    await waitForSnapshot(frame, (x) => x.followLive === false, 'following paused after panning back');
+    await paused.waitFor({ state: 'visible', timeout: 10_000 });
     await follow.click();
-    const back = await waitForSnapshot(frame, (x) => x.followLive === true, 'following again');
-    assert.ok(back.window!.t1 >= back.domain!.t1, 'back at the end');
+    await waitForSnapshot(frame, lastTen, 'following the last 10 s again');
+    // The data goes on growing: the window moves with it (its end past the newest arrival).
+    const before = (await snapshot(frame)).domain!.t1;
+    await publishNumbers([11, 12, 13], 'live');
+    const grown = await waitForSnapshot(frame, (x) => x.domain!.t1 > before && (x.marks?.message ?? 0) > 0, 'the data grown', 30_000);
+    assert.ok(lastTen(grown), `still the last 10 s, ending where the data ends: ${JSON.stringify({ window: grown.window, domain: grown.domain })}`);
+    await pickChoice(frame, followWindow, 'Whole session');
+    const whole = await waitForSnapshot(frame, (x) => x.followLive === true && x.fitAll, 'the whole session again');
+    assert.ok(covers(whole));
     await screenshot(page, join(SHOTS, 'live-follow-again.png'));
   });
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
 import type { SeqScopeApi } from '../../src/extension/extension';
+import { SessionNotices } from '../../src/extension/sessionNotices';
 import { LiveSession } from '../../src/extension/liveSession';
 import type * as PubsubLayer from '../../src/pubsub';
 
@@ -60,6 +61,7 @@ describe('a live attach that fails', function () {
         subscription,
         options: resolveOptions({}),
         recordingDir: dir,
+        notices: new SessionNotices(() => Promise.resolve(undefined)),
       });
     // Three tries, as a user retrying would: none leaves its recording.
     for (let i = 0; i < 3; i++) await assert.rejects(attempt(), (e) => e === refusal);

@@ -271,12 +271,28 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     await until('the topic made again', () => live.conn.client.createTopic(topic).then(() => true, (e: { code?: number }) => e.code === 6 || undefined));
     await until('the tap named as gone', () => session.live?.tapGone || undefined, 60_000);
     assert.match(warnings.join('\n'), /the tap seqscope-tap-cme-md-318-\S+ is gone: the server no longer has it .* Re-tap makes a new one and continues this session and recording\. \[Re-tap\]/);
-    assert.match(live.text(sessionNode(session)), /tap is gone/);
+    assert.match(live.text(sessionNode(session)), /disconnected: tap is gone/, 'the tree row says why');
+    // The timeline says it too, in its header, and names what was tapped with the recording under it.
+    const header = session.timeline.info();
+    assert.deepEqual(header.connection, { state: 'disconnected', reason: 'tap is gone', next: 'Re-tap makes a new one and continues the recording' });
+    assert.equal(header.title, 'tap · cme-md-318');
+    assert.match(header.source ?? '', /^recording cme-md-318-\S+\.jsonl · through seqscope-tap-cme-md-318-\S+$/);
     assert.match(session.live!.detail, /is gone/);
     await publish(topic, '318', [31, 32, 33, 34, 35]);
 
-    clickRetap('Re-tap');
+    // Re-tap from the session's own action (the tree's), while the warning is still on screen.
+    await vscode.commands.executeCommand('seqscope.live.retap', session.id);
     await until('live again, on a new tap', () => (session.live?.state === 'live' && !session.live.tapGone && session.live.subscription !== result.subscription) || undefined, 60_000);
+    // The warning's own Re-tap, clicked late, says what happened instead of tapping again.
+    const retapped = session.live!.subscription;
+    const infos: string[] = [];
+    live.stub('showInformationMessage', (async (message: string) => void infos.push(message)) as never);
+    clickRetap('Re-tap');
+    await until('the stale notice answered in words', () => infos.length > 0 || undefined);
+    assert.match(infos[0], /^SeqScope: tap · cme-md-318 was re-tapped at \d\d:\d\d:\d\d \(now reading seqscope-tap-cme-md-318-\S+\): nothing more to do$/);
+    assert.equal(session.live!.subscription, retapped, 'not tapped again');
+    assert.equal(session.timeline.info().connection, undefined, 'receiving again: the header says nothing more');
+    assert.equal(warnings.length, 1, 'one warning for the gone tap');
     assert.match(session.live!.detail, /re-tapped cme-md-318 as seqscope-tap-cme-md-318-.*: what was published between .* and now was not delivered to any tap and is missing from the recording \(it shows as gaps\)/);
     await publish(topic, '318', Array.from({ length: 15 }, (_, i) => i + 36));
     await until('the later messages in the same session', () => session.data.summary.delivered === 45 || undefined, 60_000);

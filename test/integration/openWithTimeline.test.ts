@@ -85,7 +85,12 @@ describe('Open Capture… with the timeline (interactive)', function () {
   it('offers Show Timeline with the invalid-records warning only when the timeline does not show that session', async () => {
     const withInvalid = join(dirname(sample), '..', '..', 'test', 'fixtures', 'captures', 'with-invalid.jsonl');
     const offered: string[][] = [];
-    stub('showWarningMessage', (async (_message: string, ...items: string[]) => void offered.push(items)) as never);
+    let click!: (pick: string) => void;
+    const clicked = new Promise<string>((r) => (click = r));
+    stub('showWarningMessage', (async (_message: string, ...items: string[]) => {
+      offered.push(items);
+      return items.includes('Show Timeline') ? clicked : undefined;
+    }) as never);
     answer(withInvalid);
     const shown = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
     assert.ok(shown);
@@ -95,8 +100,16 @@ describe('Open Capture… with the timeline (interactive)', function () {
     // With the timeline closed, the warning offers it.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the timeline to close', () => timelineTabs().length === 0);
-    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '2s' });
+    const last = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '2s' });
     assert.deepEqual(offered, [[], [], ['Show Timeline']]);
+    // Clicked after its session was closed, it says so instead of showing a closed session.
+    const infos: string[] = [];
+    stub('showInformationMessage', (async (message: string) => void infos.push(message)) as never);
+    await vscode.commands.executeCommand('seqscope.session.close', last.id);
+    click('Show Timeline');
+    await until('the late click answered', () => infos.length > 0 || undefined);
+    assert.match(infos[0], /^SeqScope: with-invalid\.jsonl.* was closed since: open it again to see its timeline\.$/);
+    assert.deepEqual(timelineTabs(), [], 'no timeline on a closed session');
   });
 
   it('closes the timeline it opened when the load fails and no other session is open', async () => {

@@ -154,6 +154,20 @@ export class HeldQueue<T> {
     return q;
   }
 
+  /**
+   * The first position missing above the lowest held one, and the earliest arrival among those
+   * held above it; undefined when what is held runs unbroken. One pass, no allocation.
+   */
+  firstHole(): { missing: number; since: number } | undefined {
+    const a = this.abs;
+    let i = this.head;
+    while (i + 1 < this.end && a[i + 1] === a[i] + 1) i++;
+    if (i + 1 >= this.end) return undefined;
+    let since = Infinity;
+    for (let j = i + 1; j < this.end; j++) if (this.arrivedAt[j] < since) since = this.arrivedAt[j];
+    return { missing: a[i] + 1, since };
+  }
+
   /** Sequence positions held, lowest first (for state views and tests). */
   positions(): number[] {
     return this.abs.slice(this.head, this.end);

@@ -30,7 +30,7 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands)
     ...searchCommands(ctx, views),
     ...filterCommands(ctx),
     ...replayCommands(ctx),
-    ...liveCommands(pubsub, ctx.manager),
+    ...liveCommands(pubsub, ctx.manager, views),
   } satisfies Handlers<CommandId>;
   const agentTools = sessionTools({
     manager: ctx.manager,

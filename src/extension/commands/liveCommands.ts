@@ -1,8 +1,9 @@
 /** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time, re-tap (see PubsubCommands). */
-import { AttachArgs, PubsubCommands, TapArgs } from '../pubsubCommands';
+import { AttachArgs, LiveResult, PubsubCommands, TapArgs } from '../pubsubCommands';
 import { SessionManager } from '../sessionManager';
 import { liveSessionFrom } from './context';
 import { Handlers } from './registry';
+import { SessionViews } from './sessionViews';
 
 type LiveCommandId =
   | 'seqscope.pubsub.attach'
@@ -14,10 +15,17 @@ type LiveCommandId =
   | 'seqscope.live.replayFromTime'
   | 'seqscope.live.retap';
 
-export function liveCommands(pubsub: PubsubCommands, manager: SessionManager): Handlers<LiveCommandId> {
+export function liveCommands(pubsub: PubsubCommands, manager: SessionManager, views: SessionViews): Handlers<LiveCommandId> {
+  /** A live session started: shown in the Sessions view, wherever the user was (an editor keeps the keyboard). */
+  const shown = async (started: Promise<LiveResult | undefined>) => {
+    const result = await started;
+    const s = result && manager.get(result.id);
+    if (s) await views.revealInSessionsView(s, { keepFocus: true });
+    return result;
+  };
   return {
-    'seqscope.pubsub.attach': (args?: AttachArgs) => pubsub.attach(args),
-    'seqscope.pubsub.tapTopic': (args?: TapArgs) => pubsub.tapTopic(args),
+    'seqscope.pubsub.attach': (args?: AttachArgs) => shown(pubsub.attach(args)),
+    'seqscope.pubsub.tapTopic': (args?: TapArgs) => shown(pubsub.tapTopic(args)),
     'seqscope.pubsub.deleteLeftoverTaps': (args?: { all?: boolean }) => pubsub.deleteLeftoverTaps(args),
     'seqscope.pubsub.recordings': () => pubsub.recordings(),
     'seqscope.pubsub.publishCapture': (args?: { file?: string; topic?: string; pace?: string }) => pubsub.publishCapture(args),

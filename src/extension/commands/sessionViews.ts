@@ -10,6 +10,7 @@ import { Session } from '../session';
 import { revealEventInTree } from '../sessionsTree';
 import { TimelinePanel } from '../timelinePanel';
 import { CommandContext } from './context';
+import { runCommand } from './registry';
 import { barePayloads } from '../../core/replay/barePayloads';
 import { BARE_PAYLOADS_FIX } from '../openTargets';
 
@@ -22,6 +23,11 @@ export interface SessionViews {
   showOpenAlready(s: Session, withTimeline: boolean): Promise<void>;
   /** A session just opened: shown in the Sessions view, its summary said. */
   revealSession(s: Session): Promise<void>;
+  /**
+   * A session shown in the Sessions view and selected, the keyboard left where it is (a live
+   * session starting while the user types in an editor).
+   */
+  revealInSessionsView(s: Session, opts?: { keepFocus?: boolean }): Promise<void>;
 }
 
 export function sessionViews(ctx: CommandContext): SessionViews {
@@ -46,8 +52,9 @@ export function sessionViews(ctx: CommandContext): SessionViews {
   }
 
   /** The Sessions view, shown, with the session selected in it. */
-  async function revealInSessionsView(s: Session): Promise<void> {
-    await vscode.commands.executeCommand('workbench.view.extension.seqscope');
+  async function revealInSessionsView(s: Session, opts: { keepFocus?: boolean } = {}): Promise<void> {
+    // The tree view's reveal shows its view without focusing it; the view command focuses it.
+    if (!opts.keepFocus) await vscode.commands.executeCommand('workbench.view.extension.seqscope');
     const node = tree.sessionNode(s);
     // VS Code looks for the node among the root items it has: the refresh that lists the new
     // session (throttled, up to 200 ms away) must reach it first, or the reveal fails whenever
@@ -58,6 +65,12 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     } catch {
       // The view may not be visible yet; the session is in the tree all the same.
     }
+  }
+
+  /** A notice's Show Timeline: on its session, or — closed since — said so instead. */
+  function showTimelineIfOpen(s: Session): void {
+    if (!s.isDisposed) showTimeline(s);
+    else void vscode.window.showInformationMessage(`SeqScope: ${s.title} was closed since: open it again to see its timeline.`, 'Open Again…').then((a) => a && runCommand('seqscope.openCapture', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
   }
 
   /** A session just opened: shown in the Sessions view, its summary said. */
@@ -71,21 +84,21 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     if (sum.unsequenced) {
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
       const fix = barePayloads(sum) ? BARE_PAYLOADS_FIX : sum.unsequenced.fix.setting;
-      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions).then((a) => a && showTimeline(s));
+      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions).then((a) => a && showTimelineIfOpen(s));
     } else if (sum.tooWide) {
       // Once for the run, however many records it was.
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimeline(s));
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimelineIfOpen(s));
     } else if (sum.received + sum.invalid === 0 && !damage) {
       void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
     } else if (sum.invalid || damage) {
       // Show Timeline only where it would show something: not when the timeline is on it already.
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions).then((a) => a && showTimeline(s));
+      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions).then((a) => a && showTimelineIfOpen(s));
     } else {
       vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
     }
   }
 
-  return { showTimeline, showLoading, showOpenAlready, revealSession };
+  return { showTimeline, showLoading, showOpenAlready, revealSession, revealInSessionsView };
 }

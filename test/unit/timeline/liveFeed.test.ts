@@ -111,18 +111,43 @@ describe('LiveFeed', () => {
     const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1s' }));
     const push = (t: number, seq: number) => feed.push(receivedMessage({ t, channel: '310', seq }) as unknown as ReceivedMessage, -1, 0);
     push(0, 1);
+    feed.refresh();
     assert.equal(feed.session.openNow!()[0]?.state.kind, 'collecting', 'the start window');
     feed.tick(T0 + 1500);
     push(1600, 2);
+    feed.refresh();
     assert.deepEqual(feed.session.openNow!(), [], 'nothing held: nothing open');
     push(1700, 4); // 3 is missing
     feed.tick(T0 + 2000);
+    feed.refresh();
     const [open] = feed.session.openNow!();
     assert.equal(open.key, 0);
     assert.deepEqual(open.state, { kind: 'waiting', expected: 3, waitedMs: 300, timeoutMs: 1000, held: 1, openedAt: T0 + 1700 });
+    assert.equal(feed.openStateOf(0), open.state, "the tree's and the status bar's reading is the same");
     feed.tick(T0 + 2800);
     feed.refresh();
     assert.deepEqual(feed.session.openNow!(), [], 'declared: an ordinary gap now');
+  });
+
+  it('one truth: what a key waits for changes only at a refresh, together with the counts', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '1s' }));
+    const push = (t: number, seq: number) => feed.push(receivedMessage({ t, channel: '310', seq }) as unknown as ReceivedMessage, -1, 0);
+    push(0, 1);
+    feed.tick(T0 + 1500);
+    push(1600, 2);
+    push(1700, 4); // 3 is missing
+    let summary = feed.refresh();
+    const waiting = feed.openKeys;
+    assert.equal(waiting[0]?.state.kind, 'waiting');
+    assert.equal(summary.gaps, 0);
+    // The gap is declared inside the sequencer between two refreshes: the views go on showing
+    // the wait, as the counts do, until the next refresh shows the declared gap everywhere.
+    feed.tick(T0 + 2800);
+    assert.equal(feed.session.openNow!(), waiting, 'the snapshot the views read is unchanged');
+    assert.equal(feed.session.summary.gaps, 0);
+    summary = feed.refresh();
+    assert.equal(summary.gaps, 1);
+    assert.deepEqual([feed.session.openNow!(), feed.openStateOf(0)], [[], undefined]);
   });
 
   it('starts a new window when one is full: bounded memory, counts since attach, line numbers go on', () => {

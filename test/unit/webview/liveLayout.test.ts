@@ -6,7 +6,7 @@ import { placeLabels } from '../../../src/webview/labelPlacement';
 import { liveDataEnd, openGapBand } from '../../../src/webview/openGapBand';
 import { Sequencer } from '../../../src/core/sequencer/sequencer';
 import { openStateOf } from '../../../src/core/sequencer/openState';
-import { Viewport } from '../../../src/webview/viewport';
+import { FollowWindow, LIVE_MIN_SPAN_MS, liveDomain, Viewport } from '../../../src/webview/viewport';
 
 const T0 = Date.UTC(2026, 11, 2, 2, 49, 56);
 
@@ -112,77 +112,111 @@ describe('a start window in the live timeline', () => {
     assert.equal(liveDataEnd(T0 + 1_000, [openGapBand(0, collecting(6_000))!]), T0 + 4_000);
   });
 
+  it('a hole among the first arrivals is drawn as an open gap from the arrival above it, saying when the key starts', () => {
+    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
+    s.advance(T0);
+    s.offer('A', 7100, 'a', 0);
+    s.advance(T0 + 2_000);
+    s.offer('A', 7102, 'b', 0);
+    const b = openGapBand(0, openStateOf(s, s.key('A')!, T0 + 3_000))!;
+    assert.deepEqual({ ...b }, { kind: 'gap', key: 0, t0: T0 + 2_000, tNow: T0 + 3_000, tDeadline: T0 + 12_000, fraction: 0.1, label: 'waiting for #7101 · 1 s of 10 s · starts in 7 s' });
+  });
+
   it('is the state the host sends: the sequencer in its start window, then gone when it closes', () => {
     const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
     s.advance(T0);
     s.offer('A', 7100, 'a', 0);
     s.offer('A', 7102, 'b', 0);
+    s.offer('A', 7101, 'c', 0);
     const k = s.key('A')!;
     const b = openGapBand(0, openStateOf(s, k, T0 + 3_000))!;
     assert.equal(b.kind, 'start');
     assert.equal(b.label, 'collecting: 7 s left');
     assert.equal(b.t0, T0);
     assert.equal(b.tDeadline, T0 + 10_000);
-    s.advance(T0 + 10_000); // the window closes: 7100 delivered; 7102 has waited the timeout, so 7101 is declared lost at once
+    s.advance(T0 + 10_000); // the window closes: 7100–7102 delivered
     assert.equal(openGapBand(0, openStateOf(s, k, T0 + 10_000)), undefined, 'no band once the window is closed');
   });
 });
 
 describe('follow live', () => {
-  const live = () => {
+  const live = (window: FollowWindow = 'all') => {
     const v = new Viewport(T0, T0 + 60_000, 1000);
-    v.setFollow(true);
+    v.setFollow(true, window);
     return v;
   };
+  const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-6, `${what}: ${a} vs ${b}`);
 
-  it('keeps a zoomed window its width and moves it to where the data now ends', () => {
+  it('whole session: the window widens with the data, whatever width it had before', () => {
     const v = live();
-    v.zoomAt(6); // the last 10 s or so: the end stays pinned while following
-    const span = v.span;
-    assert.ok(v.follow, 'zooming keeps following');
-    v.setDomain(T0, T0 + 90_000); // 30 s more arrived
-    v.followEnd(false);
-    assert.ok(Math.abs(v.span - span) < 1e-6, `width kept: ${v.span}`);
-    assert.ok(Math.abs(v.t1 - (T0 + 90_000 + 90_000 * FIT_PAD)) < 1e-6, 'ends at the new end (with the fit padding)');
+    for (let end = 61_000.419; end <= 12 * 60_000; end += 1_013.37) {
+      v.setDomain(T0, T0 + end);
+      v.followEnd();
+      assert.ok(v.isFitAll(), `the whole session in view at ${end} ms`);
+    }
+    assert.ok(v.t0 < T0 && v.t1 > T0 + 12 * 60_000);
+    assert.equal(v.state, 'following');
   });
 
-  it('a window that showed everything goes on showing everything', () => {
-    const v = live();
-    const wasFit = v.isFitAll();
-    v.setDomain(T0, T0 + 600_000);
-    v.followEnd(wasFit);
-    assert.ok(v.isFitAll());
-    assert.ok(v.t0 < T0 && v.t1 > T0 + 600_000);
+  it('last N seconds: the window keeps N and ends where the data ends; shorter data shows whole', () => {
+    const v = new Viewport(T0, T0 + 4_000, 1000);
+    v.setFollow(true, 10_000);
+    assert.ok(v.isFitAll(), 'less than 10 s of data: all of it');
+    v.setDomain(T0, T0 + 90_000);
+    v.followEnd();
+    near(v.span, 10_000, 'width');
+    near(v.t1, T0 + 90_000 + 90_000 * FIT_PAD, 'end (with the fit padding)');
+    assert.equal(v.followWindow, 10_000);
   });
 
-  it('panning back in time turns it off; the data growing then leaves the window where the user put it', () => {
+  it("a zoom by the user pauses following and says so; the data growing leaves the user's window", () => {
     const v = live();
-    v.zoomAt(4);
-    v.panPx(-200);
+    v.zoomAt(4, 500);
     assert.equal(v.follow, false);
+    assert.equal(v.state, 'paused');
     const { t0, t1 } = v;
     v.setDomain(T0, T0 + 90_000);
-    v.followEnd(false);
-    assert.ok(Math.abs(v.t0 - t0) < 1e-6 && Math.abs(v.t1 - t1) < 1e-6);
+    v.followEnd();
+    near(v.t0, t0, 'start kept');
+    near(v.t1, t1, 'end kept');
   });
 
-  it('going to a finding away from the end turns it off; panning forward at the end does not', () => {
-    const v = live();
-    v.zoomAt(4);
+  it('panning back or going to a finding pauses; panning forward at the live end does not', () => {
+    const v = live(10_000);
     v.panPx(100); // already at the end: nothing moves
-    assert.ok(v.follow);
-    v.centerOn(T0 + 5_000);
-    assert.equal(v.follow, false);
+    assert.equal(v.state, 'following');
+    v.panPx(-200);
+    assert.equal(v.state, 'paused');
+    const w = live(10_000);
+    w.centerOn(T0 + 5_000);
+    assert.equal(w.state, 'paused');
   });
 
-  it('the toggle turns it back on and brings the window to the end', () => {
-    const v = live();
-    v.zoomAt(4);
+  it('one call resumes: the window goes to the data at once, with the window picked before', () => {
+    const v = live(10_000);
     v.panPx(-300);
     v.setDomain(T0, T0 + 120_000);
     v.setFollow(true);
-    assert.ok(v.follow);
-    assert.ok(Math.abs(v.t1 - (T0 + 120_000 + 120_000 * FIT_PAD)) < 1e-6);
+    assert.equal(v.state, 'following');
+    near(v.span, 10_000, 'width');
+    near(v.t1, T0 + 120_000 + 120_000 * FIT_PAD, 'end');
+  });
+
+  it('turned off by its toggle is off, not paused', () => {
+    const v = live();
+    v.setFollow(false);
+    assert.equal(v.state, 'off');
+  });
+
+  it('a live domain is never degenerate: no arrival yet, one arrival, an epoch start', () => {
+    const now = T0 + 3_000;
+    for (const [start, end] of [[0, now], [now, now], [Number.NaN, now], [now + 1, now]]) {
+      const d = liveDomain(start, end);
+      assert.equal(d.t1, now);
+      near(d.t1 - d.t0, LIVE_MIN_SPAN_MS, `span for start ${start}`);
+    }
+    const grown = liveDomain(T0, T0 + 60_000);
+    assert.deepEqual(grown, { t0: T0, t1: T0 + 60_000 }, 'a longer session is its own range');
   });
 
   it('a capture (never following) zooms around the pointer as before', () => {
@@ -190,6 +224,6 @@ describe('follow live', () => {
     const at = v.xToTime(250);
     v.zoomAt(2, 250);
     assert.ok(Math.abs(v.xToTime(250) - at) < 1e-6);
-    assert.equal(v.follow, false);
+    assert.equal(v.state, 'off');
   });
 });

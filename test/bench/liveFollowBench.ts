@@ -1,0 +1,212 @@
+/**
+ * Follow live in the real workbench against the real Pub/Sub emulator: a tap on a topic that
+ * receives 5 000 msg/s over 50 ordering keys (numbered per key, in order) for 10 minutes, the
+ * timeline open and following the whole session.
+ *
+ *   - frame time: every frame the timeline drew while following (its test hook's draw times);
+ *     target p95 ≤ 16 ms.
+ *   - arrival-to-drawn: at each sample, how long before the last frame the newest arrival it drew
+ *     had arrived (the hook's lastDrawAt − the session's end, taken when every page in view was
+ *     fresh); target p95 ≤ 250 ms.
+ *   - following: the window showed the whole session at every sample (never a stale width).
+ *   - check: the Sessions tree's counts after Detach: every message published delivered, no gap,
+ *     no duplicate.
+ *
+ * SEQSCOPE_BENCH_LIVE_SECONDS shortens the run (the report says so); SEQSCOPE_BENCH_LIVE_RATE sets
+ * another rate. Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
+import { connect } from '../../src/pubsub/connection';
+import { snapshot } from '../support/e2e/browser';
+import { until } from '../support/e2e/workbench';
+import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+import { checked, count, rate, seconds, table, verdict } from './report';
+
+const FULL_SECONDS = 600;
+const SECONDS = Number(process.env.SEQSCOPE_BENCH_LIVE_SECONDS) || FULL_SECONDS;
+const RATE = Number(process.env.SEQSCOPE_BENCH_LIVE_RATE) || 5_000;
+const KEYS = 50;
+const TARGETS = { frameP95Ms: 16, lagP95Ms: 250 } as const;
+const TOPIC = 'md-bench';
+const PROJECT = 'seqscope-bench';
+/** How often the hook is read. */
+const SAMPLE_MS = 250;
+
+export interface LiveFollowResult {
+  seconds: number;
+  published: number;
+  /** Messages per second the publisher reached. */
+  publishRate: number;
+  frames: number;
+  frameMs: { p50: number; p95: number; max: number };
+  lagMs: { p50: number; p95: number; max: number };
+  lagSamples: number;
+  /** Samples where the window did not show the whole session, or following was off. */
+  notFollowing: number;
+  samples: number;
+  problems: string[];
+  load: number[];
+}
+
+const progress = (m: string) => process.stderr.write(`[live] ${m}\n`);
+
+/** p50, p95 and max by nearest rank (NaN without values). */
+function percentiles(values: readonly number[]): { p50: number; p95: number; max: number } {
+  const s = Float64Array.from(values).sort();
+  const at = (p: number) => (s.length ? s[Math.max(1, Math.ceil((p / 100) * s.length)) - 1] : Number.NaN);
+  return { p50: at(50), p95: at(95), max: s.length ? s[s.length - 1] : Number.NaN };
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Tap Topic… on TOPIC as a user does: tick it, accept, "Use settings". */
+async function tapFromPalette(page: Page): Promise<void> {
+  await runCommand(page, 'SeqScope: Tap Topic…');
+  const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${TOPIC},"]`);
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
+  await row.click();
+  await until(async () => (await row.getAttribute('aria-checked')) === 'true', 10_000);
+  await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await until(async () => (await title.innerText().catch(() => '')).startsWith('SeqScope: how should'), 60_000);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' }).click();
+}
+
+export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: string }> {
+  const found = findEmulator();
+  if ('missing' in found) return { skipped: found.missing };
+  const emu = await PubsubEmulator.start(found.launcher);
+  const conn = await connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
+  const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-live-'));
+  mkdirSync(join(folder, '.vscode'));
+  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({
+    'seqscope.pubsub.emulatorHost': emu.host,
+    'seqscope.pubsub.projectId': PROJECT,
+    'seqscope.pubsub.recordingDirectory': join(folder, 'recordings'),
+    'seqscope.timeline.showOnOpen': false,
+    'seqscope.seq': 'attribute:n',
+    'seqscope.gapTimeout': '2s',
+  }));
+  const wb = await openWorkbench({ folder, viewport: { width: 1280, height: 800 } });
+  const problems: string[] = [];
+  try {
+    const { page } = wb;
+    await conn.client.createTopic(TOPIC);
+    await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click({ timeout: 60_000 });
+    await page.locator('.statusbar-item', { hasText: 'Pub/Sub emulator' }).waitFor({ state: 'visible', timeout: 120_000 });
+    await tapFromPalette(page);
+    await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith(`tap · ${TOPIC}`)), 60_000);
+    await runCommand(page, 'SeqScope: Show Timeline');
+    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+
+    const topic = conn.client.topic(TOPIC, { messageOrdering: true, batching: { maxMessages: 1000, maxMilliseconds: 5 } });
+    const next = new Array<number>(KEYS).fill(1);
+    let published = 0;
+    let stop = false;
+    const started = Date.now();
+    const end = started + SECONDS * 1000;
+    // One tick every 10 ms publishes what the rate owes by then, round-robin over the keys.
+    const publisher = (async () => {
+      let owed = 0;
+      let k = 0;
+      while (!stop && Date.now() < end) {
+        owed = ((Date.now() - started) * RATE) / 1000 - published;
+        const batch: Promise<string>[] = [];
+        for (; owed >= 1; owed--) {
+          const n = next[k]++;
+          batch.push(topic.publishMessage({ data: Buffer.from(`k${k} ${n}`), orderingKey: `k${k}`, attributes: { n: String(n) } }));
+          published++;
+          k = (k + 1) % KEYS;
+        }
+        // Waiting for the batch keeps the publisher from running ahead of what the emulator takes.
+        await Promise.all(batch);
+        await sleep(10);
+      }
+    })();
+
+    const frameMs: number[] = [];
+    const lagMs: number[] = [];
+    let drawsSeen = 0;
+    let samples = 0;
+    let notFollowing = 0;
+    let lastReport = Date.now();
+    while (Date.now() < end) {
+      await sleep(SAMPLE_MS);
+      const s = await snapshot(frame);
+      samples++;
+      const fresh = s.draws - drawsSeen;
+      if (fresh > 0) frameMs.push(...s.drawMs.slice(-Math.min(fresh, s.drawMs.length)));
+      drawsSeen = s.draws;
+      const whole = !!s.window && !!s.domain && s.window.t0 <= s.domain.t0 && s.window.t1 >= s.domain.t1;
+      if (s.followLive !== true || !whole) notFollowing++;
+      if (s.allFresh && s.lastDrawAt !== undefined && s.sessionEnd !== undefined && s.sessionEnd > 0) lagMs.push(Math.max(0, s.lastDrawAt - s.sessionEnd));
+      if (Date.now() - lastReport > 30_000) {
+        lastReport = Date.now();
+        progress(`${Math.round((Date.now() - started) / 1000)} s: ${count(published)} published, ${frameMs.length} frames, lag p95 ${percentiles(lagMs).p95.toFixed(0)} ms`);
+      }
+    }
+    stop = true;
+    await publisher;
+    const elapsed = (Date.now() - started) / 1000;
+    await topic.flush();
+
+    // Every message delivered once, in order: the tree's counts once everything has arrived.
+    const want = `${count(published).replace(/,/g, ' ')} delivered`;
+    let rows: string[] = [];
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.replace(/\s+/g, ' ').includes(`${published} received`)), 120_000).catch(() => problems.push(`the session did not receive all ${published}: ${rows[0]}`));
+    const summary = rows.find((r) => r.startsWith('Summary')) ?? '';
+    if (!/ 0 gaps/.test(summary) || !/ 0 dup/.test(summary)) problems.push(`summary: ${summary} (expected ${want}, 0 gaps, 0 dup)`);
+
+    return {
+      seconds: elapsed,
+      published,
+      publishRate: published / elapsed,
+      frames: frameMs.length,
+      frameMs: percentiles(frameMs),
+      lagMs: percentiles(lagMs),
+      lagSamples: lagMs.length,
+      notFollowing,
+      samples,
+      problems,
+      load: loadavg(),
+    };
+  } finally {
+    await wb.close();
+    await conn.close();
+    await emu.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export function liveFollowReport(r: LiveFollowResult | { skipped: string }): string[] {
+  if ('skipped' in r) return ['## Follow live in the workbench', '', `SKIPPED: ${r.skipped}`, ''];
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  return [
+    '## Follow live in the workbench',
+    '',
+    `A tap on a topic of the Pub/Sub emulator receiving ${rate(RATE)} msg/s over ${KEYS} ordering keys for ${seconds(r.seconds * 1000)}${SECONDS === FULL_SECONDS ? '' : ` (shortened from ${FULL_SECONDS} s by SEQSCOPE_BENCH_LIVE_SECONDS: a development run)`}, the timeline open and following the whole session; the hook read every ${SAMPLE_MS} ms. Load average at the end ${r.load.map((l) => l.toFixed(1)).join(' ')}.`,
+    '',
+    table(
+      ['figure', 'p50', 'p95', 'max', 'target', ''],
+      [
+        [`frame time (${count(r.frames)} frames)`, ms(r.frameMs.p50), ms(r.frameMs.p95), ms(r.frameMs.max), `p95 ≤ ${TARGETS.frameP95Ms} ms`, verdict(r.frameMs.p95 <= TARGETS.frameP95Ms)],
+        [`arrival-to-drawn (${count(r.lagSamples)} samples)`, ms(r.lagMs.p50), ms(r.lagMs.p95), ms(r.lagMs.max), `p95 ≤ ${TARGETS.lagP95Ms} ms`, verdict(r.lagMs.p95 <= TARGETS.lagP95Ms)],
+      ],
+    ),
+    '',
+    `Published ${count(r.published)} (${rate(r.publishRate)} msg/s reached). The whole session in view and following at ${count(r.samples - r.notFollowing)} of ${count(r.samples)} samples ${verdict(r.notFollowing === 0)}. Check: ${checked(r.problems)}`,
+    '',
+  ];
+}
+
+if (require.main === module) {
+  benchLiveFollow()
+    .then((r) => process.stdout.write(liveFollowReport(r).join('\n') + '\n'))
+    .catch((e: unknown) => {
+      process.stderr.write(`${(e as Error).stack ?? e}\n`);
+      process.exitCode = 1;
+    });
+}
