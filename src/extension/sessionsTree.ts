@@ -293,7 +293,8 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
         item.contextValue = live.tapGone ? 'session.live.tapGone' : live.tapOf ? 'session.live.tap' : 'session.live';
         item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
         item.description =
-          (live.state === 'live' && !live.tapGone ? `live · ${Math.round(live.rate)}/s` : live.outage ? `${live.state === 'disconnected' ? 'disconnected' : live.state}: ${live.outage.reason}` : live.state) +
+          // An outage's short reason first: the row is narrow, and its icon says disconnected.
+          (live.state === 'live' && !live.tapGone ? `live · ${Math.round(live.rate)}/s` : live.outage ? live.outage.reason : live.state) +
           ` · ${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${live.received} received` +
           (live.reconnects ? ` · ${live.redeliveredSinceReconnect} redelivered since reconnect` : '') +
           (live.windows > 1 ? ` · window ${live.windows}` : '');

@@ -22,8 +22,11 @@ import type { TimelineService } from '../timeline/timelineService';
 export const PAINT_WAIT_MS = 1000;
 /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
 export const REPLAY_POST_MS = 100;
-/** A live session grows: the webview gets its new extent and lanes once a second. */
-export const LIVE_POST_MS = 1000;
+/**
+ * A live session grows: the webview gets its new extent, lanes and waits at once when the session
+ * refreshes (the tree and the status bar show that same refresh), then at most this often.
+ */
+export const LIVE_POST_MS = 400;
 
 interface Subscription {
   dispose(): void;
@@ -131,9 +134,14 @@ export class TimelineController<S extends ControlledSession> {
       this.post({ type: 'replay', replay: s.replay.info() });
       this.persist();
     });
-    this.livePost = new Throttle(host.timers, LIVE_POST_MS, () => {
-      if (this.session?.live && this.webview === 'ready') this.postInit();
-    });
+    this.livePost = new Throttle(
+      host.timers,
+      LIVE_POST_MS,
+      () => {
+        if (this.session?.live && this.webview === 'ready') this.postInit();
+      },
+      true,
+    );
   }
 
   get state(): TimelineState<S> {
@@ -306,8 +314,8 @@ export class TimelineController<S extends ControlledSession> {
     this.sessionSubs = [];
     if (!session) return;
     this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
-    // A live session grows: the webview gets the new extent and lanes once a second (it keeps
-    // the user's zoom, which it saves per session, and re-requests its pages).
+    // A live session grows: the webview gets the new extent and lanes with each refresh (it
+    // keeps the user's zoom, or follows the data, and re-requests its pages).
     if (session.live) this.sessionSubs.push(session.onDidChange(() => this.livePost.schedule()));
     // The filter and the key order change from the webview, the tree's title, the Command Palette
     // and the settings alike: the webview hears of each here, whoever made it.
@@ -424,20 +432,35 @@ const NOTHING: TimelineAnswerer = () => ({});
 class Throttle {
   private handle: unknown;
   private pending = false;
+  /** When it last ran (leading: a call within `ms` of it waits for the rest of the interval). */
+  private lastRun = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly timers: ControllerTimers,
     private readonly ms: number,
     private readonly run: () => void,
+    /** Run at once when idle (the latest state now), then at most every `ms`; else only after `ms`. */
+    private readonly leading = false,
   ) {}
 
   schedule(): void {
     if (this.pending) return;
+    const now = this.timers.now();
+    if (this.leading && now - this.lastRun >= this.ms) {
+      this.fire(now);
+      return;
+    }
     this.pending = true;
+    const wait = this.leading ? this.lastRun + this.ms - now : this.ms;
     this.handle = this.timers.setTimeout(() => {
       this.pending = false;
-      this.run();
-    }, this.ms);
+      this.fire(this.timers.now());
+    }, wait);
+  }
+
+  private fire(now: number): void {
+    this.lastRun = now;
+    this.run();
   }
 
   dispose(): void {

@@ -14,6 +14,8 @@ export interface Drawn {
   stale: boolean;
   /** Data from the host was drawn. */
   painted: boolean;
+  /** Where the session's data ended, when every page in view was fresh (what the frame showed). */
+  dataEnd?: number;
 }
 
 export class Frames {
@@ -52,6 +54,7 @@ export class Frames {
     }
     const end = performance.now();
     this.log.record(end - start);
+    if (drawn.dataEnd !== undefined) this.log.drewData(drawn.dataEnd);
     if (this.log.firstPaintMs === undefined && drawn.painted) {
       this.log.firstPaintMs = end;
       performance.mark('seqscope:first-paint');

@@ -18,16 +18,32 @@ export class DrawLog {
   private readonly times = new Float32Array(DRAW_TIMES_KEPT);
   draws = 0;
   lastDrawMs = 0;
-  /** Epoch ms when the last frame was drawn. */
-  lastDrawAt: number | undefined;
+  private readonly dataDraws: { at: number; end: number }[] = [];
+  private dataDrawCount = 0;
+  private lastDataEnd = Number.NEGATIVE_INFINITY;
   /** performance.now() when a frame first drew data from the host. */
   firstPaintMs: number | undefined;
 
   record(ms: number): void {
     this.lastDrawMs = ms;
-    this.lastDrawAt = performance.timeOrigin + performance.now();
     this.times[this.draws % DRAW_TIMES_KEPT] = ms;
     this.draws++;
+  }
+
+  /** The data drawn reached `end` (a live session grows): kept when it reached further than before. */
+  drewData(end: number): void {
+    if (end <= this.lastDataEnd) return;
+    this.lastDataEnd = end;
+    this.dataDraws[this.dataDrawCount % DRAW_TIMES_KEPT] = { at: performance.timeOrigin + performance.now(), end };
+    this.dataDrawCount++;
+  }
+
+  /** The frames that first drew data up to a later end, oldest first (epoch ms; the benchmark's arrival-to-drawn). */
+  recentDataDraws(): { at: number; end: number }[] {
+    const n = Math.min(this.dataDrawCount, DRAW_TIMES_KEPT);
+    const out: { at: number; end: number }[] = [];
+    for (let i = this.dataDrawCount - n; i < this.dataDrawCount; i++) out.push(this.dataDraws[i % DRAW_TIMES_KEPT]);
+    return out;
   }
 
   recent(): number[] {
@@ -66,8 +82,7 @@ export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
     draws: p.log.draws,
     lastDrawMs: p.log.lastDrawMs,
     drawMs: p.log.recent(),
-    lastDrawAt: p.log.lastDrawAt,
-    sessionEnd: p.session?.end,
+    dataDraws: p.log.recentDataDraws(),
     window: vp ? { t0: vp.t0, t1: vp.t1 } : undefined,
     domain: vp ? { t0: vp.domainT0, t1: vp.domainT1 } : undefined,
     fitAll: !!vp?.isFitAll(),

@@ -67,10 +67,11 @@ export interface TimelineSnapshot {
   lastDrawMs: number;
   /** The most recent per-frame draw times, ms (up to 4096). */
   drawMs: number[];
-  /** When the last frame was drawn, epoch ms (the benchmark's arrival-to-drawn). */
-  lastDrawAt?: number;
-  /** The session's end (its last arrival, engine clock) as the webview has it. */
-  sessionEnd?: number;
+  /**
+   * The frames that first showed the session's data up to a later end (a live session growing):
+   * when (epoch ms) and up to where (engine clock), oldest first, up to 4096.
+   */
+  dataDraws: { at: number; end: number }[];
   window?: { t0: number; t1: number };
   domain?: { t0: number; t1: number };
   fitAll: boolean;

@@ -138,6 +138,8 @@ export class Toolbar {
     this.connection.hidden = !c;
     this.connection.className = `ss-connection ss-connection-${c?.state ?? 'live'}`;
     this.connection.textContent = c ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}` : '';
+    // Whole on hover where the header cuts it.
+    this.connection.title = this.connection.textContent;
     this.keyOrder(order);
     this.filter(filter);
   }

@@ -5,9 +5,8 @@
  *
  *   - frame time: every frame the timeline drew while following (its test hook's draw times);
  *     target p95 ≤ 16 ms.
- *   - arrival-to-drawn: at each sample, how long before the last frame the newest arrival it drew
- *     had arrived (the hook's lastDrawAt − the session's end, taken when every page in view was
- *     fresh); target p95 ≤ 250 ms.
+ *   - arrival-to-drawn: for each arrival, how long until a frame first showed it (the hook's
+ *     frames that drew the data up to a later end, every page in view fresh); target p95 ≤ 250 ms.
  *   - following: the window showed the whole session at every sample (never a stale width).
  *   - check: the Sessions tree's counts after Detach: every message published delivered, no gap,
  *     no duplicate.
@@ -18,11 +17,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { connect } from '../../src/pubsub/connection';
 import { snapshot } from '../support/e2e/browser';
-import { until } from '../support/e2e/workbench';
+import { tapTopicFromPalette, until } from '../support/e2e/workbench';
 import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { checked, count, rate, seconds, table, verdict } from './report';
 
@@ -44,6 +42,8 @@ export interface LiveFollowResult {
   frames: number;
   frameMs: { p50: number; p95: number; max: number };
   lagMs: { p50: number; p95: number; max: number };
+  /** The newest arrival of each refresh until a frame drew it: the part no refresh interval shortens. */
+  pipelineMs: { p50: number; p95: number; max: number };
   lagSamples: number;
   /** Samples where the window did not show the whole session, or following was off. */
   notFollowing: number;
@@ -62,17 +62,22 @@ function percentiles(values: readonly number[]): { p50: number; p95: number; max
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Tap Topic… on TOPIC as a user does: tick it, accept, "Use settings". */
-async function tapFromPalette(page: Page): Promise<void> {
-  await runCommand(page, 'SeqScope: Tap Topic…');
-  const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${TOPIC},"]`);
-  await row.waitFor({ state: 'visible', timeout: 60_000 });
-  await row.click();
-  await until(async () => (await row.getAttribute('aria-checked')) === 'true', 10_000);
-  await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
-  const title = page.locator('.quick-input-widget .quick-input-title');
-  await until(async () => (await title.innerText().catch(() => '')).startsWith('SeqScope: how should'), 60_000);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' }).click();
+/**
+ * Each arrival's wait until a frame first showed it: the arrivals between two successive data
+ * ends (taken as evenly spread, as the publisher paces them) were first drawn by the frame that
+ * reached the later end. One value every 5 ms of arrivals.
+ */
+function arrivalToDrawn(draws: readonly { at: number; end: number }[], since: number): number[] {
+  const out: number[] = [];
+  // From the first frame that drew an arrival of the run (an empty session's end is no time).
+  const timed = draws.filter((d) => d.end >= since);
+  for (let i = 1; i < timed.length; i++) {
+    const { at, end } = timed[i];
+    const from = timed[i - 1].end;
+    if (end - from > 60_000) throw new Error(`frames drew data ends ${from} then ${end}: not one clock (${JSON.stringify(timed.slice(0, 5))})`);
+    for (let a = from + 5; a <= end; a += 5) out.push(at - a);
+  }
+  return out;
 }
 
 export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: string }> {
@@ -97,7 +102,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     await conn.client.createTopic(TOPIC);
     await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click({ timeout: 60_000 });
     await page.locator('.statusbar-item', { hasText: 'Pub/Sub emulator' }).waitFor({ state: 'visible', timeout: 120_000 });
-    await tapFromPalette(page);
+    await tapTopicFromPalette(page, TOPIC);
     await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith(`tap · ${TOPIC}`)), 60_000);
     await runCommand(page, 'SeqScope: Show Timeline');
     const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
@@ -128,28 +133,34 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     })();
 
     const frameMs: number[] = [];
-    const lagMs: number[] = [];
+    const dataDraws: { at: number; end: number }[] = [];
+    let lastDataDraw = 0;
     let drawsSeen = 0;
     let samples = 0;
     let notFollowing = 0;
     let lastReport = Date.now();
-    while (Date.now() < end) {
-      await sleep(SAMPLE_MS);
-      const s = await snapshot(frame);
-      samples++;
-      const fresh = s.draws - drawsSeen;
-      if (fresh > 0) frameMs.push(...s.drawMs.slice(-Math.min(fresh, s.drawMs.length)));
-      drawsSeen = s.draws;
-      const whole = !!s.window && !!s.domain && s.window.t0 <= s.domain.t0 && s.window.t1 >= s.domain.t1;
-      if (s.followLive !== true || !whole) notFollowing++;
-      if (s.allFresh && s.lastDrawAt !== undefined && s.sessionEnd !== undefined && s.sessionEnd > 0) lagMs.push(Math.max(0, s.lastDrawAt - s.sessionEnd));
-      if (Date.now() - lastReport > 30_000) {
-        lastReport = Date.now();
-        progress(`${Math.round((Date.now() - started) / 1000)} s: ${count(published)} published, ${frameMs.length} frames, lag p95 ${percentiles(lagMs).p95.toFixed(0)} ms`);
+    // Whatever happens while sampling, the publisher stops before the emulator does.
+    try {
+      while (Date.now() < end) {
+        await sleep(SAMPLE_MS);
+        const s = await snapshot(frame);
+        samples++;
+        const fresh = s.draws - drawsSeen;
+        if (fresh > 0) frameMs.push(...s.drawMs.slice(-Math.min(fresh, s.drawMs.length)));
+        drawsSeen = s.draws;
+        const whole = !!s.window && !!s.domain && s.window.t0 <= s.domain.t0 && s.window.t1 >= s.domain.t1;
+        if (s.followLive !== true || !whole) notFollowing++;
+        for (const d of s.dataDraws) if (d.at > lastDataDraw) dataDraws.push(d);
+        lastDataDraw = dataDraws.at(-1)?.at ?? lastDataDraw;
+        if (Date.now() - lastReport > 30_000) {
+          lastReport = Date.now();
+          progress(`${Math.round((Date.now() - started) / 1000)} s: ${count(published)} published, ${frameMs.length} frames, arrival-to-drawn p95 ${percentiles(arrivalToDrawn(dataDraws, started)).p95.toFixed(0)} ms`);
+        }
       }
+    } finally {
+      stop = true;
+      await publisher;
     }
-    stop = true;
-    await publisher;
     const elapsed = (Date.now() - started) / 1000;
     await topic.flush();
 
@@ -160,6 +171,9 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     const summary = rows.find((r) => r.startsWith('Summary')) ?? '';
     if (!/ 0 gaps/.test(summary) || !/ 0 dup/.test(summary)) problems.push(`summary: ${summary} (expected ${want}, 0 gaps, 0 dup)`);
 
+    const lagMs = arrivalToDrawn(dataDraws, started);
+    // The floor under it: the newest arrival of each refresh until drawn (host → webview → pages → frame).
+    const pipelineMs = dataDraws.filter((d) => d.end >= started).map((d) => d.at - d.end);
     return {
       seconds: elapsed,
       published,
@@ -167,7 +181,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       frames: frameMs.length,
       frameMs: percentiles(frameMs),
       lagMs: percentiles(lagMs),
-      lagSamples: lagMs.length,
+      pipelineMs: percentiles(pipelineMs),
+      lagSamples: dataDraws.length,
       notFollowing,
       samples,
       problems,
@@ -193,7 +208,8 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
       ['figure', 'p50', 'p95', 'max', 'target', ''],
       [
         [`frame time (${count(r.frames)} frames)`, ms(r.frameMs.p50), ms(r.frameMs.p95), ms(r.frameMs.max), `p95 ≤ ${TARGETS.frameP95Ms} ms`, verdict(r.frameMs.p95 <= TARGETS.frameP95Ms)],
-        [`arrival-to-drawn (${count(r.lagSamples)} samples)`, ms(r.lagMs.p50), ms(r.lagMs.p95), ms(r.lagMs.max), `p95 ≤ ${TARGETS.lagP95Ms} ms`, verdict(r.lagMs.p95 <= TARGETS.lagP95Ms)],
+        [`arrival-to-drawn (${count(r.lagSamples)} frames that drew newer data)`, ms(r.lagMs.p50), ms(r.lagMs.p95), ms(r.lagMs.max), `p95 ≤ ${TARGETS.lagP95Ms} ms`, verdict(r.lagMs.p95 <= TARGETS.lagP95Ms)],
+        ['of which: newest arrival of a refresh → drawn', ms(r.pipelineMs.p50), ms(r.pipelineMs.p95), ms(r.pipelineMs.max), '', ''],
       ],
     ),
     '',

@@ -15,7 +15,7 @@ import { connect, type PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { pickChoice, settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
 import type { DrawnLabel, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
-import { SHOTS, until, useWorkbench } from '../support/e2e/workbench';
+import { SHOTS, tapTopicFromPalette, until, useWorkbench } from '../support/e2e/workbench';
 
 const PROJECT = 'seqscope-modal';
 const TOPIC = 'md-feed';
@@ -219,14 +219,7 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor({ state: 'visible', timeout: 30_000 });
     await page.keyboard.type('notes ');
-    await runCommand(page, 'SeqScope: Tap Topic…');
-    // Tap Topic… lists topics with check boxes (several may be tapped at once): tick ours, accept.
-    const topicRow = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${TOPIC},"]`);
-    await topicRow.waitFor({ state: 'visible', timeout: 30_000 });
-    await topicRow.click();
-    await until(async () => (await topicRow.getAttribute('aria-checked')) === 'true', 5_000);
-    await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
-    await useSettings(page, `a tap on ${TOPIC}`);
+    await tapTopicFromPalette(page, TOPIC);
     // The Sessions view shows the new session by itself; the editor keeps the keyboard.
     await page.locator('[id="workbench.view.extension.seqscope"]').waitFor({ state: 'visible', timeout: 30_000 });
     let rows: string[] = [];
@@ -371,6 +364,54 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
       .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
   });
 
+  it('an outage: the tap gone shows in the tree row and the timeline header; its notice, clicked after Re-tap from the tree, says what happened', async () => {
+    const { page } = workbench();
+    await until(async () => (await subscriptions()).join() === SUBSCRIPTION, 15_000); // the earlier taps, deleted on close
+    await tapTopicFromPalette(page, TOPIC);
+    await sessionRow(page, `tap · ${TOPIC}`, /live/);
+    await runCommand(page, 'SeqScope: Show Timeline');
+    const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
+    await publishNumbers([1, 2, 3], 'outage');
+    await sessionRow(page, `tap · ${TOPIC}`, /3 received/);
+
+    // The emulator restarts: it keeps nothing, the tap is gone.
+    await emu!.restart();
+    await until(() => conn!.client.createTopic(TOPIC).then(() => true, (e: { code?: number }) => e.code === 6), 60_000);
+    const notice = page.locator('.notification-list-item', { hasText: 'is gone' });
+    await notice.first().waitFor({ state: 'visible', timeout: 90_000 });
+    const row = await sessionRow(page, `tap · ${TOPIC}`, /^tap · md-feed\s*tap is gone · /);
+    const header = frame.locator('.ss-connection');
+    // While the emulator was down the header said so; once it is back, that the tap is gone.
+    const gone = 'Disconnected: tap is gone — Re-tap makes a new one and continues the recording';
+    await until(async () => (await header.innerText().catch(() => '')).trim() === gone, 30_000)
+      .catch(async (e: Error) => assert.fail(`${e.message}: the header says "${await header.innerText().catch(() => '')}"`));
+    await screenshot(page, join(SHOTS, 'live-tap-gone.png'));
+    assert.match(row, /tap is gone/);
+
+    // Re-tap from the session row, as a user who saw the tree first.
+    const tree = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row', { hasText: `tap · ${TOPIC}` });
+    await tree.hover();
+    await tree.getByRole('button', { name: 'Re-tap' }).click();
+    await sessionRow(page, `tap · ${TOPIC}`, /^tap · md-feed\s*live/);
+    await header.waitFor({ state: 'hidden', timeout: 30_000 });
+    const taps = async () => (await subscriptions()).filter((s) => s.startsWith('seqscope-tap-'));
+    await until(async () => (await taps()).length === 1, 15_000);
+    const [tap] = await taps();
+
+    // The notice is still there (VS Code cannot take it back): its Re-tap now says what happened.
+    if (!(await notice.first().isVisible())) await runCommand(page, 'Notifications: Show Notifications');
+    await notice.first().getByRole('button', { name: 'Re-tap' }).click();
+    const said = page.locator('.notification-list-item', { hasText: 'was re-tapped at' });
+    await said.first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match((await said.first().innerText()).replace(/\s+/g, ' '), /SeqScope: tap · md-feed was re-tapped at \d\d:\d\d:\d\d \(now reading seqscope-tap-md-feed-\S+\): nothing more to do/);
+    await screenshot(page, join(SHOTS, 'live-stale-notice.png'));
+    assert.deepEqual(await taps(), [tap], 'not tapped again');
+    assert.equal(await page.locator('.notification-list-item .codicon-error').count(), 0, 'no error anywhere');
+    // Re-created by the restart's loss: the consumer subscription the earlier tests used.
+    await conn!.client.topic(TOPIC).createSubscription(SUBSCRIPTION, { enableMessageOrdering: true }).catch(() => undefined);
+    await runCommand(page, 'Notifications: Clear All Notifications');
+  });
+
   it('the status bar at 1 280 px shows the session\'s counts and the replay position, whole', async () => {
     const { page } = workbench();
     assert.equal(page.viewportSize()?.width, 1280);
@@ -426,6 +467,8 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
   it('a failing command (the emulator down: connection refused) shows one error notification and no modal', async () => {
     const { page } = workbench();
     await emu!.stop();
+    // What earlier tests left on screen is theirs: this one counts its own.
+    await runCommand(page, 'Notifications: Clear All Notifications');
     const toasts = page.locator('.notifications-toasts .notification-list-item');
     assert.equal(await toasts.count(), 0, 'no notification before');
     const clicked = await runCommand(page, 'SeqScope: Tap Topic…');

@@ -271,7 +271,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     await until('the topic made again', () => live.conn.client.createTopic(topic).then(() => true, (e: { code?: number }) => e.code === 6 || undefined));
     await until('the tap named as gone', () => session.live?.tapGone || undefined, 60_000);
     assert.match(warnings.join('\n'), /the tap seqscope-tap-cme-md-318-\S+ is gone: the server no longer has it .* Re-tap makes a new one and continues this session and recording\. \[Re-tap\]/);
-    assert.match(live.text(sessionNode(session)), /disconnected: tap is gone/, 'the tree row says why');
+    assert.match(live.text(sessionNode(session)), /^tap · cme-md-318 tap is gone · /, 'the tree row says why, first');
     // The timeline says it too, in its header, and names what was tapped with the recording under it.
     const header = session.timeline.info();
     assert.deepEqual(header.connection, { state: 'disconnected', reason: 'tap is gone', next: 'Re-tap makes a new one and continues the recording' });

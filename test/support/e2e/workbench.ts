@@ -62,6 +62,22 @@ export function useWorkbench(fill: (folder: string) => void | Promise<void>, opt
 }
 
 /**
+ * "SeqScope: Tap Topic…" as a user does: tick `topic` in its list of check boxes, accept, then
+ * "Use settings" in the "how to sequence" picker that follows.
+ */
+export async function tapTopicFromPalette(page: Page, topic: string): Promise<void> {
+  await runCommand(page, 'SeqScope: Tap Topic…');
+  const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${topic},"]`);
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
+  await row.click();
+  await until(async () => (await row.getAttribute('aria-checked')) === 'true', 10_000);
+  await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await until(async () => (await title.innerText().catch(() => '')).startsWith(`SeqScope: how should a tap on ${topic} be sequenced?`), 60_000);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Use settings' }).click();
+}
+
+/**
  * "SeqScope: Open Capture…", then the file from the workspace folder in VS Code's file dialog,
  * then `choice` in the extension's "how to sequence" picker. Resolves once the tree lists the
  * session (a large capture takes longer than the default 30 s to load).

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { ControlledSession, ControllerTimers, PAINT_WAIT_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+import { ControlledSession, ControllerTimers, LIVE_POST_MS, PAINT_WAIT_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
 
 /** Lets every pending microtask (the controller's asynchronous answers) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -88,7 +88,7 @@ function fakeSession(id: string) {
     onDidChange: changed.event,
     onDidChangeView: viewChanged.event,
   };
-  return { session, handled, seeks, replayChanged, viewChanged };
+  return { session, handled, seeks, replayChanged, viewChanged, changed };
 }
 
 /** The panel around the controller, and the webview behind it: what each was told. */
@@ -299,5 +299,30 @@ describe('TimelineController', () => {
     await settle();
     assert.deepEqual(posted.at(-1), { type: 'error', message: 'Replay is not possible while the session is live.' });
     assert.deepEqual(events, ['showing a', 'select a 4', 'failed replay: Replay is not possible while the session is live.']);
+  });
+
+  it('a live session that refreshes is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS', async () => {
+    const { c, posted, timers } = fakePanel();
+    const a = fakeSession('a');
+    (a.session as { live: unknown }).live = {};
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    await settle();
+    const inits = () => posted.filter((m) => m.type === 'init').length;
+    const before = inits();
+    a.changed.fire();
+    assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
+    timers.advance(100);
+    a.changed.fire();
+    a.changed.fire();
+    assert.equal(inits(), before + 1, 'a refresh soon after waits');
+    timers.advance(LIVE_POST_MS - 101);
+    assert.equal(inits(), before + 1);
+    timers.advance(1);
+    assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
+    timers.advance(LIVE_POST_MS * 3);
+    assert.equal(timers.pending, 0, 'nothing more to post');
+    a.changed.fire();
+    assert.equal(inits(), before + 3, 'idle again: at once');
   });
 });
