@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { basename, join, resolve } from 'node:path';
-import { CaptureReader } from '../core/capture/captureReader';
 import { parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
 import { InputError } from '../core/util/inputError';
@@ -17,6 +16,7 @@ import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
 import { optionsFromSettings } from './settings';
 import { NoticeLevel, SessionNotices } from './sessionNotices';
+import { publishWithProgress } from './publishCapture';
 import { pickOptions } from './pickers/optionsPicker';
 import { OptionText, SequencingOptions, sequencingLabel } from '../core/sequencer/sequencingOptions';
 
@@ -462,52 +462,7 @@ export class PubsubCommands extends Disposable {
       if (!p) return undefined;
       pace = p.label;
     }
-    layer.paceSpeed(pace);
-    await layer.checkTopic(conn, topic);
-    const reader = new CaptureReader(file);
-    await reader.open();
-    const sink = layer.openTopicSink(conn, topic);
-    const name = file.split(/[\\/]/).pop();
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `SeqScope: publishing ${name} to ${topic.id}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        let shown = 0;
-        const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
-          sink,
-          pace: pace as PubsubLayer.Pace,
-          signal: abort.signal,
-          onProgress: (p) => {
-            const pct = reader.size ? (reader.bytesRead / reader.size) * 100 : 0;
-            progress.report({ increment: pct - shown, message: `${p.published} published${p.paused.length ? ` · paused: ${p.paused.join(', ')}` : ''}` });
-            shown = pct;
-          },
-          onPaused: (p) => {
-            // Only this key waits; the user decides whether it goes on.
-            const keyName = p.key === '' ? '(no ordering key)' : p.key;
-            void vscode.window
-              .showWarningMessage(`SeqScope: publishing key ${keyName} failed at line ${p.line} (${p.error.message}). The key is paused (${p.pending} waiting); other keys go on.`, 'Resume Key', 'Stop Publishing')
-              .then((pick) => {
-                if (pick === 'Resume Key') publisher.resume(p.key);
-                else if (pick === 'Stop Publishing') abort.abort();
-              });
-          },
-        });
-        try {
-          return await publisher.run(reader.batches({ signal: abort.signal }));
-        } finally {
-          sub.dispose();
-          await sink.flush();
-          await reader.close();
-        }
-      },
-    );
-    const msg = `SeqScope: published ${result.published} of ${result.read} message(s) (${result.keys} keys) to ${topic.id}` + (result.cancelled ? `; stopped with ${result.unpublished} not published` : '') + (result.skipped ? `; ${result.skipped} skipped` : '');
-    log().info(msg);
-    if (result.cancelled) void vscode.window.showWarningMessage(msg);
-    else void vscode.window.showInformationMessage(msg);
-    return result;
+    return publishWithProgress(layer, conn, file, topic, pace);
   }
 }
 

@@ -20,9 +20,11 @@ import { Kind } from '../shared/timelineModel';
 import { count, missingRange } from './format';
 import { placeLabels } from './labelPlacement';
 import { HitList } from './layout';
+import { emptyStats, LayerStats } from './layerStats';
+import { markerSprites, SPRITE, Sprites } from './markerSprites';
 import type { OpenGapBand } from './openGapBand';
 import { Theme, withAlpha } from './theme';
-import type { DrawnLabel, DrawnMark, MarkCounts } from './timelineSnapshot';
+import type { DrawnMark } from './timelineSnapshot';
 
 /** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
 const REDELIVERY = 1;
@@ -31,19 +33,6 @@ const CONFLICT = 8;
 const MARKS_LISTED = 300;
 /** Point findings of one kind closer than this (px) are drawn once (markers are ~10 px wide). */
 const MARKER_GAP = 5;
-/** Marker sprite size, CSS px. */
-const SPRITE = 14;
-
-interface Sprites {
-  key: string;
-  ring: CanvasImageSource;
-  diamond: CanvasImageSource;
-  conflict: CanvasImageSource;
-  triangle: CanvasImageSource;
-  chevrons: CanvasImageSource;
-  reset: CanvasImageSource;
-  cross: CanvasImageSource;
-}
 
 export interface LayerSpec {
   lanes: readonly LaneInfo[];
@@ -73,18 +62,6 @@ export interface LayerSpec {
 /** Rows gap labels may stack into in a lane, and how far apart (px) their middles are. */
 const LABEL_ROWS = 2;
 const LABEL_ROW_STEP = 11;
-
-export interface LayerStats {
-  marks: MarkCounts;
-  /** In layer coordinates. */
-  findings: DrawnMark[];
-  messages: DrawnMark[];
-  /** The labels drawn in the lanes, in layer coordinates (the test hook checks none overlaps). */
-  labels: DrawnLabel[];
-  /** Lanes that had a page / a fresh page. */
-  lanesWithData: number;
-  lanesFresh: number;
-}
 
 export class LaneLayer {
   private readonly canvas: OffscreenCanvas | HTMLCanvasElement;
@@ -491,93 +468,7 @@ export class LaneLayer {
 
   /** The marker sprites for this theme and pixel ratio, rendered once. */
   private spritesFor(s: LayerSpec): Sprites {
-    const th = s.theme;
-    const key = [th.redelivery, th.republish, th.late, th.reordered, th.reset, th.invalid, th.background, s.dpr].join('|');
-    if (this.sprites?.key === key) return this.sprites;
-    const make = (draw: (c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number) => void): CanvasImageSource => {
-      const px = Math.ceil(SPRITE * s.dpr);
-      const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(px, px) : Object.assign(document.createElement('canvas'), { width: px, height: px });
-      const c = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
-      c.setTransform(s.dpr, 0, 0, s.dpr, 0, 0);
-      draw(c, SPRITE / 2);
-      return canvas instanceof OffscreenCanvas ? canvas.transferToImageBitmap() : canvas;
-    };
-    this.sprites = {
-      key,
-      ring: make((c, m) => {
-        c.strokeStyle = th.redelivery;
-        c.lineWidth = 2;
-        c.beginPath();
-        c.arc(m, m, 4.5, 0, Math.PI * 2);
-        c.stroke();
-      }),
-      diamond: make((c, m) => {
-        c.fillStyle = th.republish;
-        diamondPath(c, m);
-        c.fill();
-      }),
-      conflict: make((c, m) => {
-        c.strokeStyle = th.invalid;
-        c.lineWidth = 2;
-        diamondPath(c, m);
-        c.stroke();
-      }),
-      triangle: make((c, m) => {
-        c.fillStyle = th.late;
-        c.beginPath();
-        c.moveTo(m - 5, m - 6);
-        c.lineTo(m + 5, m - 6);
-        c.lineTo(m, m + 4);
-        c.closePath();
-        c.fill();
-      }),
-      chevrons: make((c, m) => {
-        // « : two chevrons pointing back, on a backing of the lane's background so the message
-        // tick under it does not cut the shape.
-        c.fillStyle = th.background;
-        c.fillRect(m - 6, m - 5, 12, 10);
-        c.strokeStyle = th.reordered;
-        c.lineWidth = 2;
-        c.beginPath();
-        c.moveTo(m, m - 4);
-        c.lineTo(m - 4, m);
-        c.lineTo(m, m + 4);
-        c.moveTo(m + 5, m - 4);
-        c.lineTo(m + 1, m);
-        c.lineTo(m + 5, m + 4);
-        c.stroke();
-      }),
-      reset: make((c, m) => {
-        // ⟲ : an open circle with an arrowhead, on a backing so the lane's line does not cut it.
-        c.fillStyle = th.background;
-        c.beginPath();
-        c.arc(m, m, 6, 0, Math.PI * 2);
-        c.fill();
-        c.strokeStyle = th.reset;
-        c.lineWidth = 2;
-        c.beginPath();
-        c.arc(m, m, 4, -Math.PI * 0.35, Math.PI * 1.45);
-        c.stroke();
-        c.fillStyle = th.reset;
-        c.beginPath();
-        c.moveTo(m + 1.5, m - 6.5);
-        c.lineTo(m + 6, m - 3.5);
-        c.lineTo(m + 1, m - 1);
-        c.closePath();
-        c.fill();
-      }),
-      cross: make((c, m) => {
-        c.strokeStyle = th.invalid;
-        c.lineWidth = 2;
-        c.beginPath();
-        c.moveTo(m - 4, m - 4);
-        c.lineTo(m + 4, m + 4);
-        c.moveTo(m + 4, m - 4);
-        c.lineTo(m - 4, m + 4);
-        c.stroke();
-      }),
-    };
-    return this.sprites;
+    return (this.sprites = markerSprites(s.theme, s.dpr, this.sprites));
   }
 
   private drawSelection(th: Theme, x: number, y: number): void {
@@ -588,25 +479,4 @@ export class LaneLayer {
     ctx.arc(x, y, 9, 0, Math.PI * 2);
     ctx.stroke();
   }
-}
-
-function emptyStats(): LayerStats {
-  return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, reordered: 0, reset: 0, invalid: 0 },
-    labels: [],
-    findings: [],
-    messages: [],
-    lanesWithData: 0,
-    lanesFresh: 0,
-  };
-}
-
-/** The diamond both a republish (filled) and a conflict (outlined) are drawn as, centred on (m, m). */
-function diamondPath(c: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, m: number): void {
-  c.beginPath();
-  c.moveTo(m, m - 6);
-  c.lineTo(m + 5, m);
-  c.lineTo(m, m + 6);
-  c.lineTo(m - 5, m);
-  c.closePath();
 }

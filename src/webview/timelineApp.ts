@@ -279,7 +279,10 @@ export class TimelineApp {
     this.updateLanes();
     // A live session opens following its data, not on a window saved while it was smaller.
     if (!grown && !session.live) this.saved.restore(session.id, this.vp, this.scroll);
-    this.pages.reset();
+    // A live session grown: its pages stand in, drawn until the new ones come (no blank lanes
+    // twice a second); another session: nothing cached is of use.
+    if (grown) this.pages.invalidate();
+    else this.pages.reset();
     this.onReplay(replay);
     this.resize();
     this.pages.requestNow();

@@ -10,6 +10,7 @@ import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
+import { OverviewStrip } from './overviewStrip';
 import type { OpenGapBand } from './openGapBand';
 import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
@@ -72,7 +73,7 @@ export class TimelineView {
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
   private last: { vp: { t0: number; msPerPx: number }; scrollY: number; layout: Layout } | undefined;
-  private overviewImage: { key: string; image: CanvasImageSource; close?(): void } | undefined;
+  private readonly overviewStrip = new OverviewStrip();
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
@@ -274,92 +275,11 @@ export class TimelineView {
 
   // -------------------------------------------------------------------------------------------
 
-  /**
-   * The overview strip: its rate columns, finding ticks and labels come from a bitmap rendered
-   * when the overview, theme or size change (they do not change with the view); each frame
-   * copies it and draws the visible window and the replay cursor over it. Rasterising the
-   * columns (one rect per bin) on every frame cost a frame in five while zooming a
-   * million-event session (test/bench/timelineBench.ts: ~135 → ~165 frames in 3 s).
-   */
+  /** The overview strip (overviewStrip.ts): its bitmap kept while the overview, theme, session and size stay. */
   private drawOverview(f: FrameInput): void {
-    const ctx = this.ctx;
-    const { theme: th, layout: L, overview: o, viewport: vp } = f;
-    const r = L.overview;
-    const key = [this.idOf(o), this.idOf(th), this.idOf(f.session), r.x, r.y, r.w, r.h, this.dpr].join(',');
-    if (this.overviewImage?.key !== key) {
-      this.overviewImage?.close?.();
-      this.overviewImage = Object.assign(this.renderOverview(f), { key });
-    }
-    ctx.drawImage(this.overviewImage.image, 0, r.y, r.x + r.w, r.h);
-    if (o.arrivals.length === 0) return;
-    const ox = (t: number) => r.x + ((t - o.t0) / (o.t1 - o.t0 || 1)) * r.w;
-    // The visible window: a rectangle the user can drag.
-    const x0 = Math.max(r.x, ox(vp.t0));
-    const x1 = Math.min(r.x + r.w, ox(vp.t1));
-    const w = Math.max(4, x1 - x0);
-    ctx.fillStyle = withAlpha(th.focus, 0.16);
-    ctx.fillRect(x0, r.y + 1, w, r.h - 2);
-    ctx.strokeStyle = th.focus;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(x0 + 0.5, r.y + 1.5, w - 1, r.h - 3);
-    if (f.cursorTime !== undefined && Number.isFinite(f.cursorTime)) {
-      ctx.fillStyle = th.cursor;
-      ctx.fillRect(ox(f.cursorTime) - 1, r.y, 2, r.h);
-    }
-  }
-
-  /** The overview's static part, from x 0 to the plot's right edge, in device pixels. */
-  private renderOverview(f: FrameInput): { image: CanvasImageSource; close?(): void } {
-    const { theme: th, layout: L, overview: o } = f;
-    const r = L.overview;
-    const pxW = Math.max(1, Math.round((r.x + r.w) * this.dpr));
-    const pxH = Math.max(1, Math.round(r.h * this.dpr));
-    const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(pxW, pxH) : Object.assign(document.createElement('canvas'), { width: pxW, height: pxH });
-    const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
-    // The strip's own coordinates: the same drawing as on the canvas, moved up to y 0.
-    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, -r.y * this.dpr);
-    ctx.font = th.font;
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = th.muted;
-    ctx.textAlign = 'left';
-    ctx.fillText('Overview', 8, r.y + 12);
-    ctx.fillText(`${count(f.session.arrivals)} arrivals`, 8, r.y + 30);
-    const n = o.arrivals.length;
-    const done = () => {
-      if (!(canvas instanceof OffscreenCanvas)) return { image: canvas };
-      const bitmap = canvas.transferToImageBitmap();
-      return { image: bitmap, close: () => bitmap.close() };
-    };
-    if (n === 0) return done();
-    const barW = r.w / n;
-    let max = 1;
-    for (let i = 0; i < n; i++) if (o.arrivals[i] > max) max = o.arrivals[i];
-    const top = r.y + 3;
-    const h = r.h - 14;
-    // Rate over time: one path of columns.
-    ctx.fillStyle = withAlpha(th.message, 0.45);
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) {
-      const v = o.arrivals[i];
-      if (!v) continue;
-      const bh = Math.max(1, (h * v) / max);
-      ctx.rect(r.x + i * barW, top + h - bh, Math.max(1, barW), bh);
-    }
-    ctx.fill();
-    // Finding ticks under the rate: gaps, duplicates, late, reordered, each its own row.
-    const rows: [number[], string][] = [
-      [o.gaps, th.gap],
-      [o.duplicates, th.redelivery],
-      [o.late, th.late],
-      [o.reordered ?? [], th.reordered],
-    ];
-    rows.forEach(([bins, color], row) => {
-      ctx.fillStyle = color;
-      ctx.beginPath();
-      for (let i = 0; i < n; i++) if (bins[i]) ctx.rect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 12 + row * 3, Math.max(3, barW), 3);
-      ctx.fill();
-    });
-    return done();
+    const r = f.layout.overview;
+    const key = [this.idOf(f.overview), this.idOf(f.theme), this.idOf(f.session), r.x, r.y, r.w, r.h, this.dpr].join(',');
+    this.overviewStrip.draw(this.ctx, { rect: r, overview: f.overview, theme: f.theme, arrivals: f.session.arrivals, view: f.viewport, cursorTime: f.cursorTime }, this.dpr, key);
   }
 
   /** The date, then a tick per step with its label; labels are measured and one that would overlap the one before (or stick out of the plot) is left out. */

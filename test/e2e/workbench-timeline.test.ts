@@ -581,7 +581,8 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     assert.ok(payloads.includes(`text:${XSS_PAYLOAD}`), `the payload as text among ${JSON.stringify(payloads)}`);
     assert.ok(details.some((d) => d.includes('<svg onload=alert(3)>')), 'the hostile messageId as text');
     assert.ok(details.some((d) => d.includes('</script><img src=x onerror=alert(2)>')), 'the hostile attribute as text');
-    await new Promise((r) => setTimeout(r, 300));
+    // The last detail drawn: an element made from data would be in the page by now.
+    await settled(frame);
     // (#seqscope-preview is the first view's inert JSON block; its `<` are \u003c escapes.)
     // In the page's own tree: the web components draw their icons (svg) inside their shadow
     // roots from their templates, never from data. (Typed by hand: the tests have no DOM types.)

@@ -113,7 +113,8 @@ describe('SeqScope: Recordings…', function () {
     const before = asked.length;
     p.pressItemButton(item(p, c), 'Delete…');
     await until('the question', () => (asked.length > before ? true : undefined));
-    await new Promise((r) => setTimeout(r, 100));
+    // Dismissed: the picker is its usual self again once the answer was handled.
+    await until('the answer handled', () => (p.ignoreFocusOut === false ? true : undefined));
     assert.ok(existsSync(c) && item(p, c), 'kept when the dialog is dismissed');
 
     // Accept: the picker closes and the recording opens as a capture.
