@@ -1,6 +1,6 @@
 /** `record --drain`'s rule: how long it waits, and when its quiet proves the subscription empty. */
 import assert from 'node:assert/strict';
-import { drainRule } from '../../../src/cli/pubsubCommands';
+import { drainRule } from '../../../src/cli/recordDrain';
 
 describe('record --drain rule', () => {
   it('waits the ack deadline plus 2 s by default, which a lease SeqScope took cannot outlast: confirmed', () => {
