@@ -23,7 +23,6 @@ interface Shown {
   readonly subject: string;
   /** Set once the notice no longer holds: what the user is told on picking one of its buttons. */
   settled?: string;
-  answered: boolean;
 }
 
 /** A time of day as the user's clock reads it (HH:MM:SS). */
@@ -46,12 +45,11 @@ export class SessionNotices {
    * one about the same subject is on screen unanswered and still holds, nothing new is shown.
    */
   notify(owner: string, subject: string, notice: Notice): void {
-    for (const s of this.shown) if (s.owner === owner && s.subject === subject && !s.answered && !s.settled) return;
-    const entry: Shown = { owner, subject, answered: false };
+    for (const s of this.shown) if (s.owner === owner && s.subject === subject && !s.settled) return;
+    const entry: Shown = { owner, subject };
     this.shown.add(entry);
     Promise.resolve(this.show(notice.level, notice.message, Object.keys(notice.actions)))
       .then((pick) => {
-        entry.answered = true;
         this.shown.delete(entry);
         if (pick === undefined) return;
         if (entry.settled) return this.show('info', entry.settled, []);

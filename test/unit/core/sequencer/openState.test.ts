@@ -5,9 +5,14 @@ import { resolveOptions, sequencingLabel, unseenFindings } from '../../../../src
 
 const sink: SequencerSink<number> = { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} };
 
+/** A 64-bit sequenced key with a 10 s gap timeout, the sequencer's clock at 0. */
+function tenSecondTimeout(): Sequencer<number> {
+  return new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, sink);
+}
+
 describe('openState (what a live key waits for)', () => {
   it('says the start window counts down, then an open gap waits for its number, then nothing', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, sink);
+    const s = tenSecondTimeout();
     s.advance(1_000);
     s.offer('A', 398, 'a', 0);
     s.offer('A', 399, 'b', 0);
@@ -30,7 +35,7 @@ describe('openState (what a live key waits for)', () => {
   });
 
   it('a hole in the start window shows from the arrival above it, and is the same wait once the key starts', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, sink);
+    const s = tenSecondTimeout();
     s.advance(1_000);
     s.offer('A', 5, 'a', 0);
     const k = s.key('A')!;
@@ -52,7 +57,7 @@ describe('openState (what a live key waits for)', () => {
   });
 
   it('a start window holding an unbroken run has no hole; numbers that arrive out of order still fill it', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, sink);
+    const s = tenSecondTimeout();
     s.advance(1_000);
     s.offer('A', 12, 'a', 0);
     s.offer('A', 10, 'b', 0);
