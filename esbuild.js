@@ -12,7 +12,9 @@ const watch = process.argv.includes('--watch');
 const problemMatcher = {
   name: 'problem-matcher',
   setup(build) {
-    build.onStart(() => { if (watch) console.log('[watch] build started'); });
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}`);
@@ -112,17 +114,21 @@ function copyCodicons() {
 async function main() {
   // A production build starts clean, so no stale source map from a dev build is packaged.
   if (production && !watch) fs.rmSync('dist', { recursive: true, force: true });
-  const contexts = await Promise.all(targets
-    .filter((t) => t.entryPoints.every((e) => fs.existsSync(e)))
-    .map((t) => esbuild.context({
-      bundle: true,
-      minify: production,
-      sourcemap: !production,
-      sourcesContent: false,
-      logLevel: 'silent',
-      ...t,
-      plugins: [problemMatcher, ...(t.plugins ?? [])],
-    })));
+  const contexts = await Promise.all(
+    targets
+      .filter((t) => t.entryPoints.every((e) => fs.existsSync(e)))
+      .map((t) =>
+        esbuild.context({
+          bundle: true,
+          minify: production,
+          sourcemap: !production,
+          sourcesContent: false,
+          logLevel: 'silent',
+          ...t,
+          plugins: [problemMatcher, ...(t.plugins ?? [])],
+        }),
+      ),
+  );
   copyCodicons();
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

@@ -10,10 +10,19 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * import; nothing but src/extension imports `vscode`, and the webview imports no Node built-in.
  */
 const LAYERS = {
-  core: { banned: ['shared', 'timeline', 'pubsub', 'cli', 'extension', 'webview'], why: 'src/core is the bottom layer: pure TypeScript that every other layer builds on' },
-  shared: { banned: ['timeline', 'pubsub', 'cli', 'extension', 'webview'], why: 'src/shared holds only the wire formats and contracts host and webview share; it builds on src/core alone' },
+  core: {
+    banned: ['shared', 'timeline', 'pubsub', 'cli', 'extension', 'webview'],
+    why: 'src/core is the bottom layer: pure TypeScript that every other layer builds on',
+  },
+  shared: {
+    banned: ['timeline', 'pubsub', 'cli', 'extension', 'webview'],
+    why: 'src/shared holds only the wire formats and contracts host and webview share; it builds on src/core alone',
+  },
   timeline: { banned: ['pubsub', 'cli', 'extension', 'webview'], why: 'src/timeline serves sessions to any view; it builds on src/core and src/shared' },
-  pubsub: { banned: ['timeline', 'cli', 'extension', 'webview'], why: 'src/pubsub is live Pub/Sub on the client library; it builds on src/core and src/shared' },
+  pubsub: {
+    banned: ['timeline', 'cli', 'extension', 'webview'],
+    why: 'src/pubsub is live Pub/Sub on the client library; it builds on src/core and src/shared',
+  },
   cli: { banned: ['extension', 'webview'], why: 'the CLI never imports the extension or the webview: move what both need to src/shared or below' },
   extension: { banned: ['cli', 'webview'], why: 'the extension talks to the webview through src/shared/protocol.ts only: move what both need to src/shared' },
   webview: { banned: ['pubsub', 'cli', 'extension'], why: 'the webview is a browser bundle: it reaches the host through src/shared/protocol.ts only' },
@@ -24,7 +33,10 @@ function layerRule(name) {
   const { banned, why } = LAYERS[name];
   const patterns = [{ regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`, message: `${why} (layer rule; see CONTRIBUTING.md).` }];
   if (name === 'webview') patterns.push({ regex: '^node:', message: 'the webview runs in a browser: no Node built-ins.' });
-  const paths = name === 'extension' ? [] : [{ name: 'vscode', message: 'only src/extension imports vscode: keep the rest testable in plain Node / the browser (see STYLE.md).' }];
+  const paths =
+    name === 'extension'
+      ? []
+      : [{ name: 'vscode', message: 'only src/extension imports vscode: keep the rest testable in plain Node / the browser (see STYLE.md).' }];
   return { 'no-restricted-imports': ['error', { paths, patterns }] };
 }
 
@@ -35,7 +47,7 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'eqeqeq': ['error', 'smart'],
+      eqeqeq: ['error', 'smart'],
       'no-console': 'off',
     },
   },

@@ -51,7 +51,9 @@ function main(): void {
   );
   writeFileSync(ordersOut, orders.lines.join('\n') + '\n');
   const o = orders.truth;
-  console.log(`wrote ${ordersOut}: ${o.lines} lines, ${o.keys.length} ordering keys, ${o.reordered} reordered on ${o.movedKey}, ${o.redeliveries} redeliveries`);
+  console.log(
+    `wrote ${ordersOut}: ${o.lines} lines, ${o.keys.length} ordering keys, ${o.reordered} reordered on ${o.movedKey}, ${o.redeliveries} redeliveries`,
+  );
 }
 
 function describe(t: GroundTruth): string {

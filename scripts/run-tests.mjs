@@ -40,7 +40,10 @@ const tiers = [
         name: `integration${suffix}`,
         vscode,
         testsDir: join(root, 'test/integration'),
-        steps: [[node, vscodeHost('build-suite.mjs')], [node, vscodeHost('run-suite.mjs')]],
+        steps: [
+          [node, vscodeHost('build-suite.mjs')],
+          [node, vscodeHost('run-suite.mjs')],
+        ],
       },
       { name: `e2e${suffix}`, vscode, testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },
     ];
@@ -62,9 +65,13 @@ function hostAvailable(vscode) {
   if (hosts[vscode]) return hosts[vscode];
   console.log(`\n=== VS Code test host (${vscode}) ===`);
   const r = spawnSync(node, [vscodeHost('install.mjs')], { cwd: root, stdio: 'inherit', env: { ...process.env, SEQSCOPE_VSCODE: vscode } });
-  hosts[vscode] = r.status === 0
-    ? { ok: true, why: '' }
-    : { ok: false, why: r.status === 2 ? 'the machine lacks its prerequisites (see the line above)' : `its install failed (exit ${r.status ?? r.signal}; see above)` };
+  hosts[vscode] =
+    r.status === 0
+      ? { ok: true, why: '' }
+      : {
+          ok: false,
+          why: r.status === 2 ? 'the machine lacks its prerequisites (see the line above)' : `its install failed (exit ${r.status ?? r.signal}; see above)`,
+        };
   return hosts[vscode];
 }
 
@@ -75,10 +82,13 @@ for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
     const n = countTests(t.testsDir);
     const bar = '!'.repeat(100);
     const counted = inCI ? `counted as FAILED (CI=true)` : `counted as SKIPPED, not passed`;
-    console.error(`${bar}\n!!! ${t.name} tests NOT RUN: the VS Code test host (${t.vscode}) is unavailable: ${hosts[t.vscode].why}.\n!!! ${n} test(s) ${counted}.\n${bar}`);
-    appendFileSync(results, JSON.stringify(inCI
-      ? { tier: t.name, passed: 0, failed: Math.max(n, 1), skipped: 0 }
-      : { tier: t.name, passed: 0, failed: 0, skipped: n }) + '\n');
+    console.error(
+      `${bar}\n!!! ${t.name} tests NOT RUN: the VS Code test host (${t.vscode}) is unavailable: ${hosts[t.vscode].why}.\n!!! ${n} test(s) ${counted}.\n${bar}`,
+    );
+    appendFileSync(
+      results,
+      JSON.stringify(inCI ? { tier: t.name, passed: 0, failed: Math.max(n, 1), skipped: 0 } : { tier: t.name, passed: 0, failed: 0, skipped: n }) + '\n',
+    );
     continue;
   }
   const started = Date.now();
@@ -103,7 +113,11 @@ for (const t of tiers.filter((x) => !only.length || only.includes(x.name))) {
 
 function readCounts() {
   try {
-    return readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(results, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }

@@ -34,10 +34,17 @@ function demoFolder() {
   const folder = mkdtempSync(join(tmpdir(), 'seqscope-start-'));
   copyFileSync(join(ROOT, 'media', 'samples', SAMPLE), join(folder, SAMPLE));
   mkdirSync(join(folder, '.vscode'));
-  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({
-    'workbench.editorAssociations': { '*.jsonl': 'seqscope.captureEditor' },
-    'seqscope.preset': 'cme',
-  }, null, 2) + '\n');
+  writeFileSync(
+    join(folder, '.vscode', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.editorAssociations': { '*.jsonl': 'seqscope.captureEditor' },
+        'seqscope.preset': 'cme',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   return folder;
 }
 
@@ -53,7 +60,9 @@ if (!values.server && codeOnPath()) {
 if (!installedMarker()) {
   console.log('First run: installing the VS Code server into .vscode-test/ (about 2 minutes; later runs start at once)…');
   // The installer prints its steps as it goes; its exit code says whether the machine lacks something.
-  const code = await new Promise((resolve) => spawn(process.execPath, [join(ROOT, 'scripts', 'vscode-host', 'install.mjs')], { stdio: 'inherit' }).on('close', resolve));
+  const code = await new Promise((resolve) =>
+    spawn(process.execPath, [join(ROOT, 'scripts', 'vscode-host', 'install.mjs')], { stdio: 'inherit' }).on('close', resolve),
+  );
   if (code !== 0) process.exit(code ?? 1);
 }
 

@@ -31,19 +31,48 @@ async function main(): Promise<void> {
   const withMeta = await encodeAvro(GCS_WITH_METADATA_SCHEMA, msgs.map(gcsRecord), { blockSize: 256 });
   write('gcs-metadata.avro', withMeta);
   write('gcs-metadata-deflate.avro.gz', gzipSync(await encodeAvro(GCS_WITH_METADATA_SCHEMA, msgs.map(gcsRecord), { codec: 'deflate' }), { mtime: 0 } as never));
-  write('gcs-data-only.avro', await encodeAvro(GCS_DATA_ONLY_SCHEMA, msgs.slice(0, 4).map((m) => ({ data: Buffer.from(m.payload) }))));
-  write('gcs-text.txt', msgs.slice(0, 4).map((m) => m.payload + '\n').join(''));
+  write(
+    'gcs-data-only.avro',
+    await encodeAvro(
+      GCS_DATA_ONLY_SCHEMA,
+      msgs.slice(0, 4).map((m) => ({ data: Buffer.from(m.payload) })),
+    ),
+  );
+  write(
+    'gcs-text.txt',
+    msgs
+      .slice(0, 4)
+      .map((m) => m.payload + '\n')
+      .join(''),
+  );
   write('bigquery.avro', await encodeAvro(BIGQUERY_AVRO_SCHEMA, msgs.map(bigQueryAvroRow)));
   const rows = msgs.map(bigQueryJsonRow);
   // A row whose attributes column does not hold JSON: one invalid record, the rest still read.
-  rows.splice(3, 0, JSON.stringify({ subscription_name: SUBSCRIPTION, message_id: '9999', publish_time: '2026-12-01 09:30:01 UTC', data: '', attributes: '{"n": "7"' }));
+  rows.splice(
+    3,
+    0,
+    JSON.stringify({ subscription_name: SUBSCRIPTION, message_id: '9999', publish_time: '2026-12-01 09:30:01 UTC', data: '', attributes: '{"n": "7"' }),
+  );
   write('bigquery.jsonl', rows.join('\n') + '\n');
 
   const [a, b] = splitKey();
   write('split/orders-2026-12-01T09:30:00+00:00_a1.avro', await encodeAvro(GCS_WITH_METADATA_SCHEMA, a.map(gcsRecord)));
   write('split/orders-2026-12-01T09:30:00+00:00_b2.avro', await encodeAvro(GCS_WITH_METADATA_SCHEMA, b.map(gcsRecord)));
 
-  write('bad/wrong-schema.avro', await encodeAvro({ type: 'record', name: 'Order', fields: [{ name: 'order_id', type: 'string' }, { name: 'qty', type: 'int' }] }, [{ order_id: 'x', qty: 1 }]));
+  write(
+    'bad/wrong-schema.avro',
+    await encodeAvro(
+      {
+        type: 'record',
+        name: 'Order',
+        fields: [
+          { name: 'order_id', type: 'string' },
+          { name: 'qty', type: 'int' },
+        ],
+      },
+      [{ order_id: 'x', qty: 1 }],
+    ),
+  );
   // The second block's sync marker damaged: its records are lost, the others read.
   const damaged = Buffer.from(withMeta);
   const sync = Buffer.from('SeqScopeFixture!', 'latin1');

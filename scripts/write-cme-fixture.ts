@@ -64,7 +64,11 @@ function main(): void {
       ackId: `projects/seqscope-fixture/subscriptions/MY_${TOPIC}:${i + 1}`,
       message: {
         data,
-        attributes: { Channel: '310', MsgSeqNum: String(r.seq), SendingTime: String(SENDING_MS + (redelivery ? ROWS.findIndex((x) => x.seq === r.redelivers) : i)) },
+        attributes: {
+          Channel: '310',
+          MsgSeqNum: String(r.seq),
+          SendingTime: String(SENDING_MS + (redelivery ? ROWS.findIndex((x) => x.seq === r.redelivers) : i)),
+        },
         messageId,
         publishTime: new Date(published).toISOString(),
       },

@@ -71,7 +71,10 @@ function publisherRestart(): string[] {
 }
 
 function main(): void {
-  for (const [name, lines] of [['cme-weekly-start-310.jsonl', weeklyStart()], ['publisher-restart.jsonl', publisherRestart()]] as const) {
+  for (const [name, lines] of [
+    ['cme-weekly-start-310.jsonl', weeklyStart()],
+    ['publisher-restart.jsonl', publisherRestart()],
+  ] as const) {
     writeFileSync(join(dir, name), lines.join('\n') + '\n');
     console.log(`wrote ${name}: ${lines.length} records`);
   }

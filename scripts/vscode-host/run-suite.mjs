@@ -30,8 +30,14 @@ const { values: opts } = parseArgs({
 });
 
 /** Workbench log lines that say nothing about the suite (connection set-up; no gallery offline). */
-const NOISE = [/^Resolv(ing|ed) connection token/, /^Creating a socket/, /^Updating additional builtin extensions cache/,
-  /^ChatSessionStore:/, /ENOTFOUND open-vsx\.org/, /^\[Service Worker\] registration/];
+const NOISE = [
+  /^Resolv(ing|ed) connection token/,
+  /^Creating a socket/,
+  /^Updating additional builtin extensions cache/,
+  /^ChatSessionStore:/,
+  /ENOTFOUND open-vsx\.org/,
+  /^\[Service Worker\] registration/,
+];
 const verbose = !!process.env.SEQSCOPE_HOST_VERBOSE;
 const tier = process.env.SEQSCOPE_TEST_TIER || 'integration';
 const started = Date.now();
@@ -82,7 +88,9 @@ async function finish(code, reason) {
   await opening.catch(() => {});
   await wb?.close().catch((e) => console.error(`cleanup: ${e.message}`));
   if (tempWorkspace) rmSync(tempWorkspace, { recursive: true, force: true });
-  log(`integration run: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code})`);
+  log(
+    `integration run: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code})`,
+  );
   process.exit(code);
 }
 
@@ -108,7 +116,12 @@ const exitCode = new Promise((resolveExit) => {
     },
     onExit: (code) => resolveExit(code),
   });
-  opening.then((opened) => { wb = opened; }, (e) => finish(1, e.message));
+  opening.then(
+    (opened) => {
+      wb = opened;
+    },
+    (e) => finish(1, e.message),
+  );
 });
 
 finish(await exitCode);

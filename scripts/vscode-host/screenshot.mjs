@@ -13,7 +13,9 @@ import { parseArgs } from 'node:util';
 import { ROOT, log } from './common.mjs';
 import { findWebviewFrame, openWorkbench, runCommand, screenshot } from './workbench.mjs';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: join(ROOT, 'media', 'screenshot.png') }, walkthrough: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { out: { type: 'string', default: join(ROOT, 'media', 'screenshot.png') }, walkthrough: { type: 'boolean', default: false } },
+});
 const WALKTHROUGH = join(ROOT, 'media', 'walkthrough');
 
 /** A PNG of one part of the workbench (its id: workbench.parts.editor, …). */
@@ -25,10 +27,14 @@ const SIZE = { width: 1400, height: 850 };
 
 /** Resolves once the timeline has drawn fresh pages for its view and nothing is in flight. */
 async function timelineSettled(frame) {
-  await frame.waitForFunction(() => {
-    const s = globalThis.__seqscopeTimeline?.snapshot();
-    return !!s && s.firstPaintMs !== undefined && s.allFresh && s.pendingRequests === 0;
-  }, undefined, { timeout: 60_000, polling: 100 });
+  await frame.waitForFunction(
+    () => {
+      const s = globalThis.__seqscopeTimeline?.snapshot();
+      return !!s && s.firstPaintMs !== undefined && s.allFresh && s.pendingRequests === 0;
+    },
+    undefined,
+    { timeout: 60_000, polling: 100 },
+  );
   return frame.evaluate(() => globalThis.__seqscopeTimeline.snapshot());
 }
 
@@ -56,8 +62,15 @@ try {
 
   // The tree: key 310 and its gaps open (the sample's three-number gap is on it).
   const rows = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row');
-  await rows.filter({ hasText: /^310\s*997 delivered/ }).locator('.monaco-tl-twistie').click();
-  await rows.filter({ hasText: /Gaps\s*1/ }).first().locator('.monaco-tl-twistie').click();
+  await rows
+    .filter({ hasText: /^310\s*997 delivered/ })
+    .locator('.monaco-tl-twistie')
+    .click();
+  await rows
+    .filter({ hasText: /Gaps\s*1/ })
+    .first()
+    .locator('.monaco-tl-twistie')
+    .click();
   await rows.filter({ hasText: 'waited' }).first().waitFor({ timeout: 15_000 });
 
   if (values.walkthrough) {

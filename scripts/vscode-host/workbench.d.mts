@@ -49,7 +49,10 @@ export interface OpenWorkbenchOptions {
 export function freePort(): Promise<number>;
 export function startServer(options: { dir: string; env?: Record<string, string>; readyTimeoutMs?: number; smokeTestDriver?: boolean }): Promise<HostServer>;
 export function launchBrowser(profileDir: string, options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
-export function workbenchUrl(origin: string, options?: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string; openFile?: string }): string;
+export function workbenchUrl(
+  origin: string,
+  options?: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string; openFile?: string },
+): string;
 export function openWorkbench(options?: OpenWorkbenchOptions): Promise<Workbench>;
 /** Resolves to the time (epoch ms) the command's row was clicked. */
 export function runCommand(page: Page, title: string, options?: { timeoutMs?: number }): Promise<number>;

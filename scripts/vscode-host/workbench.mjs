@@ -13,8 +13,15 @@ import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, SERVER_MAIN, SERVER_NODE, VSCODE_VERSION, devExtensionPath, installedMarker, log } from './common.mjs';
 
-export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Resolves true when GET url answers 200 within two seconds. */
 function answers(url) {
@@ -56,10 +63,28 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smok
   if (!installedMarker()) throw new Error('the VS Code server is not installed: run node scripts/vscode-host/install.mjs');
   const port = await freePort();
   const logFile = join(dir, 'server.log');
-  const sub = (name) => { const p = join(dir, name); mkdirSync(p, { recursive: true }); return p; };
-  const args = [SERVER_MAIN, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token',
-    '--accept-server-license-terms', '--server-data-dir', sub('server-data'), '--user-data-dir', sub('user-data'),
-    '--extensions-dir', sub('extensions'), '--disable-telemetry', '--disable-workspace-trust'];
+  const sub = (name) => {
+    const p = join(dir, name);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
+  const args = [
+    SERVER_MAIN,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--server-data-dir',
+    sub('server-data'),
+    '--user-data-dir',
+    sub('user-data'),
+    '--extensions-dir',
+    sub('extensions'),
+    '--disable-telemetry',
+    '--disable-workspace-trust',
+  ];
   // The smoke-test driver lets the integration tier report through codeAutomationLog/Exit, and
   // makes the workbench refuse modal dialogs (it answers them itself): the e2e-modal tier runs
   // without it, so that modals show as a user sees them.
@@ -68,18 +93,37 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smok
   // tests' key presses are meant for; settings older versions do not know are ignored.
   const user = join(sub('user-data'), 'User');
   mkdirSync(user, { recursive: true });
-  writeFileSync(join(user, 'settings.json'), JSON.stringify({
-    'chat.disableAIFeatures': true,
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  }, null, 2));
+  writeFileSync(
+    join(user, 'settings.json'),
+    JSON.stringify(
+      {
+        'chat.disableAIFeatures': true,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      },
+      null,
+      2,
+    ),
+  );
   const fd = openSync(logFile, 'a');
   // detached: the server gets its own process group (setsid), which stop() kills whole,
   // extension host and pty host included.
-  const child = spawn(SERVER_NODE, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, SEQSCOPE_VSCODE_VERSION: VSCODE_VERSION, ...env } });
+  const child = spawn(SERVER_NODE, args, {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, SEQSCOPE_VSCODE_VERSION: VSCODE_VERSION, ...env },
+  });
   closeSync(fd);
   let exited = null;
-  child.on('exit', (code, signal) => { exited = code ?? signal; });
-  const killGroup = (sig) => { try { process.kill(-child.pid, sig); } catch { /* gone */ } };
+  child.on('exit', (code, signal) => {
+    exited = code ?? signal;
+  });
+  const killGroup = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      /* gone */
+    }
+  };
   const onExit = () => killGroup('SIGKILL');
   process.on('exit', onExit);
   const stop = async () => {
@@ -109,8 +153,13 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smok
  */
 export function launchBrowser(profileDir, { viewport = { width: 1400, height: 900 } } = {}) {
   return chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, viewport,
-    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+    executablePath: CHROMIUM,
+    headless: true,
+    args: BROWSER_ARGS,
+    viewport,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
 }
 
@@ -138,21 +187,32 @@ export function workbenchUrl(origin, { folder, extensionDevelopmentPath, extensi
  * @returns {Promise<{page, context, server, url: string, dir: string, close(): Promise<void>}>}
  */
 export async function openWorkbench({
-  folder, extensionDevelopmentPath = devExtensionPath(), extensionTestsPath, onLog, onExit,
-  loadTimeoutMs = 120_000, verbose = !!process.env.SEQSCOPE_HOST_VERBOSE, keep = false, signal,
-  smokeTestDriver = true, viewport,
+  folder,
+  extensionDevelopmentPath = devExtensionPath(),
+  extensionTestsPath,
+  onLog,
+  onExit,
+  loadTimeoutMs = 120_000,
+  verbose = !!process.env.SEQSCOPE_HOST_VERBOSE,
+  keep = false,
+  signal,
+  smokeTestDriver = true,
+  viewport,
 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'seqscope-host-'));
   let server;
   let context;
   let closing; // one close for every caller: the abort, the failed step, the test's after()
-  const close = () => (closing ??= (async () => {
-    await context?.close().catch(() => {});
-    await server?.stop();
-    if (!keep) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-  })());
+  const close = () =>
+    (closing ??= (async () => {
+      await context?.close().catch(() => {});
+      await server?.stop();
+      if (!keep) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    })());
   // Aborting (an overall time-out) closes whatever has started; the pending step then throws.
-  const abort = () => { close().catch(() => {}); };
+  const abort = () => {
+    close().catch(() => {});
+  };
   signal?.addEventListener('abort', abort, { once: true });
   // A step that finishes after an abort undoes itself (a server still starting, a browser).
   const step = async (promise, undo) => {
@@ -170,7 +230,7 @@ export async function openWorkbench({
     server = await step(startServer({ dir, smokeTestDriver }), (srv) => srv.stop());
     log(`server ready on ${server.origin} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid group ${server.pid}, log ${server.logFile})`);
     context = await step(launchBrowser(join(dir, 'browser-profile'), { viewport }), (ctx) => ctx.close());
-    const page = context.pages()[0] ?? await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     await page.exposeFunction('codeAutomationLog', (level, message) => onLog?.(level, message));
     await page.exposeFunction('codeAutomationExit', (code) => onExit?.(code));
     if (verbose) {
@@ -182,8 +242,10 @@ export async function openWorkbench({
     try {
       await page.waitForSelector('.monaco-workbench', { timeout: loadTimeoutMs });
     } catch {
-      throw new Error(`the VS Code workbench never loaded at ${url} within ${loadTimeoutMs / 1000} s ` +
-        `(SEQSCOPE_HOST_VERBOSE=1 shows the browser console); the server log ends:\n${tail(server.logFile)}`);
+      throw new Error(
+        `the VS Code workbench never loaded at ${url} within ${loadTimeoutMs / 1000} s ` +
+          `(SEQSCOPE_HOST_VERBOSE=1 shows the browser console); the server log ends:\n${tail(server.logFile)}`,
+      );
     }
     log(`workbench loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { page, context, server, url, dir, close };
@@ -219,9 +281,14 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
     } catch (e) {
       await page.keyboard.press('Escape');
       if (Date.now() >= deadline) {
-        const rows = await page.locator('.quick-input-widget .monaco-list-row').allInnerTexts().catch(() => []);
-        throw new Error(`no command "${title}" in the Command Palette after ${attempt} tries in ${timeoutMs / 1000} s` +
-          ` (rows: ${rows.join(' | ') || 'none'}): ${e.message.split('\n')[0]}`);
+        const rows = await page
+          .locator('.quick-input-widget .monaco-list-row')
+          .allInnerTexts()
+          .catch(() => []);
+        throw new Error(
+          `no command "${title}" in the Command Palette after ${attempt} tries in ${timeoutMs / 1000} s` +
+            ` (rows: ${rows.join(' | ') || 'none'}): ${e.message.split('\n')[0]}`,
+        );
       }
       await sleep(500);
     }
@@ -233,7 +300,7 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const clickedAt = Date.now();
   // The palette closes, or the command reuses the quick input (a picker, an input box).
   const until = Date.now() + 10_000;
-  while (await input.isVisible() && (await input.inputValue().catch(() => '')) === `>${title}`) {
+  while ((await input.isVisible()) && (await input.inputValue().catch(() => '')) === `>${title}`) {
     if (Date.now() > until) throw new Error(`the Command Palette did not run "${title}"`);
     await sleep(100);
   }

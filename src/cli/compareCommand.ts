@@ -50,19 +50,34 @@ interface CompareIo {
 /** A scan pool for these threads (undefined: scan in the reading loop); `exporting` as in replay. */
 type ScanPoolFor = (threads: number, exporting: boolean) => (ScanPool & { close(): Promise<void> }) | undefined;
 
-export function registerCompareCommand(program: Command, io: CompareIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command, scanPoolFor: ScanPoolFor): void {
+export function registerCompareCommand(
+  program: Command,
+  io: CompareIo,
+  run: (p: Promise<number>) => Promise<void>,
+  addSequencing: (c: Command) => Command,
+  scanPoolFor: ScanPoolFor,
+): void {
   addSequencing(
     program
       .command('compare')
-      .description('Compare two captures of one stream (two subscriptions, A and B feeds, a recording and its archive): per key what both had, what only one had, what both lost, which was first, and the merged stream.')
+      .description(
+        'Compare two captures of one stream (two subscriptions, A and B feeds, a recording and its archive): per key what both had, what only one had, what both lost, which was first, and the merged stream.',
+      )
       .argument('<a>', 'side A: a capture file, a folder or a quoted pattern of archive files, or "-" (standard input)')
       .argument('<b>', 'side B: the same kinds; "-" on one side only'),
   )
-    .addOption(new Option('--input-format <format>', 'auto: tell the format from the content; text: Cloud Storage text archives').choices([...INPUT_FORMATS]).default('auto'))
+    .addOption(
+      new Option('--input-format <format>', 'auto: tell the format from the content; text: Cloud Storage text archives')
+        .choices([...INPUT_FORMATS])
+        .default('auto'),
+    )
     .option('--label-a <name>', 'what to call side A (default: its file name)')
     .option('--label-b <name>', 'what to call side B (default: its file name)')
     .option('--json', 'print the comparison as one JSON object on stdout')
-    .option('--export <file>', 'one row per key and number: key, seq, inA, inB, arrivedA, arrivedB, deltaMs, messageIdA, messageIdB; runs both lost as one row (to, count). CSV when FILE ends in .csv, else JSON Lines; "-" for stdout')
+    .option(
+      '--export <file>',
+      'one row per key and number: key, seq, inA, inB, arrivedA, arrivedB, deltaMs, messageIdA, messageIdB; runs both lost as one row (to, count). CSV when FILE ends in .csv, else JSON Lines; "-" for stdout',
+    )
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${COMPARE_FINDINGS.join(',')}`)
     .option('--threads <n>', 'threads that read JSON Lines captures (default: the available cores)')
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
@@ -92,7 +107,10 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
   const [pathsA, pathsB] = [await sidePaths(a, 'A', labels[0]), await sidePaths(b, 'B', labels[1])];
   const stdinProblem = standardInputProblem([...pathsA, ...pathsB], io.stdin, 'seqscope compare - b.jsonl');
   if (stdinProblem) throw new UsageError(stdinProblem);
-  for (const [paths, side] of [[pathsA, 'A'], [pathsB, 'B']] as const) {
+  for (const [paths, side] of [
+    [pathsA, 'A'],
+    [pathsB, 'B'],
+  ] as const) {
     const repeated = repeatedInput(paths.filter((p) => p !== '-'));
     if (repeated !== undefined) throw new UsageError(`side ${side}: ${repeatedInputMessage(repeated, 'name each capture once')}`);
   }
@@ -139,13 +157,16 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
   if (result.heapStop) {
     await rows?.discard();
     const h = result.heapStop.heap;
-    io.stderr.write(`seqscope: stopped reading: the comparison's keys and unmatched messages fill the memory Node allows (${mebibytes(h.used)} of ${mebibytes(h.limit)} MiB): give Node more (NODE_OPTIONS=--max-old-space-size=…) or compare by a coarser key\n`);
+    io.stderr.write(
+      `seqscope: stopped reading: the comparison's keys and unmatched messages fill the memory Node allows (${mebibytes(h.used)} of ${mebibytes(h.limit)} MiB): give Node more (NODE_OPTIONS=--max-old-space-size=…) or compare by a coarser key\n`,
+    );
     return EXIT.usage;
   }
   await rows?.close();
   const c = result.comparison;
   const notes: string[] = [];
-  if (c.sharedKeys === 0) notes.push(`no shared key: A and B have no key in common (${noun(c.byKey.length, 'key')} in all) — are they of one stream, sequenced with the same --key?`);
+  if (c.sharedKeys === 0)
+    notes.push(`no shared key: A and B have no key in common (${noun(c.byKey.length, 'key')} in all) — are they of one stream, sequenced with the same --key?`);
   const clock = clockNote(readClocks(result.spread), labels);
   if (clock) notes.push(clock);
   if (flags.json) {
@@ -162,7 +183,17 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
     for (const n of notes) io.stderr.write(`seqscope: note: ${n}\n`);
   } else {
     const out = flags.export === '-' ? io.stderr : io.stdout;
-    out.write(formatComparison({ labels, options: result.merged.options, byKey: c.byKey, totals: c.totals, notes, cancelled: result.cancelled, exported: rows && flags.export !== undefined ? { target: flags.export, rows: rows.rows } : undefined }));
+    out.write(
+      formatComparison({
+        labels,
+        options: result.merged.options,
+        byKey: c.byKey,
+        totals: c.totals,
+        notes,
+        cancelled: result.cancelled,
+        exported: rows && flags.export !== undefined ? { target: flags.export, rows: rows.rows } : undefined,
+      }),
+    );
   }
   if (result.cancelled) return EXIT.interrupted;
   const hit = failOn.filter((f) => findingCount(c.totals, f) > 0);

@@ -18,7 +18,13 @@ export interface CompareView {
 
 export function formatComparison(v: CompareView): string {
   const [la, lb] = v.labels.map((l) => escapeUnsafe(l));
-  const lines: string[] = [`SeqScope compare${v.cancelled ? '  (CANCELLED: partial result)' : ''}`, `  A  ${la}`, `  B  ${lb}`, `  ${escapeUnsafe(v.options)}`, ''];
+  const lines: string[] = [
+    `SeqScope compare${v.cancelled ? '  (CANCELLED: partial result)' : ''}`,
+    `  A  ${la}`,
+    `  B  ${lb}`,
+    `  ${escapeUnsafe(v.options)}`,
+    '',
+  ];
   let keys = v.byKey;
   let hidden = 0;
   if (keys.length > MAX_ROWS) {
@@ -35,7 +41,25 @@ export function formatComparison(v: CompareView): string {
   lines.push(...table(arb));
   if (hidden) lines.push(`  … ${hidden} more keys, none with more differences than those shown (--json lists all)`);
   lines.push('');
-  const feeds: string[][] = [['key', 'A received', 'dup', 'missed', 'incidents', '% missed', 'B received', 'dup', 'missed', 'incidents', '% missed', 'merged delivered', 'gaps', 'lost', 'late']];
+  const feeds: string[][] = [
+    [
+      'key',
+      'A received',
+      'dup',
+      'missed',
+      'incidents',
+      '% missed',
+      'B received',
+      'dup',
+      'missed',
+      'incidents',
+      '% missed',
+      'merged delivered',
+      'gaps',
+      'lost',
+      'late',
+    ],
+  ];
   for (const k of keys) feeds.push(feedRow(terminalLabel(k.key), k));
   feeds.push(feedRow(total, v.totals));
   lines.push(...table(feeds), '');
@@ -48,7 +72,11 @@ export function formatComparison(v: CompareView): string {
 
 function arbitrationRow(label: string, c: CompareCounts): string[] {
   const d = c.deltaMs;
-  return [label, ...[c.both, c.onlyA, c.onlyB, c.lostBoth, c.firstA, c.firstB].map(String), d ? `${formatDuration(d.p50)} / ${formatDuration(d.p90)} / ${formatDuration(d.p99)} / ${formatDuration(d.max)}` : '—'];
+  return [
+    label,
+    ...[c.both, c.onlyA, c.onlyB, c.lostBoth, c.firstA, c.firstB].map(String),
+    d ? `${formatDuration(d.p50)} / ${formatDuration(d.p90)} / ${formatDuration(d.p99)} / ${formatDuration(d.max)}` : '—',
+  ];
 }
 
 function feedRow(label: string, c: CompareCounts): string[] {
@@ -58,5 +86,12 @@ function feedRow(label: string, c: CompareCounts): string[] {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
-  return rows.map((r) => '  ' + r.map((v, c) => (c === 0 ? v.padEnd(widths[c] + v.length - [...v].length) : v.padStart(widths[c] + v.length - [...v].length))).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((v, c) => (c === 0 ? v.padEnd(widths[c] + v.length - [...v].length) : v.padStart(widths[c] + v.length - [...v].length)))
+        .join('  ')
+        .trimEnd(),
+  );
 }

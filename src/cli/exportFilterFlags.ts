@@ -23,10 +23,20 @@ export function addExportFilterOptions(cmd: Command): Command {
   return cmd
     .option('--only <kinds>', `export only these kinds of event: comma-separated ${TRACE_EVENT_TYPES.join(',')}`)
     .option('--only-key <key>', 'export only the events of this key; repeat it for several', (v: string, all: string[] = []) => [...all, v])
-    .option('--numbers <range>', 'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts; with 16- or 32-bit numbers FROM above TO runs through the wrap, e.g. 65530-5)')
+    .option(
+      '--numbers <range>',
+      'export only the events of numbers FROM-TO (inclusive; FROM- and -TO leave an end open; a gap that overlaps counts; with 16- or 32-bit numbers FROM above TO runs through the wrap, e.g. 65530-5)',
+    )
     .option('--where <name=value>', 'export only the events whose record has this attribute value (gaps, which have no record, are kept, as in the extension)')
-    .option('--grep <regex>', 'export only the events whose payload (data, decoded as UTF-8 text) matches this RE2 regular expression somewhere; (?i) ignores case; binary payloads never match (gaps are kept)')
-    .option('--message-id <id>', 'export only the events of the message with this messageId; repeat it for several (gaps are kept)', (v: string, all: string[] = []) => [...all, v]);
+    .option(
+      '--grep <regex>',
+      'export only the events whose payload (data, decoded as UTF-8 text) matches this RE2 regular expression somewhere; (?i) ignores case; binary payloads never match (gaps are kept)',
+    )
+    .option(
+      '--message-id <id>',
+      'export only the events of the message with this messageId; repeat it for several (gaps are kept)',
+      (v: string, all: string[] = []) => [...all, v],
+    );
 }
 
 /**
@@ -34,7 +44,10 @@ export function addExportFilterOptions(cmd: Command): Command {
  * `--only` and `--fail-on`.
  */
 export function parseNameList<T extends string>(text: string, allowed: readonly T[], flag: string, what: string): T[] {
-  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!parts.length) throw new UsageError(`${flag} needs at least one of ${allowed.join(',')}`, flag);
   return parts.map((p) => {
     const singular = p.replace(/s$/, '');

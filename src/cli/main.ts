@@ -79,7 +79,9 @@ export interface Io {
 export async function main(argv: string[], io: Io = process): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = new Command('seqscope')
-    .description('Sequence ordered message streams (Google Pub/Sub captures, CME-style feeds): order per key, report gaps, duplicates and late messages, export the ordered trace.')
+    .description(
+      'Sequence ordered message streams (Google Pub/Sub captures, CME-style feeds): order per key, report gaps, duplicates and late messages, export the ordered trace.',
+    )
     .version(typeof SEQSCOPE_VERSION === 'string' ? SEQSCOPE_VERSION : 'dev', '-V, --version')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -92,21 +94,44 @@ export async function main(argv: string[], io: Io = process): Promise<number> {
   const run = async (p: Promise<number>) => {
     exitCode = await p;
   };
-  const replayCommand = addSequencingOptions(program
-    .command('replay')
-    .description('Replay capture files through the sequencer and summarise what it found.')
-    .argument('<capture...>', 'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, a pull response, BigQuery subscription rows (JSON Lines or Avro) or Cloud Storage subscription Avro files, plain or gzip-compressed; a folder or a quoted pattern ("archive/*.avro") stands for its files; "-" reads standard input; several are merged by their clock'))
-    .addOption(new Option('--input-format <format>', 'auto: tell the format from the content; text: a Cloud Storage subscription text archive (bare payloads, one message per line, no ids or times)').choices([...INPUT_FORMATS]).default('auto'))
+  const replayCommand = addSequencingOptions(
+    program
+      .command('replay')
+      .description('Replay capture files through the sequencer and summarise what it found.')
+      .argument(
+        '<capture...>',
+        'capture files: JSON Lines of Pub/Sub ReceivedMessage, a JSON array of them, a pull response, BigQuery subscription rows (JSON Lines or Avro) or Cloud Storage subscription Avro files, plain or gzip-compressed; a folder or a quoted pattern ("archive/*.avro") stands for its files; "-" reads standard input; several are merged by their clock',
+      ),
+  )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'auto: tell the format from the content; text: a Cloud Storage subscription text archive (bare payloads, one message per line, no ids or times)',
+      )
+        .choices([...INPUT_FORMATS])
+        .default('auto'),
+    )
     .option('--export <file>', 'write the ordered trace to FILE ("-" for stdout; a name ending in .gz is gzip-compressed)')
-    .addOption(new Option('--format <format>', 'trace format; default from the file extension (.csv → csv, .json → chrome-trace, .parquet → parquet, else jsonl)').choices([...TRACE_FORMATS]));
+    .addOption(
+      new Option(
+        '--format <format>',
+        'trace format; default from the file extension (.csv → csv, .json → chrome-trace, .parquet → parquet, else jsonl)',
+      ).choices([...TRACE_FORMATS]),
+    );
   addExportFilterOptions(replayCommand)
     .option('--json', 'print the summary as one JSON object on stdout')
     .addOption(
-      new Option('--sort-keys <order>', `order of the keys in the summary, in --json's byKey and of a Chrome trace's tracks: ${KEY_ORDERS.map((o) => `${o} (${KEY_ORDER_DETAILS[o]})`).join('; ')}`)
+      new Option(
+        '--sort-keys <order>',
+        `order of the keys in the summary, in --json's byKey and of a Chrome trace's tracks: ${KEY_ORDERS.map((o) => `${o} (${KEY_ORDER_DETAILS[o]})`).join('; ')}`,
+      )
         .choices([...KEY_ORDERS])
         .default('arrival'),
     )
-    .option('--threads <n>', 'threads that read JSON Lines captures (other formats are read on one): 1 reads on the thread that sequences; the result is the same for any number (default: the available cores; 1 with --export)')
+    .option(
+      '--threads <n>',
+      'threads that read JSON Lines captures (other formats are read on one): 1 reads on the thread that sequences; the result is the same for any number (default: the available cores; 1 with --export)',
+    )
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
     .addHelpText(
@@ -204,15 +229,27 @@ function internalError(e: unknown, env: NodeJS.ProcessEnv): string {
 /** The sequencing flags `replay` and `record` share. */
 function addSequencingOptions(cmd: Command): Command {
   return cmd
-    .option('--preset <name>', `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`)
+    .option(
+      '--preset <name>',
+      `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`,
+    )
     .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
-    .option('--seq <spec>', 'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | publishTime (no numbers: arrival order, a message that came after one of its key published later is reordered; the default with --key orderingKey) | none (keep arrival order, find duplicates by messageId)')
-    .option('--time <spec>', "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none")
+    .option(
+      '--seq <spec>',
+      'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | publishTime (no numbers: arrival order, a message that came after one of its key published later is reordered; the default with --key orderingKey) | none (keep arrival order, find duplicates by messageId)',
+    )
+    .option(
+      '--time <spec>',
+      "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none",
+    )
     .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
     .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
     .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)')
-    .option('--reset-to <n>', 'a jump back to exactly this number is a sequence reset at once (cme: 1); other far jumps down are resets when what follows continues from them')
+    .option(
+      '--reset-to <n>',
+      'a jump back to exactly this number is a sequence reset at once (cme: 1); other far jumps down are resets when what follows continues from them',
+    )
     .option('--no-resets', 'no reset detection: a jump back is late, duplicates or a gap');
 }
 
@@ -223,7 +260,10 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   const filter = exportFilterFromFlags(flags, options.seqBits);
   const query = messageQueryFromFlags(flags);
   if ((filter || query) && flags.export === undefined) {
-    throw new UsageError('--only, --only-key, --numbers, --where, --grep and --message-id choose what --export writes: add --export FILE (or --export - for stdout)', query && !filter ? (flags.grep !== undefined ? '--grep' : '--message-id') : '--only');
+    throw new UsageError(
+      '--only, --only-key, --numbers, --where, --grep and --message-id choose what --export writes: add --export FILE (or --export - for stdout)',
+      query && !filter ? (flags.grep !== undefined ? '--grep' : '--message-id') : '--only',
+    );
   }
   // An export keeps every record's bytes, which then cross threads: on one thread it takes less
   // CPU and no more time, so threads are for summaries unless asked for.
@@ -239,7 +279,13 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
     format = flags.format;
   }
   if (flags.export === '-' && flags.json) throw new UsageError('--export - and --json both want stdout: export to a file instead', '--export');
-  const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, paths.filter((p) => p !== '-')) : undefined;
+  const overwritten =
+    flags.export !== undefined && flags.export !== '-'
+      ? inputOverwrittenBy(
+          flags.export,
+          paths.filter((p) => p !== '-'),
+        )
+      : undefined;
   if (overwritten !== undefined) {
     const same = overwritten === flags.export ? '' : ` (the same file as ${overwritten})`;
     throw new UsageError(`--export ${flags.export} would overwrite a capture being read${same}: export to another file`, '--export');
@@ -259,9 +305,12 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
       exportedEvents++;
       return true;
     });
-  const writer = flags.export === undefined
-    ? undefined
-    : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys, { mdp3: options.payload === 'mdp3' });
+  const writer =
+    flags.export === undefined
+      ? undefined
+      : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, format ?? formatForPath(flags.export), flags.sortKeys, {
+          mdp3: options.payload === 'mdp3',
+        });
 
   // Ctrl-C stops reading; what was read is still sequenced, exported and summarised.
   const abort = new AbortController();
@@ -297,7 +346,10 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   const summaryOut = flags.export === '-' ? io.stderr : io.stdout;
   const filterWords = [filter && describeFilter(filter), query && describeQuery(query)].filter(Boolean).join(' · ');
   const exportNote = (filter || query) && { filter: filterWords, events: exportedEvents };
-  if (binaryPayloads > 0) io.stderr.write(`seqscope: note: --grep passed over ${binaryPayloads} ${noun(binaryPayloads, 'record')} whose payload is binary, not UTF-8 text (MDP 3.0 packets, say): --message-id or --where finds them\n`);
+  if (binaryPayloads > 0)
+    io.stderr.write(
+      `seqscope: note: --grep passed over ${binaryPayloads} ${noun(binaryPayloads, 'record')} whose payload is binary, not UTF-8 text (MDP 3.0 packets, say): --message-id or --where finds them\n`,
+    );
   if (flags.json) {
     const stopped = heapStop ? { stopped: 'memory', heapMiB: mebibytes(heapStop.heap.used), heapLimitMiB: mebibytes(heapStop.heap.limit) } : {};
     writeJsonSummary(summaryOut, { ...summary, ...(cancelled ? { cancelled } : {}), ...stopped, ...(exportNote ? { exported: exportNote } : {}) });
@@ -311,12 +363,15 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
   // Records read and none sequenced: the options (or the input format) do not fit the capture.
   // A failed run, said once, with the fix: for bare payloads, the note that names --input-format.
   if (summary.unsequenced) {
-    io.stderr.write(barePayloads(summary) ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`);
+    io.stderr.write(
+      barePayloads(summary) ? `seqscope: note: ${BARE_PAYLOADS}\n` : `seqscope: ${summary.unsequenced.reason}: ${summary.unsequenced.fix.flag}\n`,
+    );
     return EXIT.usage;
   }
   if (summary.tooWide) io.stderr.write(`seqscope: ${tooWideMessage(summary.tooWide, 'flag')}\n`);
   // Not an error (a recording of a quiet topic is empty), but a wrong file often is too.
-  if (summary.received + summary.invalid === 0) io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
+  if (summary.received + summary.invalid === 0)
+    io.stderr.write(`seqscope: note: ${paths.map(inputName).join(', ')} ${paths.length > 1 ? 'hold' : 'holds'} no records: nothing was sequenced\n`);
   const hit = failOn.filter((f) => count(summary, f) > 0);
   if (hit.length) {
     io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${count(summary, f)} ${noun(count(summary, f), ...FINDING_NOUNS[f])}`).join(', ')}\n`);
@@ -343,7 +398,8 @@ function scanPoolFor(threads: number, exporting: boolean): WorkerScanPool | Inli
   return exporting ? undefined : new InlineScanPool();
 }
 
-const BARE_PAYLOADS = "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";
+const BARE_PAYLOADS =
+  "no record is a Pub/Sub message: if these are bare payloads (a Cloud Storage subscription's text archive), read them with --input-format text";
 
 /**
  * Why the heap guard stopped a replay, where, and what to do. The cause is the keys: all else
@@ -371,7 +427,13 @@ function writeJsonSummary(out: NodeJS.WritableStream, summary: ReplaySummary & R
   out.write(`${head}"byKey":[`);
   const PIECE = 10_000;
   for (let i = 0; i < byKey.length; i += PIECE) {
-    out.write((i > 0 ? ',' : '') + byKey.slice(i, i + PIECE).map((k) => JSON.stringify(k)).join(','));
+    out.write(
+      (i > 0 ? ',' : '') +
+        byKey
+          .slice(i, i + PIECE)
+          .map((k) => JSON.stringify(k))
+          .join(','),
+    );
   }
   out.write(`]${tail}\n`);
 }

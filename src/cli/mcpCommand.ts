@@ -4,10 +4,16 @@ import { Readable, Writable } from 'node:stream';
 
 declare const SEQSCOPE_VERSION: string;
 
-export function registerMcpCommand(program: Command, io: { stdout: Writable; stderr: Writable; stdin?: unknown }, run: (p: Promise<number>) => Promise<void>): void {
+export function registerMcpCommand(
+  program: Command,
+  io: { stdout: Writable; stderr: Writable; stdin?: unknown },
+  run: (p: Promise<number>) => Promise<void>,
+): void {
   program
     .command('mcp')
-    .description('Serve the inspection tools (summarize_capture, list_findings, find_messages) to an MCP client over standard input and output; no network listener.')
+    .description(
+      'Serve the inspection tools (summarize_capture, list_findings, find_messages) to an MCP client over standard input and output; no network listener.',
+    )
     .addHelpText(
       'after',
       `
@@ -19,7 +25,11 @@ More in docs/agents.md.`,
       run(
         (async () => {
           const { serveMcp } = await import('./mcpServer');
-          await serveMcp(typeof SEQSCOPE_VERSION === 'string' ? SEQSCOPE_VERSION : 'dev', { stdin: process.stdin as Readable, stdout: io.stdout, stderr: io.stderr });
+          await serveMcp(typeof SEQSCOPE_VERSION === 'string' ? SEQSCOPE_VERSION : 'dev', {
+            stdin: process.stdin as Readable,
+            stdout: io.stdout,
+            stderr: io.stderr,
+          });
           return 0;
         })(),
       ),

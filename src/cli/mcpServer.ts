@@ -25,7 +25,14 @@ export interface McpIo {
 export async function serveMcp(version: string, io: McpIo, cwd = process.cwd()): Promise<void> {
   const tools = captureTools(cwd);
   const cache = new InspectionCache();
-  const server = new Server({ name: 'seqscope', version }, { capabilities: { tools: {} }, instructions: 'SeqScope inspects captures of ordered message streams (Google Pub/Sub, CME-style feeds): per key, gaps (lost numbers), duplicates, late messages. Start with summarize_capture, then list_findings or find_messages.' });
+  const server = new Server(
+    { name: 'seqscope', version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'SeqScope inspects captures of ordered message streams (Google Pub/Sub, CME-style feeds): per key, gaps (lost numbers), duplicates, late messages. Start with summarize_capture, then list_findings or find_messages.',
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));

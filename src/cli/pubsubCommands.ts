@@ -88,11 +88,15 @@ const DRAIN_UNCONFIRMED = 4;
 
 export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
   const topicTexts = flags.topic ?? [];
-  if (!!flags.subscription === topicTexts.length > 0) throw new UsageError('give one of --subscription (consume it) or --topic (record through a temporary tap; repeat it to record several topics into one file)');
+  if (!!flags.subscription === topicTexts.length > 0)
+    throw new UsageError(
+      'give one of --subscription (consume it) or --topic (record through a temporary tap; repeat it to record several topics into one file)',
+    );
   const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
   const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
   const drainQuietMs = typeof flags.drain === 'string' ? parseDuration(flags.drain) : undefined;
-  if (drainQuietMs !== undefined && drainQuietMs < DRAIN_QUIET_MS) throw new UsageError(`--drain ${flags.drain}: give at least ${formatDuration(DRAIN_QUIET_MS)}`, '--drain');
+  if (drainQuietMs !== undefined && drainQuietMs < DRAIN_QUIET_MS)
+    throw new UsageError(`--drain ${flags.drain}: give at least ${formatDuration(DRAIN_QUIET_MS)}`, '--drain');
   // Checked before connecting, so a typo costs nothing.
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const layer = await loadLayer();
@@ -121,7 +125,8 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
         for (const note of t.notes ?? []) io.stderr.write(`seqscope: note: ${note}\n`);
         io.stderr.write(`seqscope: tapping ${t.topic.path} through ${t.subscription.path} (deleted when recording stops)\n`);
       }
-      if (taps.length > 1) io.stderr.write(`seqscope: ${taps.length} topics into one recording: each line carries its "topic", and keys are per topic (topic/key)\n`);
+      if (taps.length > 1)
+        io.stderr.write(`seqscope: ${taps.length} topics into one recording: each line carries its "topic", and keys are per topic (topic/key)\n`);
     } else {
       subscriptions = [layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId)];
     }
@@ -172,7 +177,13 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     if (!taps.length) say(`seqscope: recording ${subscriptions[0].path} to ${flags.out}\n`);
     lastArrival = Date.now();
     const drain = flags.drain ? drainRule(ackDeadlineSeconds, drainQuietMs, conn.emulatorHost !== undefined) : undefined;
-    if (drain) drainTimer = watchDrain(drain, () => lastArrival, say, (why) => stopDrained(why));
+    if (drain)
+      drainTimer = watchDrain(
+        drain,
+        () => lastArrival,
+        say,
+        (why) => stopDrained(why),
+      );
     if (progress) ticker = recordingProgress(progress, received, started);
     const why = await done;
     clearInterval(ticker);
@@ -190,10 +201,22 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     const stopped = heapStop && { summaryStopped: 'memory', summaryLines: heapStop.line ?? 0 };
     const from = several ? `${taps.length} topics (${taps.map((t) => t.topic.path).join(', ')})` : subscriptions[0].path;
     if (flags.json) {
-      const what = { subscription: subscriptions[0].path, ...(several ? { subscriptions: subscriptions.map((s) => s.path) } : {}), ...(taps.length ? { topics: taps.map((t) => t.topic.path) } : {}) };
-      io.stdout.write(JSON.stringify({ recorded: { file: flags.out, gzip, ...what, tap: taps.length > 0, stoppedBecause: why, elapsedMs: elapsed, ...stats }, summary, ...stopped }) + '\n');
+      const what = {
+        subscription: subscriptions[0].path,
+        ...(several ? { subscriptions: subscriptions.map((s) => s.path) } : {}),
+        ...(taps.length ? { topics: taps.map((t) => t.topic.path) } : {}),
+      };
+      io.stdout.write(
+        JSON.stringify({
+          recorded: { file: flags.out, gzip, ...what, tap: taps.length > 0, stoppedBecause: why, elapsedMs: elapsed, ...stats },
+          summary,
+          ...stopped,
+        }) + '\n',
+      );
     } else {
-      io.stdout.write(`Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.released ? `, ${stats.released} released unrecorded to the subscription's other consumers` : ''}${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`);
+      io.stdout.write(
+        `Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.released ? `, ${stats.released} released unrecorded to the subscription's other consumers` : ''}${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`,
+      );
       io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
     }
     const unconfirmed = drain?.unconfirmed !== undefined && why.startsWith('drained');
@@ -214,7 +237,13 @@ export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
     for (const source of sources) await source.stop().catch(() => undefined);
     await recorder?.close().catch(() => undefined);
     for (const tap of taps) {
-      await layer.deleteTap(conn, tap.subscription).catch((e: Error) => io.stderr.write(`seqscope: could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`));
+      await layer
+        .deleteTap(conn, tap.subscription)
+        .catch((e: Error) =>
+          io.stderr.write(
+            `seqscope: could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`,
+          ),
+        );
     }
     await conn.close().catch(() => undefined);
   }
@@ -308,7 +337,9 @@ export async function publish(paths: string[], flags: PublishFlags, io: CliIo): 
           abort.abort();
           return;
         }
-        say(`seqscope: publish of key ${keyName} failed at line ${p.line} (${p.error.message}); the key is paused, others go on; retry ${n}/${retries} in ${n}s\n`);
+        say(
+          `seqscope: publish of key ${keyName} failed at line ${p.line} (${p.error.message}); the key is paused, others go on; retry ${n}/${retries} in ${n}s\n`,
+        );
         setTimeout(() => publisher.resume(p.key), n * 1000).unref();
       },
     });
@@ -354,9 +385,11 @@ export async function seek(flags: SeekFlags, io: CliIo): Promise<number> {
   let time: Date | undefined;
   if (flags.time) {
     time = parseWhen(flags.time, Date.now());
-    if (!time) throw new UsageError(`--time "${flags.time}" is not a time: write how long ago (5m, 30s, 1h) or a date-time (e.g. 2026-11-30T09:30:00Z)`, '--time');
+    if (!time)
+      throw new UsageError(`--time "${flags.time}" is not a time: write how long ago (5m, 30s, 1h) or a date-time (e.g. 2026-11-30T09:30:00Z)`, '--time');
     const problem = futureSeekProblem(time, Date.now());
-    if (problem && !flags.force) throw new UsageError(`--time: ${problem}: give a time in the past, or add --force to acknowledge the backlog on purpose`, '--time');
+    if (problem && !flags.force)
+      throw new UsageError(`--time: ${problem}: give a time in the past, or add --force to acknowledge the backlog on purpose`, '--time');
   }
   const layer = await loadLayer();
   const conn = await openConnection(layer, flags);
@@ -392,7 +425,8 @@ export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
     else if (!found.length) io.stdout.write(`No SeqScope taps in project ${conn.projectId}.\n`);
     else {
       for (const t of found) io.stdout.write(`${flags.delete ? 'deleted ' : ''}${t.name.path}  (topic ${t.topic})\n`);
-      if (!flags.delete) io.stdout.write(`${found.length} ${noun(found.length, 'tap')}; \`seqscope taps --delete\` deletes them (they also expire by themselves).\n`);
+      if (!flags.delete)
+        io.stdout.write(`${found.length} ${noun(found.length, 'tap')}; \`seqscope taps --delete\` deletes them (they also expire by themselves).\n`);
     }
     return 0;
   } finally {
@@ -418,7 +452,10 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
         .option('--overwrite', 'replace a file that holds a recording (without this or --append, such a file is refused: its messages were acked)')
         .option('--max-messages <n>', 'stop after N messages')
         .option('--duration <duration>', 'stop after this long: 30s, 5m')
-        .option('--drain [quiet]', 'stop once the subscription is empty: nothing arrived for QUIET (default: its ack deadline plus 2s, after which no recorder can still hold a message); exit 4 when that is not confirmed (a shorter QUIET, or the emulator)')
+        .option(
+          '--drain [quiet]',
+          'stop once the subscription is empty: nothing arrived for QUIET (default: its ack deadline plus 2s, after which no recorder can still hold a message); exit 4 when that is not confirmed (a shorter QUIET, or the emulator)',
+        )
         .option('--json', 'print what was recorded and the sequencer summary as one JSON object')
         .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
     ),
@@ -430,7 +467,7 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
       .description('Publish a capture into a topic: one key strictly in order, different keys concurrently, ordering keys and attributes kept.')
       .argument('<capture>', 'capture file to publish (any format `replay` reads, gzip too; - reads standard input)')
       .requiredOption('--topic <name>', 'topic to publish to (projects/P/topics/T or T)')
-      .addOption(new Option('--pace <pace>', 'original: the capture\'s own timing; xN: N times faster (x10); max: as fast as possible').default('max'))
+      .addOption(new Option('--pace <pace>', "original: the capture's own timing; xN: N times faster (x10); max: as fast as possible").default('max'))
       .option('--concurrency <n>', 'keys published at once (default 16)')
       .option('--retries <n>', 'retries of a failed key before giving up (default 3)')
       .option('--skip-redeliveries', 'publish a messageId once, even when the capture holds its redeliveries')
@@ -443,7 +480,10 @@ export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Pro
       .command('seek')
       .description('Seek a subscription (e.g. a tap) to a time or a snapshot, so the server re-sends what it retained.')
       .requiredOption('--subscription <name>', 'subscription to seek')
-      .option('--time <when>', 'seek back to this time: how long ago (5m, 30s, 1h) or a date-time (RFC 3339); re-sends retained acked messages, which taps keep')
+      .option(
+        '--time <when>',
+        'seek back to this time: how long ago (5m, 30s, 1h) or a date-time (RFC 3339); re-sends retained acked messages, which taps keep',
+      )
       .option('--snapshot <name>', 'seek to this snapshot')
       .option('--force', 'seek even to a time in the future, which acknowledges every message published before it (refused without this)'),
   ).action((flags: SeekFlags) => run(seek(flags, io)));

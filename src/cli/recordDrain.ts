@@ -19,7 +19,11 @@ export function watchDrain(rule: DrainRule, lastArrival: () => number, say: (lin
     const since = lastArrival();
     const quiet = Date.now() - since;
     if (quiet >= rule.emptyAfterMs) {
-      stop(rule.unconfirmed ? `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, not confirmed: ${rule.unconfirmed}` : `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, longer than a lease lasts`);
+      stop(
+        rule.unconfirmed
+          ? `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, not confirmed: ${rule.unconfirmed}`
+          : `drained: nothing arrived for ${formatDuration(rule.emptyAfterMs)}, longer than a lease lasts`,
+      );
     } else if (quiet >= DRAIN_QUIET_MS && noted !== since) {
       noted = since;
       say(
@@ -48,7 +52,15 @@ export interface DrainRule {
 export function drainRule(ackDeadlineSeconds: number, quietMs: number | undefined, emulator: boolean): DrainRule {
   const leaseMs = Math.min(600, Math.max(10, ackDeadlineSeconds || 10)) * 1000;
   const emptyAfterMs = quietMs ?? leaseMs + DRAIN_QUIET_MS;
-  if (emulator) return { emptyAfterMs, unconfirmed: `the emulator hands a killed client's leases back over minutes, not after the ack deadline (${formatDuration(leaseMs)}); run \`record --append --drain\` again for any it still holds` };
-  if (emptyAfterMs <= leaseMs) return { emptyAfterMs, unconfirmed: `${formatDuration(emptyAfterMs)} is not longer than the ack deadline (${formatDuration(leaseMs)}), so a stopped client's leases may not have ended; drop the quiet to wait the default` };
+  if (emulator)
+    return {
+      emptyAfterMs,
+      unconfirmed: `the emulator hands a killed client's leases back over minutes, not after the ack deadline (${formatDuration(leaseMs)}); run \`record --append --drain\` again for any it still holds`,
+    };
+  if (emptyAfterMs <= leaseMs)
+    return {
+      emptyAfterMs,
+      unconfirmed: `${formatDuration(emptyAfterMs)} is not longer than the ack deadline (${formatDuration(leaseMs)}), so a stopped client's leases may not have ended; drop the quiet to wait the default`,
+    };
   return { emptyAfterMs };
 }

@@ -43,7 +43,9 @@ export function optionsFromFlags(flags: SequencingFlags, warn: (line: string) =>
   );
   const bare = flags.gapTimeout?.trim();
   if (bare !== undefined && /^\d+(\.\d+)?$/.test(bare) && options.gapTimeoutMs > 0) {
-    warn(`seqscope: --gap-timeout ${bare} has no unit, so it is ${formatDuration(options.gapTimeoutMs)}; write ${bare}s for seconds (or ${bare}ms to say so)\n`);
+    warn(
+      `seqscope: --gap-timeout ${bare} has no unit, so it is ${formatDuration(options.gapTimeoutMs)}; write ${bare}s for seconds (or ${bare}ms to say so)\n`,
+    );
   }
   return options;
 }

@@ -26,7 +26,21 @@ export function formatSummary(
   const judged = s.reordered > 0 || / seq publishTime /.test(` ${s.options} `);
   // Resets are rare: their column only when there are some.
   const hasResets = s.resets > 0;
-  const header = ['key', 'received', 'delivered', 'gaps', 'lost', 'duplicates', 'redelivered', 'cascades', 'conflicts', 'late', ...(judged ? ['reordered'] : []), ...(hasResets ? ['resets'] : []), 'max hold'];
+  const header = [
+    'key',
+    'received',
+    'delivered',
+    'gaps',
+    'lost',
+    'duplicates',
+    'redelivered',
+    'cascades',
+    'conflicts',
+    'late',
+    ...(judged ? ['reordered'] : []),
+    ...(hasResets ? ['resets'] : []),
+    'max hold',
+  ];
   if (hasLatency) header.push('latency mean/max');
   const rows: string[][] = [header];
   let keys = s.byKey;
@@ -44,7 +58,9 @@ export function formatSummary(
   if (hidden) lines.push(`  … ${hidden} more keys, none with more findings than those shown (lost, then late, then duplicates; --json lists all)`);
   if (s.maxReorder) {
     const m = s.maxReorder;
-    lines.push(`  reordered: ${s.reordered} ${noun(s.reordered, 'message')} arrived after a later-published message of the same key; farthest out of place ${formatDuration(m.byMs)}, ${m.byPosition} ${noun(m.byPosition, 'position')}`);
+    lines.push(
+      `  reordered: ${s.reordered} ${noun(s.reordered, 'message')} arrived after a later-published message of the same key; farthest out of place ${formatDuration(m.byMs)}, ${m.byPosition} ${noun(m.byPosition, 'position')}`,
+    );
   }
   lines.push('');
   const measures = measuresOf(s.percentiles);
@@ -59,7 +75,10 @@ export function formatSummary(
     lines.push(`invalid records: ${s.invalid} (skipped)`);
     // Numbers too wide for the width are one line however many there are (the fix is on stderr).
     const wide = s.tooWide;
-    if (wide) lines.push(`  ${wide.count} with ${wide.source} too wide for ${wide.bits}-bit numbers (largest ${wide.largest}, first at ${wide.first.file ? escapeUnsafe(wide.first.file) + ':' : 'line '}${wide.first.line})`);
+    if (wide)
+      lines.push(
+        `  ${wide.count} with ${wide.source} too wide for ${wide.bits}-bit numbers (largest ${wide.largest}, first at ${wide.first.file ? escapeUnsafe(wide.first.file) + ':' : 'line '}${wide.first.line})`,
+      );
     const listed = s.invalidSamples.slice(0, 10);
     for (const i of listed) lines.push(`  ${i.file ? escapeUnsafe(i.file) + ':' : 'line '}${i.line}: ${terminalLabel(i.reason, 200)}`);
     const more = s.invalid - (wide?.count ?? 0) - listed.length;
@@ -75,7 +94,19 @@ export function formatSummary(
 
 function row(
   label: string,
-  c: { received: number; delivered: number; gaps: number; lost: number; duplicates: number; redeliveries: number; cascades: number; conflicts: number; late: number; reordered: number; resets: number },
+  c: {
+    received: number;
+    delivered: number;
+    gaps: number;
+    lost: number;
+    duplicates: number;
+    redeliveries: number;
+    cascades: number;
+    conflicts: number;
+    late: number;
+    reordered: number;
+    resets: number;
+  },
   columns: { reordered: boolean; resets: boolean },
   maxHold: number,
   lat?: string,
@@ -96,7 +127,14 @@ function latency(k: KeySummary): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => '  ' + r.map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c])))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 function iso(ms: number): string {

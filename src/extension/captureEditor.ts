@@ -20,7 +20,10 @@ export class CaptureEditorProvider extends Disposable implements vscode.CustomRe
     const provider = new CaptureEditorProvider(extensionUri, manager, onSelect);
     return vscode.Disposable.from(
       provider,
-      vscode.window.registerCustomEditorProvider(CAPTURE_EDITOR_VIEW_TYPE, provider, { webviewOptions: { retainContextWhenHidden: true }, supportsMultipleEditorsPerDocument: false }),
+      vscode.window.registerCustomEditorProvider(CAPTURE_EDITOR_VIEW_TYPE, provider, {
+        webviewOptions: { retainContextWhenHidden: true },
+        supportsMultipleEditorsPerDocument: false,
+      }),
     );
   }
 

@@ -308,4 +308,3 @@ function restate(e: unknown, copies: readonly string[], sources: readonly string
   const name = shellQuote(basename(sources[i]));
   return new CompressedCaptureError(message, sources[i], `Look at what it holds (gzip -dc ${name} | head -c 300), or open the capture it was made from`);
 }
-

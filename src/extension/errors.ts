@@ -62,10 +62,19 @@ export async function reportError(context: string, e: unknown): Promise<void> {
   const showLog = (pick: string | undefined) => pick === 'Show Log' && log().show();
   if (isProgrammingError(e)) {
     log().error(redactSecrets(`internal error in ${context}: ${err.stack ?? err.message}`));
-    show(`SeqScope: internal error in ${context}: ${err.message}. This is a bug in SeqScope; the log has the details.`, ['Show Log', 'Report Issue'], (pick) => {
-      if (pick === 'Report Issue') return vscode.commands.executeCommand('workbench.action.openIssueReporter', { extensionId: EXTENSION_ID, issueTitle: `Internal error in ${context}: ${err.message}`, issueBody: `\`\`\`\n${err.stack ?? err.message}\n\`\`\`\n` });
-      return showLog(pick);
-    });
+    show(
+      `SeqScope: internal error in ${context}: ${err.message}. This is a bug in SeqScope; the log has the details.`,
+      ['Show Log', 'Report Issue'],
+      (pick) => {
+        if (pick === 'Report Issue')
+          return vscode.commands.executeCommand('workbench.action.openIssueReporter', {
+            extensionId: EXTENSION_ID,
+            issueTitle: `Internal error in ${context}: ${err.message}`,
+            issueBody: `\`\`\`\n${err.stack ?? err.message}\n\`\`\`\n`,
+          });
+        return showLog(pick);
+      },
+    );
     return;
   }
   log().error(redactSecrets(`${context}: ${err.message}`));
@@ -74,7 +83,11 @@ export async function reportError(context: string, e: unknown): Promise<void> {
     const [what, next, actions] = err.live
       ? ['a live session', 'attach to a subscription or tap a topic first', ['Attach to Subscription…', 'Tap Topic…']]
       : ['an open session', 'open a capture or attach to a subscription first', ['Open Capture…', 'Open Sample Capture']];
-    show(`SeqScope: "${context}" needs ${what}: ${next}.`, actions, (pick) => pick && SESSION_PROVIDERS[pick] && vscode.commands.executeCommand(SESSION_PROVIDERS[pick]));
+    show(
+      `SeqScope: "${context}" needs ${what}: ${next}.`,
+      actions,
+      (pick) => pick && SESSION_PROVIDERS[pick] && vscode.commands.executeCommand(SESSION_PROVIDERS[pick]),
+    );
     return;
   }
   if (err instanceof CaptureError) {
@@ -112,7 +125,11 @@ export async function reportError(context: string, e: unknown): Promise<void> {
     // The setting that fixes it, named and offered; input typed into a command has none.
     const setting = err.fix.setting;
     const named = setting && !err.message.includes(setting) ? ` (setting ${setting})` : '';
-    show(`SeqScope: ${err.message}${named}`, setting ? ['Open Settings'] : [], (pick) => pick === 'Open Settings' && vscode.commands.executeCommand('workbench.action.openSettings', setting));
+    show(
+      `SeqScope: ${err.message}${named}`,
+      setting ? ['Open Settings'] : [],
+      (pick) => pick === 'Open Settings' && vscode.commands.executeCommand('workbench.action.openSettings', setting),
+    );
     return;
   }
   show(`SeqScope: ${context} failed: ${err.message}`, ['Show Log'], showLog);

@@ -24,7 +24,13 @@ export interface ExportRequest {
 const FORMATS: { format: ExportFormat; label: string; detail: string; ext: string; filter: Record<string, string[]> }[] = [
   { format: 'jsonl', label: 'JSON Lines', detail: 'One event per line; SeqScope opens it again', ext: 'jsonl', filter: { 'JSON Lines': ['jsonl'] } },
   { format: 'csv', label: 'CSV', detail: 'One row per event, for spreadsheets', ext: 'csv', filter: { CSV: ['csv'] } },
-  { format: 'chrome-trace', label: 'Chrome trace', detail: 'Opens in Perfetto (ui.perfetto.dev) and chrome://tracing', ext: 'json', filter: { 'Trace JSON': ['json'] } },
+  {
+    format: 'chrome-trace',
+    label: 'Chrome trace',
+    detail: 'Opens in Perfetto (ui.perfetto.dev) and chrome://tracing',
+    ext: 'json',
+    filter: { 'Trace JSON': ['json'] },
+  },
   { format: 'parquet', label: 'Parquet', detail: 'Typed columns for DuckDB, BigQuery, pandas and Spark', ext: 'parquet', filter: { Parquet: ['parquet'] } },
   { format: 'html', label: 'Standalone HTML', detail: 'The timeline in one file that opens in any browser', ext: 'html', filter: { HTML: ['html'] } },
 ];
@@ -98,7 +104,10 @@ export async function exportTrace(session: Session, extensionUri: vscode.Uri, re
     // for the bundled sample, in the workspace (else the home folder), not in the extension's
     // own folder, which an update replaces.
     const first = session.sourcePaths[0];
-    const base = path.basename(first).replace(/\.gz$/i, '').replace(/\.(jsonl|json)$/i, '');
+    const base = path
+      .basename(first)
+      .replace(/\.gz$/i, '')
+      .replace(/\.(jsonl|json)$/i, '');
     const dir = isInside(first, extensionUri.fsPath) ? (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir()) : path.dirname(first);
     const uri = await vscode.window.showSaveDialog({
       defaultUri: vscode.Uri.file(path.join(dir, `${base}.ordered.${spec.ext}`)),

@@ -50,7 +50,11 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'seqscope.hasSessions', manager.all.length > 0);
     void vscode.commands.executeCommand('setContext', 'seqscope.filterActive', manager.active?.filterActive ?? false);
-    void vscode.commands.executeCommand('setContext', 'seqscope.hasLiveSessions', manager.all.some((s) => s.live));
+    void vscode.commands.executeCommand(
+      'setContext',
+      'seqscope.hasLiveSessions',
+      manager.all.some((s) => s.live),
+    );
   };
   updateContext();
   const commands = registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON }, pubsub);

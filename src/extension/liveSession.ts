@@ -95,7 +95,15 @@ export class LiveSession extends Disposable {
   ) {
     super();
     const taps = start.taps ?? [];
-    const input = (tap: PubsubLayer.Tap | undefined, subscription: PubsubLayer.ResourceName): Input => ({ tap, subscription, source: undefined, state: 'connecting', detail: '', gone: false, goneAt: 0 });
+    const input = (tap: PubsubLayer.Tap | undefined, subscription: PubsubLayer.ResourceName): Input => ({
+      tap,
+      subscription,
+      source: undefined,
+      state: 'connecting',
+      detail: '',
+      gone: false,
+      goneAt: 0,
+    });
     this.inputs = taps.length ? taps.map((t) => input(t, t.subscription)) : [input(undefined, start.subscription)];
     mkdirSync(start.recordingDir, { recursive: true });
     // Named after what the user chose — the topic of a tap, not the tap's generated name.
@@ -213,7 +221,13 @@ export class LiveSession extends Disposable {
   private showState(detail: string): void {
     const status = this.status;
     const states = this.inputs.map((i) => i.state);
-    status.state = states.includes('disconnected') ? 'disconnected' : states.every((s) => s === 'live') ? 'live' : states.includes('stopped') ? 'stopped' : 'connecting';
+    status.state = states.includes('disconnected')
+      ? 'disconnected'
+      : states.every((s) => s === 'live')
+        ? 'live'
+        : states.includes('stopped')
+          ? 'stopped'
+          : 'connecting';
     status.tapGone = this.inputs.some((i) => i.gone) || undefined;
     const down = this.inputs.find((i) => i.gone) ?? this.inputs.find((i) => i.state === 'disconnected');
     status.outage = down ? outageWords(down.cause, down.gone) : undefined;
@@ -259,7 +273,11 @@ export class LiveSession extends Disposable {
     this.status.subscription = this.subscriptions.join(', ');
     this.showState(missed.join('; '));
     const title = this.session.title;
-    this.start.notices.settle(this.recordingPath, (at) => `${title} was re-tapped at ${at} (now reading ${this.inputs.map((i) => i.subscription.id).join(', ')}): nothing more to do`, 'tap-gone');
+    this.start.notices.settle(
+      this.recordingPath,
+      (at) => `${title} was re-tapped at ${at} (now reading ${this.inputs.map((i) => i.subscription.id).join(', ')}): nothing more to do`,
+      'tap-gone',
+    );
     this.session.grew();
   }
 
@@ -311,7 +329,9 @@ export class LiveSession extends Disposable {
       const title = this.session.title;
       const again = `to receive again, ${this.inputs[0].tap ? 'tap the topic' : 'attach'} again`;
       notices.settle(this.recordingPath, (at) =>
-        reopen ? `${title} was detached at ${at}: its recording ${basename(this.recordingPath)} opened as a capture; ${again}` : `${title} was closed at ${at}; ${again}`,
+        reopen
+          ? `${title} was detached at ${at}: its recording ${basename(this.recordingPath)} opened as a capture; ${again}`
+          : `${title} was closed at ${at}; ${again}`,
       );
       try {
         for (const input of this.inputs) await input.source?.stop();
@@ -321,7 +341,8 @@ export class LiveSession extends Disposable {
           if (!tap) continue;
           await layer.deleteTap(connection, tap.subscription).then(
             () => log().info(`deleted tap ${tap.subscription.path}`),
-            (e: Error) => log().error(`could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; "SeqScope: Delete Leftover Taps" removes it)`),
+            (e: Error) =>
+              log().error(`could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; "SeqScope: Delete Leftover Taps" removes it)`),
           );
         }
         this.closeHook?.dispose();

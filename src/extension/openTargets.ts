@@ -36,15 +36,22 @@ export async function openTargets(uris: readonly vscode.Uri[]): Promise<OpenTarg
  * web, `files.simpleDialog.enable`) and macOS's can.
  */
 export function dialogTakesFolders(): boolean {
-  return process.platform === 'darwin' || vscode.env.remoteName !== undefined || vscode.env.uiKind === vscode.UIKind.Web || vscode.workspace.getConfiguration('files').get<boolean>('simpleDialog.enable', false);
+  return (
+    process.platform === 'darwin' ||
+    vscode.env.remoteName !== undefined ||
+    vscode.env.uiKind === vscode.UIKind.Web ||
+    vscode.workspace.getConfiguration('files').get<boolean>('simpleDialog.enable', false)
+  );
 }
 
 /** Option text as automation passes it (`executeCommand('seqscope.openCapture', uri, text)`), split from the input format. */
 export function splitInputFormat(text: OptionText & { inputFormat?: InputFormat }): { text: OptionText; inputFormat?: InputFormat } {
   const { inputFormat, ...rest } = text;
-  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text') throw new InputError(`the option inputFormat ${JSON.stringify(inputFormat)} is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)`);
+  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text')
+    throw new InputError(`the option inputFormat ${JSON.stringify(inputFormat)} is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)`);
   return { text: rest, inputFormat: inputFormat === 'text' ? 'text' : undefined };
 }
 
 /** What to do then, in the editor's words. */
-export const BARE_PAYLOADS_FIX = "if these are bare payloads (a Cloud Storage subscription's text archive), open it again and pick Text archive (bare payloads) in the options";
+export const BARE_PAYLOADS_FIX =
+  "if these are bare payloads (a Cloud Storage subscription's text archive), open it again and pick Text archive (bare payloads) in the options";

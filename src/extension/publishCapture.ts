@@ -41,10 +41,17 @@ export async function publishWithProgress(
           // Only this key waits; the user decides whether it goes on.
           const keyName = p.key === '' ? '(no ordering key)' : p.key;
           void vscode.window
-            .showWarningMessage(`SeqScope: publishing key ${keyName} failed at line ${p.line} (${p.error.message}). The key is paused (${p.pending} waiting); other keys go on.`, 'Resume Key', 'Stop Publishing')
+            .showWarningMessage(
+              `SeqScope: publishing key ${keyName} failed at line ${p.line} (${p.error.message}). The key is paused (${p.pending} waiting); other keys go on.`,
+              'Resume Key',
+              'Stop Publishing',
+            )
             .then((pick) => {
               // Answered after the run ended (stopped, or done without this key): say so instead.
-              if (pick && finished) void vscode.window.showInformationMessage(`SeqScope: publishing ${name} to ${topic.id} has ended: nothing to ${pick === 'Resume Key' ? 'resume' : 'stop'}.`);
+              if (pick && finished)
+                void vscode.window.showInformationMessage(
+                  `SeqScope: publishing ${name} to ${topic.id} has ended: nothing to ${pick === 'Resume Key' ? 'resume' : 'stop'}.`,
+                );
               else if (pick === 'Resume Key') publisher.resume(p.key);
               else if (pick === 'Stop Publishing') abort.abort();
             });
@@ -60,7 +67,10 @@ export async function publishWithProgress(
       }
     },
   );
-  const msg = `SeqScope: published ${result.published} of ${result.read} message(s) (${result.keys} keys) to ${topic.id}` + (result.cancelled ? `; stopped with ${result.unpublished} not published` : '') + (result.skipped ? `; ${result.skipped} skipped` : '');
+  const msg =
+    `SeqScope: published ${result.published} of ${result.read} message(s) (${result.keys} keys) to ${topic.id}` +
+    (result.cancelled ? `; stopped with ${result.unpublished} not published` : '') +
+    (result.skipped ? `; ${result.skipped} skipped` : '');
   log().info(msg);
   if (result.cancelled) void vscode.window.showWarningMessage(msg);
   else void vscode.window.showInformationMessage(msg);

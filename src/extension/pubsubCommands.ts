@@ -176,21 +176,43 @@ export class PubsubCommands extends Disposable {
    * watch — asked as Open Capture… asks, the last choice for this topic or subscription first;
    * the settings when a caller named the target without options. Undefined: cancelled.
    */
-  private async sequencing(targets: readonly PubsubLayer.ResourceName[], given: OptionText | undefined, interactive: boolean): Promise<SequencingOptions | undefined> {
+  private async sequencing(
+    targets: readonly PubsubLayer.ResourceName[],
+    given: OptionText | undefined,
+    interactive: boolean,
+  ): Promise<SequencingOptions | undefined> {
     if (given) return optionsFromSettings(given);
     if (!interactive) return optionsFromSettings();
     const key = `seqscope.sequencing:${targets.map((t) => t.path).join(',')}`;
-    const what = targets.length > 1 ? `a tap on ${targets.length} topics (${targets.map((t) => t.id).join(', ')})` : `${targets[0].kind === 'topics' ? 'a tap on ' : ''}${targets[0].id}`;
+    const what =
+      targets.length > 1
+        ? `a tap on ${targets.length} topics (${targets.map((t) => t.id).join(', ')})`
+        : `${targets[0].kind === 'topics' ? 'a tap on ' : ''}${targets[0].id}`;
     const picked = await pickOptions(what, this.memory?.get<OptionText>(key));
     if (!picked) return undefined;
     await this.memory?.update(key, picked.text);
     return picked.options;
   }
 
-  private async startLive(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, subscription: PubsubLayer.ResourceName, options: SequencingOptions, taps: readonly PubsubLayer.Tap[] = []): Promise<LiveResult> {
+  private async startLive(
+    layer: typeof PubsubLayer,
+    conn: PubsubLayer.PubsubConnection,
+    subscription: PubsubLayer.ResourceName,
+    options: SequencingOptions,
+    taps: readonly PubsubLayer.Tap[] = [],
+  ): Promise<LiveResult> {
     let live: LiveSession;
     try {
-      live = await LiveSession.attach(this.manager, { layer, connection: conn, subscription, taps, options, recordingDir: this.recordingDir(), windowArrivals: pubsubSettings().windowArrivals, notices: this.notices });
+      live = await LiveSession.attach(this.manager, {
+        layer,
+        connection: conn,
+        subscription,
+        taps,
+        options,
+        recordingDir: this.recordingDir(),
+        windowArrivals: pubsubSettings().windowArrivals,
+        notices: this.notices,
+      });
     } catch (e) {
       await Promise.all(taps.map((t) => layer.deleteTap(conn, t.subscription).catch(() => undefined)));
       throw e;
@@ -198,16 +220,27 @@ export class PubsubCommands extends Disposable {
     this.lives.add(live);
     live.onDidEnd = () => this.lives.delete(live);
     const topics = taps.map((t) => t.topic.id).join(', ');
-    log().info(`attached to ${live.subscriptions.join(', ')}${taps.length ? ` (${taps.length > 1 ? 'taps' : 'tap'} on ${taps.map((t) => t.topic.path).join(', ')})` : ''}; recording to ${live.recordingPath}`);
+    log().info(
+      `attached to ${live.subscriptions.join(', ')}${taps.length ? ` (${taps.length > 1 ? 'taps' : 'tap'} on ${taps.map((t) => t.topic.path).join(', ')})` : ''}; recording to ${live.recordingPath}`,
+    );
     if (taps.length > 1) log().info(`${taps.length} topics into one recording: each line names its topic, and keys are per topic (<topic id>/<key>)`);
     // Confirmed where the session's counts will show, without a notification to dismiss.
-    vscode.window.setStatusBarMessage(`$(radio-tower) SeqScope: ${taps.length ? `tapped ${topics}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`, 8000);
+    vscode.window.setStatusBarMessage(
+      `$(radio-tower) SeqScope: ${taps.length ? `tapped ${topics}` : `attached to ${subscription.id}`} · ${sequencingLabel(options)} · recording ${basename(live.recordingPath)}`,
+      8000,
+    );
     return { id: live.session.id, subscription: subscription.path, subscriptions: live.subscriptions, recording: live.recordingPath };
   }
 
   /** Taps on `topics` (all or none), their notes in the log. */
-  private async makeTaps(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, topics: readonly PubsubLayer.ResourceName[]): Promise<PubsubLayer.Tap[]> {
-    const taps = await this.withConnection(`creating ${topics.length > 1 ? `${topics.length} taps` : `a tap on ${topics[0].id}`}…`, () => layer.createTaps(conn, topics));
+  private async makeTaps(
+    layer: typeof PubsubLayer,
+    conn: PubsubLayer.PubsubConnection,
+    topics: readonly PubsubLayer.ResourceName[],
+  ): Promise<PubsubLayer.Tap[]> {
+    const taps = await this.withConnection(`creating ${topics.length > 1 ? `${topics.length} taps` : `a tap on ${topics[0].id}`}…`, () =>
+      layer.createTaps(conn, topics),
+    );
     for (const note of taps.flatMap((t) => t.notes ?? [])) log().warn(note);
     return taps;
   }
@@ -222,7 +255,11 @@ export class PubsubCommands extends Disposable {
       const subs = await this.withConnection(`listing subscriptions of ${conn.projectId}…`, () => layer.listSubscriptions(conn));
       const visible = subs.filter((s) => !layer.isTap(s));
       if (!visible.length) {
-        void offerWayForward(`project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`, 'seqscope.pubsub.attach', ['Tap Topic…', () => runCommand('seqscope.pubsub.tapTopic')]);
+        void offerWayForward(
+          `project ${conn.projectId} has no subscriptions (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Tap a topic instead, or use another project?`,
+          'seqscope.pubsub.attach',
+          ['Tap Topic…', () => runCommand('seqscope.pubsub.tapTopic')],
+        );
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -244,8 +281,8 @@ export class PubsubCommands extends Disposable {
         {
           modal: true,
           detail:
-            'SeqScope acks what it receives, so those messages are taken from the subscription\'s other consumers. ' +
-            'Tapping the topic instead creates a temporary subscription of SeqScope\'s own (ordered, self-expiring, deleted on detach) and leaves real consumers untouched.',
+            "SeqScope acks what it receives, so those messages are taken from the subscription's other consumers. " +
+            "Tapping the topic instead creates a temporary subscription of SeqScope's own (ordered, self-expiring, deleted on detach) and leaves real consumers untouched.",
         },
         TAP_INSTEAD,
         CONSUME,
@@ -304,7 +341,12 @@ export class PubsubCommands extends Disposable {
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       { label: `$(edit) ${BY_PATH}`, description: 'projects/<project>/topics/<topic>: a topic of another project (CME Smart Stream)', alwaysShow: true },
     ];
-    const picks = await vscode.window.showQuickPick(items, { title: `Tap topics of ${conn.projectId}`, placeHolder: 'Topics to tap into one session (each gets a tap of its own)', canPickMany: true, matchOnDescription: true });
+    const picks = await vscode.window.showQuickPick(items, {
+      title: `Tap topics of ${conn.projectId}`,
+      placeHolder: 'Topics to tap into one session (each gets a tap of its own)',
+      canPickMany: true,
+      matchOnDescription: true,
+    });
     if (!picks?.length) return undefined;
     const chosen = picks.flatMap((p) => (p.name ? [p.name] : []));
     if (picks.some((p) => !p.name)) {
@@ -340,7 +382,10 @@ export class PubsubCommands extends Disposable {
   private async pickTopic(layer: typeof PubsubLayer, conn: PubsubLayer.PubsubConnection, title: string): Promise<PubsubLayer.ResourceName | undefined> {
     const topics = await this.withConnection(`listing topics of ${conn.projectId}…`, () => layer.listTopics(conn));
     if (!topics.length) {
-      void offerWayForward(`project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`, undefined);
+      void offerWayForward(
+        `project ${conn.projectId} has no topics (the project is seqscope.pubsub.projectId${emulatorHostInUse() ? `, on the emulator at ${emulatorHostInUse()}` : ''}). Use another project, or create a topic first?`,
+        undefined,
+      );
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -398,7 +443,9 @@ export class PubsubCommands extends Disposable {
     const { layer, conn } = await this.connect();
     const left = await layer.findLeftoverTaps(conn, this.subscriptionsInUse());
     if (!left.length) {
-      void vscode.window.showInformationMessage(`SeqScope: no leftover taps in ${conn.projectId}: nothing to delete (taps of live sessions are deleted when they detach).`);
+      void vscode.window.showInformationMessage(
+        `SeqScope: no leftover taps in ${conn.projectId}: nothing to delete (taps of live sessions are deleted when they detach).`,
+      );
       return 0;
     }
     let chosen = left;
@@ -454,8 +501,8 @@ export class PubsubCommands extends Disposable {
       const p = await vscode.window.showQuickPick(
         [
           { label: 'max', description: 'as fast as Pub/Sub takes them' },
-          { label: 'x10', description: 'ten times the capture\'s pace' },
-          { label: 'original', description: 'the capture\'s own timing' },
+          { label: 'x10', description: "ten times the capture's pace" },
+          { label: 'original', description: "the capture's own timing" },
         ],
         { title: 'Pace' },
       );
@@ -483,17 +530,23 @@ async function offerWayForward(message: string, rerun: CommandId | undefined, ex
       title: 'SeqScope: Google Cloud project',
       prompt: 'The project whose topics and subscriptions SeqScope lists (kept as seqscope.pubsub.projectId)',
       value: c.get<string>('projectId') ?? '',
-      validateInput: (v) => (/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(v.trim()) ? undefined : 'A project id: 6–30 lowercase letters, digits and hyphens, starting with a letter'),
+      validateInput: (v) =>
+        /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(v.trim()) ? undefined : 'A project id: 6–30 lowercase letters, digits and hyphens, starting with a letter',
     });
     if (!project) return;
     const inWorkspace = c.inspect<string>('projectId')?.workspaceValue !== undefined;
-    await c.update('projectId', project.trim(), inWorkspace || vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    await c.update(
+      'projectId',
+      project.trim(),
+      inWorkspace || vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global,
+    );
     if (rerun) await runCommand(rerun);
   }
 }
 
 /** A notification at its level, resolving to the button picked. */
 function showNotice(level: NoticeLevel, message: string, buttons: readonly string[]): Thenable<string | undefined> {
-  const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show =
+    level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   return show(message, ...buttons);
 }

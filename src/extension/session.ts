@@ -123,10 +123,12 @@ export class Session extends Disposable {
       (name, value) => this.files.attributeMask(name, value),
     );
     this.replay = this._register(new ReplayController(data, options));
-    this._register(this.replay.onDidChange(() => {
-      this.timeline.position = this.replay.active ? this.replay.position : undefined;
-      this.changed.fire();
-    }));
+    this._register(
+      this.replay.onDidChange(() => {
+        this.timeline.position = this.replay.active ? this.replay.position : undefined;
+        this.changed.fire();
+      }),
+    );
     this._register({
       dispose: () =>
         void this.files
@@ -228,7 +230,10 @@ function tappedWords(tapOf: string): string {
 
 /** A live session's line under its title: the recording, and the subscriptions read. */
 function liveSource(live: LiveStatus): string | undefined {
-  const subs = live.subscription.split(', ').map((p) => p.split('/').pop()).join(', ');
+  const subs = live.subscription
+    .split(', ')
+    .map((p) => p.split('/').pop())
+    .join(', ');
   return [live.recording && `recording ${basename(live.recording)}`, `${live.tapOf ? 'through ' : 'consuming '}${subs}`].filter(Boolean).join(' · ');
 }
 

@@ -138,7 +138,13 @@ export class SessionManager extends Disposable {
     return this.sessions.find((s) => !s.live && !s.partial && s.version === version && sameOptions(s.options, options) && s.inputFormat === inputFormat);
   }
 
-  private async load(prepared: PreparedCaptures, options: SequencingOptions, watcher: LoadWatcher, how: OpenHow, copyTo: string | undefined): Promise<Session | undefined> {
+  private async load(
+    prepared: PreparedCaptures,
+    options: SequencingOptions,
+    watcher: LoadWatcher,
+    how: OpenHow,
+    copyTo: string | undefined,
+  ): Promise<Session | undefined> {
     const paths = prepared.paths;
     const title = how.title ?? captureTitle(paths, false);
     const started = Date.now();
@@ -159,7 +165,14 @@ export class SessionManager extends Disposable {
             copyTo,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
-              meta: { id, title, options: describeOptions(options), seqBits: options.seqBits, keyOrder: this.order, ...(options.payload ? { payload: options.payload } : {}) },
+              meta: {
+                id,
+                title,
+                options: describeOptions(options),
+                seqBits: options.seqBits,
+                keyOrder: this.order,
+                ...(options.payload ? { payload: options.payload } : {}),
+              },
               onView: (view) => {
                 firstView = view;
                 return watcher.firstView?.(view);
@@ -172,7 +185,9 @@ export class SessionManager extends Disposable {
       },
     );
     const { session: data, cancelled, heapStop, notes } = result;
-    log().info(`opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`);
+    log().info(
+      `opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`,
+    );
     if (heapStop) {
       const message = heapStopMessage(label, heapStop);
       log().warn(message);
@@ -211,7 +226,10 @@ export class SessionManager extends Disposable {
     const s = make(this.newId());
     s.setKeyOrder(this.order);
     this.sessions.push(s);
-    this.subscriptions.set(s, s.onDidChange(() => this.changed.fire()));
+    this.subscriptions.set(
+      s,
+      s.onDidChange(() => this.changed.fire()),
+    );
     this.activeSession = s;
     this.changed.fire();
     return s;

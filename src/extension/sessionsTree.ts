@@ -106,8 +106,22 @@ function sessionOf(n: GroupNode | KeyNode | SessionNode): Session {
   return p.session;
 }
 
-const GROUP_LABEL: Record<GroupKind, string> = { gap: 'Gaps', duplicate: 'Duplicates', late: 'Late', reordered: 'Reordered', reset: 'Resets', invalid: 'Invalid' };
-const GROUP_ICON: Record<GroupKind, string> = { gap: 'debug-disconnect', duplicate: 'copy', late: 'watch', reordered: 'arrow-swap', reset: 'debug-restart', invalid: 'error' };
+const GROUP_LABEL: Record<GroupKind, string> = {
+  gap: 'Gaps',
+  duplicate: 'Duplicates',
+  late: 'Late',
+  reordered: 'Reordered',
+  reset: 'Resets',
+  invalid: 'Invalid',
+};
+const GROUP_ICON: Record<GroupKind, string> = {
+  gap: 'debug-disconnect',
+  duplicate: 'copy',
+  late: 'watch',
+  reordered: 'arrow-swap',
+  reset: 'debug-restart',
+  invalid: 'error',
+};
 
 export class SessionsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this._register(new vscode.EventEmitter<TreeNode | undefined>());
@@ -187,8 +201,16 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const keys = listed.length;
       const out: TreeNode[] = [new SummaryNode(node)];
       if (s.filterActive) {
-        const howMany = keyListing(s.filter) ? ` · ${keys.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}` : '';
-        out.push(new InfoNode(node, `Filter: ${describeFilter(s.filter)}${howMany}`, 'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.'));
+        const howMany = keyListing(s.filter)
+          ? ` · ${keys.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}`
+          : '';
+        out.push(
+          new InfoNode(
+            node,
+            `Filter: ${describeFilter(s.filter)}${howMany}`,
+            'The tree, the timeline and exports show only what passes this filter. Clear it from the view title.',
+          ),
+        );
       }
       const shown = Math.min(keys, this.keysShown.get(s) ?? treePageSize());
       for (let i = 0; i < shown; i++) out.push(new KeyNode(node, listed[i]));
@@ -291,7 +313,10 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const live = s.live;
       if (live) {
         item.contextValue = live.tapGone ? 'session.live.tapGone' : live.tapOf ? 'session.live.tap' : 'session.live';
-        item.iconPath = new vscode.ThemeIcon(live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower', live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined);
+        item.iconPath = new vscode.ThemeIcon(
+          live.state === 'disconnected' ? 'debug-disconnect' : 'radio-tower',
+          live.state === 'disconnected' ? new vscode.ThemeColor('errorForeground') : undefined,
+        );
         item.description =
           // An outage's short reason first: the row is narrow, and its icon says disconnected.
           (live.state === 'live' && !live.tapGone ? `live · ${Math.round(live.rate)}/s` : live.outage ? live.outage.reason : live.state) +
@@ -300,7 +325,9 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
           (live.windows > 1 ? ` · window ${live.windows}` : '');
         item.tooltip = new vscode.MarkdownString(
           `**${escapeMd(s.title)}** — ${escapeMd(live.detail)}\n\n- subscription \`${live.subscription}\`${live.tapOf ? `\n- tap on \`${live.tapOf}\` (deleted on detach)` : ''}\n- recording \`${s.data.paths[0]}\`\n\n${escapeMd(sum.options)}` +
-            (live.windows > 1 ? `\n\nWindow ${live.windows}: the views show the latest million arrivals; the counts above cover everything since attach, and the recording keeps every line (Detach to browse it all).` : ''),
+            (live.windows > 1
+              ? `\n\nWindow ${live.windows}: the views show the latest million arrivals; the counts above cover everything since attach, and the recording keeps every line (Detach to browse it all).`
+              : ''),
         );
         return item;
       }
@@ -308,9 +335,14 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.iconPath = new vscode.ThemeIcon(this.manager.active === s ? 'pulse' : 'file');
       item.description = `${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
       // A folder of archive files may hold thousands: the first few, and how many more.
-      const files = s.sourcePaths.slice(0, 10).map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
+      const files = s.sourcePaths
+        .slice(0, 10)
+        .map((p, i) => `- \`${p}\`${p === s.data.paths[i] ? '' : ' (gzip: read from a decompressed copy, deleted when the session closes)'}`);
       if (s.sourcePaths.length > 10) files.push(`- … and ${s.sourcePaths.length - 10} more`);
-      const copy = s.data.copy === undefined ? '' : `\n\n${s.inputFormat === 'text' ? 'Read as text archives (bare payloads). ' : ''}Records are read back from a JSON Lines copy, deleted when the session closes.`;
+      const copy =
+        s.data.copy === undefined
+          ? ''
+          : `\n\n${s.inputFormat === 'text' ? 'Read as text archives (bare payloads). ' : ''}Records are read back from a JSON Lines copy, deleted when the session closes.`;
       item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}${copy}\n\n${escapeMd(sum.options)}`);
       return item;
     }
@@ -318,14 +350,23 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const s = node.parent.session;
       const c = s.data.countsAt(s.position);
       // Collapsible when there are hold and latency percentiles to list under it.
-      const item = new vscode.TreeItem('Summary', measuresOf(s.data.summary.percentiles).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        'Summary',
+        measuresOf(s.data.summary.percentiles).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = `session:${s.id}:summary`;
       const unseen = unseenFindings(s.options);
       item.iconPath = new vscode.ThemeIcon(c.gaps || c.late || c.reordered || c.resets ? 'warning' : unseen ? 'info' : 'pass');
-      const reordered = (judgesPublishOrder(s.options) || c.reordered ? ` · ${c.reordered} reordered` : '') + (c.resets ? ` · ${c.resets} ${noun(c.resets, 'reset')}` : '');
-      item.description = unseen ? `${c.delivered} delivered · ${c.duplicates} dup${reordered} · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen` : countsText(c, true);
-      item.tooltip = (unseen ? `${unseen}.\n` : '') + `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late}${reordered} · invalid ${c.invalid}` + (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '')
-        + timesText(s.data.summary.percentiles, "All keys' messages");
+      const reordered =
+        (judgesPublishOrder(s.options) || c.reordered ? ` · ${c.reordered} reordered` : '') + (c.resets ? ` · ${c.resets} ${noun(c.resets, 'reset')}` : '');
+      item.description = unseen
+        ? `${c.delivered} delivered · ${c.duplicates} dup${reordered} · ${c.invalid} invalid · ${unseen.split(':')[0]}: gaps cannot be seen`
+        : countsText(c, true);
+      item.tooltip =
+        (unseen ? `${unseen}.\n` : '') +
+        `delivered ${c.delivered} · gaps ${c.gaps} · lost ${c.lost} · duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''} · late ${c.late}${reordered} · invalid ${c.invalid}` +
+        (s.replay.active ? ` (replay: ${positionWords(s.replay.position, s.data.arrivalCount)})` : '') +
+        timesText(s.data.summary.percentiles, "All keys' messages");
       item.contextValue = 'summary';
       return item;
     }
@@ -350,10 +391,14 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       item.id = `session:${s.id}:key:${node.key}`;
       item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
       const open = s.live?.openState(node.key);
-      const counts = unseenFindings(s.options) ? `${c.delivered} delivered · ${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ''}` : countsText(c, false);
+      const counts = unseenFindings(s.options)
+        ? `${c.delivered} delivered · ${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ''}`
+        : countsText(c, false);
       item.description = counts + (lane.hot ? ' · hot' : '') + (open ? ` · ${openStateWords(open)}` : '');
       const k = s.data.summary.byKey[node.key];
-      item.tooltip = `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}${c.resets ? `, resets ${c.resets} (its numbers started again)` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` + timesText(k.percentiles, "This key's messages");
+      item.tooltip =
+        `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}${c.resets ? `, resets ${c.resets} (its numbers started again)` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` +
+        timesText(k.percentiles, "This key's messages");
       item.contextValue = 'key';
       return item;
     }
@@ -478,7 +523,12 @@ export async function revealEventInTree(tree: SessionsTreeProvider, treeView: vs
  * a late or invalid record), else its key (messages are not listed one by one). Returns what was
  * selected, or undefined when the filter hides it.
  */
-export async function revealMessageInTree(tree: SessionsTreeProvider, treeView: vscode.TreeView<TreeNode>, s: Session, eventId: number): Promise<TreeNode | undefined> {
+export async function revealMessageInTree(
+  tree: SessionsTreeProvider,
+  treeView: vscode.TreeView<TreeNode>,
+  s: Session,
+  eventId: number,
+): Promise<TreeNode | undefined> {
   tree.flushRefresh();
   const ev = s.data.event(eventId);
   const node = tree.nodeForEvent(s, ev) ?? (ev.kind === 'invalid' ? undefined : tree.keyNode(s, ev.keyIndex));

@@ -46,9 +46,16 @@ export class SessionStatusBar extends Disposable {
     // title is shortened (the tooltip has it whole), the words are few.
     const parts = [shorten(s.title, 28)];
     if (live) parts.push(live.tapGone ? 'TAP GONE' : live.state === 'live' ? `${Math.round(live.rate)}/s` : live.state.toUpperCase());
-    parts.push(unseen ? `${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ' · no seq numbers'}` : `${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late`);
+    parts.push(
+      unseen
+        ? `${c.duplicates} dup${judgesPublishOrder(s.options) ? ` · ${c.reordered} reordered` : ' · no seq numbers'}`
+        : `${c.gaps} ${noun(c.gaps, 'gap')} · ${c.duplicates} dup · ${c.late} late`,
+    );
     const open = live?.longestOpen;
-    if (open) parts.push(openStateWords(open.state).replace(/ · \d+ held$/, '') + (live.openKeys > 1 ? ` (+${live.openKeys - 1} ${noun(live.openKeys - 1, 'key')})` : ''));
+    if (open)
+      parts.push(
+        openStateWords(open.state).replace(/ · \d+ held$/, '') + (live.openKeys > 1 ? ` (+${live.openKeys - 1} ${noun(live.openKeys - 1, 'key')})` : ''),
+      );
     if (s.replay.active) parts.push(s.replay.position > s.data.arrivalCount ? 'end' : `${s.replay.position}/${s.data.arrivalCount}`);
     this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${parts.join(' · ')}`;
     this.item.tooltip = `SeqScope: ${s.title}\n${s.data.summary.options}${unseen ? `\n${unseen}` : ''}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}.${s.replay.active ? ` Replay: ${positionWords(s.replay.position, s.data.arrivalCount)}.` : ''} Click to show the timeline.`;

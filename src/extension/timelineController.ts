@@ -163,7 +163,11 @@ export class TimelineController<S extends ControlledSession> {
   load(title: string): void {
     if (this.disposed) return;
     this.leave();
-    this.current = { kind: 'loading', progress: { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: this.host.timers.now() }, behind: this.session };
+    this.current = {
+      kind: 'loading',
+      progress: { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: this.host.timers.now() },
+      behind: this.session,
+    };
     this.show();
   }
 

@@ -74,10 +74,15 @@ export class TimelinePanel extends Disposable {
   }
 
   private static create(extensionUri: vscode.Uri, manager: SessionManager, onSelect: OnSelect, title: string): TimelinePanel {
-    const panel = vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      ...webviewOptions(extensionUri),
-      retainContextWhenHidden: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      TIMELINE_VIEW_TYPE,
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        ...webviewOptions(extensionUri),
+        retainContextWhenHidden: true,
+      },
+    );
     return TimelinePanel.adopt(panel, extensionUri, manager, onSelect, 'timeline');
   }
 
@@ -123,8 +128,13 @@ export class TimelinePanel extends Disposable {
     const gone = restore.paths.filter((f) => !existsSync(f));
     if (gone.length) {
       const names = gone.map((f) => basename(f)).join(', ');
-      p.say(`${names} ${gone.length === 1 ? 'is' : 'are'} gone (moved or deleted since the timeline showed ${gone.length === 1 ? 'it' : 'them'}): open the capture from where it is now with "SeqScope: Open Capture…".`);
-      const pick = await vscode.window.showWarningMessage(`SeqScope: the timeline cannot come back after the reload: ${gone.join(', ')} is gone.`, 'Open Capture…');
+      p.say(
+        `${names} ${gone.length === 1 ? 'is' : 'are'} gone (moved or deleted since the timeline showed ${gone.length === 1 ? 'it' : 'them'}): open the capture from where it is now with "SeqScope: Open Capture…".`,
+      );
+      const pick = await vscode.window.showWarningMessage(
+        `SeqScope: the timeline cannot come back after the reload: ${gone.join(', ')} is gone.`,
+        'Open Capture…',
+      );
       if (pick) await vscode.commands.executeCommand('seqscope.openCapture');
       return;
     }
@@ -144,13 +154,19 @@ export class TimelinePanel extends Disposable {
       this.attach(same);
       return same;
     }
-    const title = captureTitle(paths.map((f) => decompressedName(f)), false);
+    const title = captureTitle(
+      paths.map((f) => decompressedName(f)),
+      false,
+    );
     // An editor's tab is its file's.
     if (this.role === 'timeline') this.panel.title = `Timeline: ${title}`;
     this.controller.load(title);
     let s: Session | undefined;
     try {
-      s = await this.manager.open(paths, options, { progress: (fraction, detail) => this.loadingProgress(fraction, detail), firstView: (view) => this.showFirstView(view) });
+      s = await this.manager.open(paths, options, {
+        progress: (fraction, detail) => this.loadingProgress(fraction, detail),
+        firstView: (view) => this.showFirstView(view),
+      });
     } catch (e) {
       this.say(`${title} could not be opened: ${(e as Error).message}`);
       void reportError('Open Capture', e);
@@ -236,28 +252,34 @@ export class TimelinePanel extends Disposable {
     if (role === 'editor') {
       // An editor shows its own session: the palette's replay commands act on it while it is the
       // active editor; closing its session closes the editor, as deleting a file closes its tab.
-      this._register(panel.onDidChangeViewState((e) => {
-        const shown = this.controller.session;
-        if (e.webviewPanel.active && shown && manager.all.includes(shown)) manager.active = shown;
-      }));
-      this._register(manager.onDidChange(() => {
-        const shown = this.controller.session;
-        if (shown && !manager.all.includes(shown)) this.dispose();
-      }));
+      this._register(
+        panel.onDidChangeViewState((e) => {
+          const shown = this.controller.session;
+          if (e.webviewPanel.active && shown && manager.all.includes(shown)) manager.active = shown;
+        }),
+      );
+      this._register(
+        manager.onDidChange(() => {
+          const shown = this.controller.session;
+          if (shown && !manager.all.includes(shown)) this.dispose();
+        }),
+      );
       return;
     }
-    this._register(manager.onDidChange(() => {
-      // While loading, the panel waits for its capture (finishLoading), whatever else changes.
-      if (this.controller.loading) return;
-      const shown = this.controller.session;
-      if (shown && !manager.all.includes(shown) && !manager.active) {
-        // Its session closed and none is left: the panel closes, as an editor of a closed file
-        // does. It kept drawing the closed session under an error bar.
-        this.dispose();
-        return;
-      }
-      if (manager.active !== shown) this.attach(manager.active);
-    }));
+    this._register(
+      manager.onDidChange(() => {
+        // While loading, the panel waits for its capture (finishLoading), whatever else changes.
+        if (this.controller.loading) return;
+        const shown = this.controller.session;
+        if (shown && !manager.all.includes(shown) && !manager.active) {
+          // Its session closed and none is left: the panel closes, as an editor of a closed file
+          // does. It kept drawing the closed session under an error bar.
+          this.dispose();
+          return;
+        }
+        if (manager.active !== shown) this.attach(manager.active);
+      }),
+    );
   }
 
   override dispose(): void {
@@ -298,7 +320,13 @@ export class TimelinePanel extends Disposable {
     const sourceMap = map ? `\n//# sourceMappingURL=${webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'timeline.js.map'))}` : '';
     // The codicon stylesheet, linked with the nonce; web components link it again inside their shadow roots (see src/shared/codicons.ts).
     const codicons = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', CODICON_DIR, CODICON_CSS));
-    const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    const csp = [
+      `default-src 'none'`,
+      `img-src ${webview.cspSource} data:`,
+      `style-src 'nonce-${nonce}'`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -55,7 +55,10 @@ export function subscriptionCaveats(info: SubscriptionInfo): string[] {
   const path = info.name.path;
   const caveats: string[] = [];
   if (!info.messageOrdering) caveats.push(`${path} does not have message ordering enabled; per-key order is not guaranteed`);
-  if (info.deadLetterTopic) caveats.push(`${path} dead-letters to ${info.deadLetterTopic}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)`);
+  if (info.deadLetterTopic)
+    caveats.push(
+      `${path} dead-letters to ${info.deadLetterTopic}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)`,
+    );
   return caveats;
 }
 

@@ -69,7 +69,11 @@ export async function connect(settings: ConnectionSettings = {}): Promise<Pubsub
     // The emulator takes any project, but the client without one shells out to gcloud and then
     // throws asynchronously, which would take the extension host down with it.
     if (!projectId) {
-      throw new PubsubError('no-project', `no project id for the emulator at ${emulatorHost}`, 'set seqscope.pubsub.projectId (or --project, or PUBSUB_PROJECT_ID) to the project your emulator topics live in');
+      throw new PubsubError(
+        'no-project',
+        `no project id for the emulator at ${emulatorHost}`,
+        'set seqscope.pubsub.projectId (or --project, or PUBSUB_PROJECT_ID) to the project your emulator topics live in',
+      );
     }
     // No metadata-server probe (DNS + 169.254.169.254) for an emulator connection.
     process.env.METADATA_SERVER_DETECTION ??= 'none';
@@ -88,14 +92,22 @@ export async function connect(settings: ConnectionSettings = {}): Promise<Pubsub
   });
   if (!projectId) {
     try {
-      projectId = await withTimeout(client.getClientConfig().then(() => client.projectId), ADMIN_TIMEOUT_MS, 'find the default project');
+      projectId = await withTimeout(
+        client.getClientConfig().then(() => client.projectId),
+        ADMIN_TIMEOUT_MS,
+        'find the default project',
+      );
     } catch (e) {
       await client.close().catch(() => undefined);
       throw explainError(e, { action: 'find the default Google Cloud project' });
     }
     if (!projectId || projectId === '{{projectId}}') {
       await client.close().catch(() => undefined);
-      throw new PubsubError('no-project', 'no Google Cloud project is set', 'set seqscope.pubsub.projectId (or --project, or run `gcloud config set project PROJECT`)');
+      throw new PubsubError(
+        'no-project',
+        'no Google Cloud project is set',
+        'set seqscope.pubsub.projectId (or --project, or run `gcloud config set project PROJECT`)',
+      );
     }
   }
   return {
@@ -116,7 +128,8 @@ export async function connect(settings: ConnectionSettings = {}): Promise<Pubsub
 async function checkKeyFile(env: NodeJS.ProcessEnv): Promise<void> {
   const path = (env.GOOGLE_APPLICATION_CREDENTIALS ?? '').trim();
   if (!path) return;
-  const next = 'point GOOGLE_APPLICATION_CREDENTIALS at a valid key file (or unset it and run `gcloud auth application-default login`), or set PUBSUB_EMULATOR_HOST to use the emulator';
+  const next =
+    'point GOOGLE_APPLICATION_CREDENTIALS at a valid key file (or unset it and run `gcloud auth application-default login`), or set PUBSUB_EMULATOR_HOST to use the emulator';
   let text: string;
   try {
     text = await readFile(path, 'utf8');

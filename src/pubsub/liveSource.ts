@@ -192,7 +192,11 @@ export class LiveSource {
         failed: (e) => {
           if (this.current === 'stopped') return;
           // The stream gave up (not-found, permission, …): the probe decides when to reopen.
-          const err = explainError(e, { action: `receive from ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost });
+          const err = explainError(e, {
+            action: `receive from ${subscription.path}`,
+            resource: `subscription ${subscription.path}`,
+            emulatorHost: connection.emulatorHost,
+          });
           this.setState('disconnected', disconnectReason(err), err.kind);
         },
       },
@@ -303,7 +307,11 @@ export class LiveSource {
       }
     } catch (e) {
       if (this.stopped()) return;
-      const err = explainError(e, { action: `reach ${subscription.path}`, resource: `subscription ${subscription.path}`, emulatorHost: connection.emulatorHost });
+      const err = explainError(e, {
+        action: `reach ${subscription.path}`,
+        resource: `subscription ${subscription.path}`,
+        emulatorHost: connection.emulatorHost,
+      });
       this.setState('disconnected', disconnectReason(err), err.kind);
     } finally {
       this.probing = false;

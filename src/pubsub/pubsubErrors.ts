@@ -104,7 +104,12 @@ export function explainError(e: unknown, ctx: ErrorContext): PubsubError {
   }
   if (/default credentials|could not load the default|invalid_grant|reauth/i.test(raw)) return unauthenticated(ctx, raw, code);
   if (/unable to detect a project id|MissingProjectId/i.test(raw)) {
-    return new PubsubError('no-project', `cannot ${ctx.action}: no Google Cloud project is set`, 'set seqscope.pubsub.projectId (or --project, or PUBSUB_PROJECT_ID)', code);
+    return new PubsubError(
+      'no-project',
+      `cannot ${ctx.action}: no Google Cloud project is set`,
+      'set seqscope.pubsub.projectId (or --project, or PUBSUB_PROJECT_ID)',
+      code,
+    );
   }
   if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|No connection established/i.test(raw) && ctx.emulatorHost) return emulatorDown(ctx.emulatorHost, ctx.action);
   return new PubsubError('failed', `cannot ${ctx.action}: ${firstLine(raw)}`, 'see the SeqScope log for details', code);

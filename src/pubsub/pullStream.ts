@@ -78,7 +78,9 @@ export interface PullStreamEvents {
 }
 
 /** gRPC status codes after which the library reopens its stream (its pull-retry.js), and so do we. */
-const RETRYABLE = new Set([1 /* CANCELLED */, 4 /* DEADLINE_EXCEEDED */, 8 /* RESOURCE_EXHAUSTED */, 10 /* ABORTED */, 13 /* INTERNAL */, 14 /* UNAVAILABLE */]);
+const RETRYABLE = new Set([
+  1 /* CANCELLED */, 4 /* DEADLINE_EXCEEDED */, 8 /* RESOURCE_EXHAUSTED */, 10 /* ABORTED */, 13 /* INTERNAL */, 14 /* UNAVAILABLE */,
+]);
 const KEEPALIVE_MS = 30_000;
 /** The library's StreamingPull timeout: a stream is replaced after this long. */
 const STREAM_LIFETIME_MS = 30 * 60_000;

@@ -60,7 +60,11 @@ export function parseResourceName(kind: ResourceKind, text: string, defaultProje
     throw new PubsubError('invalid-name', `"${trimmed}" is not a ${what} name`, `give projects/PROJECT/${kind}/ID or a bare ${what} id`);
   } else {
     if (!defaultProject) {
-      throw new PubsubError('no-project', `no project for ${what} "${trimmed}"`, `give projects/PROJECT/${kind}/${trimmed}, or set a project (--project, seqscope.pubsub.projectId, PUBSUB_PROJECT_ID)`);
+      throw new PubsubError(
+        'no-project',
+        `no project for ${what} "${trimmed}"`,
+        `give projects/PROJECT/${kind}/${trimmed}, or set a project (--project, seqscope.pubsub.projectId, PUBSUB_PROJECT_ID)`,
+      );
     }
     project = defaultProject;
     id = trimmed;

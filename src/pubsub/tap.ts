@@ -33,7 +33,11 @@ export interface Tap {
 
 /** A tap id for a topic: recognisable, unique, valid (≤ 255 characters). */
 export function tapId(topicId: string, now = new Date(), random = randomBytes(3).toString('hex')): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'z').toLowerCase(); // 20261130t093000z
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'z')
+    .toLowerCase(); // 20261130t093000z
   return `${TAP_PREFIX}${topicId.slice(0, 200)}-${stamp}-${random}`;
 }
 
@@ -95,7 +99,12 @@ export async function createTaps(conn: PubsubConnection, topics: readonly Resour
   const byId = new Map<string, ResourceName>();
   for (const t of unique) {
     const other = byId.get(t.id);
-    if (other) throw new PubsubError('invalid-name', `topics ${other.path} and ${t.path} have the same id`, 'tap them in separate sessions: one session keys its messages by topic id');
+    if (other)
+      throw new PubsubError(
+        'invalid-name',
+        `topics ${other.path} and ${t.path} have the same id`,
+        'tap them in separate sessions: one session keys its messages by topic id',
+      );
     byId.set(t.id, t);
   }
   const made: Tap[] = [];
@@ -110,8 +119,12 @@ export async function createTaps(conn: PubsubConnection, topics: readonly Resour
 
 /** Topic names as users write them: repeated, and/or comma-separated; bare ids are in `project`. */
 export function parseTopicList(texts: readonly string[], project: string | undefined): ResourceName[] {
-  const names = texts.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
-  if (!names.length) throw new PubsubError('invalid-name', 'no topic given', 'give a topic id, or projects/PROJECT/topics/TOPIC for a topic in another project');
+  const names = texts
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (!names.length)
+    throw new PubsubError('invalid-name', 'no topic given', 'give a topic id, or projects/PROJECT/topics/TOPIC for a topic in another project');
   return names.map((n) => parseResourceName('topics', n, project));
 }
 

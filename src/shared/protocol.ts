@@ -22,7 +22,19 @@ export type { KeyOrder } from '../core/trace/keyOrder';
 export type { WireLanes } from './laneWire';
 export type { WirePage } from './pageWire';
 export type { PanelRestore } from './panelRestore';
-export type { CursorState, EventView, KeyStateView, KindName, LaneCounts, LaneInfo, LanePage, LiveConnection, MarkList, Overview, TimelinePage } from './timelineModel';
+export type {
+  CursorState,
+  EventView,
+  KeyStateView,
+  KindName,
+  LaneCounts,
+  LaneInfo,
+  LanePage,
+  LiveConnection,
+  MarkList,
+  Overview,
+  TimelinePage,
+} from './timelineModel';
 
 export interface SessionInfo {
   id: string;
@@ -58,7 +70,18 @@ export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
 export type TimelineFilter = TraceFilterSpec;
 
 export type ReplaySpeed = 1 | 10 | 'max';
-export type ReplayAction = 'play' | 'pause' | 'stepForward' | 'stepBack' | 'toStart' | 'toEnd' | 'nextGap' | 'nextDuplicate' | 'nextLate' | 'nextReordered' | 'nextReset';
+export type ReplayAction =
+  | 'play'
+  | 'pause'
+  | 'stepForward'
+  | 'stepBack'
+  | 'toStart'
+  | 'toEnd'
+  | 'nextGap'
+  | 'nextDuplicate'
+  | 'nextLate'
+  | 'nextReordered'
+  | 'nextReset';
 
 export interface ReplayInfo {
   playing: boolean;
@@ -129,7 +152,6 @@ export type HostMessage =
    * (setState) at once, and VS Code hands that state to the extension's panel serializer.
    */
   | { type: 'persist'; restore: PanelRestore | undefined };
-
 
 /** Messages from the webview. */
 export type WebviewMessage =

@@ -41,7 +41,10 @@ export class ArchiveCopy {
 
   /** Appends the entry's line; its place is then lastOffset / lastLength. */
   append(e: CaptureEntry): void {
-    const text = e.record !== undefined ? JSON.stringify(e.record) : JSON.stringify({ invalid: e.invalid ?? 'invalid', file: basename(this.sources[e.file] ?? ''), record: e.line });
+    const text =
+      e.record !== undefined
+        ? JSON.stringify(e.record)
+        : JSON.stringify({ invalid: e.invalid ?? 'invalid', file: basename(this.sources[e.file] ?? ''), record: e.line });
     const max = text.length * 3 + 1;
     if (this.used + max > this.buffer.length) {
       this.flush();

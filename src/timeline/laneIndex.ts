@@ -41,7 +41,9 @@ export class LaneIndex {
     if (d) return d;
     // The store keeps both lists as events arrive (KeyEvents.releases / .long).
     const ke = this.session.store.keys[key];
-    d = ke ? { releases: ke.releases.data.subarray(0, ke.releases.length), long: ke.long.data.subarray(0, ke.long.length) } : { releases: new Float64Array(0), long: new Int32Array(0) };
+    d = ke
+      ? { releases: ke.releases.data.subarray(0, ke.releases.length), long: ke.long.data.subarray(0, ke.long.length) }
+      : { releases: new Float64Array(0), long: new Int32Array(0) };
     this.lanes[key] = d;
     return d;
   }

@@ -114,7 +114,8 @@ export class LiveFeed {
     const t = time ?? recordTime(rm);
     const line = this.base + this.builder.log.count + 1;
     // A RecordEntry, not a literal: see there why.
-    const entry: CaptureEntry = typeof t === 'number' ? new RecordEntry(0, line, offset, length, t, rm) : { file: 0, line, offset, length, time: NaN, invalid: t };
+    const entry: CaptureEntry =
+      typeof t === 'number' ? new RecordEntry(0, line, offset, length, t, rm) : { file: 0, line, offset, length, time: NaN, invalid: t };
     const b = this.builder;
     b.beforePush(entry);
     const valid = this.engine.push(entry);

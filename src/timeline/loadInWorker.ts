@@ -19,7 +19,15 @@ import type { SessionMeta } from '../shared/timelineModel';
  * its TimelineService will (see LoadFirstView).
  */
 export type LoadWorkerRequest =
-  | { type: 'load'; paths: readonly string[]; options: SequencingOptions; firstView?: SessionMeta; inputFormat?: InputFormat; copyTo?: string; threads?: number }
+  | {
+      type: 'load';
+      paths: readonly string[];
+      options: SequencingOptions;
+      firstView?: SessionMeta;
+      inputFormat?: InputFormat;
+      copyTo?: string;
+      threads?: number;
+    }
   /** After a first view: send the session now. */
   | { type: 'take' }
   | { type: 'cancel' };
@@ -86,7 +94,12 @@ export function reviveFailure(f: LoadFailure): Error {
  * `loadSession` on a worker running `workerScript` (dist/loadWorker.js, built from
  * loadWorker.ts). Same result and errors; aborting keeps what was read, as loadSession does.
  */
-export function loadSessionInWorker(workerScript: string, paths: readonly string[], options: SequencingOptions, load: WorkerLoadOptions = {}): Promise<LoadResult> {
+export function loadSessionInWorker(
+  workerScript: string,
+  paths: readonly string[],
+  options: SequencingOptions,
+  load: WorkerLoadOptions = {},
+): Promise<LoadResult> {
   return new Promise<LoadResult>((resolve, reject) => {
     const worker = new Worker(workerScript, { execArgv: load.execArgv, resourceLimits: load.resourceLimits });
     let settled = false;
@@ -123,7 +136,15 @@ export function loadSessionInWorker(workerScript: string, paths: readonly string
     });
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the capture loader stopped unexpectedly (exit code ${code})`))));
-    worker.postMessage({ type: 'load', paths, options, firstView: load.firstView?.meta, inputFormat: load.inputFormat, copyTo: load.copyTo, threads: load.threads } satisfies LoadWorkerRequest);
+    worker.postMessage({
+      type: 'load',
+      paths,
+      options,
+      firstView: load.firstView?.meta,
+      inputFormat: load.inputFormat,
+      copyTo: load.copyTo,
+      threads: load.threads,
+    } satisfies LoadWorkerRequest);
     if (load.signal?.aborted) onAbort();
     else load.signal?.addEventListener('abort', onAbort);
   });

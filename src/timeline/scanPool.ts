@@ -16,7 +16,9 @@ export interface ScanRequest {
 }
 
 /** Scanning thread → reader's thread. */
-export type ScanReply = { readonly id: number; readonly columns: ScanColumns } | { readonly id: number; readonly error: { name: string; message: string; stack?: string } };
+export type ScanReply =
+  | { readonly id: number; readonly columns: ScanColumns }
+  | { readonly id: number; readonly error: { name: string; message: string; stack?: string } };
 
 /** The threads a replay scans on by default: one per core. */
 export function defaultThreads(): number {

@@ -10,9 +10,7 @@ import type { CaptureSession } from './captureSession';
 import { RecordRanges, SearchOptions, SearchResult } from './sessionSearch';
 
 /** Main thread → worker. */
-export type SearchWorkerRequest =
-  | { type: 'search'; paths: readonly string[]; ranges: RecordRanges; input: SearchInput; limit?: number }
-  | { type: 'cancel' };
+export type SearchWorkerRequest = { type: 'search'; paths: readonly string[]; ranges: RecordRanges; input: SearchInput; limit?: number } | { type: 'cancel' };
 
 /** Worker → main thread. */
 export type SearchWorkerReply =
@@ -72,7 +70,11 @@ export function searchInWorker(workerScript: string, session: CaptureSession, in
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the search stopped unexpectedly (exit code ${code})`))));
     const ranges = recordRanges(session);
-    worker.postMessage({ type: 'search', paths: recordFiles(session), ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [ranges.file.buffer, ranges.offset.buffer, ranges.length.buffer] as ArrayBuffer[]);
+    worker.postMessage({ type: 'search', paths: recordFiles(session), ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [
+      ranges.file.buffer,
+      ranges.offset.buffer,
+      ranges.length.buffer,
+    ] as ArrayBuffer[]);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort);
   });

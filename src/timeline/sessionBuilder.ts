@@ -67,7 +67,18 @@ export class SessionBuilder {
         store.add(Kind.gap, this.keyId(ev.key), ev.from, ev.to, ev.count, ev.openedAt, ev.declaredAt, GAP_REASON_FLAG[ev.reason], -1, cause);
         break;
       case 'duplicate':
-        store.add(Kind.duplicate, this.keyId(ev.key), ev.seq ?? NaN, NaN, ev.cascade ?? 0, ev.at, ev.at, (ev.redelivery ? Flag.redelivery : 0) | (ev.conflict ? Flag.conflict : 0), this.arrivalOf(e), cause);
+        store.add(
+          Kind.duplicate,
+          this.keyId(ev.key),
+          ev.seq ?? NaN,
+          NaN,
+          ev.cascade ?? 0,
+          ev.at,
+          ev.at,
+          (ev.redelivery ? Flag.redelivery : 0) | (ev.conflict ? Flag.conflict : 0),
+          this.arrivalOf(e),
+          cause,
+        );
         break;
       case 'late':
         store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, ev.lostAt, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);

@@ -25,7 +25,9 @@ export class SessionFiles {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new Error(`${this.session.paths[log.file.get(arrival)]} changed since it was opened (line ${log.line.get(arrival)} is no longer the same record): reopen the capture`);
+      throw new Error(
+        `${this.session.paths[log.file.get(arrival)]} changed since it was opened (line ${log.line.get(arrival)} is no longer the same record): reopen the capture`,
+      );
     }
     const rm = toRecord(value);
     return typeof rm === 'string' ? undefined : rm;
@@ -39,7 +41,9 @@ export class SessionFiles {
     if (offset < 0 || length <= 0) return undefined;
     if (length > MAX_RECORD_BYTES) {
       // Reported invalid because it is too long to hold: reading it back would be no better.
-      throw new Error(`line ${log.line.get(arrival)} of ${this.session.paths[log.file.get(arrival)]} is ${Math.round(length / 1024 / 1024)} MiB, too long to read back: open the file in an editor that handles large files`);
+      throw new Error(
+        `line ${log.line.get(arrival)} of ${this.session.paths[log.file.get(arrival)]} is ${Math.round(length / 1024 / 1024)} MiB, too long to read back: open the file in an editor that handles large files`,
+      );
     }
     // An archive's records are read back from its JSON Lines copy (see archiveCopy.ts).
     const fh = await this.handle(this.session.copy === undefined ? log.file.get(arrival) : -1);

@@ -51,7 +51,17 @@ export function findingOf(v: EventView, fileNames: readonly string[]): FindingEv
     case 'message':
       return undefined;
     case 'gap':
-      return { type: 'gap', key: v.key, from: v.seq ?? 0, to: v.seqTo ?? 0, count: v.count ?? 0, openedAt: v.t0, declaredAt: v.t1, waitedMs: v.t1 - v.t0, reason: v.reason ?? 'timeout' };
+      return {
+        type: 'gap',
+        key: v.key,
+        from: v.seq ?? 0,
+        to: v.seqTo ?? 0,
+        count: v.count ?? 0,
+        openedAt: v.t0,
+        declaredAt: v.t1,
+        waitedMs: v.t1 - v.t0,
+        reason: v.reason ?? 'timeout',
+      };
     case 'duplicate':
       return {
         type: 'duplicate',
@@ -65,11 +75,39 @@ export function findingOf(v: EventView, fileNames: readonly string[]): FindingEv
         ...where,
       };
     case 'late':
-      return { type: 'late', key: v.key, seq: v.seq ?? 0, messageId, lostAt: v.lostAt ?? NaN, ...(v.beforeStart ? { beforeStart: true as const } : {}), at: v.t1, ...where };
+      return {
+        type: 'late',
+        key: v.key,
+        seq: v.seq ?? 0,
+        messageId,
+        lostAt: v.lostAt ?? NaN,
+        ...(v.beforeStart ? { beforeStart: true as const } : {}),
+        at: v.t1,
+        ...where,
+      };
     case 'reordered':
-      return { type: 'reordered', key: v.key, messageId, behindMessageId: v.behindId ?? '', byMs: v.byMs ?? 0, byPosition: v.byPosition ?? 0, at: v.t1, ...where };
+      return {
+        type: 'reordered',
+        key: v.key,
+        messageId,
+        behindMessageId: v.behindId ?? '',
+        byMs: v.byMs ?? 0,
+        byPosition: v.byPosition ?? 0,
+        at: v.t1,
+        ...where,
+      };
     case 'reset':
-      return { type: 'reset', key: v.key, from: v.resetFrom ?? 0, to: v.seq ?? 0, at: v.t1, arrivedAt: v.t0, released: v.released ?? 0, lost: v.lost ?? 0, how: v.how ?? 'next' };
+      return {
+        type: 'reset',
+        key: v.key,
+        from: v.resetFrom ?? 0,
+        to: v.seq ?? 0,
+        at: v.t1,
+        arrivedAt: v.t0,
+        released: v.released ?? 0,
+        lost: v.lost ?? 0,
+        how: v.how ?? 'next',
+      };
     case 'invalid':
       return { type: 'invalid', ...where, reason: v.problem ?? 'invalid record', ...(v.t1 === v.t1 ? { at: v.t1 } : {}) };
     default:

@@ -124,7 +124,14 @@ function arrivalsOf(file: Int32Array, f: number): Int32Array {
 type Consider = (arrival: number, rm: ReceivedMessage | undefined) => void;
 
 /** Reads the arrivals' byte ranges a block at a time; true when cancelled. */
-async function searchByRanges(path: string, arrivals: Int32Array, ranges: RecordRanges, consider: Consider, progress: () => void, signal?: AbortSignal): Promise<boolean> {
+async function searchByRanges(
+  path: string,
+  arrivals: Int32Array,
+  ranges: RecordRanges,
+  consider: Consider,
+  progress: () => void,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     let buf = Buffer.allocUnsafe(BLOCK);
@@ -167,7 +174,14 @@ function parseRecord(text: string): ReceivedMessage | undefined {
 }
 
 /** Reads a capture without byte ranges again from its start; true when cancelled. */
-async function searchByReading(path: string, f: number, arrivals: Int32Array, consider: Consider, progress: () => void, signal?: AbortSignal): Promise<boolean> {
+async function searchByReading(
+  path: string,
+  f: number,
+  arrivals: Int32Array,
+  consider: Consider,
+  progress: () => void,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const reader = new CaptureReader(path, f);
   await reader.open();
   let n = 0;

@@ -37,7 +37,12 @@ function runToEnd<R>(steps: Generator<unknown, R>): R {
  * so that an exporter in the extension host can let other work run between them — a million
  * events took ~0.9 s in one go, during which the window's other extensions waited.
  */
-export function* snapshotSteps(s: CaptureSession, b64: Base64, records: Record<number, ReceivedMessage>, filter?: EventFilter): Generator<number, SessionSnapshot> {
+export function* snapshotSteps(
+  s: CaptureSession,
+  b64: Base64,
+  records: Record<number, ReceivedMessage>,
+  filter?: EventFilter,
+): Generator<number, SessionSnapshot> {
   const src = s.store;
   const ids: number[] = [];
   for (let id = 0; id < src.count; id++) if (matches(s, id, filter)) ids.push(id);
@@ -53,7 +58,11 @@ export function* snapshotSteps(s: CaptureSession, b64: Base64, records: Record<n
     if (r !== undefined) released.push([i, r]);
   });
   const log = s.log;
-  const eventColumns: [EventColumn, { data: Float64Array | Int32Array | Uint8Array }, Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor][] = [
+  const eventColumns: [
+    EventColumn,
+    { data: Float64Array | Int32Array | Uint8Array },
+    Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor,
+  ][] = [
     ['kind', src.kind, Uint8Array],
     ['key', src.key, Int32Array],
     ['seq', src.seq, Float64Array],
@@ -132,8 +141,16 @@ export function* restoreSteps(snap: SessionSnapshot, b64: Base64): Generator<voi
   };
   const u8 = (t: string) => b64.decode(t);
   const e = snap.events;
-  const kind = u8(e.kind), key = i32(e.key), seq = f64(e.seq), seqTo = f64(e.seqTo), extra = f64(e.extra);
-  const t0 = f64(e.t0), t1 = f64(e.t1), flags = u8(e.flags), arrival = i32(e.arrival), cause = i32(e.cause);
+  const kind = u8(e.kind),
+    key = i32(e.key),
+    seq = f64(e.seq),
+    seqTo = f64(e.seqTo),
+    extra = f64(e.extra);
+  const t0 = f64(e.t0),
+    t1 = f64(e.t1),
+    flags = u8(e.flags),
+    arrival = i32(e.arrival),
+    cause = i32(e.cause);
   const store = new EventStore();
   for (let i = 0; i < kind.length; i++) {
     store.add(kind[i] as KindCode, key[i], seq[i], seqTo[i], extra[i], t0[i], t1[i], flags[i], arrival[i], cause[i]);
@@ -143,7 +160,11 @@ export function* restoreSteps(snap: SessionSnapshot, b64: Base64): Generator<voi
   for (const [id, b] of snap.behind ?? []) store.behind.set(id, b);
   for (const [id, r] of snap.released ?? []) store.released.set(id, r);
   const a = snap.arrivals;
-  const file = i32(a.file), line = i32(a.line), time = f64(a.time), akey = i32(a.key), aseq = f64(a.seq);
+  const file = i32(a.file),
+    line = i32(a.line),
+    time = f64(a.time),
+    akey = i32(a.key),
+    aseq = f64(a.seq);
   const log = new ArrivalLog();
   for (let i = 0; i < file.length; i++) {
     log.add(file[i], line[i], -1, 0, time[i], akey[i], aseq[i], snap.messageIds[i] ?? '');

@@ -101,7 +101,14 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     await new Promise<void>((resolve) => setImmediate(resolve));
     signal?.throwIfAborted();
   };
-  const records = await embeddedRecords(session, opts.readRecord, opts.filter, opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS, signal, progress(0, 0.2));
+  const records = await embeddedRecords(
+    session,
+    opts.readRecord,
+    opts.filter,
+    opts.maxEmbeddedRecords ?? DEFAULT_MAX_EMBEDDED_RECORDS,
+    signal,
+    progress(0, 0.2),
+  );
   const snap = await runSteps(snapshotSteps(session, nodeBase64, records, opts.filter), breathe, progress(0.2, 0.45));
   const meta: StandaloneMeta = {
     id: opts.id ?? `standalone:${opts.title}`,
@@ -212,7 +219,11 @@ async function writeSnapshot(snap: PackedSnapshot, write: (s: string) => Promise
  * runs on zlib's worker threads and the rest a column at a time, with `breathe` between: packed
  * in one go, a million events held the extension host for ~3 s.
  */
-export async function packSnapshot(snap: SessionSnapshot, breathe: () => Promise<void> = async () => {}, onProgress?: (fraction: number) => void): Promise<PackedSnapshot> {
+export async function packSnapshot(
+  snap: SessionSnapshot,
+  breathe: () => Promise<void> = async () => {},
+  onProgress?: (fraction: number) => void,
+): Promise<PackedSnapshot> {
   const pack = async (bytes: Uint8Array, width: number) => {
     const shuffled = shuffle(bytes, width);
     await breathe();
@@ -227,8 +238,10 @@ export async function packSnapshot(snap: SessionSnapshot, breathe: () => Promise
   };
   const events = {} as SessionSnapshot['events'];
   const arrivals = {} as SessionSnapshot['arrivals'];
-  for (const [name, text] of Object.entries(snap.events) as [keyof SessionSnapshot['events'], string][]) events[name] = await column(text, COLUMN_WIDTHS.events[name]);
-  for (const [name, text] of Object.entries(snap.arrivals) as [keyof SessionSnapshot['arrivals'], string][]) arrivals[name] = await column(text, COLUMN_WIDTHS.arrivals[name]);
+  for (const [name, text] of Object.entries(snap.events) as [keyof SessionSnapshot['events'], string][])
+    events[name] = await column(text, COLUMN_WIDTHS.events[name]);
+  for (const [name, text] of Object.entries(snap.arrivals) as [keyof SessionSnapshot['arrivals'], string][])
+    arrivals[name] = await column(text, COLUMN_WIDTHS.arrivals[name]);
   // Pub/Sub messageIds are decimal integers: as numbers they pack to almost nothing.
   const ids = snap.messageIds;
   let decimal = true;

@@ -3,7 +3,6 @@
  * a page opened in a browser must define them itself, light and (for a dark system scheme) dark.
  */
 
-
 const LIGHT = {
   'editor-background': '#ffffff',
   foreground: '#3b3b3b',

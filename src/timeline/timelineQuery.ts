@@ -117,7 +117,15 @@ export function overview(session: CaptureSession, bins: number, filter?: EventFi
   const { start, end } = session.timeRange;
   const n = Math.max(1, Math.floor(bins));
   const width = end - start || 1;
-  const o: Overview = { t0: start, t1: end, arrivals: new Array(n).fill(0), gaps: new Array(n).fill(0), duplicates: new Array(n).fill(0), late: new Array(n).fill(0), reordered: new Array(n).fill(0) };
+  const o: Overview = {
+    t0: start,
+    t1: end,
+    arrivals: new Array(n).fill(0),
+    gaps: new Array(n).fill(0),
+    duplicates: new Array(n).fill(0),
+    late: new Array(n).fill(0),
+    reordered: new Array(n).fill(0),
+  };
   const bin = (t: number) => Math.max(0, Math.min(n - 1, Math.floor(((t - start) / width) * n)));
   const log = session.log;
   for (let a = 0; a < log.count; a++) {
@@ -130,7 +138,12 @@ export function overview(session: CaptureSession, bins: number, filter?: EventFi
   const s = session.store;
   session.store.keys.forEach((ke, key) => {
     if (filter?.keys && !filter.keys.has(key)) return;
-    for (const [group, out] of [[ke.gap, o.gaps], [ke.duplicate, o.duplicates], [ke.late, o.late], [ke.reordered, o.reordered]] as const) {
+    for (const [group, out] of [
+      [ke.gap, o.gaps],
+      [ke.duplicate, o.duplicates],
+      [ke.late, o.late],
+      [ke.reordered, o.reordered],
+    ] as const) {
       for (let i = 0; i < group.length; i++) {
         const id = group.data[i];
         if (matches(session, id, filter)) out[bin(s.t1.data[id])]++;

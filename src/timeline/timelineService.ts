@@ -6,15 +6,7 @@
  */
 import { decodeMdp3Base64, isMdp3Error } from '../core/capture/mdp3';
 import type { ReceivedMessage } from '../core/capture/captureRecord';
-import type {
-  HostMessage,
-  LaneInfo,
-  MessageDetail,
-  ReplayInfo,
-  TimelineFilter,
-  WebviewMessage,
-  WireSessionInfo,
-} from '../shared/protocol';
+import type { HostMessage, LaneInfo, MessageDetail, ReplayInfo, TimelineFilter, WebviewMessage, WireSessionInfo } from '../shared/protocol';
 import { PREVIEW_BUCKETS, PREVIEW_LANES, StandalonePreview } from '../shared/standaloneEmbed';
 import { fitWindow, laneBlock, pageWindow } from '../shared/paging';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
@@ -131,7 +123,16 @@ export class TimelineService {
   /** A key's counts up to a replay position: what the tree's key row shows there, and arrivals. */
   private countsAt(key: number, position: number): LaneCounts {
     const c = this.session.keyCountsAt(key, position);
-    return { received: this.receivedAt(position)[key] ?? 0, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered, resets: c.resets };
+    return {
+      received: this.receivedAt(position)[key] ?? 0,
+      delivered: c.delivered,
+      gaps: c.gaps,
+      lost: c.lost,
+      duplicates: c.duplicates,
+      late: c.late,
+      reordered: c.reordered,
+      resets: c.resets,
+    };
   }
 
   /**
@@ -181,7 +182,12 @@ export class TimelineService {
     const first = listKeys(lanesOf(this.session), this.filter, this.order, (l) => l.name);
     const lanes = laneBlock(first, 0, PREVIEW_LANES);
     // What a requestPage for it gets, at a resolution that covers wide screens.
-    const page = { t0: win.t0, t1: win.t1, lanes, page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })) };
+    const page = {
+      t0: win.t0,
+      t1: win.t1,
+      lanes,
+      page: packPage(this.query({ t0: win.t0, t1: win.t1, buckets: PREVIEW_BUCKETS, lanes, position: this.position })),
+    };
     this.firstPageCache = { position: this.position, page };
     return { init, page };
   }

@@ -51,7 +51,12 @@ export function relabel(b: VscodeToolbarButton, icon: string, label: string): vo
 }
 
 /** A text button (primary, or secondary), optionally with a codicon before the text. */
-export function textButton(text: string, label: string, onClick: () => void, opts: { icon?: string; secondary?: boolean; submit?: boolean } = {}): VscodeButton {
+export function textButton(
+  text: string,
+  label: string,
+  onClick: () => void,
+  opts: { icon?: string; secondary?: boolean; submit?: boolean } = {},
+): VscodeButton {
   const b = el('vscode-button', { text, title: label, attrs: { 'aria-label': label } });
   if (opts.icon) b.icon = opts.icon;
   b.secondary = opts.secondary ?? false;
@@ -68,7 +73,11 @@ export interface Choice {
 
 /** A drop-down (one choice); `change` fires when the user picks one. */
 export function singleSelect(label: string, choices: readonly Choice[]): VscodeSingleSelect {
-  const s = el('vscode-single-select', { title: label }, choices.map((c) => el('vscode-option', { text: c.text, attrs: { value: c.value, description: c.description } })));
+  const s = el(
+    'vscode-single-select',
+    { title: label },
+    choices.map((c) => el('vscode-option', { text: c.text, attrs: { value: c.value, description: c.description } })),
+  );
   s.label = label;
   return s;
 }

@@ -62,7 +62,12 @@ export class DetailPane {
     if (p?.key && e.kind !== 'invalid') this.body.append(...percentileSection(`Key ${displayKey(e.key)}: p50 / p90 / p99 / max`, p.key));
     if (p) this.body.append(...percentileSection('All keys: p50 / p90 / p99 / max', p.all));
     if (d.attributes && Object.keys(d.attributes).length) {
-      this.body.append(section('Attributes', Object.entries(d.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+      this.body.append(
+        section(
+          'Attributes',
+          Object.entries(d.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        ),
+      );
     }
     if (d.mdp3) this.body.append(...mdp3Sections(d.mdp3));
     else if (d.mdp3Error) this.body.append(el('p', { class: 'ss-note', text: `Not an MDP 3.0 packet: ${d.mdp3Error}.` }));
@@ -146,7 +151,7 @@ function eventRows(e: EventView): [string, string][] {
       rows.push([
         'Duplicate',
         e.conflict
-          ? 'conflict: the first copy\'s messageId with other data, attributes or ordering key (a corrupt capture, a bad merge or a faulty publisher)'
+          ? "conflict: the first copy's messageId with other data, attributes or ordering key (a corrupt capture, a bad merge or a faulty publisher)"
           : e.redelivery
             ? 'redelivery: the same Pub/Sub message (same messageId) again'
             : 'republish: the same number under a new messageId',
@@ -156,12 +161,18 @@ function eventRows(e: EventView): [string, string][] {
       break;
     case 'late':
       if (e.seq !== undefined) rows.push(['Seq', String(e.seq)]);
-      rows.push(['Late', e.beforeStart ? "below its key's first number: it belonged before the capture's start" : 'arrived after its gap was declared lost'], ['At', dateTime(e.t1)]);
+      rows.push(
+        ['Late', e.beforeStart ? "below its key's first number: it belonged before the capture's start" : 'arrived after its gap was declared lost'],
+        ['At', dateTime(e.t1)],
+      );
       break;
     case 'reordered':
       rows.push(
         ['Reordered', `arrived after ${e.behindId ?? 'a message of its key'}, which was published ${duration(e.byMs ?? NaN)} later (its publishTime is below)`],
-        ['Out of place', `by ${duration(e.byMs ?? NaN)} of publish time and ${count(e.byPosition ?? NaN)} ${e.byPosition === 1 ? 'message' : 'messages'} of its key that arrived since the first one published later`],
+        [
+          'Out of place',
+          `by ${duration(e.byMs ?? NaN)} of publish time and ${count(e.byPosition ?? NaN)} ${e.byPosition === 1 ? 'message' : 'messages'} of its key that arrived since the first one published later`,
+        ],
         ['At', dateTime(e.t1)],
       );
       break;
@@ -170,7 +181,10 @@ function eventRows(e: EventView): [string, string][] {
         ['Before', e.resetFrom !== undefined ? `#${e.resetFrom}: the old sequence's last number` : '—'],
         ['After', e.seq !== undefined ? `#${e.seq}: the new sequence's first number` : '—'],
         ['Decided', e.how ? RESET_HOW_WORDS[e.how] : '—'],
-        ['Old sequence', `${count(e.released ?? 0)} held ${e.released === 1 ? 'message' : 'messages'} released, ${count(e.lost ?? 0)} ${e.lost === 1 ? 'number' : 'numbers'} declared lost (gaps with reason reset)`],
+        [
+          'Old sequence',
+          `${count(e.released ?? 0)} held ${e.released === 1 ? 'message' : 'messages'} released, ${count(e.lost ?? 0)} ${e.lost === 1 ? 'number' : 'numbers'} declared lost (gaps with reason reset)`,
+        ],
         ['Arrived', dateTime(e.t0)],
         ['At', dateTime(e.t1)],
       );
@@ -237,14 +251,21 @@ function mdp3Sections(p: Mdp3Packet): HTMLElement[] {
 function percentileSection(name: string, t: TimePercentiles): HTMLElement[] {
   const measures = measuresOf(t);
   if (measures.length === 0) return [];
-  const s = section(name, measures.map((m) => [TIME_MEASURE_LABELS[m], formatPercentiles(t[m]!, duration)]));
+  const s = section(
+    name,
+    measures.map((m) => [TIME_MEASURE_LABELS[m], formatPercentiles(t[m]!, duration)]),
+  );
   s.classList.add('ss-percentiles');
   return [s];
 }
 
 function section(name: string, rows: [string, string][]): HTMLElement {
   const table = el('table', { class: 'ss-props' }, [
-    el('tbody', {}, rows.map(([k, v]) => el('tr', {}, [el('th', { text: k, attrs: { scope: 'row' } }), el('td', { text: v })]))),
+    el(
+      'tbody',
+      {},
+      rows.map(([k, v]) => el('tr', {}, [el('th', { text: k, attrs: { scope: 'row' } }), el('td', { text: v })])),
+    ),
   ]);
   return el('section', { class: 'ss-detail-section' }, [el('h3', { text: name }), table]);
 }

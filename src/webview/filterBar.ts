@@ -50,7 +50,10 @@ export class FilterBar {
     this.root = el('form', { class: 'ss-filters', attrs: { 'aria-label': 'Filter the timeline', hidden: true, novalidate: true } }, [
       this.keysBox,
       kindBox,
-      (this.seqBox = el('div', { class: 'ss-field ss-seq' }, [el('span', { class: 'ss-label', text: 'Sequence' }), el('span', { class: 'ss-seq-fields' }, [this.seqFrom, '–', this.seqTo, this.seqProblem])])),
+      (this.seqBox = el('div', { class: 'ss-field ss-seq' }, [
+        el('span', { class: 'ss-label', text: 'Sequence' }),
+        el('span', { class: 'ss-seq-fields' }, [this.seqFrom, '–', this.seqTo, this.seqProblem]),
+      ])),
       this.attrBox,
       el('div', { class: 'ss-field ss-actions' }, [
         // A form-associated submit button: the form submits, and the submit handler checks the fields.
@@ -161,7 +164,9 @@ export class FilterBar {
   }
 
   private textFields(): VscodeTextfield[] {
-    return [this.keyText, this.seqFrom, this.seqTo, ...(this.attrBox.hidden ? [] : [this.attrName, this.attrValue])].filter((f): f is VscodeTextfield => f !== undefined);
+    return [this.keyText, this.seqFrom, this.seqTo, ...(this.attrBox.hidden ? [] : [this.attrName, this.attrValue])].filter(
+      (f): f is VscodeTextfield => f !== undefined,
+    );
   }
 
   read(): TimelineFilter {

@@ -47,10 +47,13 @@ export class Frames {
     const drawn = this.draw(start - this.lastViewChange < SETTLE_MS);
     if (!drawn) return;
     if (drawn.stale && this.settleTimer === undefined) {
-      this.settleTimer = window.setTimeout(() => {
-        this.settleTimer = undefined;
-        this.request();
-      }, Math.max(0, SETTLE_MS - (start - this.lastViewChange) + 1));
+      this.settleTimer = window.setTimeout(
+        () => {
+          this.settleTimer = undefined;
+          this.request();
+        },
+        Math.max(0, SETTLE_MS - (start - this.lastViewChange) + 1),
+      );
     }
     const end = performance.now();
     this.log.record(end - start);

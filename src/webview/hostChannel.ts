@@ -25,7 +25,10 @@ declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 
 /** Every host message type (a Record, so that a type added to the protocol and not here fails to compile). */
 const HOST_TYPES = new Set(
-  Object.keys({ init: 1, loading: 1, page: 1, detail: 1, replay: 1, filter: 1, keyOrder: 1, reveal: 1, error: 1, persist: 1 } satisfies Record<HostMessage['type'], 1>),
+  Object.keys({ init: 1, loading: 1, page: 1, detail: 1, replay: 1, filter: 1, keyOrder: 1, reveal: 1, error: 1, persist: 1 } satisfies Record<
+    HostMessage['type'],
+    1
+  >),
 );
 
 /** The VS Code API, when running in a VS Code webview (it may be acquired only once). */

@@ -44,27 +44,101 @@ const replay = (a: ReplayAction | 'playPause'): KeyAction => ({ replay: a });
 
 /** Replay keys: VS Code only (a standalone export has no sequencer to drive). */
 export const REPLAY_SHORTCUTS: readonly Shortcut[] = [
-  { label: '← →', does: 'Replay: step back / forward one arrival', keys: [['ArrowLeft', replay('stepBack')], ['ArrowRight', replay('stepForward')]] },
-  { label: 'Home End', does: 'Replay: go to the start / the end', keys: [['Home', replay('toStart')], ['End', replay('toEnd')]] },
+  {
+    label: '← →',
+    does: 'Replay: step back / forward one arrival',
+    keys: [
+      ['ArrowLeft', replay('stepBack')],
+      ['ArrowRight', replay('stepForward')],
+    ],
+  },
+  {
+    label: 'Home End',
+    does: 'Replay: go to the start / the end',
+    keys: [
+      ['Home', replay('toStart')],
+      ['End', replay('toEnd')],
+    ],
+  },
   { label: 'Space', does: 'Replay: play / pause', keys: [[' ', replay('playPause')]] },
   {
     label: 'G D L O R',
     does: 'Replay: run to the next gap / duplicate / late / reordered message / reset',
     keys: [
-      ['g', replay('nextGap')], ['G', replay('nextGap')], ['d', replay('nextDuplicate')], ['D', replay('nextDuplicate')], ['l', replay('nextLate')], ['L', replay('nextLate')],
-      ['o', replay('nextReordered')], ['O', replay('nextReordered')], ['r', replay('nextReset')], ['R', replay('nextReset')],
+      ['g', replay('nextGap')],
+      ['G', replay('nextGap')],
+      ['d', replay('nextDuplicate')],
+      ['D', replay('nextDuplicate')],
+      ['l', replay('nextLate')],
+      ['L', replay('nextLate')],
+      ['o', replay('nextReordered')],
+      ['O', replay('nextReordered')],
+      ['r', replay('nextReset')],
+      ['R', replay('nextReset')],
     ],
   },
 ];
 
 export const VIEW_SHORTCUTS: readonly Shortcut[] = [
-  { label: 'Shift+← Shift+→', does: 'Pan back / forward a tenth of the window', keys: [['Shift+ArrowLeft', view('panBack')], ['Shift+ArrowRight', view('panForward')]] },
-  { label: 'Shift+Home Shift+End', does: "Pan to the session's start / end", keys: [['Shift+Home', view('panToStart')], ['Shift+End', view('panToEnd')]] },
-  { label: '+ −', does: 'Zoom in / out', keys: [['+', view('zoomIn')], ['=', view('zoomIn')], ['-', view('zoomOut')], ['_', view('zoomOut')]] },
-  { label: '0 F', does: 'Fit all: show the whole session', keys: [['0', view('fitAll')], ['f', view('fitAll')]] },
-  { label: '↑ ↓', does: 'Previous / next lane', keys: [['ArrowUp', view('laneUp')], ['ArrowDown', view('laneDown')]] },
-  { label: 'PageUp PageDown', does: 'A screen of lanes up / down', keys: [['PageUp', view('lanePageUp')], ['PageDown', view('lanePageDown')]] },
-  { label: 'N P', does: 'Next / previous finding (Shift+N: previous)', keys: [['n', view('nextFinding')], ['N', view('previousFinding')], ['p', view('previousFinding')]] },
+  {
+    label: 'Shift+← Shift+→',
+    does: 'Pan back / forward a tenth of the window',
+    keys: [
+      ['Shift+ArrowLeft', view('panBack')],
+      ['Shift+ArrowRight', view('panForward')],
+    ],
+  },
+  {
+    label: 'Shift+Home Shift+End',
+    does: "Pan to the session's start / end",
+    keys: [
+      ['Shift+Home', view('panToStart')],
+      ['Shift+End', view('panToEnd')],
+    ],
+  },
+  {
+    label: '+ −',
+    does: 'Zoom in / out',
+    keys: [
+      ['+', view('zoomIn')],
+      ['=', view('zoomIn')],
+      ['-', view('zoomOut')],
+      ['_', view('zoomOut')],
+    ],
+  },
+  {
+    label: '0 F',
+    does: 'Fit all: show the whole session',
+    keys: [
+      ['0', view('fitAll')],
+      ['f', view('fitAll')],
+    ],
+  },
+  {
+    label: '↑ ↓',
+    does: 'Previous / next lane',
+    keys: [
+      ['ArrowUp', view('laneUp')],
+      ['ArrowDown', view('laneDown')],
+    ],
+  },
+  {
+    label: 'PageUp PageDown',
+    does: 'A screen of lanes up / down',
+    keys: [
+      ['PageUp', view('lanePageUp')],
+      ['PageDown', view('lanePageDown')],
+    ],
+  },
+  {
+    label: 'N P',
+    does: 'Next / previous finding (Shift+N: previous)',
+    keys: [
+      ['n', view('nextFinding')],
+      ['N', view('previousFinding')],
+      ['p', view('previousFinding')],
+    ],
+  },
   { label: 'Enter', does: "Open the selection's detail (or the next finding)", keys: [['Enter', view('openDetail')]] },
   { label: 'Escape', does: 'Close the detail, then clear the selection', keys: [['Escape', view('dismiss')]] },
   { label: '?', does: 'Show these keys', keys: [['?', view('help')]] },

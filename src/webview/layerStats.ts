@@ -16,7 +16,22 @@ export interface LayerStats {
 /** Stats of a layer that drew nothing yet. */
 export function emptyStats(): LayerStats {
   return {
-    marks: { message: 0, hold: 0, density: 0, gap: 0, openGap: 0, startWindow: 0, duplicate: 0, redelivery: 0, republish: 0, conflict: 0, late: 0, reordered: 0, reset: 0, invalid: 0 },
+    marks: {
+      message: 0,
+      hold: 0,
+      density: 0,
+      gap: 0,
+      openGap: 0,
+      startWindow: 0,
+      duplicate: 0,
+      redelivery: 0,
+      republish: 0,
+      conflict: 0,
+      late: 0,
+      reordered: 0,
+      reset: 0,
+      invalid: 0,
+    },
     labels: [],
     findings: [],
     messages: [],

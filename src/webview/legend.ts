@@ -11,10 +11,10 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['gap', 'gap', 'Missing numbers: from when the gap opened to when it was declared lost'],
   ['redelivery', 'redelivery', 'Duplicate: the same Pub/Sub message (same messageId) delivered again'],
   ['republish', 'republish', 'Duplicate: the same number published again under a new messageId'],
-  ['conflict', 'conflict', 'Duplicate: the first copy\'s messageId with other data, attributes or ordering key'],
+  ['conflict', 'conflict', "Duplicate: the first copy's messageId with other data, attributes or ordering key"],
   ['late', 'late', 'Arrived after its gap was declared lost'],
   ['reordered', 'reordered', 'Arrived after a message of its key published later (judged by publish order)'],
-  ['reset', 'reset', 'A sequence reset: the key\'s numbers started again (a publisher restart, a new session)'],
+  ['reset', 'reset', "A sequence reset: the key's numbers started again (a publisher restart, a new session)"],
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];
 
@@ -23,7 +23,10 @@ export function legend(withCursor: boolean, keys?: string): HTMLElement {
   const items = ENTRIES.map(([cls, label, title]) =>
     el('li', { title }, [el('span', { class: `ss-swatch ss-swatch-${cls}`, attrs: { 'aria-hidden': 'true' } }), label]),
   );
-  if (withCursor) items.push(el('li', { title: 'Replay position' }, [el('span', { class: 'ss-swatch ss-swatch-cursor', attrs: { 'aria-hidden': 'true' } }), 'replay position']));
+  if (withCursor)
+    items.push(
+      el('li', { title: 'Replay position' }, [el('span', { class: 'ss-swatch ss-swatch-cursor', attrs: { 'aria-hidden': 'true' } }), 'replay position']),
+    );
   if (keys) items.push(el('li', { class: 'ss-legend-keys', title: 'Keyboard shortcuts: press ? on the timeline' }, [keys]));
   return el('ul', { class: 'ss-legend', attrs: { 'aria-label': 'Legend' } }, items);
 }

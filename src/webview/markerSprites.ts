@@ -105,7 +105,8 @@ export function markerSprites(th: Theme, dpr: number, previous?: Sprites): Sprit
   if (previous?.key === key) return previous;
   const make = (marker: Marker): CanvasImageSource => {
     const px = Math.ceil(SPRITE * dpr);
-    const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(px, px) : Object.assign(document.createElement('canvas'), { width: px, height: px });
+    const canvas =
+      typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(px, px) : Object.assign(document.createElement('canvas'), { width: px, height: px });
     const c = canvas.getContext('2d') as Context2D;
     c.setTransform(dpr, 0, 0, dpr, 0, 0);
     DRAW[marker](c, SPRITE / 2, th);

@@ -54,7 +54,8 @@ function render(f: StripFrame, dpr: number): { image: CanvasImageSource; close?(
   const { theme: th, rect: r, overview: o } = f;
   const pxW = Math.max(1, Math.round((r.x + r.w) * dpr));
   const pxH = Math.max(1, Math.round(r.h * dpr));
-  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(pxW, pxH) : Object.assign(document.createElement('canvas'), { width: pxW, height: pxH });
+  const canvas =
+    typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(pxW, pxH) : Object.assign(document.createElement('canvas'), { width: pxW, height: pxH });
   const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
   // The strip's own coordinates: the same drawing as on the canvas, moved up to y 0.
   ctx.setTransform(dpr, 0, 0, dpr, 0, -r.y * dpr);

@@ -28,7 +28,8 @@ export class ReplayBar {
   private info: ReplayInfo = IDLE_REPLAY;
 
   constructor(private readonly send: (msg: WebviewMessage) => void) {
-    const act = (icon: string, label: string, action: ReplayAction, text?: string) => iconButton(icon, label, () => this.send({ type: 'replay', action }), text);
+    const act = (icon: string, label: string, action: ReplayAction, text?: string) =>
+      iconButton(icon, label, () => this.send({ type: 'replay', action }), text);
     this.play = iconButton('play', 'Play', () => this.send({ type: 'replay', action: this.info.playing ? 'pause' : 'play' }));
     this.speed = singleSelect('Replay speed', [
       { value: '1', text: '×1' },
@@ -108,7 +109,9 @@ export class ReplayBar {
         class: 'ss-muted',
         text: c
           ? `Arrival ${count(c.arrival + 1)}: ${c.valid ? `key ${c.key}${c.seq !== undefined ? `, seq ${c.seq}` : ''}` : 'invalid record'}, line ${c.line}`
-          : s.position >= s.end ? 'End of input' : 'Before the first arrival',
+          : s.position >= s.end
+            ? 'End of input'
+            : 'Before the first arrival',
       }),
       el('p', {
         class: 'ss-muted',
@@ -131,10 +134,15 @@ export class ReplayBar {
     });
     p.append(
       el('table', { class: 'ss-props ss-state-table' }, [
-        el('thead', {}, [el('tr', {}, ['Key', 'Expected', 'Held', 'Open gap', 'Waited'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('thead', {}, [
+          el(
+            'tr',
+            {},
+            ['Key', 'Expected', 'Held', 'Open gap', 'Waited'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+          ),
+        ]),
         el('tbody', {}, rows),
       ]),
     );
   }
 }
-

@@ -87,7 +87,9 @@ export class Shell {
       return;
     }
     const sel = selected ? ` · selected ${selected.kind} ${selected.id}` : '';
-    this.say(`${clockTime(vp.t0)} – ${clockTime(vp.t1)} (${duration(vp.span)}) · ${count(lanesShown)} of ${count(s.lanes.length)} keys · ${count(s.events)} events${sel}`);
+    this.say(
+      `${clockTime(vp.t0)} – ${clockTime(vp.t1)} (${duration(vp.span)}) · ${count(lanesShown)} of ${count(s.lanes.length)} keys · ${count(s.events)} events${sel}`,
+    );
   }
 
   /** A lane's counts (`c`: at the replay position, when not the lane's own totals). */

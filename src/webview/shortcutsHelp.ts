@@ -14,7 +14,16 @@ function shortcutsTable(withReplay: boolean): HTMLElement {
       el(
         'tbody',
         {},
-        list.map((s) => el('tr', {}, [el('th', { attrs: { scope: 'row' } }, s.label.split(' ').map((k) => el('kbd', { text: k }))), el('td', { text: s.does })])),
+        list.map((s) =>
+          el('tr', {}, [
+            el(
+              'th',
+              { attrs: { scope: 'row' } },
+              s.label.split(' ').map((k) => el('kbd', { text: k })),
+            ),
+            el('td', { text: s.does }),
+          ]),
+        ),
       ),
     ]),
   ];

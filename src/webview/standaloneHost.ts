@@ -54,8 +54,6 @@ export function hasEmbeddedSession(doc: Document = document): boolean {
   return doc.getElementById(PREVIEW_ELEMENT_ID) !== null || doc.getElementById(SESSION_ELEMENT_ID) !== null;
 }
 
-
-
 /**
  * A channel to the embedded session. Returns at once (answering from the preview); the session
  * is decoded once the parser has reached it (DOMContentLoaded).

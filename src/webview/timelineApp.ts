@@ -40,7 +40,11 @@ import { ViewState } from './viewState';
 import { liveDataEnd, OpenGapBand, openGapBand } from './openGapBand';
 import { FollowWindow, LaneScroll, liveDomain, Viewport } from './viewport';
 
-const windowClock = { now: () => performance.now(), setTimeout: (f: () => void, ms: number) => window.setTimeout(f, ms), clearTimeout: (h: number) => window.clearTimeout(h) };
+const windowClock = {
+  now: () => performance.now(),
+  setTimeout: (f: () => void, ms: number) => window.setTimeout(f, ms),
+  clearTimeout: (h: number) => window.clearTimeout(h),
+};
 
 export class TimelineApp {
   private readonly shell: Shell;
@@ -238,7 +242,8 @@ export class TimelineApp {
         // How long the host's messages take to arrive during a load (DevTools, the benchmark).
         performance.mark('seqscope:loading', { detail: { sentAt: m.sentAt } });
         // From here to the first paint is what the user waits once the file is read (benchmark).
-        if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0) performance.mark('seqscope:capture-read', { detail: { sentAt: m.sentAt } });
+        if (m.fraction >= 1 && performance.getEntriesByName('seqscope:capture-read').length === 0)
+          performance.mark('seqscope:capture-read', { detail: { sentAt: m.sentAt } });
         return;
       default:
         // Every host message is handled above: a new one fails to compile here until it is.
@@ -272,7 +277,11 @@ export class TimelineApp {
       this.vp = new Viewport(start, end, this.layout?.plotW ?? 800);
       this.vp.setFollow(!!session.live, this.followWindow);
     }
-    this.filterBar.setup(session.lanes.map((l) => l.name), !session.standalone, session.seqBits);
+    this.filterBar.setup(
+      session.lanes.map((l) => l.name),
+      !session.standalone,
+      session.seqBits,
+    );
     this.filterBar.set(filter);
     this.shell.legend(!session.standalone, keyHint(!session.standalone));
     this.replayBar.root.hidden = !!session.standalone;
@@ -314,7 +323,12 @@ export class TimelineApp {
     const L = this.layout;
     if (!vp || !L) return undefined;
     const { first, end } = this.scroll.visible();
-    return { view: { t0: vp.t0, t1: vp.t1 }, window: pageWindow(vp, L.plotW), lanes: laneBlock(this.laneKeys, first, end), visible: this.laneKeys.slice(first, end) };
+    return {
+      view: { t0: vp.t0, t1: vp.t1 },
+      window: pageWindow(vp, L.plotW),
+      lanes: laneBlock(this.laneKeys, first, end),
+      visible: this.laneKeys.slice(first, end),
+    };
   }
 
   private visibleFindings(): [MarkList, number][] {
@@ -368,7 +382,11 @@ export class TimelineApp {
       selectedId: this.selected?.id,
       cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       focusedLane: this.shell.canvasFocused ? this.focusedLane : undefined,
-      message: this.lanesFiltered ? 'No key matches the filter' : session.arrivals === 0 ? 'Nothing has arrived yet: waiting for the first message' : 'This session has no keys',
+      message: this.lanesFiltered
+        ? 'No key matches the filter'
+        : session.arrivals === 0
+          ? 'Nothing has arrived yet: waiting for the first message'
+          : 'This session has no keys',
       // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
       allowStale,
       openBands: this.openBands,

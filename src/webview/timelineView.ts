@@ -133,7 +133,8 @@ export class TimelineView {
     const spec = this.layer.spec;
     const W = L.plotW;
     const sameScale = !!spec && Math.abs(spec.msPerPx - vp.msPerPx) <= vp.msPerPx * 1e-9;
-    const sameShape = !!spec && spec.lanes === f.lanes && spec.invalidHeight === invalidHeight && spec.dpr === this.dpr && spec.laneHeight === scroll.laneHeight;
+    const sameShape =
+      !!spec && spec.lanes === f.lanes && spec.invalidHeight === invalidHeight && spec.dpr === this.dpr && spec.laneHeight === scroll.laneHeight;
     const covers = !!spec && vp.t0 >= spec.t0 - 1e-9 * vp.span && vp.t1 <= this.layer.t1 + 1e-9 * vp.span && first >= spec.first && end <= spec.end;
     const exact = sameShape && sameScale && covers && spec.content === content;
     const ratio = spec ? vp.msPerPx / spec.msPerPx : 0;
@@ -171,7 +172,17 @@ export class TimelineView {
       this.drawOverview(f);
       axisLabels = this.drawAxis(f);
     }
-    const stats: FrameStats = { lanes: [], marks: this.layer.stats.marks, findings: [], messages: [], labels: axisLabels, allFresh: isExact, anyData: false, stale: !isExact, rendered };
+    const stats: FrameStats = {
+      lanes: [],
+      marks: this.layer.stats.marks,
+      findings: [],
+      messages: [],
+      labels: axisLabels,
+      allFresh: isExact,
+      anyData: false,
+      stale: !isExact,
+      rendered,
+    };
 
     // Rows and names, then the layer's marks over the plot part of the rows.
     ctx.save();
@@ -212,7 +223,9 @@ export class TimelineView {
       const toCanvas = (m: DrawnMark): DrawnMark => ({ ...m, ...this.layerToCanvas(f, m.x, m.y) });
       stats.findings = this.layer.stats.findings.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y) || inside(L.invalidLane, m.x, m.y));
       stats.messages = this.layer.stats.messages.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y));
-      stats.labels.push(...this.layer.stats.labels.map((l) => ({ ...l, ...this.layerToCanvas(f, l.x, l.y) })).filter((l) => inside(L.lanes, l.x + l.w / 2, l.y)));
+      stats.labels.push(
+        ...this.layer.stats.labels.map((l) => ({ ...l, ...this.layerToCanvas(f, l.x, l.y) })).filter((l) => inside(L.lanes, l.x + l.w / 2, l.y)),
+      );
     }
     this.last = { vp: { t0: vp.t0, msPerPx: vp.msPerPx }, scrollY: scroll.scrollY, layout: L };
     return stats;
@@ -250,7 +263,8 @@ export class TimelineView {
     const { layout: L, viewport: vp, scroll } = f;
     const k = spec.msPerPx / vp.msPerPx;
     const x = L.plotX + ((spec.t0 - vp.t0) / spec.msPerPx + lx) * k;
-    const y = ly < spec.invalidHeight && L.invalidLane ? L.invalidLane.y + ly : L.lanes.y + spec.first * spec.laneHeight - scroll.scrollY + (ly - spec.invalidHeight);
+    const y =
+      ly < spec.invalidHeight && L.invalidLane ? L.invalidLane.y + ly : L.lanes.y + spec.first * spec.laneHeight - scroll.scrollY + (ly - spec.invalidHeight);
     return { x, y };
   }
 
@@ -279,7 +293,12 @@ export class TimelineView {
   private drawOverview(f: FrameInput): void {
     const r = f.layout.overview;
     const key = [this.idOf(f.overview), this.idOf(f.theme), this.idOf(f.session), r.x, r.y, r.w, r.h, this.dpr].join(',');
-    this.overviewStrip.draw(this.ctx, { rect: r, overview: f.overview, theme: f.theme, arrivals: f.session.arrivals, view: f.viewport, cursorTime: f.cursorTime }, this.dpr, key);
+    this.overviewStrip.draw(
+      this.ctx,
+      { rect: r, overview: f.overview, theme: f.theme, arrivals: f.session.arrivals, view: f.viewport, cursorTime: f.cursorTime },
+      this.dpr,
+      key,
+    );
   }
 
   /** The date, then a tick per step with its label; labels are measured and one that would overlap the one before (or stick out of the plot) is left out. */
@@ -442,4 +461,3 @@ function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: numbe
   ctx.arcTo(x, y, x + w, y, r);
   ctx.closePath();
 }
-

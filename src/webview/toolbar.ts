@@ -75,9 +75,14 @@ export class Toolbar {
       this.keyOrderSelect.value = this.order;
       if (isKeyOrder(order)) act.keyOrder(order);
     });
-    this.followButton = toggleButton('pulse', 'Follow live: the view keeps the stream in sight as it grows (zooming or panning pauses it)', () => act.toggleFollow());
+    this.followButton = toggleButton('pulse', 'Follow live: the view keeps the stream in sight as it grows (zooming or panning pauses it)', () =>
+      act.toggleFollow(),
+    );
     this.followButton.hidden = true;
-    this.followSelect = singleSelect('What following live keeps in view', FOLLOW_WINDOWS.map((w) => ({ value: w.value, text: w.text })));
+    this.followSelect = singleSelect(
+      'What following live keeps in view',
+      FOLLOW_WINDOWS.map((w) => ({ value: w.value, text: w.text })),
+    );
     this.followSelect.classList.add('ss-follow-window');
     this.followSelect.hidden = true;
     this.followSelect.addEventListener('change', () => {
@@ -85,7 +90,10 @@ export class Toolbar {
       if (picked) act.followWindow(picked.window);
     });
     this.resumeButton = textButton('Resume', 'Resume following live', () => act.toggleFollow(), { icon: 'debug-continue', secondary: true });
-    this.followPaused = el('span', { class: 'ss-follow-paused', attrs: { role: 'status' } }, [el('span', { class: 'ss-muted', text: 'Following paused' }), this.resumeButton]);
+    this.followPaused = el('span', { class: 'ss-follow-paused', attrs: { role: 'status' } }, [
+      el('span', { class: 'ss-muted', text: 'Following paused' }),
+      this.resumeButton,
+    ]);
     this.followPaused.hidden = true;
     this.root = el('div', { class: 'ss-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Timeline' } }, [
       el('div', { class: 'ss-heading' }, [el('div', { class: 'ss-heading-line' }, [this.title, this.connection, this.options]), this.source]),
@@ -137,7 +145,9 @@ export class Toolbar {
     const c = session.connection;
     this.connection.hidden = !c;
     this.connection.className = `ss-connection ss-connection-${c?.state ?? 'live'}`;
-    this.connection.textContent = c ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}` : '';
+    this.connection.textContent = c
+      ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}`
+      : '';
     // Whole on hover where the header cuts it.
     this.connection.title = this.connection.textContent;
     this.keyOrder(order);

@@ -257,4 +257,3 @@ export class LaneScroll {
     return y >= 0 && i >= 0 && i < this.count ? i : -1;
   }
 }
-

@@ -29,7 +29,13 @@ function messages(): ArchiveMessage[] {
     const key = `acct-${i % KEYS}`;
     const n = Math.floor(i / KEYS) + 1;
     // A payload of about the size of a CME JSON message's fields.
-    out.push({ id: String(10_000_000 + i), us: T0_US + i * 100, key, attributes: { n: String(n), source: 'bench' }, payload: `{"key":"${key}","n":${n},"px":"101.25","qty":${i % 97}}` });
+    out.push({
+      id: String(10_000_000 + i),
+      us: T0_US + i * 100,
+      key,
+      attributes: { n: String(n), source: 'bench' },
+      payload: `{"key":"${key}","n":${n},"px":"101.25","qty":${i % 97}}`,
+    });
   }
   return out;
 }
@@ -45,7 +51,9 @@ async function files(): Promise<{ format: string; path: string }[]> {
     writeFileSync(deflate, await encodeAvro(GCS_WITH_METADATA_SCHEMA, records, { blockSize: 1 << 20, codec: 'deflate' }));
     const lines = ms.map((m) => {
       const iso = new Date(Math.floor(m.us / 1000)).toISOString().replace('Z', `${String(m.us % 1000).padStart(3, '0')}Z`);
-      return JSON.stringify({ message: { data: Buffer.from(m.payload).toString('base64'), attributes: m.attributes, messageId: m.id, publishTime: iso, orderingKey: m.key } });
+      return JSON.stringify({
+        message: { data: Buffer.from(m.payload).toString('base64'), attributes: m.attributes, messageId: m.id, publishTime: iso, orderingKey: m.key },
+      });
     });
     writeFileSync(jsonl, lines.join('\n') + '\n');
   }
@@ -63,7 +71,13 @@ export async function benchArchives(progress: (text: string) => void, cli: strin
     inputs.map(({ path }) => [cli, 'replay', path, '--seq', 'attribute:n', '--gap-timeout', '1s', '--json']),
     (i, run) => progress(`archives: ${inputs[i].format} ${seconds(run.wallMs)}`),
   );
-  return runs.map((run, i) => ({ format: inputs[i].format, bytes: statSync(inputs[i].path).size, wallMs: run.wallMs, maxRss: run.maxRssAll, problems: checkRun(run.stdout) }));
+  return runs.map((run, i) => ({
+    format: inputs[i].format,
+    bytes: statSync(inputs[i].path).size,
+    wallMs: run.wallMs,
+    maxRss: run.maxRssAll,
+    problems: checkRun(run.stdout),
+  }));
 }
 
 function checkRun(stdout: string): string[] {
@@ -79,7 +93,16 @@ export function archiveReport(rows: readonly ArchiveRow[], n: string): string[] 
     '',
     table(
       ['input', 'size', 'wall (best)', 'messages/s', 'peak RSS', '× JSON Lines', `target ≤ ${ARCHIVE_TARGET}×`, 'checked'],
-      rows.map((r) => [r.format, mib(r.bytes), seconds(r.wallMs), count(Math.round(MESSAGES / (r.wallMs / 1000))), mib(r.maxRss), ratio(r.wallMs / base.wallMs), r === base ? '—' : verdict(r.wallMs / base.wallMs <= ARCHIVE_TARGET), checked(r.problems)]),
+      rows.map((r) => [
+        r.format,
+        mib(r.bytes),
+        seconds(r.wallMs),
+        count(Math.round(MESSAGES / (r.wallMs / 1000))),
+        mib(r.maxRss),
+        ratio(r.wallMs / base.wallMs),
+        r === base ? '—' : verdict(r.wallMs / base.wallMs <= ARCHIVE_TARGET),
+        checked(r.problems),
+      ]),
     ),
     '',
   ];

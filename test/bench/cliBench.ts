@@ -90,7 +90,14 @@ export function summaryTotals(stdout: string): { keys: number; received: number 
 
 /** What a `--seq none` replay of a manyKeysOptions capture must say (duplicates are its redeliveries). */
 export function checkUnsequencedSummary(stdout: string, t: GroundTruth): string[] {
-  return summaryDifferences(stdout, { received: t.deliveries, delivered: t.deliveries - t.redeliveries, duplicates: t.redeliveries, redeliveries: t.redeliveries, gaps: 0, invalid: 0 });
+  return summaryDifferences(stdout, {
+    received: t.deliveries,
+    delivered: t.deliveries - t.redeliveries,
+    duplicates: t.redeliveries,
+    redeliveries: t.redeliveries,
+    gaps: 0,
+    invalid: 0,
+  });
 }
 
 /** The fields of a `--json` summary that differ from `want`, each as "field got ≠ wanted". */
@@ -142,7 +149,8 @@ export function ensureCapture(name: string, options: StreamOptions): Capture {
 export function ensureGzipCopy(c: Capture): { path: string; bytes: number } {
   const path = `${c.path}.gz`;
   if (!existsSync(path) || statSync(path).mtimeMs < statSync(c.path).mtimeMs) {
-    const script = "const [a, b] = process.argv.slice(1); require('node:stream').pipeline(require('node:fs').createReadStream(a), require('node:zlib').createGzip(), require('node:fs').createWriteStream(b), (e) => process.exit(e ? 1 : 0));";
+    const script =
+      "const [a, b] = process.argv.slice(1); require('node:stream').pipeline(require('node:fs').createReadStream(a), require('node:zlib').createGzip(), require('node:fs').createWriteStream(b), (e) => process.exit(e ? 1 : 0));";
     const r = spawnSync(process.execPath, ['-e', script, c.path, path], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`could not gzip ${c.path}`);
   }

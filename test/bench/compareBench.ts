@@ -37,7 +37,18 @@ const REPS = 3;
 function pairOptions(lines: number): PairOptions {
   const keys = 10;
   return {
-    stream: { seed: 21, keys, messagesPerKey: Math.round(lines / keys), seqBits: 16, startSeq: (k) => (k * 6007 + 1) % 65536, reorderFraction: 0.05, redeliveryFraction: 0.005, burst: { min: 1, max: 6 }, burstGapMs: 1, intraBurstMs: 0.2 },
+    stream: {
+      seed: 21,
+      keys,
+      messagesPerKey: Math.round(lines / keys),
+      seqBits: 16,
+      startSeq: (k) => (k * 6007 + 1) % 65536,
+      reorderFraction: 0.05,
+      redeliveryFraction: 0.005,
+      burst: { min: 1, max: 6 },
+      burstGapMs: 1,
+      intraBurstMs: 0.2,
+    },
     dropA: 0.002,
     dropB: 0.003,
     lagMsB: 2,
@@ -79,9 +90,18 @@ function writePair(lines: number, progress: (s: string) => void): { a: string; b
 /** Totals that differ from the pair's truth, each as "field got ≠ wanted". */
 function check(stdout: string, truth: ReturnType<typeof planPair>['truth']): string[] {
   const t = truth.totals;
-  const got = JSON.parse(stdout) as { totals: { both: number; onlyA: number; onlyB: number; lostBoth: number; a: { received: number }; b: { received: number } } };
+  const got = JSON.parse(stdout) as {
+    totals: { both: number; onlyA: number; onlyB: number; lostBoth: number; a: { received: number }; b: { received: number } };
+  };
   const want = { both: t.both, onlyA: t.onlyA, onlyB: t.onlyB, lostBoth: t.lostBoth, aReceived: t.aReceived, bReceived: t.bReceived };
-  const have = { both: got.totals.both, onlyA: got.totals.onlyA, onlyB: got.totals.onlyB, lostBoth: got.totals.lostBoth, aReceived: got.totals.a.received, bReceived: got.totals.b.received };
+  const have = {
+    both: got.totals.both,
+    onlyA: got.totals.onlyA,
+    onlyB: got.totals.onlyB,
+    lostBoth: got.totals.lostBoth,
+    aReceived: got.totals.a.received,
+    bReceived: got.totals.b.received,
+  };
   return (Object.keys(want) as (keyof typeof want)[]).filter((k) => want[k] !== have[k]).map((k) => `${k} ${have[k]} ≠ ${want[k]}`);
 }
 
@@ -128,7 +148,17 @@ export function compareReport(r: CompareBenchResult, n: string): string[] {
     '',
     table(
       ['lines per side', 'compare', 'replay A then B', 'ratio (target ≤ 1.2)', 'compare peak RSS', 'replay peak RSS', 'checked'],
-      [[r.lines, seconds(r.compareMs), seconds(r.replayBothMs), r.ratio.toFixed(2), mib(r.compareRss), mib(r.replayRss), r.problems.length ? r.problems.join('; ') : 'truth ✓']],
+      [
+        [
+          r.lines,
+          seconds(r.compareMs),
+          seconds(r.replayBothMs),
+          r.ratio.toFixed(2),
+          mib(r.compareRss),
+          mib(r.replayRss),
+          r.problems.length ? r.problems.join('; ') : 'truth ✓',
+        ],
+      ],
     ),
     '',
     table(

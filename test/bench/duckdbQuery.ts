@@ -28,9 +28,13 @@ async function main(path: string): Promise<void> {
   await c.run(
     `CREATE TEMP TABLE m AS SELECT message.attributes.Channel AS key, CAST(message.attributes.MsgSeqNum AS BIGINT) AS seq, message.messageId AS id FROM read_json('${file}', format='newline_delimited')`,
   );
-  const [[rows, duplicates]] = (await c.runAndReadAll('SELECT (SELECT count(*) FROM m), (SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM m GROUP BY key, seq))')).getRows();
+  const [[rows, duplicates]] = (
+    await c.runAndReadAll('SELECT (SELECT count(*) FROM m), (SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM m GROUP BY key, seq))')
+  ).getRows();
   const [[holes, missing]] = (
-    await c.runAndReadAll('SELECT count(*), coalesce(sum(seq - prev - 1), 0) FROM (SELECT seq, LAG(seq) OVER (PARTITION BY key ORDER BY seq) AS prev FROM (SELECT DISTINCT key, seq FROM m)) WHERE seq - prev > 1')
+    await c.runAndReadAll(
+      'SELECT count(*), coalesce(sum(seq - prev - 1), 0) FROM (SELECT seq, LAG(seq) OVER (PARTITION BY key ORDER BY seq) AS prev FROM (SELECT DISTINCT key, seq FROM m)) WHERE seq - prev > 1',
+    )
   ).getRows();
   process.stdout.write(JSON.stringify({ rows: Number(rows), duplicates: Number(duplicates), holes: Number(holes), missing: Number(missing) }) + '\n');
 }

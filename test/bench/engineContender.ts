@@ -40,11 +40,7 @@ export interface ContenderResult {
 function runContender(a: ContenderArgs): ContenderResult {
   const input: EngineInput = engineInput(a.kind, a.keys, a.total, a.seqBits);
   const run: () => Found | number =
-    a.contender === 'engine'
-      ? () => runEngine(input)
-      : a.contender === 'ceiling'
-        ? () => runCeiling(input)
-        : () => runBaseline(input, a.contender === 'tuned');
+    a.contender === 'engine' ? () => runEngine(input) : a.contender === 'ceiling' ? () => runCeiling(input) : () => runBaseline(input, a.contender === 'tuned');
   const [best] = bestOfEach(a.reps, [run]);
   const t = input.truth;
   return {

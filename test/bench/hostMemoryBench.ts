@@ -217,14 +217,24 @@ async function showTimeline(page: Page): Promise<PaintTimes> {
   // The webview's marks are on its own clock: performance.timeOrigin makes them epoch time.
   // (No named functions inside: the page has no __name helper that tsx's output would call.)
   const t = await frame.evaluate(() => {
-    const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+    const g = globalThis as unknown as {
+      performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] };
+      __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } };
+    };
     const boot = g.performance.getEntriesByName('seqscope:boot')[0]?.startTime ?? NaN;
     const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
     const request = g.performance.getEntriesByName('seqscope:first-request')[0]?.startTime ?? NaN;
     const page = g.performance.getEntriesByName('seqscope:first-page')[0]?.startTime ?? NaN;
     return { origin: g.performance.timeOrigin, boot, init, request, page, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
   });
-  return { firstPaintMs: t.origin + t.paint - clicked, documentMs: t.origin - clicked, bootMs: t.origin + t.boot - clicked, initMs: t.origin + t.init - clicked, requestMs: t.origin + t.request - clicked, pageMs: t.origin + t.page - clicked };
+  return {
+    firstPaintMs: t.origin + t.paint - clicked,
+    documentMs: t.origin - clicked,
+    bootMs: t.origin + t.boot - clicked,
+    initMs: t.origin + t.init - clicked,
+    requestMs: t.origin + t.request - clicked,
+    pageMs: t.origin + t.page - clicked,
+  };
 }
 
 /**
@@ -248,12 +258,24 @@ async function openWithTimeline(page: Page, fileName: string): Promise<{ openMs:
   const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });
   await settled(frame, 120_000);
   const onOpen = await frame.evaluate(() => {
-    const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] }; __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } } };
+    const g = globalThis as unknown as {
+      performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] };
+      __seqscopeTimeline: { snapshot(): { firstPaintMs?: number } };
+    };
     const mark = g.performance.getEntriesByName('seqscope:capture-read')[0] as { startTime: number; detail?: { sentAt?: number } } | undefined;
     const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
     // Each progress message: when it arrived (webview clock) against when the host sent it.
-    const transits = (g.performance.getEntriesByName('seqscope:loading') as { startTime: number; detail?: { sentAt?: number } }[]).map((e) => g.performance.timeOrigin + e.startTime - (e.detail?.sentAt ?? NaN));
-    return { transits, origin: g.performance.timeOrigin, read: mark?.startTime ?? NaN, readSentAt: mark?.detail?.sentAt ?? NaN, init, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
+    const transits = (g.performance.getEntriesByName('seqscope:loading') as { startTime: number; detail?: { sentAt?: number } }[]).map(
+      (e) => g.performance.timeOrigin + e.startTime - (e.detail?.sentAt ?? NaN),
+    );
+    return {
+      transits,
+      origin: g.performance.timeOrigin,
+      read: mark?.startTime ?? NaN,
+      readSentAt: mark?.detail?.sentAt ?? NaN,
+      init,
+      paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN,
+    };
   });
   const transits = onOpen.transits.filter((x) => x === x).sort((a, b) => a - b);
   const transit = { messages: transits.length, medianMs: transits[Math.floor(transits.length / 2)] ?? NaN, maxMs: transits[transits.length - 1] ?? NaN };
@@ -266,8 +288,12 @@ async function openWithTimeline(page: Page, fileName: string): Promise<{ openMs:
     sessionToPaintMs: onOpen.paint - onOpen.init,
     transit,
   };
-  progress(`progress messages during the load: ${transit.messages}, host → webview median ${transit.medianMs.toFixed(0)} ms, max ${transit.maxMs.toFixed(0)} ms`);
-  progress(`opened with its timeline: file read → first paint ${paint.readToPaintMs.toFixed(0)} ms (the panel showing 100 % → paint ${paint.shownReadToPaintMs.toFixed(0)} ms; session in → paint ${paint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(paint.clickToPaintMs / 1000).toFixed(1)} s)`);
+  progress(
+    `progress messages during the load: ${transit.messages}, host → webview median ${transit.medianMs.toFixed(0)} ms, max ${transit.maxMs.toFixed(0)} ms`,
+  );
+  progress(
+    `opened with its timeline: file read → first paint ${paint.readToPaintMs.toFixed(0)} ms (the panel showing 100 % → paint ${paint.shownReadToPaintMs.toFixed(0)} ms; session in → paint ${paint.sessionToPaintMs.toFixed(0)} ms; click on Open → paint ${(paint.clickToPaintMs / 1000).toFixed(1)} s)`,
+  );
   return { openMs, paint };
 }
 
@@ -360,7 +386,8 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     progress(`opening the ${count(MANY_KEYS)}-key capture (${mib(manyKeysCapture.bytes)})`);
     const many = await openWithTimeline(page, basename(manyKeysCapture.path));
     const manyGot = counts(await summaryRow(page));
-    if (manyGot.delivered !== manyKeysCapture.truth.distinct) problems.push(`${count(MANY_KEYS)} keys: delivered ${manyGot.delivered} ≠ ${manyKeysCapture.truth.distinct}`);
+    if (manyGot.delivered !== manyKeysCapture.truth.distinct)
+      problems.push(`${count(MANY_KEYS)} keys: delivered ${manyGot.delivered} ≠ ${manyKeysCapture.truth.distinct}`);
     const byRead = [...openPaints].sort((a, b) => a.readToPaintMs - b.readToPaintMs);
     const openPaint = byRead[Math.floor((byRead.length - 1) / 2)];
     return {
@@ -385,7 +412,11 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       problems,
       loadAverage: loadavg()[0],
       targets: { aboveBaseline: TARGET_ABOVE_BASELINE, firstPaintMs: FIRST_PAINT_TARGET_MS },
-      met: { memory: aboveBaseline <= TARGET_ABOVE_BASELINE, firstPaint: openPaint.readToPaintMs <= FIRST_PAINT_TARGET_MS, showTimeline: firstPaintMs <= FIRST_PAINT_TARGET_MS },
+      met: {
+        memory: aboveBaseline <= TARGET_ABOVE_BASELINE,
+        firstPaint: openPaint.readToPaintMs <= FIRST_PAINT_TARGET_MS,
+        showTimeline: firstPaintMs <= FIRST_PAINT_TARGET_MS,
+      },
     };
   } finally {
     await wb.close();
@@ -419,14 +450,34 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
         ['RSS after SeqScope activated (baseline)', mib(r.baselineRss), '', ''],
         [`RSS with the capture open (open took ${(r.openMs / 1000).toFixed(1)} s)`, `${mib(r.openRss)} (+${mib(r.openRss - r.baselineRss)})`, '', ''],
         ['RSS with its timeline shown, right away', `${mib(r.timelineRss)} (+${mib(r.timelineRss - r.baselineRss)})`, '', ''],
-        [`… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`, `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`, `≤ +${mib(r.targets.aboveBaseline)}`, verdict(r.met.memory)],
+        [
+          `… after ${IDLE_MS / 1000} s idle (V8's memory reducer has returned the load's garbage): what the capture holds`,
+          `${mib(r.idleRss)} (+${mib(r.aboveBaseline)})`,
+          `≤ +${mib(r.targets.aboveBaseline)}`,
+          verdict(r.met.memory),
+        ],
         ['peak RSS (VmHWM), while loading included', `${mib(r.peakRss)} (+${mib(r.peakRss - r.baselineRss)})`, '', ''],
-        [`first paint, opening the capture (the timeline opens with the load): the file read (host) → first frame with data; median of ${r.openPaintRuns.length} opens`, `${r.openPaint.readToPaintMs.toFixed(0)} ms (runs: ${r.openPaintRuns.map((x) => x.toFixed(0)).join(', ')})`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.firstPaint)],
+        [
+          `first paint, opening the capture (the timeline opens with the load): the file read (host) → first frame with data; median of ${r.openPaintRuns.length} opens`,
+          `${r.openPaint.readToPaintMs.toFixed(0)} ms (runs: ${r.openPaintRuns.map((x) => x.toFixed(0)).join(', ')})`,
+          `≤ ${r.targets.firstPaintMs} ms`,
+          verdict(r.met.firstPaint),
+        ],
         ['… in that run: the panel showing "100 %" → first frame', `${r.openPaint.shownReadToPaintMs.toFixed(0)} ms`, '', ''],
         ['… the session reaching the webview → first frame', `${r.openPaint.sessionToPaintMs.toFixed(0)} ms`, '', ''],
-        [`… host → webview message time during the load (${r.openPaint.transit.messages} progress messages): median / max`, `${r.openPaint.transit.medianMs.toFixed(0)} / ${r.openPaint.transit.maxMs.toFixed(0)} ms`, '', ''],
+        [
+          `… host → webview message time during the load (${r.openPaint.transit.messages} progress messages): median / max`,
+          `${r.openPaint.transit.medianMs.toFixed(0)} / ${r.openPaint.transit.maxMs.toFixed(0)} ms`,
+          '',
+          '',
+        ],
         ['… click on Open Capture → first frame (the load included)', `${(r.openPaint.clickToPaintMs / 1000).toFixed(1)} s`, '', ''],
-        ['first paint, Show Timeline later (panel closed): click → first frame with data', `${r.firstPaintMs.toFixed(0)} ms`, `≤ ${r.targets.firstPaintMs} ms`, verdict(r.met.showTimeline)],
+        [
+          'first paint, Show Timeline later (panel closed): click → first frame with data',
+          `${r.firstPaintMs.toFixed(0)} ms`,
+          `≤ ${r.targets.firstPaintMs} ms`,
+          verdict(r.met.showTimeline),
+        ],
         ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
         ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms (${phases(r.samplePaint)})`, '', ''],
         [

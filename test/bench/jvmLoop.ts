@@ -20,7 +20,13 @@ export function findJdk(): Jdk | { readonly missing: string } {
   if (javac.error || javac.status !== 0) return { missing: 'no javac on PATH' };
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (java.error || java.status !== 0) return { missing: 'no java on PATH' };
-  return { version: java.stderr.trim().split('\n').map((l) => l.trim()).join('; ') };
+  return {
+    version: java.stderr
+      .trim()
+      .split('\n')
+      .map((l) => l.trim())
+      .join('; '),
+  };
 }
 
 /**

@@ -87,14 +87,17 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
   const conn = await connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
   const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-live-'));
   mkdirSync(join(folder, '.vscode'));
-  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({
-    'seqscope.pubsub.emulatorHost': emu.host,
-    'seqscope.pubsub.projectId': PROJECT,
-    'seqscope.pubsub.recordingDirectory': join(folder, 'recordings'),
-    'seqscope.timeline.showOnOpen': false,
-    'seqscope.seq': 'attribute:n',
-    'seqscope.gapTimeout': '2s',
-  }));
+  writeFileSync(
+    join(folder, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'seqscope.pubsub.emulatorHost': emu.host,
+      'seqscope.pubsub.projectId': PROJECT,
+      'seqscope.pubsub.recordingDirectory': join(folder, 'recordings'),
+      'seqscope.timeline.showOnOpen': false,
+      'seqscope.seq': 'attribute:n',
+      'seqscope.gapTimeout': '2s',
+    }),
+  );
   const wb = await openWorkbench({ folder, viewport: { width: 1280, height: 800 } });
   const problems: string[] = [];
   try {
@@ -154,7 +157,9 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         lastDataDraw = dataDraws.at(-1)?.at ?? lastDataDraw;
         if (Date.now() - lastReport > 30_000) {
           lastReport = Date.now();
-          progress(`${Math.round((Date.now() - started) / 1000)} s: ${count(published)} published, ${frameMs.length} frames, arrival-to-drawn p95 ${percentiles(arrivalToDrawn(dataDraws, started)).p95.toFixed(0)} ms`);
+          progress(
+            `${Math.round((Date.now() - started) / 1000)} s: ${count(published)} published, ${frameMs.length} frames, arrival-to-drawn p95 ${percentiles(arrivalToDrawn(dataDraws, started)).p95.toFixed(0)} ms`,
+          );
         }
       }
     } finally {
@@ -167,7 +172,9 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     // Every message delivered once, in order: the tree's counts once everything has arrived.
     const want = `${count(published).replace(/,/g, ' ')} delivered`;
     let rows: string[] = [];
-    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.replace(/\s+/g, ' ').includes(`${published} received`)), 120_000).catch(() => problems.push(`the session did not receive all ${published}: ${rows[0]}`));
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.replace(/\s+/g, ' ').includes(`${published} received`)), 120_000).catch(
+      () => problems.push(`the session did not receive all ${published}: ${rows[0]}`),
+    );
     const summary = rows.find((r) => r.startsWith('Summary')) ?? '';
     if (!/ 0 gaps/.test(summary) || !/ 0 dup/.test(summary)) problems.push(`summary: ${summary} (expected ${want}, 0 gaps, 0 dup)`);
 
@@ -207,8 +214,22 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
     table(
       ['figure', 'p50', 'p95', 'max', 'target', ''],
       [
-        [`frame time (${count(r.frames)} frames)`, ms(r.frameMs.p50), ms(r.frameMs.p95), ms(r.frameMs.max), `p95 ≤ ${TARGETS.frameP95Ms} ms`, verdict(r.frameMs.p95 <= TARGETS.frameP95Ms)],
-        [`arrival-to-drawn (${count(r.lagSamples)} frames that drew newer data)`, ms(r.lagMs.p50), ms(r.lagMs.p95), ms(r.lagMs.max), `p95 ≤ ${TARGETS.lagP95Ms} ms`, verdict(r.lagMs.p95 <= TARGETS.lagP95Ms)],
+        [
+          `frame time (${count(r.frames)} frames)`,
+          ms(r.frameMs.p50),
+          ms(r.frameMs.p95),
+          ms(r.frameMs.max),
+          `p95 ≤ ${TARGETS.frameP95Ms} ms`,
+          verdict(r.frameMs.p95 <= TARGETS.frameP95Ms),
+        ],
+        [
+          `arrival-to-drawn (${count(r.lagSamples)} frames that drew newer data)`,
+          ms(r.lagMs.p50),
+          ms(r.lagMs.p95),
+          ms(r.lagMs.max),
+          `p95 ≤ ${TARGETS.lagP95Ms} ms`,
+          verdict(r.lagMs.p95 <= TARGETS.lagP95Ms),
+        ],
         ['of which: newest arrival of a refresh → drawn', ms(r.pipelineMs.p50), ms(r.pipelineMs.p95), ms(r.pipelineMs.max), '', ''],
       ],
     ),

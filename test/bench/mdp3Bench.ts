@@ -48,11 +48,24 @@ function capture(): { path: string; bytes: number } {
         const seq = FIRST + Math.floor(i / CHANNELS);
         const ms = t0 + Math.floor(i / 10);
         // Two messages a packet: an incremental refresh (template 46) and a trade summary (48).
-        const packet = encodeMdp3Packet({ msgSeqNum: seq, sendingTimeNs: BigInt(ms) * 1_000_000n + BigInt(i % 1000), messages: [{ templateId: 46, blockLength: 11, size: 96 }, { templateId: 48, blockLength: 11, size: 64 }] });
+        const packet = encodeMdp3Packet({
+          msgSeqNum: seq,
+          sendingTimeNs: BigInt(ms) * 1_000_000n + BigInt(i % 1000),
+          messages: [
+            { templateId: 46, blockLength: 11, size: 96 },
+            { templateId: 48, blockLength: 11, size: 64 },
+          ],
+        });
         const iso = new Date(ms).toISOString();
         text +=
           JSON.stringify({
-            message: { data: base64(packet), attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(ms) }, messageId: String(9_000_000_000_000 + i), publishTime: iso, orderingKey: channel },
+            message: {
+              data: base64(packet),
+              attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(ms) },
+              messageId: String(9_000_000_000_000 + i),
+              publishTime: iso,
+              orderingKey: channel,
+            },
             receivedAt: new Date(ms + 2).toISOString(),
           }) + '\n';
         if (text.length > 1 << 20) {
@@ -103,7 +116,19 @@ export async function buildWithoutDecoder(): Promise<string> {
     ['src/cli/main.ts', 'cli.js'],
     ['src/timeline/scanWorker.ts', 'scanWorker.js'],
   ]) {
-    await build({ absWorkingDir: ROOT, entryPoints: [entry], outfile: join(dir, out), bundle: true, minify: true, platform: 'node', target: 'node20', format: 'cjs', define: { SEQSCOPE_VERSION: '"bench"' }, plugins: [plugin], logLevel: 'error' });
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      outfile: join(dir, out),
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      define: { SEQSCOPE_VERSION: '"bench"' },
+      plugins: [plugin],
+      logLevel: 'error',
+    });
   }
   return join(dir, 'cli.js');
 }
@@ -124,7 +149,10 @@ export async function benchMdp3(progress: (text: string) => void, cli: string): 
   const cases = [
     { label: '`--preset cme` (decoder not asked for)', args: [cli, 'replay', path, '--preset', 'cme', '--json'] },
     { label: '`--preset cme`, a build without the decoder', args: [stubbed, 'replay', path, '--preset', 'cme', '--json'] },
-    { label: '`--preset cme --seq mdp3 --time mdp3` (every packet decoded)', args: [cli, 'replay', path, '--preset', 'cme', '--seq', 'mdp3', '--time', 'mdp3', '--json'] },
+    {
+      label: '`--preset cme --seq mdp3 --time mdp3` (every packet decoded)',
+      args: [cli, 'replay', path, '--preset', 'cme', '--seq', 'mdp3', '--time', 'mdp3', '--json'],
+    },
   ];
   const runs = bestRuns(
     REPS,

@@ -35,19 +35,35 @@ export function threadCounts(cores = availableParallelism()): number[] {
 
 function bundleDuckdbQuery(): string {
   const out = join(BENCH_DIR, 'duckdbQuery.js');
-  buildSync({ entryPoints: [join(__dirname, 'duckdbQuery.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error', external: ['@duckdb/*'] });
+  buildSync({
+    entryPoints: [join(__dirname, 'duckdbQuery.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'error',
+    external: ['@duckdb/*'],
+  });
   return out;
 }
 
 export function benchParallel(cli: string, capture: string, reps: number): ParallelBenchResult {
   const cores = availableParallelism();
   const load0 = loadavg()[0];
-  const commands: { label: string; threads?: number; args: string[] }[] = threadCounts(cores).map((t) => ({ label: `\`seqscope replay --preset cme --seq-bits 16 --json --threads ${t}\``, threads: t, args: [cli, 'replay', capture, '--preset', 'cme', '--seq-bits', '16', '--json', '--threads', String(t)] }));
+  const commands: { label: string; threads?: number; args: string[] }[] = threadCounts(cores).map((t) => ({
+    label: `\`seqscope replay --preset cme --seq-bits 16 --json --threads ${t}\``,
+    threads: t,
+    args: [cli, 'replay', capture, '--preset', 'cme', '--seq-bits', '16', '--json', '--threads', String(t)],
+  }));
   let duckdbMissing: string | undefined;
   const duck = bundleDuckdbQuery();
   try {
     runNode([duck, join(__dirname, '..', 'fixtures', 'cme', 'smartstream-310.jsonl')]);
-    commands.push({ label: "DuckDB `read_json(…, format='newline_delimited')`, `GROUP BY key, seq`, `LAG(seq) OVER (PARTITION BY key ORDER BY seq)`", args: [duck, capture] });
+    commands.push({
+      label: "DuckDB `read_json(…, format='newline_delimited')`, `GROUP BY key, seq`, `LAG(seq) OVER (PARTITION BY key ORDER BY seq)`",
+      args: [duck, capture],
+    });
   } catch (e) {
     duckdbMissing = `DuckDB did not run (${(e as Error).message.split('\n')[0]}): install the dev dependencies (npm ci)`;
   }
@@ -78,7 +94,9 @@ export function parallelReport(r: ParallelBenchResult, seconds: (ms: number) => 
     '|---|---|---|---|---|---|---|',
   ];
   for (const row of r.rows) {
-    lines.push(`| ${row.label} | ${seconds(best(row))} | ${spread(row)} | ${one ? (best(one) / best(row)).toFixed(2) + '×' : ''} | ${duck ? (best(row) / best(duck)).toFixed(2) + '×' : ''} | ${seconds(row.cpuMs)} | ${mib(row.maxRss)} |`);
+    lines.push(
+      `| ${row.label} | ${seconds(best(row))} | ${spread(row)} | ${one ? (best(one) / best(row)).toFixed(2) + '×' : ''} | ${duck ? (best(row) / best(duck)).toFixed(2) + '×' : ''} | ${seconds(row.cpuMs)} | ${mib(row.maxRss)} |`,
+    );
   }
   if (duck) lines.push('', `DuckDB's answer: ${duck.stdout.trim()}`);
   if (r.duckdbMissing) lines.push('', r.duckdbMissing);

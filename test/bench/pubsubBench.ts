@@ -71,8 +71,12 @@ function probeModes(): ReceiverMode[] {
   // Local: the round size (a module constant above) already needs it.
   const PROBE_MODES: readonly ReceiverMode[] = ['bare', 'seqscope', 'stream', 'record', 'engine', 'idletimer'];
   const text = process.env.SEQSCOPE_BENCH_PUBSUB_PROBES ?? '';
-  const modes = text.split(',').map((m) => m.trim()).filter(Boolean);
-  for (const m of modes) if (!PROBE_MODES.includes(m as ReceiverMode)) throw new Error(`SEQSCOPE_BENCH_PUBSUB_PROBES: unknown receiver "${m}" (one of ${PROBE_MODES.join(', ')})`);
+  const modes = text
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  for (const m of modes)
+    if (!PROBE_MODES.includes(m as ReceiverMode)) throw new Error(`SEQSCOPE_BENCH_PUBSUB_PROBES: unknown receiver "${m}" (one of ${PROBE_MODES.join(', ')})`);
   return modes as ReceiverMode[];
 }
 
@@ -150,14 +154,32 @@ export async function benchPubsub(progress: (text: string) => void): Promise<Pub
     const publish = await prepare();
     const modes: ReceiverMode[] = ['bare', 'seqscope', ...probes];
     for (let i = 0; i < modes.length; i++) {
-      const args: ReceiverArgs = { mode: modes[i], emulatorHost: emu.host, projectId: PROJECT, subscription: subscriptionIds[i], expected: n, out: join(dir, `${subscriptionIds[i]}.jsonl`) };
+      const args: ReceiverArgs = {
+        mode: modes[i],
+        emulatorHost: emu.host,
+        projectId: PROJECT,
+        subscription: subscriptionIds[i],
+        expected: n,
+        out: join(dir, `${subscriptionIds[i]}.jsonl`),
+      };
       receivers.push(new ReceiverProcess(receiver, args, progress));
     }
-    const { publishMs, restarts, rounds } = await publishInRounds({ emu, prepare, n, round: ROUND, perEmulator: PER_EMULATOR, restarting: (since) => progress(`pubsub: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`) }, publish, async (done, r, last) => {
-      progress(`pubsub: round ${r + 1}: published ${count(done)}; draining`);
-      // Each round starts with the next receiver, so that none always meets a fresher emulator.
-      for (let i = 0; i < receivers.length; i++) await receivers[(i + r) % receivers.length].drain(done, last ? 2000 : 0);
-    });
+    const { publishMs, restarts, rounds } = await publishInRounds(
+      {
+        emu,
+        prepare,
+        n,
+        round: ROUND,
+        perEmulator: PER_EMULATOR,
+        restarting: (since) => progress(`pubsub: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`),
+      },
+      publish,
+      async (done, r, last) => {
+        progress(`pubsub: round ${r + 1}: published ${count(done)}; draining`);
+        // Each round starts with the next receiver, so that none always meets a fresher emulator.
+        for (let i = 0; i < receivers.length; i++) await receivers[(i + r) % receivers.length].drain(done, last ? 2000 : 0);
+      },
+    );
     const results: ReceiverResult[] = [];
     for (const rc of receivers) results.push(await rc.finish());
     const [b, s, ...p] = results;
@@ -193,7 +215,11 @@ export interface Rounds {
  * preparing it again every `perEmulator` messages; after each round, `received(done, round,
  * last, roundMs)` waits for the receivers.
  */
-export async function publishInRounds(o: Rounds, first: (count: number) => Promise<void>, received: (done: number, round: number, last: boolean, roundMs: number) => Promise<void>): Promise<{ publishMs: number; restarts: number; rounds: number }> {
+export async function publishInRounds(
+  o: Rounds,
+  first: (count: number) => Promise<void>,
+  received: (done: number, round: number, last: boolean, roundMs: number) => Promise<void>,
+): Promise<{ publishMs: number; restarts: number; rounds: number }> {
   let publish = first;
   let publishMs = 0;
   let restarts = 0;
@@ -250,7 +276,13 @@ export function cmePublisher(conn: PubsubConnection, topicId: string, st: CmeStr
     let pending: Promise<string>[] = [];
     const send = (k: number, seq: number) => {
       const channel = CHANNELS[k];
-      pending.push(topic.publishMessage({ data: payload, orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(Date.now()) } }));
+      pending.push(
+        topic.publishMessage({
+          data: payload,
+          orderingKey: channel,
+          attributes: { Channel: channel, MsgSeqNum: String(seq), SendingTime: String(Date.now()) },
+        }),
+      );
     };
     for (let i = 0; i < total; i++) {
       if (!fault?.(i, total, st, send)) {
@@ -293,7 +325,9 @@ export class ReceiverProcess {
     const stdout = gcDir ? openSync(join(gcDir, `${args.subscription}.log`), 'w') : 'ignore';
     // SEQSCOPE_BENCH_PUBSUB_NODE_FLAGS: more node/V8 flags, the same for every receiver.
     const flags = (process.env.SEQSCOPE_BENCH_PUBSUB_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    this.child = spawn(process.execPath, [...flags, ...prof, ...(gcDir ? ['--trace-gc'] : []), '--expose-gc', script, JSON.stringify(args)], { stdio: ['ignore', stdout, 'pipe', 'ipc'] });
+    this.child = spawn(process.execPath, [...flags, ...prof, ...(gcDir ? ['--trace-gc'] : []), '--expose-gc', script, JSON.stringify(args)], {
+      stdio: ['ignore', stdout, 'pipe', 'ipc'],
+    });
     if (typeof stdout === 'number') closeSync(stdout);
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-4000)));
     this.child.on('message', (m: ReceiverReply) => {
@@ -336,7 +370,10 @@ export class ReceiverProcess {
   private ask(cmd: ReceiverCommand, timeoutMs: number): Promise<ReceiverReply> {
     if (this.exited) return Promise.reject(new Error(`the ${this.args.mode} receiver ${this.exited}:\n${this.stderr}`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the ${this.args.mode} receiver did not answer ${JSON.stringify(cmd)} within ${seconds(timeoutMs)}:\n${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the ${this.args.mode} receiver did not answer ${JSON.stringify(cmd)} within ${seconds(timeoutMs)}:\n${this.stderr}`)),
+        timeoutMs,
+      );
       this.waiting = {
         resolve: (r) => (clearTimeout(timer), resolve(r)),
         reject: (e) => (clearTimeout(timer), reject(e)),
@@ -346,7 +383,12 @@ export class ReceiverProcess {
   }
 }
 
-function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: ReceiverResult): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds' | 'restarts' | 'probes'> {
+function evaluate(
+  n: number,
+  publishMs: number,
+  bare: ReceiverResult,
+  seqscope: ReceiverResult,
+): Omit<PubsubBenchResult, 'elapsedMs' | 'rounds' | 'restarts' | 'probes'> {
   const problems: string[] = [];
   const expect = (what: string, got: number | undefined, want: number) => {
     if (got !== want) problems.push(`${what} ${got} ≠ ${want}`);
@@ -371,7 +413,20 @@ function evaluate(n: number, publishMs: number, bare: ReceiverResult, seqscope: 
   const seqUs = (seqscope.cpuMs * 1000) / n;
   const slope = rssSlope(receivingSamples(seqscope).filter((x) => x.received >= n / 2));
   const memory = judgeMemory(n, seqscope, slope);
-  return { messages: n, channels: CHANNELS.length, publishMs, bare, seqscope, bareUsPerMsg: bareUs, seqscopeUsPerMsg: seqUs, ratio: seqUs / bareUs, met: seqUs / bareUs <= PUBSUB_TARGET, rssSlopePerMillion: slope, memory, problems };
+  return {
+    messages: n,
+    channels: CHANNELS.length,
+    publishMs,
+    bare,
+    seqscope,
+    bareUsPerMsg: bareUs,
+    seqscopeUsPerMsg: seqUs,
+    ratio: seqUs / bareUs,
+    met: seqUs / bareUs <= PUBSUB_TARGET,
+    rssSlopePerMillion: slope,
+    memory,
+    problems,
+  };
 }
 
 /**
@@ -406,7 +461,8 @@ function rssSlope(samples: ReceiverResult['samples']): number {
  */
 function judgeMemory(n: number, r: ReceiverResult, slopePerMillion: number): PubsubBenchResult['memory'] {
   const full = CHANNELS.length * ID_HISTORY;
-  if (n / 2 < full) return { judged: false, flat: false, why: `not judged: the per-key id histories fill at ${count(full)} messages, more than half of ${count(n)}` };
+  if (n / 2 < full)
+    return { judged: false, flat: false, why: `not judged: the per-key id histories fill at ${count(full)} messages, more than half of ${count(n)}` };
   const at = (f: number) => r.checkpoints.find((c) => c.fraction === f);
   const half = at(0.5);
   const end = at(1);
@@ -429,7 +485,17 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   const perMsg = (x: ReceiverResult) => `${((x.cpuMs * 1000) / r.messages).toFixed(1)} µs`;
   const split = (x: ReceiverResult) => `${seconds(x.userMs)} + ${seconds(x.systemMs)}`;
   const gcs = (x: ReceiverResult) => `${x.gc.scavenges} / ${x.gc.majors} (${seconds(x.gc.scavengeMs + x.gc.majorMs)})`;
-  const row = (label: string, x: ReceiverResult) => [label, perMsg(x), split(x), gcs(x), (x.received / x.responses).toFixed(1), seconds(x.wallMs), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, mib(x.maxRss), count(x.received)];
+  const row = (label: string, x: ReceiverResult) => [
+    label,
+    perMsg(x),
+    split(x),
+    gcs(x),
+    (x.received / x.responses).toFixed(1),
+    seconds(x.wallMs),
+    `${rate((r.messages / x.wallMs) * 1000)} msg/s`,
+    mib(x.maxRss),
+    count(x.received),
+  ];
   const lines = [title, ''];
   lines.push(
     `${count(r.messages)} messages on ${r.channels} ordering keys (CME-style: Channel, 16-bit wrapping MsgSeqNum, SendingTime; ${PAYLOAD_BYTES}-byte payload), to one topic with ${2 + r.probes.length} ordered subscriptions, in ${r.rounds} round${r.rounds === 1 ? '' : 's'} of up to ${count(ROUND)}${r.restarts ? ` (the emulator restarted ${r.restarts}× between rounds, every ${count(PER_EMULATOR)} messages: it keeps them all in its 512 MiB heap)` : ''}: publish the round (${seconds(r.publishMs)} in all, not measured), then each receiver — its own node process for the whole run — drains its subscription at the emulator's full rate, the others idle (each round starting with the next receiver). Both: 1000 messages in flight, one stream; the bare subscriber through the library's Subscription, SeqScope through its own StreamingPull stream on the library's generated client (PullStream)${r.probes.some((x) => x.mode === 'stream') ? ', the stream probe being that stream alone' : ''}. CPU = user + system of the receiver process from each round's first delivery to its last message handled (SeqScope: written to the recording and acked), summed, the benchmark's own forced GCs excluded; wall and receive rate over the same windows. Section wall time ${seconds(r.elapsedMs)}.`,
@@ -438,10 +504,7 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
   lines.push(
     table(
       ['receiver', 'CPU / msg', 'CPU (user + sys)', 'GCs: scavenges / majors (pause)', 'msgs / response', 'wall', 'receive rate', 'peak RSS', 'received'],
-      [
-        row('bare `@google-cloud/pubsub` subscriber (ack + count)', b),
-        row('SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', s),
-      ],
+      [row('bare `@google-cloud/pubsub` subscriber (ack + count)', b), row('SeqScope: LiveSource + CaptureRecorder + ReplayEngine (cme)', s)],
     ),
     '',
   );
@@ -450,7 +513,12 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
       ['measure', 'result', 'target', ''],
       [
         ['SeqScope CPU / bare CPU per message', ratio(r.ratio), `≤ ${ratio(PUBSUB_TARGET)}`, verdict(r.met)],
-        ['messages dropped (received, recorded lines, sequencer delivered; no gaps, no duplicates)', r.problems.length ? checked(r.problems) : '0 ✓', '0', verdict(r.problems.length === 0)],
+        [
+          'messages dropped (received, recorded lines, sequencer delivered; no gaps, no duplicates)',
+          r.problems.length ? checked(r.problems) : '0 ✓',
+          '0',
+          verdict(r.problems.length === 0),
+        ],
         ['memory over the run', r.memory.why, 'flat', r.memory.judged ? verdict(r.memory.flat) : '—'],
       ],
     ),
@@ -462,7 +530,16 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
       '',
       table(
         ['probe', 'CPU / msg', 'CPU (user + sys)', 'ratio', 'GCs: scavenges / majors (pause)', 'msgs / response', 'receive rate', 'received'],
-        r.probes.map((x) => [x.mode, perMsg(x), split(x), ratio((x.cpuMs * 1000) / r.messages / r.bareUsPerMsg), gcs(x), (x.received / x.responses).toFixed(1), `${rate((r.messages / x.wallMs) * 1000)} msg/s`, count(x.received)]),
+        r.probes.map((x) => [
+          x.mode,
+          perMsg(x),
+          split(x),
+          ratio((x.cpuMs * 1000) / r.messages / r.bareUsPerMsg),
+          gcs(x),
+          (x.received / x.responses).toFixed(1),
+          `${rate((r.messages / x.wallMs) * 1000)} msg/s`,
+          count(x.received),
+        ]),
       ),
       '',
     );
@@ -475,9 +552,12 @@ export function pubsubReport(o: PubsubBenchOutcome, section: string): string[] {
     .sort((p, q) => order(p) - order(q));
   if (names.length) {
     lines.push(
-      'CPU per message by thread (Linux /proc, 10 ms ticks), inside the same windows (by Node\'s start-up order, #2–#5 are V8\'s platform workers: concurrent marking, parallel scavenging, background compiling):',
+      "CPU per message by thread (Linux /proc, 10 ms ticks), inside the same windows (by Node's start-up order, #2–#5 are V8's platform workers: concurrent marking, parallel scavenging, background compiling):",
       '',
-      table(['thread', ...all.map((x, i) => (i === 0 ? 'bare' : i === 1 ? 'seqscope' : `probe ${x.mode}`))], names.map((nm) => [nm, ...all.map((x) => `${(((x.threads[nm] ?? 0) * 1000) / r.messages).toFixed(1)} µs`)])),
+      table(
+        ['thread', ...all.map((x, i) => (i === 0 ? 'bare' : i === 1 ? 'seqscope' : `probe ${x.mode}`))],
+        names.map((nm) => [nm, ...all.map((x) => `${(((x.threads[nm] ?? 0) * 1000) / r.messages).toFixed(1)} µs`)]),
+      ),
       '',
     );
   }

@@ -106,7 +106,17 @@ export interface ReceiverResult {
   /** seqscope only: lines in the recording, and the engine's verdict after finish(). */
   recordedLines?: number;
   recordedBytes?: number;
-  summary?: { received: number; delivered: number; duplicates: number; redeliveries: number; gaps: number; lost: number; late: number; invalid: number; keys: number };
+  summary?: {
+    received: number;
+    delivered: number;
+    duplicates: number;
+    redeliveries: number;
+    gaps: number;
+    lost: number;
+    late: number;
+    invalid: number;
+    keys: number;
+  };
   states?: string[];
 }
 
@@ -171,7 +181,8 @@ class Meter {
   private threadsAtOpen: Map<string, number> = new Map();
   private readonly threadMs: Record<string, number> = {};
   private readonly gcObserver = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) this.gcs.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
+    for (const e of list.getEntries())
+      this.gcs.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
   });
   // Sampling memory is a cheap read; once a second does not show in the CPU figures.
   private readonly timer = setInterval(() => this.sample(), 1000);
@@ -229,7 +240,18 @@ class Meter {
     clearInterval(this.timer);
     // The checkpoints' forced GCs are the benchmark's, not the receiver's: their CPU is taken
     // out (a few full GCs per run, the same number in both receivers).
-    return { cpuMs: (this.user + this.system - this.gcCpuUs) / 1000, userMs: this.user / 1000, systemMs: this.system / 1000, wallMs: this.wall, responses: this.responses, threads: this.threadMs, gc: this.gcInWindows(), rounds: this.rounds, samples: this.samples, checkpoints: this.checkpoints };
+    return {
+      cpuMs: (this.user + this.system - this.gcCpuUs) / 1000,
+      userMs: this.user / 1000,
+      systemMs: this.system / 1000,
+      wallMs: this.wall,
+      responses: this.responses,
+      threads: this.threadMs,
+      gc: this.gcInWindows(),
+      rounds: this.rounds,
+      samples: this.samples,
+      checkpoints: this.checkpoints,
+    };
   }
 
   /**
@@ -397,7 +419,17 @@ async function seqscope(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
         acked,
         recordedLines: recorder ? await countLines(a.out!) : undefined,
         recordedBytes: recorder?.bytesWritten,
-        summary: { received: s.received, delivered: s.delivered, duplicates: s.duplicates, redeliveries: s.redeliveries, gaps: s.gaps, lost: s.lost, late: s.late, invalid: s.invalid, keys: s.keys },
+        summary: {
+          received: s.received,
+          delivered: s.delivered,
+          duplicates: s.duplicates,
+          redeliveries: s.redeliveries,
+          gaps: s.gaps,
+          lost: s.lost,
+          late: s.late,
+          invalid: s.invalid,
+          keys: s.keys,
+        },
         states,
       };
     },
@@ -428,26 +460,38 @@ async function main(): Promise<void> {
   // Commands arrive one at a time (the parent waits for each answer); a chain keeps them in order.
   let chain = Promise.resolve();
   process.on('message', (cmd: ReceiverCommand) => {
-    chain = chain.then(async () => {
-      if ('drain' in cmd) {
-        const reached = meter.round(cmd.drain);
-        await receiver.open();
-        await reached;
-        // After the last round: listen a little longer, for deliveries that should not come.
-        if (cmd.graceMs) await sleep(cmd.graceMs);
-        await receiver.close();
-        reply({ drained: meter.received });
-        return;
-      }
-      const measured = meter.stop();
-      const extra = await receiver.finish();
-      reply({ result: { mode: a.mode, expected: a.expected, received: meter.received, acked: 0, ...measured, ...extra, maxRss: process.resourceUsage().maxRSS * 1024 } });
-      // gRPC keeps handles open for a while after close(); the result is out, so leave now.
-      setTimeout(() => process.exit(0), 100);
-    }).catch((e: Error) => {
-      console.error(e);
-      process.exit(1);
-    });
+    chain = chain
+      .then(async () => {
+        if ('drain' in cmd) {
+          const reached = meter.round(cmd.drain);
+          await receiver.open();
+          await reached;
+          // After the last round: listen a little longer, for deliveries that should not come.
+          if (cmd.graceMs) await sleep(cmd.graceMs);
+          await receiver.close();
+          reply({ drained: meter.received });
+          return;
+        }
+        const measured = meter.stop();
+        const extra = await receiver.finish();
+        reply({
+          result: {
+            mode: a.mode,
+            expected: a.expected,
+            received: meter.received,
+            acked: 0,
+            ...measured,
+            ...extra,
+            maxRss: process.resourceUsage().maxRSS * 1024,
+          },
+        });
+        // gRPC keeps handles open for a while after close(); the result is out, so leave now.
+        setTimeout(() => process.exit(0), 100);
+      })
+      .catch((e: Error) => {
+        console.error(e);
+        process.exit(1);
+      });
   });
 }
 

@@ -114,7 +114,14 @@ export function recorderReport(rows: readonly RecorderRow[], section: string): s
     '',
     table(
       ['writing', 'lines a batch', 'CPU / message', 'wall / message', 'smaller', 'check'],
-      rows.map((r) => [r.mode, r.linesPerBatch, `${r.cpuUsPerMsg.toFixed(2)} µs`, `${r.wallUsPerMsg.toFixed(2)} µs`, `${r.smaller.toFixed(2)}×`, checked(r.problems)]),
+      rows.map((r) => [
+        r.mode,
+        r.linesPerBatch,
+        `${r.cpuUsPerMsg.toFixed(2)} µs`,
+        `${r.wallUsPerMsg.toFixed(2)} µs`,
+        `${r.smaller.toFixed(2)}×`,
+        checked(r.problems),
+      ]),
     ),
     '',
   ];

@@ -325,13 +325,38 @@ function cliCases() {
   const fits = runNode([cli, 'replay', perKey.path, '--no-progress']);
   const stops = runNode([`--max-old-space-size=${GUARDED_HEAP_MIB}`, cli, 'replay', perKey.path, '--no-progress'], 2);
   return {
-    capture: { path: big.path, bytes: big.bytes, lines: big.lines, generated: big.generated, gaps: big.truth.gaps, lost: big.truth.lost, duplicates: big.truth.duplicates },
-    bare: { wallMs: bareRun.wallMs, cpuMs: bareRun.cpuMs, maxRss: bareRun.maxRssAll, problems: bareLines === big.lines ? [] : [`lines ${bareLines} ≠ ${big.lines}`] },
+    capture: {
+      path: big.path,
+      bytes: big.bytes,
+      lines: big.lines,
+      generated: big.generated,
+      gaps: big.truth.gaps,
+      lost: big.truth.lost,
+      duplicates: big.truth.duplicates,
+    },
+    bare: {
+      wallMs: bareRun.wallMs,
+      cpuMs: bareRun.cpuMs,
+      maxRss: bareRun.maxRssAll,
+      problems: bareLines === big.lines ? [] : [`lines ${bareLines} ≠ ${big.lines}`],
+    },
     replay: { wallMs: replay.wallMs, cpuMs: replay.cpuMs, maxRss: replay.maxRssAll, problems: checkSummary(replay.stdout, big.truth) },
     export: { wallMs: exported.wallMs, cpuMs: exported.cpuMs, maxRss: exported.maxRssAll, problems: checkSummary(exported.stdout, big.truth) },
     gzip: { bytes: gz.bytes, wallMs: gzReplay.wallMs, cpuMs: gzReplay.cpuMs, maxRss: gzReplay.maxRssAll, problems: checkSummary(gzReplay.stdout, big.truth) },
-    gzipExport: { bytes: gzExportBytes, wallMs: gzExported.wallMs, cpuMs: gzExported.cpuMs, maxRss: gzExported.maxRssAll, problems: checkSummary(gzExported.stdout, big.truth) },
-    small: { bytes: small.bytes, lines: small.lines, replayRss: smallReplay.maxRssAll, bareRss: smallBare.maxRssAll, problems: checkSummary(smallReplay.stdout, small.truth) },
+    gzipExport: {
+      bytes: gzExportBytes,
+      wallMs: gzExported.wallMs,
+      cpuMs: gzExported.cpuMs,
+      maxRss: gzExported.maxRssAll,
+      problems: checkSummary(gzExported.stdout, big.truth),
+    },
+    small: {
+      bytes: small.bytes,
+      lines: small.lines,
+      replayRss: smallReplay.maxRssAll,
+      bareRss: smallBare.maxRssAll,
+      problems: checkSummary(smallReplay.stdout, small.truth),
+    },
     manyKeys: {
       small: { lines: keysSmall.lines, bytes: keysSmall.bytes, liveHeap: keysSmallRun.bytes },
       big: { lines: keysBig.lines, bytes: keysBig.bytes, liveHeap: keysBigRun.bytes },
@@ -405,19 +430,32 @@ function engineReport(engine: readonly EngineRow[], memory: ReturnType<typeof en
   );
 
   report.push(
-    '¹ Deliveries released later than they arrived: held by a key\'s 10 s start window (all of a key\'s first burst — large with 100 000 keys of ~30 numbers) or behind a reordered number.  ',
+    "¹ Deliveries released later than they arrived: held by a key's 10 s start window (all of a key's first burst — large with 100 000 keys of ~30 numbers) or behind a reordered number.  ",
     '² Per second of CPU time (user + system, GC threads included) rather than wall time: it does not count waiting for a core (shared caches and hypervisor steal still show), so it is the steadier figure when the load average is above 1. Targets are judged on wall time.',
     '',
   );
   report.push('## 2. Against the CME sample consumer loop (same reordered streams, 64-bit)', '');
   report.push(
-    'Baseline: `test/bench/cmeBaseline.ts`, the loop of CME\'s Java `OrderedPubSubListener` per key: its sorted set — a skip list, as the Java\'s ConcurrentSkipListSet (a node per element, index levels with probability 1/4 then 1/2; single-threaded, so no CAS) — rejects a held number; the loop polls while first = current + 1, drops first ≤ current, and skips to first once it has waited 10 s. Judged against that. "Tuned" is the same loop on a sorted array (binary-search insert, O(1) tail append, moving head): not the sample\'s data structure, but what the loop would be in JavaScript, shown so nothing is hidden.',
+    "Baseline: `test/bench/cmeBaseline.ts`, the loop of CME's Java `OrderedPubSubListener` per key: its sorted set — a skip list, as the Java's ConcurrentSkipListSet (a node per element, index levels with probability 1/4 then 1/2; single-threaded, so no CAS) — rejects a held number; the loop polls while first = current + 1, drops first ≤ current, and skips to first once it has waited 10 s. Judged against that. \"Tuned\" is the same loop on a sorted array (binary-search insert, O(1) tail append, moving head): not the sample's data structure, but what the loop would be in JavaScript, shown so nothing is hidden.",
     '',
   );
   const withBaseline = engine.filter((r) => r.baseline);
   report.push(
     table(
-      ['keys', 'engine msg/s', 'baseline msg/s', 'engine / baseline', 'target', '', 'by CPU time²', 'baseline check', 'tuned msg/s', 'engine / tuned', 'ceiling³ msg/s', 'ceiling / baseline'],
+      [
+        'keys',
+        'engine msg/s',
+        'baseline msg/s',
+        'engine / baseline',
+        'target',
+        '',
+        'by CPU time²',
+        'baseline check',
+        'tuned msg/s',
+        'engine / tuned',
+        'ceiling³ msg/s',
+        'ceiling / baseline',
+      ],
       withBaseline.map((r) => {
         const b = r.baseline as BaselineRow;
         const tb = r.tunedBaseline as BaselineRow;
@@ -459,7 +497,18 @@ function jvmReport(rows: readonly EngineRow[], jvm: JvmSetup): string[] {
     `\`test/bench/jvm/CmeLoop.java\`: the sample's loop in Java, per key as the TypeScript port (a \`ConcurrentSkipListSet<UnitOfWork>\` ordered by MsgSeqNum per key, a \`HashMap\` of keys), compiled with javac at bench time and run with \`java -cp\` and ${JVM_FLAGS.length ? `the flags \`${JVM_FLAGS.join(' ')}\` (SEQSCOPE_BENCH_JVM_FLAGS)` : 'no flags'}, on the same stream written to a binary file. JVM: ${jvm.version}; collectors ${gc.join(', ') || 'unknown'}. JIT warm-up: ${JVM_WARMUPS} untimed passes over the whole stream, then ${JVM_PASSES} timed passes, each after \`System.gc()\`, in each of ${ENGINE_PROCESSES} fresh JVMs; "JVM" is the best pass (as every TypeScript figure is a best run), "median" the median pass. Check: the JVM's delivered, duplicates, gaps and lost equal the TypeScript port's on the same stream.`,
     '',
     table(
-      ['stream', 'keys', 'JVM (ConcurrentSkipListSet) msg/s', 'JVM median', 'TS sample port msg/s', 'TS tuned msg/s', 'SeqScope engine msg/s', 'JVM / TS port', 'JVM msg/CPU-s²', 'check'],
+      [
+        'stream',
+        'keys',
+        'JVM (ConcurrentSkipListSet) msg/s',
+        'JVM median',
+        'TS sample port msg/s',
+        'TS tuned msg/s',
+        'SeqScope engine msg/s',
+        'JVM / TS port',
+        'JVM msg/CPU-s²',
+        'check',
+      ],
       rows
         .filter((r) => r.jvm)
         .map((r) => {
@@ -511,7 +560,19 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
     table(
       ['run', 'best wall', 'throughput', '', 'peak RSS', 'vs bare loop', 'target', '', 'CPU time²', 'vs bare (CPU)', 'check'],
       [
-        ['bare parse loop', seconds(c.bare.wallMs), lps(c.bare.wallMs), mbps(c.bare.wallMs), mib(c.bare.maxRss), ratio(1), '', '', seconds(c.bare.cpuMs), ratio(1), checked(c.bare.problems)],
+        [
+          'bare parse loop',
+          seconds(c.bare.wallMs),
+          lps(c.bare.wallMs),
+          mbps(c.bare.wallMs),
+          mib(c.bare.maxRss),
+          ratio(1),
+          '',
+          '',
+          seconds(c.bare.cpuMs),
+          ratio(1),
+          checked(c.bare.problems),
+        ],
         [
           '`seqscope replay --preset cme --seq-bits 16 --json`',
           seconds(c.replay.wallMs),
@@ -560,9 +621,24 @@ async function timelineReport(report: string[]): Promise<TimelineBenchResult | u
         ['measure', 'result', 'target', ''],
         [
           ['first paint (navigation → first frame with data)', `${timeline.firstPaintMs.toFixed(0)} ms`, '≤ 500 ms', verdict(timeline.firstPaintMs <= 500)],
-          ['frame time (main-thread work per frame) p50 / p95 / max while zooming and panning', `${timeline.workMsP50.toFixed(1)} / ${timeline.workMsP95.toFixed(1)} / ${timeline.workMsMax.toFixed(0)} ms (${timeline.frames} frames)`, '≤ 16 ms (p95)', verdict(timeline.met.frames)],
-          ['frame interval (requestAnimationFrame) p50 / p95 / max', `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms`, '', ''],
-          [`the timeline's draw() per call p50 / p95 / max (${timeline.drawCount} calls)`, `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`, '', ''],
+          [
+            'frame time (main-thread work per frame) p50 / p95 / max while zooming and panning',
+            `${timeline.workMsP50.toFixed(1)} / ${timeline.workMsP95.toFixed(1)} / ${timeline.workMsMax.toFixed(0)} ms (${timeline.frames} frames)`,
+            '≤ 16 ms (p95)',
+            verdict(timeline.met.frames),
+          ],
+          [
+            'frame interval (requestAnimationFrame) p50 / p95 / max',
+            `${timeline.frameMsP50.toFixed(1)} / ${timeline.frameMsP95.toFixed(1)} / ${timeline.frameMsMax.toFixed(0)} ms`,
+            '',
+            '',
+          ],
+          [
+            `the timeline's draw() per call p50 / p95 / max (${timeline.drawCount} calls)`,
+            `${timeline.drawMsP50.toFixed(1)} / ${timeline.drawMsP95.toFixed(1)} / ${timeline.drawMsMax.toFixed(0)} ms`,
+            '',
+            '',
+          ],
           ['whole session decoded in the page', `${(timeline.sessionLoadedMs / 1000).toFixed(1)} s`, '', ''],
         ],
       ),
@@ -587,7 +663,8 @@ async function main(): Promise<void> {
   let memory: ReturnType<typeof engineMemory> | undefined;
   let jvm: JvmSetup | undefined;
   if (sections.has('engine')) {
-    if (ENGINE_TOTAL !== FULL_ENGINE_TOTAL) progress(`engine: ${count(ENGINE_TOTAL)} numbers per case (SEQSCOPE_BENCH_ENGINE_TOTAL), not ${count(FULL_ENGINE_TOTAL)}`);
+    if (ENGINE_TOTAL !== FULL_ENGINE_TOTAL)
+      progress(`engine: ${count(ENGINE_TOTAL)} numbers per case (SEQSCOPE_BENCH_ENGINE_TOTAL), not ${count(FULL_ENGINE_TOTAL)}`);
     jvm = jvmSetup();
     const tools: EngineTools = { contender: bundleForNode('engineContender'), streamWriter: bundleForNode('jvmStream'), jvm };
     for (const kind of ['in order', 'reordered'] as const) {
@@ -684,7 +761,31 @@ async function main(): Promise<void> {
   const file = join(BENCH_DIR, sections.size === SECTIONS.length ? 'results.json' : `results-${[...sections].join('-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date(started).toISOString(), elapsedMs, machine, loadAtEnd, targets: TARGETS, engine, engineMemory: memory, jvm, cli, replayVsBare: vsBare, parallel, timeline, host, pubsub, recorder, archives, mdp3, compare, live }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        date: new Date(started).toISOString(),
+        elapsedMs,
+        machine,
+        loadAtEnd,
+        targets: TARGETS,
+        engine,
+        engineMemory: memory,
+        jvm,
+        cli,
+        replayVsBare: vsBare,
+        parallel,
+        timeline,
+        host,
+        pubsub,
+        recorder,
+        archives,
+        mdp3,
+        compare,
+        live,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   progress(`wrote ${file}`);
 }

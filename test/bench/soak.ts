@@ -184,11 +184,15 @@ async function soakReplay(): Promise<ReplaySoakResult> {
   const cli = join(ROOT, 'dist', 'cli.js');
   const loadBefore = load();
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--expose-gc', '--require', probeHook(), cli, 'replay', capture.path, '--preset', 'cme', '--seq-bits', '16', '--json', '--no-progress'], {
-    cwd: ROOT,
-    env: { ...process.env, SEQSCOPE_SOAK_PROBE: probe },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--require', probeHook(), cli, 'replay', capture.path, '--preset', 'cme', '--seq-bits', '16', '--json', '--no-progress'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SEQSCOPE_SOAK_PROBE: probe },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -199,7 +203,10 @@ async function soakReplay(): Promise<ReplaySoakResult> {
   const wallMs = Date.now() - t0;
   const problems: string[] = [];
   if (code !== 0) problems.push(`seqscope replay exited ${code}: ${stderr.trim()}`);
-  const rows = readFileSync(probe, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ProbeSample & { end?: boolean; maxRss?: number });
+  const rows = readFileSync(probe, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ProbeSample & { end?: boolean; maxRss?: number });
   const end = rows.find((r) => r.end);
   const samples = rows.filter((r) => !r.end);
   const finalRead = samples[samples.length - 1]?.rchar ?? 0;
@@ -207,7 +214,14 @@ async function soakReplay(): Promise<ReplaySoakResult> {
   const checkpoints: Checkpoint[] = [];
   for (const f of CHECKPOINTS) {
     const s = samples.find((x) => x.rchar / finalRead >= f);
-    if (s) checkpoints.push({ messages: Math.round((s.rchar / finalRead) * capture.lines), elapsedMs: s.ms, rss: s.rss, liveHeap: s.live, load: Math.round(s.load * 100) / 100 });
+    if (s)
+      checkpoints.push({
+        messages: Math.round((s.rchar / finalRead) * capture.lines),
+        elapsedMs: s.ms,
+        rss: s.rss,
+        liveHeap: s.live,
+        load: Math.round(s.load * 100) / 100,
+      });
   }
   if (code === 0) problems.push(...checkSummary(stdout, capture.truth));
   if (finalRead < capture.bytes) problems.push(`read ${finalRead} bytes of a ${capture.bytes}-byte capture`);
@@ -304,10 +318,21 @@ async function soakLive(): Promise<LiveSoakResult | { skipped: string }> {
       (t) => progress(`live: ${t.replace(/^pubsub: /, '')}`),
     );
     receiver = rc;
-    const { publishMs, restarts, rounds } = await publishInRounds({ emu, prepare, n, round: roundSize, perEmulator, restarting: (since) => progress(`live: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`) }, publish, async (done, r, last, roundMs) => {
-      progress(`live: round ${r + 1}: published ${count(done)} in ${seconds(roundMs)}; receiving (load ${load()})`);
-      await rc.drain(done, last ? 5000 : 0);
-    });
+    const { publishMs, restarts, rounds } = await publishInRounds(
+      {
+        emu,
+        prepare,
+        n,
+        round: roundSize,
+        perEmulator,
+        restarting: (since) => progress(`live: restarting the emulator after ${count(since)} messages (it keeps them all in its capped heap)`),
+      },
+      publish,
+      async (done, r, last, roundMs) => {
+        progress(`live: round ${r + 1}: published ${count(done)} in ${seconds(roundMs)}; receiving (load ${load()})`);
+        await rc.drain(done, last ? 5000 : 0);
+      },
+    );
     const result = await receiver.finish();
     const problems: string[] = [];
     const expect = (what: string, got: number | undefined, want: number) => {
@@ -346,7 +371,22 @@ async function soakLive(): Promise<LiveSoakResult | { skipped: string }> {
     const flat = flatness(checkpoints, Math.max(CHANNELS.length * ID_HISTORY, 0.1 * n));
     if (!flat.flat) problems.push(`memory not flat after warm-up: live heap ${pct(flat.heapGrowth)}, RSS ${pct(flat.rssGrowth)}`);
     const { samples: _samples, ...receiverResult } = result;
-    return { published: n, rounds, restarts, skips: rounds, republished: rounds, publishMs, elapsedMs: Date.now() - started, receiver: receiverResult, checkpoints, flat, replayed, loadBefore, loadAfter: load(), problems };
+    return {
+      published: n,
+      rounds,
+      restarts,
+      skips: rounds,
+      republished: rounds,
+      publishMs,
+      elapsedMs: Date.now() - started,
+      receiver: receiverResult,
+      checkpoints,
+      flat,
+      replayed,
+      loadBefore,
+      loadAfter: load(),
+      problems,
+    };
   } finally {
     receiver?.kill();
     await conn?.close().catch(() => undefined);
@@ -415,7 +455,12 @@ async function main(): Promise<void> {
   if (bad.length) throw new Error(`unknown soak part ${bad.join(', ')}: expected replay, live or nothing (both)`);
   const want = (p: string) => parts.length === 0 || parts.includes(p);
   const m = machineInfo();
-  const lines = [`# Soak (${new Date().toISOString()})`, '', `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}, load average ${m.loadAverage} at the start.`, ''];
+  const lines = [
+    `# Soak (${new Date().toISOString()})`,
+    '',
+    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}, load average ${m.loadAverage} at the start.`,
+    '',
+  ];
   const results: { replay?: ReplaySoakResult; live?: LiveSoakResult | { skipped: string } } = {};
   let failed = false;
   if (want('replay')) {

@@ -22,7 +22,6 @@ import { join } from 'node:path';
 import { BENCH_DIR, captureOptions, ensureCapture } from './cliBench';
 import { exportCapture, launchChromium, ROOT, settled, snapshot } from '../support/e2e/browser';
 
-
 export interface TimelineBenchResult {
   firstPaintMs: number;
   /** Navigation → the whole session decoded in the page (every request answerable). */

@@ -30,7 +30,12 @@ function dialog(page: Page) {
       await box.waitFor({ state: 'visible', timeout: 30_000 });
       return {
         message: (await box.locator('.dialog-message-text').innerText()).trim(),
-        detail: (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim(),
+        detail: (
+          await box
+            .locator('.dialog-message-detail')
+            .innerText()
+            .catch(() => '')
+        ).trim(),
         buttons: (await box.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()),
       };
     },
@@ -72,21 +77,27 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await topic.createSubscription(SUBSCRIPTION, { enableMessageOrdering: true });
   });
 
-  const workbench = useWorkbench((folder) => {
-    recordings = join(folder, 'recordings');
-    mkdirSync(recordings);
-    writeFileSync(join(recordings, 'orders-2026-12-01T09-00-00Z.jsonl'), generateCapture({ seed: 3, keys: 2, messagesPerKey: 10 }).lines.join('\n') + '\n');
-    mkdirSync(join(folder, '.vscode'));
-    writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({
-      'seqscope.pubsub.emulatorHost': emu!.host,
-      'seqscope.pubsub.projectId': PROJECT,
-      'seqscope.pubsub.recordingDirectory': recordings,
-      'seqscope.timeline.showOnOpen': false,
-      // Numbered by the attribute n, per ordering key; a gap waits 6 s before it is declared.
-      'seqscope.seq': 'attribute:n',
-      'seqscope.gapTimeout': '6s',
-    }));
-  }, { smokeTestDriver: false, viewport: { width: 1280, height: 800 } });
+  const workbench = useWorkbench(
+    (folder) => {
+      recordings = join(folder, 'recordings');
+      mkdirSync(recordings);
+      writeFileSync(join(recordings, 'orders-2026-12-01T09-00-00Z.jsonl'), generateCapture({ seed: 3, keys: 2, messagesPerKey: 10 }).lines.join('\n') + '\n');
+      mkdirSync(join(folder, '.vscode'));
+      writeFileSync(
+        join(folder, '.vscode', 'settings.json'),
+        JSON.stringify({
+          'seqscope.pubsub.emulatorHost': emu!.host,
+          'seqscope.pubsub.projectId': PROJECT,
+          'seqscope.pubsub.recordingDirectory': recordings,
+          'seqscope.timeline.showOnOpen': false,
+          // Numbered by the attribute n, per ordering key; a gap waits 6 s before it is declared.
+          'seqscope.seq': 'attribute:n',
+          'seqscope.gapTimeout': '6s',
+        }),
+      );
+    },
+    { smokeTestDriver: false, viewport: { width: 1280, height: 800 } },
+  );
 
   before(async () => {
     // Opening the SeqScope view starts the extension; it has started once its status-bar item
@@ -113,7 +124,11 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const t = conn!.client.topic(TOPIC, { messageOrdering: true });
     await Promise.all(numbers.map((n) => t.publishMessage({ data: Buffer.from(`${tag} ${n}`), orderingKey, attributes: { tag, n: String(n) } })));
   };
-  const publish = (count: number, tag: string) => publishNumbers(Array.from({ length: count }, (_, i) => i + 1), tag);
+  const publish = (count: number, tag: string) =>
+    publishNumbers(
+      Array.from({ length: count }, (_, i) => i + 1),
+      tag,
+    );
   /** Pulls (and acks) what the consumer subscription holds now: the tags of its messages. */
   const drainConsumer = async (): Promise<string[]> => {
     const { v1 } = await import('@google-cloud/pubsub');
@@ -154,9 +169,11 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
   async function sessionRow(page: Page, prefix: string, pattern: RegExp): Promise<string> {
     let rows: string[] = [];
     // The activity bar's icon toggles its view: click it only when the view is not showing.
-    if (!(await page.locator('[id="workbench.view.extension.seqscope"]').isVisible())) await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
-    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(prefix) && pattern.test(r)), 30_000)
-      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    if (!(await page.locator('[id="workbench.view.extension.seqscope"]').isVisible()))
+      await page.locator('.activitybar .action-item a[aria-label^="SeqScope"]').click();
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(prefix) && pattern.test(r)), 30_000).catch((e: Error) =>
+      assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`),
+    );
     return rows.find((r) => r.startsWith(prefix))!;
   }
 
@@ -223,13 +240,15 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     // The Sessions view shows the new session by itself; the editor keeps the keyboard.
     await page.locator('[id="workbench.view.extension.seqscope"]').waitFor({ state: 'visible', timeout: 30_000 });
     let rows: string[] = [];
-    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(`tap · ${TOPIC}`)), 30_000)
-      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => r.startsWith(`tap · ${TOPIC}`)), 30_000).catch((e: Error) =>
+      assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`),
+    );
     await screenshot(page, join(SHOTS, 'tap-revealed.png'));
     await page.keyboard.type('go on');
     // The editor draws spaces as no-break spaces.
-    await until(async () => /notes go on/.test((await editor.locator('.view-lines').innerText()).replace(/\s+/g, ' ')), 10_000)
-      .catch(async (e: Error) => assert.fail(`${e.message}: the editor holds "${await editor.locator('.view-lines').innerText()}"`));
+    await until(async () => /notes go on/.test((await editor.locator('.view-lines').innerText()).replace(/\s+/g, ' ')), 10_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}: the editor holds "${await editor.locator('.view-lines').innerText()}"`),
+    );
     await runCommand(page, 'View: Revert and Close Editor');
     await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor({ state: 'detached', timeout: 10_000 });
     await sessionRow(page, `tap · ${TOPIC}`, /live/);
@@ -238,11 +257,17 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await publishNumbers([1, 2, 3, 4, 5], 'live');
     // sym-2 misses #2 among its first arrivals: an open gap at once, while its start window runs.
     await publishNumbers([1, 3], 'hole', 'sym-2');
-    const hole = await waitForSnapshot(frame, (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #2 · [\d.]+ s of 6 s · starts in \d s$/.test(l.text)), 'the hole in the start window, open', 30_000);
+    const hole = await waitForSnapshot(
+      frame,
+      (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #2 · [\d.]+ s of 6 s · starts in \d s$/.test(l.text)),
+      'the hole in the start window, open',
+      30_000,
+    );
     await screenshot(page, join(SHOTS, 'live-start-hole.png'));
     assert.ok((hole.marks?.startWindow ?? 0) > 0, "sym-1's start window beside it");
     // The start window (6 s, the gap timeout) shows as a band counting down: "collecting: 5 s left".
-    const left = (x: TimelineSnapshot) => Number(/^collecting: (\d+) s left$/.exec((x.labels ?? []).map((l) => l.text).find((t) => t.startsWith('collecting')) ?? '')?.[1] ?? NaN);
+    const left = (x: TimelineSnapshot) =>
+      Number(/^collecting: (\d+) s left$/.exec((x.labels ?? []).map((l) => l.text).find((t) => t.startsWith('collecting')) ?? '')?.[1] ?? NaN);
     const collecting = await waitForSnapshot(frame, (x) => (x.marks?.startWindow ?? 0) > 0 && left(x) >= 0, 'the start window band', 30_000);
     await screenshot(page, join(SHOTS, 'live-start-window.png'));
     assert.ok(left(collecting) <= 6, `at most the 6 s window left: ${left(collecting)}`);
@@ -250,14 +275,23 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     // The start window passes (6 s): 1–5 delivered; sym-2's #2 declared lost.
     await sessionRow(page, `tap · ${TOPIC}`, /7 received/);
     // Messages are drawn where they are delivered: ticks once the start window is over, and its band is gone.
-    await waitForSnapshot(frame, (x) => (x.marks?.message ?? 0) > 0 && (x.marks?.startWindow ?? 0) === 0, 'the start window over: messages delivered, no band', 30_000)
-      .catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
+    await waitForSnapshot(
+      frame,
+      (x) => (x.marks?.message ?? 0) > 0 && (x.marks?.startWindow ?? 0) === 0,
+      'the start window over: messages delivered, no band',
+      30_000,
+    ).catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify((await snapshot(frame)).marks)}`));
     assert.ok(!((await snapshot(frame)).labels ?? []).some((l) => l.text.startsWith('collecting')), 'no "collecting" label once the window has closed');
     const follow = frame.getByRole('switch', { name: /^Follow live/ });
     assert.equal(await follow.getAttribute('aria-checked'), 'true', 'following by default');
     // 6 is skipped: the key waits for it, for the 6 s of the gap timeout.
     await publishNumbers([7, 8, 9, 10], 'live');
-    const open = await waitForSnapshot(frame, (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #6 · [\d.]+ s of 6 s$/.test(l.text)), 'the open gap band', 30_000);
+    const open = await waitForSnapshot(
+      frame,
+      (x) => (x.marks?.openGap ?? 0) > 0 && (x.labels ?? []).some((l) => /^waiting for #6 · [\d.]+ s of 6 s$/.test(l.text)),
+      'the open gap band',
+      30_000,
+    );
     await screenshot(page, join(SHOTS, 'live-open-gap.png'));
     assert.equal(open.followLive, true);
     assert.ok(open.window!.t1 >= open.domain!.t1, 'the window ends where the data ends');
@@ -269,7 +303,10 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const declared = await waitForSnapshot(frame, (x) => x.allFresh && (x.marks?.gap ?? 0) >= 2 && (x.marks?.openGap ?? 0) === 0, 'the gap declared', 30_000);
     await screenshot(page, join(SHOTS, 'live-gap-declared.png'));
     assertNoOverlap(declared.labels ?? []);
-    assert.ok((declared.labels ?? []).some((l) => /^(missing )?6$/.test(l.text)), `the declared gap's label: ${(declared.labels ?? []).map((l) => l.text).join(' | ')}`);
+    assert.ok(
+      (declared.labels ?? []).some((l) => /^(missing )?6$/.test(l.text)),
+      `the declared gap's label: ${(declared.labels ?? []).map((l) => l.text).join(' | ')}`,
+    );
     // Following keeps the whole session in view as it grows: the arrivals before the gap stay in sight.
     const covers = (x: TimelineSnapshot) => x.window!.t0 <= x.domain!.t0 && x.window!.t1 >= x.domain!.t1;
     assert.ok(covers(declared), `the whole session in view: window ${JSON.stringify(declared.window)}, data ${JSON.stringify(declared.domain)}`);
@@ -318,7 +355,7 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await screenshot(page, join(SHOTS, 'live-follow-again.png'));
   });
 
-  it('Tap Topic… with two topics ticked: one session keyed <topic>/<key> with each topic\'s counts; Detach deletes both taps', async () => {
+  it("Tap Topic… with two topics ticked: one session keyed <topic>/<key> with each topic's counts; Detach deletes both taps", async () => {
     const { page } = workbench();
     const other = 'md-news';
     await conn!.client.createTopic(other);
@@ -337,17 +374,27 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const title = `tap · ${TOPIC} + ${other}`;
     await sessionRow(page, title, /live/);
     const taps = (await subscriptions()).filter((s) => s !== SUBSCRIPTION);
-    assert.deepEqual(taps.map((s) => [TOPIC, other].find((t) => s.startsWith(`seqscope-tap-${t}-`))).sort(), [TOPIC, other], `one tap per topic: ${taps.join(', ')}`);
+    assert.deepEqual(
+      taps.map((s) => [TOPIC, other].find((t) => s.startsWith(`seqscope-tap-${t}-`))).sort(),
+      [TOPIC, other],
+      `one tap per topic: ${taps.join(', ')}`,
+    );
 
     // The same ordering key and numbers on both topics: two keys, never one with duplicates.
     await publishNumbers([1, 2, 3, 4, 5], 'two-a');
     const b = conn!.client.topic(other, { messageOrdering: true });
-    await Promise.all([1, 2, 3].map((n) => b.publishMessage({ data: Buffer.from(`two-b ${n}`), orderingKey: 'sym-1', attributes: { tag: 'two-b', n: String(n) } })));
+    await Promise.all(
+      [1, 2, 3].map((n) => b.publishMessage({ data: Buffer.from(`two-b ${n}`), orderingKey: 'sym-1', attributes: { tag: 'two-b', n: String(n) } })),
+    );
     await sessionRow(page, title, /2 keys · 8 received/);
     // Delivered once the start window (6 s) has passed.
     let rows: string[] = [];
     // A row's text is its label, then its description (nothing between them).
-    const counts = (key: string) => rows.find((r) => r.startsWith(key))?.slice(key.length).trim() ?? '';
+    const counts = (key: string) =>
+      rows
+        .find((r) => r.startsWith(key))
+        ?.slice(key.length)
+        .trim() ?? '';
     await until(async () => {
       rows = await treeRows(page, 'seqscope');
       return /^5 delivered · 0 gaps · 0 lost · 0 dup/.test(counts(`${TOPIC}/sym-1`)) && /^3 delivered · 0 gaps · 0 lost · 0 dup/.test(counts(`${other}/sym-1`));
@@ -358,11 +405,17 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     const row = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row', { hasText: title });
     await row.hover();
     await row.getByRole('button', { name: 'Detach' }).click();
-    await until(async () => (await subscriptions()).join() === SUBSCRIPTION, 15_000)
-      .catch(async (e: Error) => assert.fail(`${e.message}: subscriptions left ${(await subscriptions()).join(', ')}`));
+    await until(async () => (await subscriptions()).join() === SUBSCRIPTION, 15_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}: subscriptions left ${(await subscriptions()).join(', ')}`),
+    );
     // The recording reopens as a capture holding both topics' keys.
-    await until(async () => (rows = await treeRows(page, 'seqscope')).some((r) => new RegExp(`^${TOPIC}\\+1-.*\\.jsonl`).test(r) && /2 keys/.test(r) && /8 records/.test(r.replace(/\s+/g, ' '))), 30_000)
-      .catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
+    await until(
+      async () =>
+        (rows = await treeRows(page, 'seqscope')).some(
+          (r) => new RegExp(`^${TOPIC}\\+1-.*\\.jsonl`).test(r) && /2 keys/.test(r) && /8 records/.test(r.replace(/\s+/g, ' ')),
+        ),
+      30_000,
+    ).catch((e: Error) => assert.fail(`${e.message}; tree rows: ${rows.join(' | ')}`));
   });
 
   it('an outage: the tap gone shows in the tree row and the timeline header; its notice, clicked after Re-tap from the tree, says what happened', async () => {
@@ -377,15 +430,23 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
 
     // The emulator restarts: it keeps nothing, the tap is gone.
     await emu!.restart();
-    await until(() => conn!.client.createTopic(TOPIC).then(() => true, (e: { code?: number }) => e.code === 6), 60_000);
+    await until(
+      () =>
+        conn!.client.createTopic(TOPIC).then(
+          () => true,
+          (e: { code?: number }) => e.code === 6,
+        ),
+      60_000,
+    );
     const notice = page.locator('.notification-list-item', { hasText: 'is gone' });
     await notice.first().waitFor({ state: 'visible', timeout: 90_000 });
     const row = await sessionRow(page, `tap · ${TOPIC}`, /^tap · md-feed\s*tap is gone · /);
     const header = frame.locator('.ss-connection');
     // While the emulator was down the header said so; once it is back, that the tap is gone.
     const gone = 'Disconnected: tap is gone — Re-tap makes a new one and continues the recording';
-    await until(async () => (await header.innerText().catch(() => '')).trim() === gone, 30_000)
-      .catch(async (e: Error) => assert.fail(`${e.message}: the header says "${await header.innerText().catch(() => '')}"`));
+    await until(async () => (await header.innerText().catch(() => '')).trim() === gone, 30_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}: the header says "${await header.innerText().catch(() => '')}"`),
+    );
     await screenshot(page, join(SHOTS, 'live-tap-gone.png'));
     assert.match(row, /tap is gone/);
 
@@ -404,16 +465,22 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await notice.first().getByRole('button', { name: 'Re-tap' }).click();
     const said = page.locator('.notification-list-item', { hasText: 'was re-tapped at' });
     await said.first().waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match((await said.first().innerText()).replace(/\s+/g, ' '), /SeqScope: tap · md-feed was re-tapped at \d\d:\d\d:\d\d \(now reading seqscope-tap-md-feed-\S+\): nothing more to do/);
+    assert.match(
+      (await said.first().innerText()).replace(/\s+/g, ' '),
+      /SeqScope: tap · md-feed was re-tapped at \d\d:\d\d:\d\d \(now reading seqscope-tap-md-feed-\S+\): nothing more to do/,
+    );
     await screenshot(page, join(SHOTS, 'live-stale-notice.png'));
     assert.deepEqual(await taps(), [tap], 'not tapped again');
     assert.equal(await page.locator('.notification-list-item .codicon-error').count(), 0, 'no error anywhere');
     // Re-created by the restart's loss: the consumer subscription the earlier tests used.
-    await conn!.client.topic(TOPIC).createSubscription(SUBSCRIPTION, { enableMessageOrdering: true }).catch(() => undefined);
+    await conn!.client
+      .topic(TOPIC)
+      .createSubscription(SUBSCRIPTION, { enableMessageOrdering: true })
+      .catch(() => undefined);
     await runCommand(page, 'Notifications: Clear All Notifications');
   });
 
-  it('the status bar at 1 280 px shows the session\'s counts and the replay position, whole', async () => {
+  it("the status bar at 1 280 px shows the session's counts and the replay position, whole", async () => {
     const { page } = workbench();
     assert.equal(page.viewportSize()?.width, 1280);
     await runCommand(page, 'SeqScope: Open Sample Capture');
@@ -423,8 +490,9 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await settled(frame, 60_000);
     for (let i = 0; i < 3; i++) await frame.getByRole('toolbar', { name: 'Replay' }).getByRole('button', { name: 'Step forward one arrival' }).click();
     const item = page.locator('.statusbar-item', { hasText: 'cme-sample.jsonl' });
-    await until(async () => / · 3\/\d+$/.test((await item.innerText().catch(() => '')).trim()), 30_000)
-      .catch(async (e: Error) => assert.fail(`${e.message}: the status bar reads ${await page.locator('.statusbar').innerText()}`));
+    await until(async () => / · 3\/\d+$/.test((await item.innerText().catch(() => '')).trim()), 30_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}: the status bar reads ${await page.locator('.statusbar').innerText()}`),
+    );
     await screenshot(page, join(SHOTS, 'statusbar-1280.png'));
     const text = (await item.innerText()).trim();
     assert.match(text, /^cme-sample\.jsonl · \d+ gaps? · \d+ dup · \d+ late · 3\/\d+$/, `counts and position: ${text}`);

@@ -37,7 +37,7 @@ describe('timeline: a sequence reset (a publisher restart)', function () {
     await browser?.close();
   });
 
-  it('marks each key\'s reset on its lane, lists it in the legend, and its detail says before, after and how', async () => {
+  it("marks each key's reset on its lane, lists it in the legend, and its detail says before, after and how", async () => {
     const o = await openTimeline(browser, html, { colorScheme: 'dark' });
     opened.push(o);
     const page = o.page;

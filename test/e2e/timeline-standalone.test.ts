@@ -16,7 +16,21 @@ import type { CaptureSession } from '../../src/timeline/captureSession';
 import type { EventView } from '../../src/shared/timelineModel';
 import { clockTime, missingRange } from '../../src/webview/format';
 import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
-import { at, choiceValue, exportCapture, launchChromium, OpenedPage, openTimeline, RESULTS_DIR, ROOT, pickChoice, setCheckbox, settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
+import {
+  at,
+  choiceValue,
+  exportCapture,
+  launchChromium,
+  OpenedPage,
+  openTimeline,
+  RESULTS_DIR,
+  ROOT,
+  pickChoice,
+  setCheckbox,
+  settled,
+  snapshot,
+  waitForSnapshot,
+} from '../support/e2e/browser';
 import { FakeHost, openInFakeHost } from '../support/e2e/fakeExtensionHost';
 import { fileRecordSource } from '../support/e2e/fileRecords';
 
@@ -129,7 +143,11 @@ describe('timeline webview, standalone export in Chromium', function () {
       await p.keyboard.press('Enter');
       await waitForSnapshot(p, (x) => x.generation > gen, 'the filter reply');
       const s = await settled(p);
-      assert.deepEqual(s.lanes.map((l) => l.name), [''], 'the empty key only');
+      assert.deepEqual(
+        s.lanes.map((l) => l.name),
+        [''],
+        'the empty key only',
+      );
       assert.equal(s.lanes[0].label, `${lines.length - lines.filter((l) => /"orderingKey"/.test(l)).length} rcv`);
     });
   });
@@ -157,7 +175,10 @@ describe('timeline webview, standalone export in Chromium', function () {
       await exportCapture(capture, html, undefined, resolveOptions({}));
       const { page: p } = await open(html, 'dark');
       const s0 = await settled(p);
-      assert.deepEqual(s0.lanes.map((l) => l.name), [BIDI, MARKUP, original[2]]);
+      assert.deepEqual(
+        s0.lanes.map((l) => l.name),
+        [BIDI, MARKUP, original[2]],
+      );
       await p.getByRole('button', { name: 'Show the filter bar' }).click();
       const keys = p.getByRole('combobox', { name: 'Keys to show (none selected: all)' });
       // The list's face says what is shown, in the bar's words.
@@ -167,11 +188,17 @@ describe('timeline webview, standalone export in Chromium', function () {
       const options = p.getByRole('option');
       await options.first().waitFor();
       // As text: the bidi name between isolates (U+2068 … U+2069), the markup as typed, nothing made of it.
-      assert.deepEqual((await options.allTextContents()).map((t) => t.trim()), [`\u2068${BIDI}\u2069`, MARKUP, original[2]]);
+      assert.deepEqual(
+        (await options.allTextContents()).map((t) => t.trim()),
+        [`\u2068${BIDI}\u2069`, MARKUP, original[2]],
+      );
       assert.equal(await p.locator('.ss-filters b, .ss-filters img').count(), 0, 'no element made from a key name');
       // Narrowed by typing, ticked with ↓ and Enter, the list still open.
       await p.keyboard.type('fdp');
-      assert.deepEqual((await options.allTextContents()).map((t) => t.trim()), [`\u2068${BIDI}\u2069`]);
+      assert.deepEqual(
+        (await options.allTextContents()).map((t) => t.trim()),
+        [`\u2068${BIDI}\u2069`],
+      );
       await p.keyboard.press('ArrowDown');
       await p.keyboard.press('Enter');
       assert.equal(await options.first().getAttribute('aria-selected'), 'true', 'Enter ticks the key');
@@ -211,7 +238,10 @@ describe('timeline webview, standalone export in Chromium', function () {
     it('draws one lane per key, with its gaps and duplicates, and a legend', async () => {
       const s = await settled(page);
       assert.equal(s.standalone, true);
-      assert.deepEqual(s.lanes.map((l) => l.name), [...session.keyNames]);
+      assert.deepEqual(
+        s.lanes.map((l) => l.name),
+        [...session.keyNames],
+      );
       assert.deepEqual([...session.keyNames].sort(), ['310', '312', '318']);
       assert.ok(s.lanes.every((l) => l.fresh && l.hasData));
       const m = s.marks!;
@@ -306,7 +336,10 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.ok(Math.abs(s2.window!.t1 - s2.window!.t0 - span1) < 1e-6 * span1, 'panning keeps the zoom');
       assert.equal(s2.selectedId, s1.selectedId, 'a drag is not a click');
       const fresh = await settled(page);
-      assert.ok(fresh.lanes.every((l) => l.fresh), 'pages for the new window arrived');
+      assert.ok(
+        fresh.lanes.every((l) => l.fresh),
+        'pages for the new window arrived',
+      );
       await page.getByRole('button', { name: 'Fit all: show the whole session' }).click();
       const s3 = await waitForSnapshot(page, (x) => x.fitAll, 'fit all');
       assert.ok(Math.abs(s3.window!.t0 - w0.t0) < 1e-3 && Math.abs(s3.window!.t1 - w0.t1) < 1e-3);
@@ -322,7 +355,13 @@ describe('timeline webview, standalone export in Chromium', function () {
         s = await snapshot(page);
       }
       assert.ok(s.canvasFocused, 'Tab reaches the canvas');
-      assert.equal(await page.locator('canvas.ss-canvas').evaluate((c) => (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string } }).getComputedStyle(c).outlineStyle), 'solid', 'visible focus ring');
+      assert.equal(
+        await page
+          .locator('canvas.ss-canvas')
+          .evaluate((c) => (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string } }).getComputedStyle(c).outlineStyle),
+        'solid',
+        'visible focus ring',
+      );
       const span = (x: typeof s) => x.window!.t1 - x.window!.t0;
       const before = s;
       await page.keyboard.press('+');
@@ -395,12 +434,19 @@ describe('timeline webview, standalone export in Chromium', function () {
       // Findings only: the lanes of the keys that have one of those shown, as the tree lists them.
       const withFindings = session.summary.byKey.filter((k) => k.gaps + k.late > 0).map((k) => k.key);
       assert.ok(withFindings.length > 0 && withFindings.length < session.summary.byKey.length, 'the sample has keys with and without gaps');
-      assert.deepEqual(s.lanes.map((l) => l.name), withFindings);
+      assert.deepEqual(
+        s.lanes.map((l) => l.name),
+        withFindings,
+      );
       await page.getByRole('button', { name: 'Clear the filter' }).click();
       await waitForSnapshot(page, (x) => x.generation > s.generation, 'the cleared filter');
       const c = await settled(page);
       assert.equal(c.marks!.duplicate, session.summary.duplicates);
-      assert.deepEqual(c.lanes.map((l) => l.name), session.summary.byKey.map((k) => k.key), 'every lane again');
+      assert.deepEqual(
+        c.lanes.map((l) => l.name),
+        session.summary.byKey.map((k) => k.key),
+        'every lane again',
+      );
       await page.getByRole('button', { name: 'Hide the filter bar' }).click();
     });
 
@@ -408,13 +454,24 @@ describe('timeline webview, standalone export in Chromium', function () {
       const menu = page.getByRole('combobox', { name: 'Order of the lanes' });
       const names = session.summary.byKey.map((k) => k.key);
       assert.equal(await choiceValue(menu), 'arrival');
-      assert.deepEqual((await snapshot(page)).lanes.map((l) => l.name), names);
+      assert.deepEqual(
+        (await snapshot(page)).lanes.map((l) => l.name),
+        names,
+      );
       const lanesBecome = (want: string[], what: string) => waitForSnapshot(page, (x) => x.lanes.map((l) => l.name).join() === want.join(), what);
       await pickChoice(page, menu, 'Keys: name');
-      await lanesBecome([...names].sort((a, b) => Number(a) - Number(b)), 'lanes by name');
+      await lanesBecome(
+        [...names].sort((a, b) => Number(a) - Number(b)),
+        'lanes by name',
+      );
       await pickChoice(page, menu, 'Keys: most findings');
-      const byFindings = [...session.summary.byKey].sort((a, b) => b.lost - a.lost || b.late - a.late || b.duplicates - a.duplicates || names.indexOf(a.key) - names.indexOf(b.key));
-      await lanesBecome(byFindings.map((k) => k.key), 'lanes by findings');
+      const byFindings = [...session.summary.byKey].sort(
+        (a, b) => b.lost - a.lost || b.late - a.late || b.duplicates - a.duplicates || names.indexOf(a.key) - names.indexOf(b.key),
+      );
+      await lanesBecome(
+        byFindings.map((k) => k.key),
+        'lanes by findings',
+      );
       assert.equal(await choiceValue(menu), 'findings');
       // The pages of the reordered lanes are drawn, not only their labels.
       const s = await settled(page);
@@ -423,7 +480,7 @@ describe('timeline webview, standalone export in Chromium', function () {
       await lanesBecome(names, 'first seen again');
     });
 
-    it('checks a sequence range against the session\'s width (32-bit here, the cme preset) as it is typed, with the CLI\'s words, and will not apply it', async () => {
+    it("checks a sequence range against the session's width (32-bit here, the cme preset) as it is typed, with the CLI's words, and will not apply it", async () => {
       await page.getByRole('button', { name: 'Show the filter bar' }).click();
       const form = page.getByRole('form', { name: 'Filter the timeline' });
       const from = form.getByRole('spinbutton', { name: 'Sequence from' });
@@ -444,12 +501,18 @@ describe('timeline webview, standalone export in Chromium', function () {
       // Refused: Enter (as Apply) checks the fields and fires "invalid" on the one with the problem
       // instead of applying, so no filter goes to the host and no reply comes back.
       await form.locator('vscode-textfield[name="seqTo"]').evaluate((f) => {
-        (globalThis as unknown as { __refused: Promise<void> }).__refused = new Promise<void>((resolve) => f.addEventListener('invalid', () => resolve(), { once: true }));
+        (globalThis as unknown as { __refused: Promise<void> }).__refused = new Promise<void>((resolve) =>
+          f.addEventListener('invalid', () => resolve(), { once: true }),
+        );
       });
       await page.keyboard.press('Enter');
       await page.evaluate(() => (globalThis as unknown as { __refused: Promise<void> }).__refused);
       assert.equal((await snapshot(page)).generation, gen, 'nothing applied');
-      assert.equal(await to.evaluate((i) => i === (i.getRootNode() as unknown as { activeElement: unknown }).activeElement), true, 'the field with the problem keeps the focus');
+      assert.equal(
+        await to.evaluate((i) => i === (i.getRootNode() as unknown as { activeElement: unknown }).activeElement),
+        true,
+        'the field with the problem keeps the focus',
+      );
       // Through the wrap is a valid 32-bit range: the problem goes, and Enter applies it.
       await page.keyboard.press('Control+A');
       await page.keyboard.type('5');
@@ -492,8 +555,14 @@ describe('timeline webview, standalone export in Chromium', function () {
       const o = await open(xssHtml, 'dark');
       const { page } = o;
       const s = await settled(page);
-      assert.deepEqual(s.lanes.map((l) => l.name), [...xssSession.keyNames]);
-      assert.ok(s.lanes.some((l) => l.name === XSS_PAYLOAD), 'the hostile key name is a lane');
+      assert.deepEqual(
+        s.lanes.map((l) => l.name),
+        [...xssSession.keyNames],
+      );
+      assert.ok(
+        s.lanes.some((l) => l.name === XSS_PAYLOAD),
+        'the hostile key name is a lane',
+      );
       assert.equal(s.marks!.invalid, 1, 'the invalid record on its lane');
       // Find the message whose payload is the hostile string (messageId "<svg onload=alert(3)>").
       const target = s.messages.find((m) => xssSession.event(m.id).messageId === '<svg onload=alert(3)>');
@@ -573,7 +642,11 @@ describe('timeline webview, standalone export in Chromium', function () {
       assert.equal(await page.locator('.ss-legend li', { hasText: 'replay position' }).count(), 1);
       for (let i = 0; i < 3; i++) await bar.getByRole('button', { name: 'Step forward one arrival' }).click();
       // The host reaches step 3 before the page has drawn it: wait for the drawn cursor itself.
-      const s1 = await waitForSnapshot(page, (x) => host.replay().state?.position === 3 && x.cursorTime !== undefined && x.cursorTime === host.replay().state?.time, 'three steps');
+      const s1 = await waitForSnapshot(
+        page,
+        (x) => host.replay().state?.position === 3 && x.cursorTime !== undefined && x.cursorTime === host.replay().state?.time,
+        'three steps',
+      );
       assert.equal(s1.cursorTime, host.replay().state!.time);
       assert.match(await bar.innerText(), new RegExp(`arrival 3 of 3\u202f006 · ${clockTime(host.replay().state!.time)}`));
       const panel = page.getByRole('complementary', { name: 'Sequencer state at the replay position' });
@@ -594,7 +667,10 @@ describe('timeline webview, standalone export in Chromium', function () {
       await page.getByRole('slider', { name: 'Replay position' }).fill(String(position));
       await waitForSnapshot(page, () => host.replay().state?.position === position, 'the seek');
       const panel = page.getByRole('complementary', { name: 'Sequencer state at the replay position' });
-      await panel.locator('td', { hasText: missingRange(gap.seq!, gap.seqTo!) }).first().waitFor();
+      await panel
+        .locator('td', { hasText: missingRange(gap.seq!, gap.seqTo!) })
+        .first()
+        .waitFor();
       const row = panel.locator('tr', { hasText: missingRange(gap.seq!, gap.seqTo!) });
       assert.match(await row.innerText(), new RegExp(`^${gap.key}\\s+${gap.seq}\\s`), 'expected number = first missing');
       const waited = (await row.locator('td').last().innerText()).trim();
@@ -620,7 +696,10 @@ describe('timeline webview, standalone export in Chromium', function () {
       const types = host.received.map((m) => m.type);
       assert.ok(types.includes('replay') && types.includes('seek') && types.includes('requestPage') && types[0] === 'ready');
       // The first frame with data is reported once, for the session shown.
-      assert.deepEqual(host.received.filter((m) => m.type === 'painted'), [{ type: 'painted', session: 'fake-host-session' }]);
+      assert.deepEqual(
+        host.received.filter((m) => m.type === 'painted'),
+        [{ type: 'painted', session: 'fake-host-session' }],
+      );
     });
 
     it('reveals an event the host names: centred, selected, detail open', async () => {
@@ -632,7 +711,10 @@ describe('timeline webview, standalone export in Chromium', function () {
       const s = await waitForSnapshot(page, (x) => x.selectedId === dup.id && x.detailEventId === dup.id, 'reveal');
       assert.ok(Math.abs((s.window!.t0 + s.window!.t1) / 2 - dup.t1) < (s.window!.t1 - s.window!.t0) * 0.01, 'centred on it');
       assert.ok((await page.locator('.ss-detail').innerText()).includes(dup.messageId!));
-      assert.ok(host.received.some((m) => m.type === 'select' && m.eventId === dup.id), 'select sent back');
+      assert.ok(
+        host.received.some((m) => m.type === 'select' && m.eventId === dup.id),
+        'select sent back',
+      );
     });
 
     it('shows host errors in a dismissable bar', async () => {
@@ -658,8 +740,14 @@ describe('timeline webview, standalone export in Chromium', function () {
   describe('all pages', () => {
     it('logged no console errors and no uncaught exceptions', () => {
       assert.ok(opened.length >= 2);
-      assert.deepEqual(opened.flatMap((o) => o.errors), []);
-      assert.deepEqual(opened.flatMap((o) => o.dialogs), []);
+      assert.deepEqual(
+        opened.flatMap((o) => o.errors),
+        [],
+      );
+      assert.deepEqual(
+        opened.flatMap((o) => o.dialogs),
+        [],
+      );
     });
   });
 });

@@ -35,7 +35,14 @@ describe('VS Code conventions in the workbench (e2e)', () => {
     await runCommand(page, 'Welcome: Open Walkthrough...');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with SeqScope' }).click({ timeout: 30_000 });
     const step = (title: string) => page.locator('.getting-started-step', { hasText: title }).first();
-    const titles = ['Open the sample capture', 'Read the Sessions tree', 'Step through a gap', 'Spot a reordered delivery', 'Export an ordered trace', 'Tap a topic'];
+    const titles = [
+      'Open the sample capture',
+      'Read the Sessions tree',
+      'Step through a gap',
+      'Spot a reordered delivery',
+      'Export an ordered trace',
+      'Tap a topic',
+    ];
     for (const t of titles) await step(t).waitFor({ timeout: 30_000 });
     const done = (title: string) => step(title).evaluate((el) => el.getAttribute('aria-checked') === 'true' || !!el.querySelector('.codicon.complete'));
     assert.equal(await done('Open the sample capture'), false, 'not done before its command ran');
@@ -79,8 +86,7 @@ describe('VS Code conventions in the workbench (e2e)', () => {
     await screenshot(page, join(SHOTS, 'workbench-restored.png'));
   });
 
-
-  it("opens a capture as an editor with Open With… (text by default), and draws it", async () => {
+  it('opens a capture as an editor with Open With… (text by default), and draws it', async () => {
     const { page } = workbench();
     // Whatever earlier tests left open goes with its editors (run alone, nothing is open, and
     // SeqScope's session commands are not offered yet).
@@ -107,7 +113,10 @@ describe('VS Code conventions in the workbench (e2e)', () => {
       }
     }
     const listed = await choices.allInnerTexts();
-    assert.ok(listed.some((t) => /Text Editor/.test(t)), `the text editor is listed beside it: ${JSON.stringify(listed)}`);
+    assert.ok(
+      listed.some((t) => /Text Editor/.test(t)),
+      `the text editor is listed beside it: ${JSON.stringify(listed)}`,
+    );
     await seqscope.click();
 
     const frame = await findWebviewFrame(page, 'canvas.ss-canvas', { timeoutMs: 60_000 });

@@ -25,7 +25,9 @@ const sampleRecords = (): SampleRecord[] =>
     .map((l) => JSON.parse(l) as SampleRecord);
 
 async function detailRows(frame: Frame): Promise<Map<string, string>> {
-  const rows = await frame.locator('.ss-detail tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''] as [string, string]));
+  const rows = await frame
+    .locator('.ss-detail tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''] as [string, string]));
   return new Map(rows);
 }
 

@@ -124,7 +124,9 @@ async function clickMark(frame: Frame, m: DrawnMark): Promise<void> {
 
 /** The detail pane's rows (Event, Record, Attributes) as name → value. */
 async function detailRows(frame: Frame): Promise<Map<string, string>> {
-  const rows = await frame.locator('.ss-detail tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''] as [string, string]));
+  const rows = await frame
+    .locator('.ss-detail tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? ''] as [string, string]));
   return new Map(rows);
 }
 
@@ -174,14 +176,24 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // VS Code injects one script of its own (acquireVsCodeApi, #_vscodeApiScript). Ours: the
     // bundle, inlined, by nonce; and the first view as an inert JSON data block (never run).
     const ours = await frame.locator('script:not(#_vscodeApiScript)').evaluateAll((els) =>
-      els.map((e) => ({ id: e.id, type: e.getAttribute('type') ?? '', nonce: (e as unknown as { nonce: string }).nonce, src: e.getAttribute('src') ?? '', length: e.textContent?.length ?? 0 })),
+      els.map((e) => ({
+        id: e.id,
+        type: e.getAttribute('type') ?? '',
+        nonce: (e as unknown as { nonce: string }).nonce,
+        src: e.getAttribute('src') ?? '',
+        length: e.textContent?.length ?? 0,
+      })),
     );
     const runnable = ours.filter((x) => x.type !== 'application/json');
     assert.equal(runnable.length, 1, JSON.stringify(ours));
     assert.equal(runnable[0].nonce, nonce);
     assert.equal(runnable[0].src, '', 'the bundle is inlined, not loaded');
     assert.ok(runnable[0].length > 10_000, 'the inline script is the bundle');
-    assert.deepEqual(ours.filter((x) => x.type === 'application/json').map((x) => x.id), ['seqscope-preview'], 'one data block: the first view');
+    assert.deepEqual(
+      ours.filter((x) => x.type === 'application/json').map((x) => x.id),
+      ['seqscope-preview'],
+      'one data block: the first view',
+    );
     assert.match(csp, /style-src 'nonce-/, 'styles by nonce too');
 
     // Against the sample's injected truth (media/samples/README.md): 3 channels, 2 gaps,
@@ -201,12 +213,18 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // The tree's Summary opens on the session's hold and latency percentiles, a row a measure.
     const summary = page.locator('[id="workbench.view.extension.seqscope"] .monaco-list-row', { hasText: /^Summary/ }).first();
     await summary.click();
-    const measureRows = async () => (await treeRows(page, 'seqscope')).filter((r) => /p50 .* · max /s.test(r)).map((r) => r.replace(/\s+/g, ' ').replace(/ ?p50 /, ' p50 '));
-    await until(async () => (await measureRows()).length === 4, 15_000).catch(async (e: Error) => assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`));
+    const measureRows = async () =>
+      (await treeRows(page, 'seqscope')).filter((r) => /p50 .* · max /s.test(r)).map((r) => r.replace(/\s+/g, ' ').replace(/ ?p50 /, ' p50 '));
+    await until(async () => (await measureRows()).length === 4, 15_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`),
+    );
     const measures = await measureRows();
     // The sample's gaps waited the 10 s gap timeout; most messages were released as they arrived.
     assert.equal(measures[0], 'hold (arrival → release) p50 0ms · p90 0ms · p99 8.4s · max 10s');
-    assert.deepEqual(measures.slice(1).map((r) => r.split(' p50 ')[0]), ['sent → published', 'published → received', 'sent → received']);
+    assert.deepEqual(
+      measures.slice(1).map((r) => r.split(' p50 ')[0]),
+      ['sent → published', 'published → received', 'sent → received'],
+    );
     for (const r of measures) assert.match(r, / p50 [\d.]+m?s · p90 [\d.]+m?s · p99 [\d.]+m?s · max [\d.]+m?s$/);
     await screenshot(page, join(SHOTS, 'workbench-tree-percentiles.png'));
     await summary.click();
@@ -224,11 +242,20 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       const rows = await detailRows(frame);
       // The hold and latency percentiles of the mark's key and of all keys, under the record.
       const percentiles = await frame.locator('.ss-detail .ss-percentiles').evaluateAll((sections) =>
-        sections.map((sec) => ({ heading: sec.querySelector('h3')?.textContent ?? '', rows: [...sec.querySelectorAll('tr')].map((tr) => `${tr.querySelector('th')?.textContent ?? ''}: ${tr.querySelector('td')?.textContent ?? ''}`) })),
+        sections.map((sec) => ({
+          heading: sec.querySelector('h3')?.textContent ?? '',
+          rows: [...sec.querySelectorAll('tr')].map((tr) => `${tr.querySelector('th')?.textContent ?? ''}: ${tr.querySelector('td')?.textContent ?? ''}`),
+        })),
       );
-      assert.deepEqual(percentiles.map((p) => p.heading), [`Key ${rows.get('Key')}: p50 / p90 / p99 / max`, 'All keys: p50 / p90 / p99 / max']);
+      assert.deepEqual(
+        percentiles.map((p) => p.heading),
+        [`Key ${rows.get('Key')}: p50 / p90 / p99 / max`, 'All keys: p50 / p90 / p99 / max'],
+      );
       for (const p of percentiles) {
-        assert.deepEqual(p.rows.map((r) => r.split(': ')[0]), ['hold (arrival → release)', 'sent → published', 'published → received', 'sent → received']);
+        assert.deepEqual(
+          p.rows.map((r) => r.split(': ')[0]),
+          ['hold (arrival → release)', 'sent → published', 'published → received', 'sent → received'],
+        );
         for (const r of p.rows) assert.match(r, /: (?:[\d.]+ (?:µs|ms|s) \/ ){3}[\d.]+ (?:µs|ms|s)$/);
       }
       assert.equal(percentiles[1].rows[0], 'hold (arrival → release): 0 µs / 0 µs / 8.42 s / 10 s');
@@ -269,7 +296,10 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       // The host answers, the page redraws: wait for the cursor drawn at that arrival's time.
       const s = await waitForSnapshot(frame, (x) => x.cursorTime === timeOf(line), what);
       await panel.locator('p', { hasText: `Arrival ${line}:` }).waitFor({ timeout: 10_000 });
-      assert.match(await panel.innerText(), new RegExp(`Arrival ${line}: key ${lines[line - 1].message.attributes.Channel}, seq ${lines[line - 1].message.attributes.MsgSeqNum}, line ${line}`));
+      assert.match(
+        await panel.innerText(),
+        new RegExp(`Arrival ${line}: key ${lines[line - 1].message.attributes.Channel}, seq ${lines[line - 1].message.attributes.MsgSeqNum}, line ${line}`),
+      );
       return s;
     };
     await step('Step forward one arrival', 1, 'step 1');
@@ -282,7 +312,8 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     // What each key holds in its start window after three arrivals, as runs of consecutive
     // numbers with a count ("7100–7101 (2)"), not a number a line.
     const heldAt3 = new Map<string, number[]>();
-    for (const l of lines.slice(0, 3)) heldAt3.set(l.message.attributes.Channel, [...(heldAt3.get(l.message.attributes.Channel) ?? []), Number(l.message.attributes.MsgSeqNum)]);
+    for (const l of lines.slice(0, 3))
+      heldAt3.set(l.message.attributes.Channel, [...(heldAt3.get(l.message.attributes.Channel) ?? []), Number(l.message.attributes.MsgSeqNum)]);
     const cell = (nums: number[]): string => {
       const sorted = [...new Set(nums)].sort((a, b) => a - b);
       const runs: string[] = [];
@@ -294,12 +325,22 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       }
       return runs.join(', ') + (sorted.length > 1 ? ` (${sorted.length})` : '');
     };
-    const heldCells = new Map((await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[2].textContent] as [string, string]))));
+    const heldCells = new Map(
+      await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[2].textContent] as [string, string])),
+    );
     assert.deepEqual(heldCells, new Map([...heldAt3].map(([k, nums]) => [k, cell(nums)])));
     // The lane labels count up to the position (the start windows hold: no findings yet).
     const upTo3 = (name: string) => `${lines.slice(0, 3).filter((l) => l.message.attributes.Channel === name).length} rcv`;
-    const at3 = await waitForSnapshot(frame, (x) => x.allFresh && x.lanes.length === 3 && x.lanes.every((l) => l.label === upTo3(l.name)), 'lane labels at arrival 3');
-    assert.equal(at3.lanes.reduce((a, l) => a + Number(l.label.split(' ')[0]), 0), 3, 'three arrivals in all');
+    const at3 = await waitForSnapshot(
+      frame,
+      (x) => x.allFresh && x.lanes.length === 3 && x.lanes.every((l) => l.label === upTo3(l.name)),
+      'lane labels at arrival 3',
+    );
+    assert.equal(
+      at3.lanes.reduce((a, l) => a + Number(l.label.split(' ')[0]), 0),
+      3,
+      'three arrivals in all',
+    );
     // The lane the keyboard moves to is announced with the same counts.
     await frame.locator('canvas.ss-canvas').press('ArrowDown');
     const focused = await waitForSnapshot(frame, (x) => x.focusedLane !== undefined && x.canvasFocused, 'a lane focused from the keyboard');
@@ -323,7 +364,11 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
     const g = await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.gap === 1, 'the declared gap drawn, the other not yet');
     const gap = g.findings.find((f) => f.kind === 'gap')!;
-    assert.deepEqual((await colourDistances(frame, [gap], g.lanes)).filter((d) => d.best > 24), [], 'the gap band on the canvas');
+    assert.deepEqual(
+      (await colourDistances(frame, [gap], g.lanes)).filter((d) => d.best > 24),
+      [],
+      'the gap band on the canvas',
+    );
     await screenshot(workbench().page, join(SHOTS, 'workbench-timeline-replay.png'));
     // The state table's headers each on one line in the narrow panel (they wrapped: "Ke", "y").
     const headerLines = await panel.locator('thead th').evaluateAll((ths) =>
@@ -386,7 +431,13 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
     await page.keyboard.press('Control+Shift+F');
     const search = page.locator('.search-view .search-widget .monaco-findInput').first().locator('textarea, input').first();
     // (Should the shortcut not reach the workbench from the webview, the command opens it: typing is what is checked.)
-    if (!(await search.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) await runCommand(page, 'View: Show Search');
+    if (
+      !(await search.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await runCommand(page, 'View: Show Search');
     await search.waitFor({ state: 'visible', timeout: 10_000 });
     await until(async () => await search.evaluate((e) => e === e.ownerDocument.activeElement), 10_000);
     await page.keyboard.press('Control+A');
@@ -473,7 +524,11 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 15_000 });
       await input.press('Enter');
       await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
-      await frame.waitForFunction((c) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(c), webviewClass, { timeout: 15_000 });
+      await frame.waitForFunction(
+        (c) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(c),
+        webviewClass,
+        { timeout: 15_000 },
+      );
     };
     await frame.getByRole('button', { name: 'Show the filter bar' }).click();
     const backgrounds = new Map<string, string>();
@@ -493,9 +548,15 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       // Every control, as assistive technology reads it (Playwright's accessible names): none
       // without a name. An unnamed one reads `- button` where a named one reads `- button "Zoom in"`.
       const tree = await frame.locator('body').ariaSnapshot();
-      const controls = tree.split('\n').filter((l) => /^\s*- (button|combobox|listbox|textbox|checkbox|spinbutton|slider|radio|switch|link|menuitem|tab)\b/.test(l));
+      const controls = tree
+        .split('\n')
+        .filter((l) => /^\s*- (button|combobox|listbox|textbox|checkbox|spinbutton|slider|radio|switch|link|menuitem|tab)\b/.test(l));
       assert.ok(controls.length >= 15, `the toolbar, replay bar and filter bar are in the tree:\n${tree}`);
-      assert.deepEqual(controls.filter((l) => !/^\s*- \w+ "[^"]+"/.test(l)), [], `controls without an accessible name in ${label}`);
+      assert.deepEqual(
+        controls.filter((l) => !/^\s*- \w+ "[^"]+"/.test(l)),
+        [],
+        `controls without an accessible name in ${label}`,
+      );
       // Reachable by keyboard: no enabled control is taken out of the tab order (but for a part of
       // a web component whose own input is in it: the keys list's chevron button, which opens the
       // same list as ↓ in its input).
@@ -517,12 +578,18 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
 
   it('orders the lanes from its Keys menu and from Sort Keys…, the tree alike; a filter cleared from the Command Palette reaches it', async () => {
     const { page } = workbench();
-    const lanesBecome = async (want: string[], what: string) => (await waitForSnapshot(frame, (x) => x.lanes.map((l) => l.name).join() === want.join(), what, 15_000)).lanes;
+    const lanesBecome = async (want: string[], what: string) =>
+      (await waitForSnapshot(frame, (x) => x.lanes.map((l) => l.name).join() === want.join(), what, 15_000)).lanes;
     // The sample's key rows in the Sessions tree: "310" and "997 delivered · …", read as one text.
     const treeKeysBecome = (want: string[]) =>
-      until(async () => (await treeRows(page, 'seqscope')).filter((r) => /^3\d\d\d+ delivered/.test(r)).map((r) => r.slice(0, 3)).join() === want.join(), 15_000).catch(async (e: Error) =>
-        assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`),
-      );
+      until(
+        async () =>
+          (await treeRows(page, 'seqscope'))
+            .filter((r) => /^3\d\d\d+ delivered/.test(r))
+            .map((r) => r.slice(0, 3))
+            .join() === want.join(),
+        15_000,
+      ).catch(async (e: Error) => assert.fail(`${e.message}; tree rows: ${(await treeRows(page, 'seqscope')).join(' | ')}`));
     const keysMenu = frame.getByRole('combobox', { name: 'Order of the lanes' });
     assert.equal(await choiceValue(keysMenu), 'arrival');
     await lanesBecome(['318', '310', '312'], 'first seen, as the capture has them');
@@ -579,8 +646,14 @@ describe('timeline webview in the VS Code workbench (e2e)', () => {
       if (await payload.count()) payloads.push(`${await payload.getAttribute('data-view')}:${await payload.textContent()}`);
     }
     assert.ok(payloads.includes(`text:${XSS_PAYLOAD}`), `the payload as text among ${JSON.stringify(payloads)}`);
-    assert.ok(details.some((d) => d.includes('<svg onload=alert(3)>')), 'the hostile messageId as text');
-    assert.ok(details.some((d) => d.includes('</script><img src=x onerror=alert(2)>')), 'the hostile attribute as text');
+    assert.ok(
+      details.some((d) => d.includes('<svg onload=alert(3)>')),
+      'the hostile messageId as text',
+    );
+    assert.ok(
+      details.some((d) => d.includes('</script><img src=x onerror=alert(2)>')),
+      'the hostile attribute as text',
+    );
     // The last detail drawn: an element made from data would be in the page by now.
     await settled(frame);
     // (#seqscope-preview is the first view's inert JSON block; its `<` are \u003c escapes.)

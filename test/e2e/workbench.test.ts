@@ -19,7 +19,10 @@ describe('workbench (e2e)', () => {
     mkdirSync(recordings);
     mkdirSync(join(folder, '.vscode'));
     writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'seqscope.pubsub.recordingDirectory': recordings }));
-    for (const [name, ageS] of [['orders-20261201T090000Z.jsonl', 60], ['orders-20261130T090000Z.jsonl', 86_400]] as const) {
+    for (const [name, ageS] of [
+      ['orders-20261201T090000Z.jsonl', 60],
+      ['orders-20261130T090000Z.jsonl', 86_400],
+    ] as const) {
       writeFileSync(join(recordings, name), generateCapture({ seed: 3, keys: 2, messagesPerKey: 10 }).lines.join('\n') + '\n');
       const t = Date.now() / 1000 - ageS;
       utimesSync(join(recordings, name), t, t);
@@ -31,7 +34,10 @@ describe('workbench (e2e)', () => {
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'basic.jsonl' });
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     const names = await page.locator('.explorer-folders-view .monaco-list-row').allInnerTexts();
-    assert.ok(names.some((n) => n.includes('pull-pretty.json')), `Explorer rows: ${names.join(', ')}`);
+    assert.ok(
+      names.some((n) => n.includes('pull-pretty.json')),
+      `Explorer rows: ${names.join(', ')}`,
+    );
   });
 
   it('toggles the panel with "View: Toggle Panel"', async () => {
@@ -50,7 +56,12 @@ describe('workbench (e2e)', () => {
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await welcome.innerText(), /No capture is open/);
     // Every way in: captures, the sample and live Pub/Sub as buttons; earlier recordings a link.
-    assert.deepEqual(await welcome.locator('.monaco-button').allInnerTexts(), ['Open Capture…', 'Open Sample Capture', 'Tap Topic…', 'Attach to Subscription…']);
+    assert.deepEqual(await welcome.locator('.monaco-button').allInnerTexts(), [
+      'Open Capture…',
+      'Open Sample Capture',
+      'Tap Topic…',
+      'Attach to Subscription…',
+    ]);
     assert.equal(await welcome.locator('a:not(.monaco-button)', { hasText: /^Recordings…$/ }).count(), 1);
     assert.deepEqual(await treeRows(page, 'seqscope'), []);
   });
@@ -60,7 +71,9 @@ describe('workbench (e2e)', () => {
     await openCaptureFromPalette(page, 'basic.jsonl', 'Use settings');
     // The session row, then its children, fill in as the capture is read: wait for both.
     let rows: string[] = [];
-    const complete = () => /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') && rows.some((r) => /^Summary.*4 delivered · 0 dup · 0 reordered · 0 invalid · publish order: gaps cannot be seen/s.test(r));
+    const complete = () =>
+      /^basic\.jsonl.*4 records/s.test(rows[0] ?? '') &&
+      rows.some((r) => /^Summary.*4 delivered · 0 dup · 0 reordered · 0 invalid · publish order: gaps cannot be seen/s.test(r));
     await until(async () => {
       rows = await treeRows(page, 'seqscope');
       return complete();
@@ -112,7 +125,9 @@ describe('workbench (e2e)', () => {
     assert.equal(await rows.first().getAttribute('aria-checked'), 'true');
     await page.keyboard.press('Enter');
     let tree: string[] = [];
-    await until(async () => (tree = await treeRows(page, 'seqscope')).some((r) => r.startsWith('Filter: key 1234')), 15_000).catch((e) => assert.fail(`${e.message}; tree rows: ${tree.join(' | ')}`));
+    await until(async () => (tree = await treeRows(page, 'seqscope')).some((r) => r.startsWith('Filter: key 1234')), 15_000).catch((e) =>
+      assert.fail(`${e.message}; tree rows: ${tree.join(' | ')}`),
+    );
 
     // Again: the chosen key is listed first and ticked, with a page of the others after it.
     await openKeysPicker();
@@ -139,7 +154,10 @@ describe('workbench (e2e)', () => {
     const actions = rows.nth(1).locator('.quick-input-list-entry-action-bar .action-label');
     assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Copy Path', 'Delete…']);
     const titleActions = page.locator('.quick-input-widget .quick-input-titlebar .action-label');
-    assert.deepEqual(await titleActions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Copy the Recordings Folder Path', 'Delete Every Recording Not in Use…']);
+    assert.deepEqual(await titleActions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
+      'Copy the Recordings Folder Path',
+      'Delete Every Recording Not in Use…',
+    ]);
     await screenshot(page, join(shots, 'recordings.png'));
 
     await rows.nth(1).click();

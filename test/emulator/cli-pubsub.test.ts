@@ -30,7 +30,20 @@ describe('emulator: seqscope publish and record', function () {
     await conn.client.createTopic(topic);
     const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').length;
     const out = join(tempDir(), 'cme.jsonl');
-    const rec = await startCli(emu, ['record', '--topic', topic, '--out', out, '--max-messages', String(lines), '--duration', '60s', '--preset', 'cme', '--json']);
+    const rec = await startCli(emu, [
+      'record',
+      '--topic',
+      topic,
+      '--out',
+      out,
+      '--max-messages',
+      String(lines),
+      '--duration',
+      '60s',
+      '--preset',
+      'cme',
+      '--json',
+    ]);
     await waitFor('the tap', () => /tapping/.test(rec.stderr) || rec.child.exitCode !== null);
     const pub = await runCli(emu, ['publish', SAMPLE, '--topic', `projects/${PROJECT}/topics/${topic}`, '--pace', 'max', '--json']);
     assert.equal(pub.code, 0, pub.stderr);
@@ -49,11 +62,14 @@ describe('emulator: seqscope publish and record', function () {
     assert.equal(summary.invalid, 0);
     const events: TraceEvent[] = [];
     await runReplay({ paths: [out], options: resolveOptions({ preset: 'cme' }), listener: (e) => events.push(e) });
-    const gaps = events.filter((e): e is GapEvent => e.type === 'gap').map((g) => `${g.key}:${g.from}-${g.to}`).sort();
+    const gaps = events
+      .filter((e): e is GapEvent => e.type === 'gap')
+      .map((g) => `${g.key}:${g.from}-${g.to}`)
+      .sort();
     assert.deepEqual(gaps, ['310:41517-41519', '318:7777-7777']);
   });
 
-  it('publish - takes a gzip capture from standard input; recorded back to a .gz file, gzip-compressed, it has the sample\'s findings', async () => {
+  it("publish - takes a gzip capture from standard input; recorded back to a .gz file, gzip-compressed, it has the sample's findings", async () => {
     const { emu, conn } = env;
     const topic = uniqueId('stdin');
     const sub = uniqueId('stdin-sub');
@@ -62,9 +78,25 @@ describe('emulator: seqscope publish and record', function () {
     const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').length;
     const pub = await runCli(emu, ['publish', '-', '--topic', topic], gzipSync(readFileSync(SAMPLE)));
     assert.equal(pub.code, 0, pub.stderr);
-    assert.match(pub.stdout, new RegExp(`^Published ${lines} of ${lines} messages \\(3 keys\\) from standard input to projects/${PROJECT}/topics/${topic} in `));
+    assert.match(
+      pub.stdout,
+      new RegExp(`^Published ${lines} of ${lines} messages \\(3 keys\\) from standard input to projects/${PROJECT}/topics/${topic} in `),
+    );
     const out = join(tempDir(), 'stdin.jsonl.gz');
-    const rec = await runCli(emu, ['record', '--subscription', sub, '--out', out, '--max-messages', String(lines), '--duration', '60s', '--preset', 'cme', '--json']);
+    const rec = await runCli(emu, [
+      'record',
+      '--subscription',
+      sub,
+      '--out',
+      out,
+      '--max-messages',
+      String(lines),
+      '--duration',
+      '60s',
+      '--preset',
+      'cme',
+      '--json',
+    ]);
     assert.equal(rec.code, 0, rec.stderr);
     const { summary, recorded } = JSON.parse(rec.stdout);
     assert.equal(recorded.gzip, true);
@@ -72,10 +104,7 @@ describe('emulator: seqscope publish and record', function () {
     assert.equal(gunzipSync(file).toString().trim().split('\n').length, lines, 'gunzip reads every recorded line');
     assert.ok(file.length < statSync(SAMPLE).size / 2, `compressed: ${file.length} bytes`);
     // As in the first test: every number, gap and second publish made it through the pipe.
-    assert.deepEqual(
-      [summary.received, summary.delivered, summary.gaps, summary.lost, summary.duplicates, summary.invalid],
-      [3006, 2996, 2, 4, 10, 0],
-    );
+    assert.deepEqual([summary.received, summary.delivered, summary.gaps, summary.lost, summary.duplicates, summary.invalid], [3006, 2996, 2, 4, 10, 0]);
   });
 
   it('on a terminal, publish and record show a progress line, redrawn in place and erased before the result', async () => {
@@ -109,7 +138,10 @@ describe('emulator: seqscope publish and record', function () {
     const ticks = rec.stderr.text.split(ERASE);
     // The subscription has no message ordering: that note comes first, on a line of its own, then
     // the line that says the stream is open.
-    assert.match(ticks.shift() ?? '', /^seqscope: note: \S+ does not have message ordering enabled; per-key order is not guaranteed\nseqscope: recording \S+ to \S+progress\.jsonl\n$/);
+    assert.match(
+      ticks.shift() ?? '',
+      /^seqscope: note: \S+ does not have message ordering enabled; per-key order is not guaranteed\nseqscope: recording \S+ to \S+progress\.jsonl\n$/,
+    );
     assert.equal(ticks.pop(), '', 'erased before the result');
     assert.ok(ticks.length >= 1 && ticks.length <= 3, `a line a second: ${JSON.stringify(ticks)}`);
     for (const l of ticks) assert.match(l, /^seqscope: recording 0 messages · 0\/s · [12](\.\d)?s$/);
@@ -123,7 +155,11 @@ describe('emulator: seqscope publish and record', function () {
     await t.createSubscription(sub, { enableMessageOrdering: true, deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: 5 } });
     const io = { stdout: textSink(false), stderr: textSink(false) };
     const out = join(tempDir(), 'dl.jsonl');
-    assert.equal(await main(['record', '--subscription', sub, '--out', out, '--duration', '1s', '--emulator-host', emu.host, '--project', PROJECT], io), 0, io.stderr.text);
+    assert.equal(
+      await main(['record', '--subscription', sub, '--out', out, '--duration', '1s', '--emulator-host', emu.host, '--project', PROJECT], io),
+      0,
+      io.stderr.text,
+    );
     assert.equal(
       io.stderr.text,
       `seqscope: note: projects/${PROJECT}/subscriptions/${sub} dead-letters to ${dlq.name}: a message its consumers keep failing goes there, out of order, and is missing here (a gap, when numbered)\n` +
@@ -145,7 +181,12 @@ describe('emulator: seqscope publish and record', function () {
     };
     const back = await run('--time', '5m');
     assert.equal(back.code, 0, back.err);
-    assert.match(back.out, new RegExp(`^Seeked projects/${PROJECT}/subscriptions/${sub} to \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: the server re-delivers what it retained from there\\.\n$`));
+    assert.match(
+      back.out,
+      new RegExp(
+        `^Seeked projects/${PROJECT}/subscriptions/${sub} to \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: the server re-delivers what it retained from there\\.\n$`,
+      ),
+    );
     const refused = await run('--time', '2999-01-01T00:00:00Z');
     assert.equal(refused.code, 2);
     assert.match(refused.err, /is in the future: .* add --force to acknowledge the backlog on purpose/);
@@ -166,7 +207,11 @@ describe('emulator: seqscope publish and record', function () {
     assert.equal(await rec.exited, 141, rec.stderr);
     assert.doesNotMatch(rec.stderr, /cannot write|Error|could not delete/);
     const [subs] = await t.getSubscriptions();
-    assert.deepEqual(subs.map((s) => s.name), [], 'the tap is deleted');
+    assert.deepEqual(
+      subs.map((s) => s.name),
+      [],
+      'the tap is deleted',
+    );
     assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 1, 'the message is in the capture');
   });
 
@@ -183,7 +228,9 @@ describe('emulator: seqscope publish and record', function () {
     const pt = conn.client.topic(topic, { messageOrdering: true });
     const keys = ['acct-1', 'acct-2', 'acct-3', 'acct-4'];
     await Promise.all(
-      Array.from({ length: 2000 }, (_, i) => pt.publishMessage({ data: Buffer.from(`m${i}`), orderingKey: keys[i % 4], attributes: { n: String(Math.floor(i / 4)) } })),
+      Array.from({ length: 2000 }, (_, i) =>
+        pt.publishMessage({ data: Buffer.from(`m${i}`), orderingKey: keys[i % 4], attributes: { n: String(Math.floor(i / 4)) } }),
+      ),
     );
     for (const r of recs) assert.equal(await r.exited, 0, r.stderr);
     const counts = recs.map((r) => JSON.parse(r.stdout).recorded.received as number);
@@ -217,7 +264,9 @@ describe('emulator: seqscope publish and record', function () {
       await fastError('not-found', /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist/, () =>
         getSubscription(conn, parseResourceName('subscriptions', 'no-such-sub', PROJECT)),
       );
-      await fastError('not-found', /does not exist/, () => getSubscription(conn, parseResourceName('subscriptions', 'projects/other-project/subscriptions/md-310')));
+      await fastError('not-found', /does not exist/, () =>
+        getSubscription(conn, parseResourceName('subscriptions', 'projects/other-project/subscriptions/md-310')),
+      );
       await fastError('invalid-name', /not a valid subscription id/, async () => parseResourceName('subscriptions', 'projects/seqscope-test/subscriptions/x'));
       await fastError('invalid-name', /not a valid project id/, () => connect({ emulatorHost: emu.host, projectId: 'Bad_Project', env: {} }));
       const nobody = `127.0.0.1:${await freePort()}`;
@@ -233,21 +282,33 @@ describe('emulator: seqscope publish and record', function () {
       const kept = join(dir, 'yesterday.jsonl');
       writeFileSync(kept, readFileSync(SAMPLE).subarray(0, 300));
       const cases: [string[], RegExp][] = [
-        [['record', '--topic', 'no-such-topic', '--out', kept], /--out: .*yesterday\.jsonl already holds a recording \(300 B\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file\n/],
+        [
+          ['record', '--topic', 'no-such-topic', '--out', kept],
+          /--out: .*yesterday\.jsonl already holds a recording \(300 B\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file\n/,
+        ],
         [['record', '--topic', 'feed', '--out', kept, '--append', '--overwrite'], /--append continues the file and --overwrite replaces it: give one of them/],
         // Told to replace it, the command goes on, and here fails on the topic before writing.
         [['record', '--topic', 'no-such-topic', '--out', kept, '--overwrite'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         // --out is checked before connecting: these name a topic that does not exist either.
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'no-folder', 'x.jsonl')], /--out: the folder .*no-folder does not exist: create it first/],
         [['record', '--topic', 'no-such-topic', '--out', dir], /--out: .* is a folder: name a file in it/],
-        [['record', '--topic', 'no-such-topic', '--out', torn, '--append'], /--out: cannot append to .*torn\.jsonl\.gz: the gzip data ends early .* record to a new file instead/],
-        [['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')], /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/],
+        [
+          ['record', '--topic', 'no-such-topic', '--out', torn, '--append'],
+          /--out: cannot append to .*torn\.jsonl\.gz: the gzip data ends early .* record to a new file instead/,
+        ],
+        [
+          ['record', '--subscription', 'no-such-sub', '--out', join(dir, 'a.jsonl')],
+          /subscription projects\/seqscope-test\/subscriptions\/no-such-sub does not exist: check the name/,
+        ],
         [['record', '--topic', 'no-such-topic', '--out', join(dir, 'b.jsonl')], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         [['publish', SAMPLE, '--topic', 'no-such-topic'], /topic projects\/seqscope-test\/topics\/no-such-topic does not exist/],
         [['record', '--subscription', 'projects/seqscope-test/topics/feed', '--out', join(dir, 'c.jsonl')], /names a topic, not a subscription/],
         [['record', '--subscription', 's-1', '--topic', 't-1', '--out', join(dir, 'd.jsonl')], /give one of --subscription .* or --topic/],
         [['publish', SAMPLE, '--topic', 'feed', '--pace', 'fast'], /pace "fast" is not original, max or xN/],
-        [['record', '--subscription', 'md-310', '--out', join(dir, 'e.jsonl'), '--emulator-host', `127.0.0.1:${await freePort()}`], /emulator at .* is not running: start it/],
+        [
+          ['record', '--subscription', 'md-310', '--out', join(dir, 'e.jsonl'), '--emulator-host', `127.0.0.1:${await freePort()}`],
+          /emulator at .* is not running: start it/,
+        ],
       ];
       for (const [args, re] of cases) {
         const r = await runCli(emu, args);

@@ -21,7 +21,7 @@ const CME_PROJECT = 'cme-smartstream';
 describe('emulator: taps on topics of another project, several into one recording', function () {
   const env = useEmulator();
 
-  it('record --topic projects/<other>/topics/A --topic …B,C: one recording, keys per topic, the sample\'s exact findings; the taps live in our project and are deleted', async () => {
+  it("record --topic projects/<other>/topics/A --topic …B,C: one recording, keys per topic, the sample's exact findings; the taps live in our project and are deleted", async () => {
     const { emu, conn } = env;
     const dir = tempDir();
     // One topic per channel, as CME publishes, named as CME names them.
@@ -38,10 +38,30 @@ describe('emulator: taps on topics of another project, several into one recordin
 
     const out = join(dir, 'three-channels.jsonl');
     // Repeated and comma-separated alike.
-    const rec = await startCli(emu, ['record', '--topic', topics[0], '--topic', `${topics[1]},${topics[2]}`, '--out', out, '--max-messages', String(lines.length), '--duration', '90s', '--preset', 'cme', '--json']);
+    const rec = await startCli(emu, [
+      'record',
+      '--topic',
+      topics[0],
+      '--topic',
+      `${topics[1]},${topics[2]}`,
+      '--out',
+      out,
+      '--max-messages',
+      String(lines.length),
+      '--duration',
+      '90s',
+      '--preset',
+      'cme',
+      '--json',
+    ]);
     await waitFor('the three taps', () => (rec.stderr.match(/tapping/g) ?? []).length === 3 || rec.child.exitCode !== null);
     assert.match(rec.stderr, /3 topics into one recording: each line carries its "topic", and keys are per topic/);
-    for (const t of topics) assert.match(rec.stderr, new RegExp(`tapping ${t.replace(/\./g, '\\.')} through projects/${PROJECT}/subscriptions/seqscope-tap-`), 'the tap is made in our project');
+    for (const t of topics)
+      assert.match(
+        rec.stderr,
+        new RegExp(`tapping ${t.replace(/\./g, '\\.')} through projects/${PROJECT}/subscriptions/seqscope-tap-`),
+        'the tap is made in our project',
+      );
     for (let i = 0; i < channels.length; i++) {
       const pub = await runCli(emu, ['publish', perChannel[i], '--topic', topics[i], '--pace', 'max', '--json']);
       assert.equal(pub.code, 0, pub.stderr);
@@ -58,9 +78,15 @@ describe('emulator: taps on topics of another project, several into one recordin
     assert.equal(summary.lost, 4);
     assert.equal(summary.duplicates, 10);
     assert.equal(summary.invalid, 0);
-    assert.deepEqual(summary.byKey.map((k: { key: string }) => k.key).sort(), channels.map((c) => `${stem}.${c}/${c}`));
+    assert.deepEqual(
+      summary.byKey.map((k: { key: string }) => k.key).sort(),
+      channels.map((c) => `${stem}.${c}/${c}`),
+    );
 
-    const recordedLines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const recordedLines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(recordedLines.length, lines.length);
     for (const r of recordedLines) assert.equal(r.topic, topics[channels.indexOf(r.message.attributes.Channel)], 'each line names its topic');
 
@@ -71,7 +97,10 @@ describe('emulator: taps on topics of another project, several into one recordin
     assert.equal(oneStream.keys, 3);
     assert.equal(oneStream.gaps, 2);
     assert.equal(oneStream.duplicates, 10);
-    const gaps = events.filter((e): e is GapEvent => e.type === 'gap').map((g) => `${g.key}:${g.from}-${g.to}`).sort();
+    const gaps = events
+      .filter((e): e is GapEvent => e.type === 'gap')
+      .map((g) => `${g.key}:${g.from}-${g.to}`)
+      .sort();
     assert.deepEqual(gaps, [`${stem}.310:41517-41519`, `${stem}.318:7777-7777`]);
 
     assert.deepEqual(await findLeftoverTaps(conn), [], 'every tap was deleted');

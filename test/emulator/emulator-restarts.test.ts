@@ -31,7 +31,11 @@ function numbersIn(path: string): Set<number> {
 async function publishRound(conn: PubsubConnection, topic: string, round: number): Promise<void> {
   const t = conn.client.topic(topic, { messageOrdering: true });
   const from = round * PER_ROUND;
-  await Promise.all(Array.from({ length: PER_ROUND }, (_, i) => t.publishMessage({ data: Buffer.from(`n${from + i}`), orderingKey: `k${i % 4}`, attributes: { n: String(from + i) } })));
+  await Promise.all(
+    Array.from({ length: PER_ROUND }, (_, i) =>
+      t.publishMessage({ data: Buffer.from(`n${from + i}`), orderingKey: `k${i % 4}`, attributes: { n: String(from + i) } }),
+    ),
+  );
   await t.flush();
 }
 
@@ -88,7 +92,9 @@ describe('emulator: killed and restarted mid-stream', function () {
     assert.equal(recorded.acked, recorded.received, 'every delivery acked once written');
     const { summary } = await runReplay({ paths: [out], options: resolveOptions({ seq: 'attribute:n' }) });
     assert.equal(summary.invalid, 0);
-    console.log(`      record: ${RESTARTS} emulator restarts, ${recorded.received} received, ${recorded.acked} acked, ${(RESTARTS + 1) * PER_ROUND - numbers.size} lost`);
+    console.log(
+      `      record: ${RESTARTS} emulator restarts, ${recorded.received} received, ${recorded.acked} acked, ${(RESTARTS + 1) * PER_ROUND - numbers.size} lost`,
+    );
   });
 
   it(`live session: ${RESTARTS} restarts, disconnected / live each time; nothing acked is missing from the recording`, async () => {

@@ -87,7 +87,12 @@ export async function startCli(emu: PubsubEmulator, args: string[], input?: Buff
   return run;
 }
 
-export async function runCli(emu: PubsubEmulator, args: string[], input?: Buffer, env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  emu: PubsubEmulator,
+  args: string[],
+  input?: Buffer,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await startCli(emu, args, input, env);
   const code = await r.exited;
   return { code, stdout: r.stdout, stderr: r.stderr };

@@ -60,11 +60,19 @@ describe('emulator: seqscope record killed with SIGKILL', function () {
     await t.createSubscription(sub, { ackDeadlineSeconds: 10 });
     const batch = conn.client.topic(topic, { batching: { maxMessages: 500 } });
     for (let from = 0; from < MESSAGES; from += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, MESSAGES - from) }, (_, i) => batch.publishMessage({ data: Buffer.from(`m${from + i}`), attributes: { n: String(from + i) } })));
+      await Promise.all(
+        Array.from({ length: Math.min(500, MESSAGES - from) }, (_, i) =>
+          batch.publishMessage({ data: Buffer.from(`m${from + i}`), attributes: { n: String(from + i) } }),
+        ),
+      );
     }
     const out = join(tempDir(), 'killed.jsonl');
-    const record = (...more: string[]) => startCli(emu, ['record', '--subscription', `projects/${PROJECT}/subscriptions/${sub}`, '--out', out, '--json', ...more]);
-    const unparsable = () => readFileSync(out, 'utf8').split('\n').filter((l) => l !== '' && !isJson(l)).length;
+    const record = (...more: string[]) =>
+      startCli(emu, ['record', '--subscription', `projects/${PROJECT}/subscriptions/${sub}`, '--out', out, '--json', ...more]);
+    const unparsable = () =>
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '' && !isJson(l)).length;
 
     let killedMidStream = 0;
     for (let k = 0; k < KILLS; k++) {
@@ -94,13 +102,21 @@ describe('emulator: seqscope record killed with SIGKILL', function () {
     assert.equal(await last.exited, 4, last.stderr);
     const result = JSON.parse(last.stdout);
     const drainedIn = Date.now() - drainStarted;
-    assert.match(result.recorded.stoppedBecause, /^drained: nothing arrived for 12s, not confirmed: the emulator hands a killed client's leases back over minutes/, last.stderr);
+    assert.match(
+      result.recorded.stoppedBecause,
+      /^drained: nothing arrived for 12s, not confirmed: the emulator hands a killed client's leases back over minutes/,
+      last.stderr,
+    );
     assert.match(last.stderr, /waiting up to 10s more for messages a previous client holds leased/);
     assert.match(last.stderr, /seqscope: the drain is not confirmed: .*run `record --append --drain` again/);
     const missingAfterDrain = MESSAGES - recordedNumbers(out).size;
     if (missingAfterDrain > 0) {
       const rest = await record('--append', '--duration', '600s');
-      await waitFor(`the ${missingAfterDrain} messages the drain missed`, () => recordedNumbers(out).size === MESSAGES || rest.child.exitCode !== null, 540_000);
+      await waitFor(
+        `the ${missingAfterDrain} messages the drain missed`,
+        () => recordedNumbers(out).size === MESSAGES || rest.child.exitCode !== null,
+        540_000,
+      );
       rest.child.kill('SIGTERM');
       assert.equal(await rest.exited, 0, rest.stderr);
     }
@@ -115,7 +131,9 @@ describe('emulator: seqscope record killed with SIGKILL', function () {
     const again = [...counts.values()].reduce((a, c) => a + c - 1, 0);
     const torn = unparsable();
     const { summary } = await runReplay({ paths: [out], options: resolveOptions({ seq: 'attribute:n', key: 'none' }) });
-    console.log(`      killed recorder: ${KILLS} kills (${killedMidStream} while writing), ${MESSAGES} messages, ${lost.length} lost, ${again} written twice (written, killed before the ack, redelivered), ${torn} torn lines; drained in ${Math.round(drainedIn / 1000)} s, ${missingAfterDrain} of them recorded by a later run`);
+    console.log(
+      `      killed recorder: ${KILLS} kills (${killedMidStream} while writing), ${MESSAGES} messages, ${lost.length} lost, ${again} written twice (written, killed before the ack, redelivered), ${torn} torn lines; drained in ${Math.round(drainedIn / 1000)} s, ${missingAfterDrain} of them recorded by a later run`,
+    );
     assert.deepEqual(lost.slice(0, 20), [], `${lost.length} messages never recorded`);
     assert.equal(summary.invalid, torn);
     // Every line read; what came back after its gap was declared lost is late, not missing.

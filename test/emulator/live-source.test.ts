@@ -21,7 +21,9 @@ import { connectTo, useEmulator, PROJECT, runCli, tempDir, uniqueId, waitFor } f
 async function publishNumbered(conn: PubsubConnection, topic: string, key: string, from: number, to: number): Promise<void> {
   const t = conn.client.topic(topic, { messageOrdering: true });
   await Promise.all(
-    Array.from({ length: to - from + 1 }, (_, i) => t.publishMessage({ data: Buffer.from(`n${from + i}`), orderingKey: key, attributes: { n: String(from + i) } })),
+    Array.from({ length: to - from + 1 }, (_, i) =>
+      t.publishMessage({ data: Buffer.from(`n${from + i}`), orderingKey: key, attributes: { n: String(from + i) } }),
+    ),
   );
   await t.flush();
 }
@@ -60,13 +62,27 @@ describe('emulator: live source', function () {
     await source.stop();
     await recorder.close();
 
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.message.attributes.n), ['0', '1', '2', '3', '4', '5', '3', '4', '5'], 'the emulator re-sent 3 and everything after it, in order');
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => l.message.attributes.n),
+      ['0', '1', '2', '3', '4', '5', '3', '4', '5'],
+      'the emulator re-sent 3 and everything after it, in order',
+    );
     const { events, summary } = await replayEvents(out);
     const delivered = events.filter((e): e is MessageEvent => e.type === 'message').map((e) => e.seq);
     assert.deepEqual(delivered, [0, 1, 2, 3, 4, 5], 'each number delivered exactly once');
     const dups = events.filter((e): e is DuplicateEvent => e.type === 'duplicate');
-    assert.deepEqual(dups.map((d) => [d.seq, d.redelivery]), [[3, true], [4, true], [5, true]]);
+    assert.deepEqual(
+      dups.map((d) => [d.seq, d.redelivery]),
+      [
+        [3, true],
+        [4, true],
+        [5, true],
+      ],
+    );
     assert.equal(summary.cascades, 1, 'one cascade, not three separate mysteries');
     assert.equal(summary.redeliveries, 3);
     assert.equal(source.stats.withheld, 1);
@@ -118,8 +134,14 @@ describe('emulator: live source', function () {
       await recorder.close();
 
       assert.ok(source.stats.reconnects >= 1);
-      assert.ok(states.some(([s, d]) => s === 'live' && /reconnected/.test(d)), JSON.stringify(states));
-      const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.ok(
+        states.some(([s, d]) => s === 'live' && /reconnected/.test(d)),
+        JSON.stringify(states),
+      );
+      const lines = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const ids = new Set(lines.map((l) => l.message.messageId as string));
       assert.equal(ackedBeforeKill.size, 200);
       for (const id of ackedBeforeKill) assert.ok(ids.has(id), `acked message ${id} is in the capture`);
@@ -172,9 +194,15 @@ describe('emulator: live source', function () {
       await waitFor('50 more acked on the new tap', () => second.stats.acked >= 50, 30_000);
       await second.stop();
       await recorder.close();
-      const numbers = readFileSync(out, 'utf8').trim().split('\n').map((l) => Number(JSON.parse(l).message.attributes.n));
+      const numbers = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => Number(JSON.parse(l).message.attributes.n));
       assert.equal(numbers.length, 100, 'one recording: 50 before, 50 after the re-tap');
-      assert.deepEqual([...new Set(numbers)].sort((a, b) => a - b), [...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 50 }, (_, i) => 100 + i)]);
+      assert.deepEqual(
+        [...new Set(numbers)].sort((a, b) => a - b),
+        [...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 50 }, (_, i) => 100 + i)],
+      );
       const { summary } = await replayEvents(out);
       assert.equal(summary.gaps, 1, 'what was published while there was no tap (50–99, here never) shows as one gap');
     } finally {
@@ -209,7 +237,10 @@ describe('emulator: live source', function () {
     assert.equal(summary.redeliveries, 20, 'same messageIds: redeliveries, not second publishes');
 
     const tap = await createTap(conn, parseResourceName('topics', topic, PROJECT));
-    await assert.rejects(seekSubscription(conn, tap.subscription, { time: before }), (e: PubsubError) => e.kind === 'unsupported' && /emulator cannot seek/.test(e.message));
+    await assert.rejects(
+      seekSubscription(conn, tap.subscription, { time: before }),
+      (e: PubsubError) => e.kind === 'unsupported' && /emulator cannot seek/.test(e.message),
+    );
   });
 
   it('finds leftover taps, and `seqscope taps --delete` removes them', async () => {

@@ -22,7 +22,7 @@ const fixture = JSON.parse(gunzipSync(readFileSync(join(__dirname, '../fixtures/
 describe('emulator: Google ordered-messages fixture through publish and a tap', function () {
   const env = useEmulator();
 
-  it('records every key in the fixture\'s expected order, and deletes the tap', async () => {
+  it("records every key in the fixture's expected order, and deletes the tap", async () => {
     const { emu, conn } = env;
     const dir = tempDir();
     const topic = uniqueId('ordered');
@@ -35,14 +35,30 @@ describe('emulator: Google ordered-messages fixture through publish and a tap', 
       fixture.input
         .map((m, i) =>
           JSON.stringify({
-            message: { data: Buffer.from(m.message).toString('base64'), messageId: `f${i}`, publishTime: new Date(t0 + i).toISOString(), ...(m.key ? { orderingKey: m.key } : {}) },
+            message: {
+              data: Buffer.from(m.message).toString('base64'),
+              messageId: `f${i}`,
+              publishTime: new Date(t0 + i).toISOString(),
+              ...(m.key ? { orderingKey: m.key } : {}),
+            },
             receivedAt: new Date(t0 + i).toISOString(),
           }),
         )
         .join('\n') + '\n',
     );
     const out = join(dir, 'recorded.jsonl');
-    const recorder = await startCli(emu, ['record', '--topic', topic, '--out', out, '--max-messages', String(fixture.input.length), '--duration', '90s', '--json']);
+    const recorder = await startCli(emu, [
+      'record',
+      '--topic',
+      topic,
+      '--out',
+      out,
+      '--max-messages',
+      String(fixture.input.length),
+      '--duration',
+      '90s',
+      '--json',
+    ]);
     await waitFor('the tap to be created', () => /tapping/.test(recorder.stderr) || recorder.child.exitCode !== null);
     assert.equal(recorder.child.exitCode, null, recorder.stderr);
 

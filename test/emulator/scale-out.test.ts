@@ -60,7 +60,16 @@ interface Summary {
 
 /** The verdict: what must not depend on how the messages were spread over recorders. */
 function verdict(s: Summary): Record<string, number> {
-  return { delivered: s.delivered, republished: s.duplicates - s.redeliveries, gaps: s.gaps, lost: s.lost, late: s.late, invalid: s.invalid, keys: s.keys, conflicts: s.conflicts ?? 0 };
+  return {
+    delivered: s.delivered,
+    republished: s.duplicates - s.redeliveries,
+    gaps: s.gaps,
+    lost: s.lost,
+    late: s.late,
+    invalid: s.invalid,
+    keys: s.keys,
+    conflicts: s.conflicts ?? 0,
+  };
 }
 
 /** Per key, the numbers the replay delivered, in order, and the gaps it reported. */
@@ -148,10 +157,23 @@ describe('emulator: several recorders on one ordered subscription (scale-out)', 
   /** The lone recorder's verdict and order must be the generator's truth; the merged ones, the lone recorder's. */
   async function compare(dir: string, truth: GroundTruth, solo: string, spread: string[]): Promise<Summary> {
     const one = await replay([solo], join(dir, 'solo.trace.jsonl'));
-    assert.deepEqual(verdict(one), { delivered: truth.distinct, republished: truth.duplicates, gaps: truth.gaps, lost: truth.lost, late: truth.late, invalid: 0, keys: CHANNELS, conflicts: 0 }, 'the lone recorder saw what was published');
+    assert.deepEqual(
+      verdict(one),
+      {
+        delivered: truth.distinct,
+        republished: truth.duplicates,
+        gaps: truth.gaps,
+        lost: truth.lost,
+        late: truth.late,
+        invalid: 0,
+        keys: CHANNELS,
+        conflicts: 0,
+      },
+      'the lone recorder saw what was published',
+    );
     assert.equal(one.redeliveries, 0);
     const merged = await replay(spread, join(dir, 'merged.trace.jsonl'));
-    assert.deepEqual(verdict(merged), verdict(one), 'merged recordings give the lone recorder\'s verdict');
+    assert.deepEqual(verdict(merged), verdict(one), "merged recordings give the lone recorder's verdict");
     const want = orderByKey(join(dir, 'solo.trace.jsonl'));
     const got = orderByKey(join(dir, 'merged.trace.jsonl'));
     assert.equal(got.size, CHANNELS);
@@ -159,20 +181,27 @@ describe('emulator: several recorders on one ordered subscription (scale-out)', 
     return merged;
   }
 
-  it('two recorders share the keys, each key with one of them; replayed together they give one recorder\'s verdict', async () => {
+  it("two recorders share the keys, each key with one of them; replayed together they give one recorder's verdict", async () => {
     const { dir, topic, spread, solo } = await setUp();
     const { path, truth } = stream(dir);
     const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
     const soloOut = join(dir, 'solo.jsonl');
     const recs = [...(await Promise.all(outs.map((o) => recorder(spread, o, [])))), await recorder(solo, soloOut, [])];
     await publish(path, topic);
-    await waitFor('every message recorded by the two and by the lone recorder', () => idsIn(outs) === truth.deliveries && idsIn([soloOut]) === truth.deliveries, 120_000);
+    await waitFor(
+      'every message recorded by the two and by the lone recorder',
+      () => idsIn(outs) === truth.deliveries && idsIn([soloOut]) === truth.deliveries,
+      120_000,
+    );
     // Stopped as Ctrl-C or a deploy stops them.
     for (const r of recs) r.child.kill('SIGTERM');
     for (const r of recs) assert.equal(await r.exited, 0, r.stderr);
     const perRecorder = outs.map(keysIn);
     const split = perRecorder.map((m) => [...m.keys()].sort());
-    assert.ok(split.every((keys) => keys.length > 0), `each recorder got keys: ${JSON.stringify(split)}`);
+    assert.ok(
+      split.every((keys) => keys.length > 0),
+      `each recorder got keys: ${JSON.stringify(split)}`,
+    );
     // Key affinity, as a rule: a key's messages all went to one recorder.
     const shared = split[0].filter((k) => split[1].includes(k));
     assert.deepEqual(shared, [], `no key split between the recorders: ${JSON.stringify(perRecorder.map((m) => Object.fromEntries(m)))}`);
@@ -203,7 +232,11 @@ describe('emulator: several recorders on one ordered subscription (scale-out)', 
     assert.equal(await a.exited, 0, a.stderr);
     const c = await recorder(spread, outs[2], []);
     await publish(join(dir, 'second.jsonl'), topic);
-    await waitFor('every message recorded by B and C (A\'s included) and by the lone recorder', () => idsIn(outs) === truth.deliveries && idsIn([soloOut]) === truth.deliveries, 120_000);
+    await waitFor(
+      "every message recorded by B and C (A's included) and by the lone recorder",
+      () => idsIn(outs) === truth.deliveries && idsIn([soloOut]) === truth.deliveries,
+      120_000,
+    );
     for (const r of [b, c, lone]) r.child.kill('SIGTERM');
     for (const r of [b, c, lone]) assert.equal(await r.exited, 0, r.stderr);
     const later = [keysIn(outs[1]), keysIn(outs[2])];

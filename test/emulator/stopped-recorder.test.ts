@@ -67,7 +67,9 @@ describe('emulator: a recorder that stops releases what it did not write', funct
     const b = await recorder(sub, outs[1]);
     const pub = env.conn.client.topic(topic, { messageOrdering: true, batching: { maxMessages: 100, maxMilliseconds: 10 } });
     const published = Promise.all(
-      Array.from({ length: PER_KEY * KEYS }, (_, i) => pub.publishMessage({ data: Buffer.from(`m${i}`), orderingKey: `key-${i % KEYS}`, attributes: { n: String(i) } })),
+      Array.from({ length: PER_KEY * KEYS }, (_, i) =>
+        pub.publishMessage({ data: Buffer.from(`m${i}`), orderingKey: `key-${i % KEYS}`, attributes: { n: String(i) } }),
+      ),
     );
     // Stopped while the backlog flows to both: A has written some, and holds more.
     await waitFor('A to record part of the stream', () => linesOf([outs[0]]).length >= 200, 60_000);
@@ -77,7 +79,9 @@ describe('emulator: a recorder that stops releases what it did not write', funct
     await published;
     const total = PER_KEY * KEYS;
     // Waited for as B's file gains them; the cap is past the deadline, so a figure is printed either way.
-    await waitFor('every message recorded by A or B', () => new Set(linesOf(outs).map((l) => l.id)).size === total, (DEADLINE_S + 30) * 1000).catch(() => undefined);
+    await waitFor('every message recorded by A or B', () => new Set(linesOf(outs).map((l) => l.id)).size === total, (DEADLINE_S + 30) * 1000).catch(
+      () => undefined,
+    );
     b.child.kill('SIGTERM');
     assert.equal(await b.exited, 0, b.stderr);
 
@@ -99,7 +103,13 @@ describe('emulator: a recorder that stops releases what it did not write', funct
     const summary = JSON.parse(replayed.stdout) as { options: string; reordered: number; byKey: { key: string; reordered: number }[] };
     assert.match(summary.options, /seq publishTime/);
     assert.equal(summary.reordered, order.reordered, 'the replay counts the reorders publish order shows');
-    assert.deepEqual(summary.byKey.filter((k) => k.reordered > 0).map((k) => k.key).sort(), order.keys);
+    assert.deepEqual(
+      summary.byKey
+        .filter((k) => k.reordered > 0)
+        .map((k) => k.key)
+        .sort(),
+      order.keys,
+    );
     assert.ok(last < (DEADLINE_S * 1000) / 2, `what A held reached B ${(last / 1000).toFixed(1)} s after the stop: well before the ${DEADLINE_S} s deadline`);
   });
 });

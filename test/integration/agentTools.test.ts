@@ -14,7 +14,14 @@ import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
 import { writePair } from '../support/abPairFiles';
 
-const TOOLS = ['seqscope_compare_captures', 'seqscope_find_messages', 'seqscope_list_findings', 'seqscope_list_sessions', 'seqscope_open_capture', 'seqscope_summarize_session'];
+const TOOLS = [
+  'seqscope_compare_captures',
+  'seqscope_find_messages',
+  'seqscope_list_findings',
+  'seqscope_list_sessions',
+  'seqscope_open_capture',
+  'seqscope_summarize_session',
+];
 
 /** Invokes a tool as a chat would (no chat request: the read-only tools ask nothing). */
 async function invoke(name: string, input: Record<string, unknown> = {}): Promise<string> {
@@ -40,10 +47,13 @@ describe('Language model tools', function () {
     await vscode.commands.executeCommand('seqscope.session.closeAll');
   });
 
-  const open = async (path: string, options: Record<string, string>) => (await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), options)).id;
+  const open = async (path: string, options: Record<string, string>) =>
+    (await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), options)).id;
 
   it('are registered with VS Code as the manifest declares them', async () => {
-    const manifest = vscode.extensions.getExtension('seqscope.seqscope')!.packageJSON as { contributes: { languageModelTools: { name: string; inputSchema: unknown; tags: string[] }[] } };
+    const manifest = vscode.extensions.getExtension('seqscope.seqscope')!.packageJSON as {
+      contributes: { languageModelTools: { name: string; inputSchema: unknown; tags: string[] }[] };
+    };
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('seqscope_'));
     assert.deepEqual(ours.map((t) => t.name).sort(), TOOLS);
     for (const t of ours) {
@@ -57,7 +67,10 @@ describe('Language model tools', function () {
   it('say when no session is open, and how to open one', async () => {
     assert.match(await invoke('seqscope_list_sessions'), /^no session is open in SeqScope \(seqscope_open_capture opens a capture\)$/);
     for (const name of ['seqscope_summarize_session', 'seqscope_list_findings']) {
-      assert.equal(await invoke(name), `${name}: no session is open in SeqScope: open a capture first (seqscope_open_capture, or the command SeqScope: Open Capture…)`);
+      assert.equal(
+        await invoke(name),
+        `${name}: no session is open in SeqScope: open a capture first (seqscope_open_capture, or the command SeqScope: Open Capture…)`,
+      );
     }
     assert.match(await invoke('seqscope_find_messages', { text: 'x' }), /no session is open/);
   });
@@ -67,9 +80,24 @@ describe('Language model tools', function () {
     const ordersId = await open(orders, {});
     const list = await invoke('seqscope_list_sessions');
     assert.match(list, /^2 sessions open:\n/);
-    assert.ok(list.includes(`session ${id}: "cme-sample.jsonl"\n  source: ${cme}\n  options: key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1\n`), list);
-    assert.ok(list.includes('  total, 3 keys: received 3006, delivered 2996, gaps 2 (lost 4), duplicates 10 (redelivered 5, republished 5, conflicting 0; cascades 5), late 0, invalid 0\n'), list);
-    assert.ok(list.includes('  key "318": received 1001, delivered 999, gaps 1 (lost 1), duplicates 2 (redelivered 1, republished 1, conflicting 0; cascades 1), late 0'), list);
+    assert.ok(
+      list.includes(
+        `session ${id}: "cme-sample.jsonl"\n  source: ${cme}\n  options: key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1\n`,
+      ),
+      list,
+    );
+    assert.ok(
+      list.includes(
+        '  total, 3 keys: received 3006, delivered 2996, gaps 2 (lost 4), duplicates 10 (redelivered 5, republished 5, conflicting 0; cascades 5), late 0, invalid 0\n',
+      ),
+      list,
+    );
+    assert.ok(
+      list.includes(
+        '  key "318": received 1001, delivered 999, gaps 1 (lost 1), duplicates 2 (redelivered 1, republished 1, conflicting 0; cascades 1), late 0',
+      ),
+      list,
+    );
     assert.ok(list.includes(`session ${ordersId} (active): "orders-sample.jsonl"`), 'the session opened last is the active one');
     assert.match(list, / {2}total, 5 keys: received 301, .*reordered 4/);
 
@@ -80,11 +108,20 @@ describe('Language model tools', function () {
     assert.match(summary, /\n {2}hold \(arrival → release\) p50\/p90\/p99\/max: 0ms \/ 0ms \/ 8\.4s \/ 10s\n/);
     assert.match(await invoke('seqscope_summarize_session'), /^session \S+ "orders-sample\.jsonl"/);
     const key = await invoke('seqscope_summarize_session', { session: id, forKey: '310' });
-    assert.match(key, /\nkey "310": received 1001, delivered 997, gaps 1 \(lost 3\), duplicates 4 \(redelivered 2, republished 2, conflicting 0; cascades 2\), late 0; max hold 10s\n/);
+    assert.match(
+      key,
+      /\nkey "310": received 1001, delivered 997, gaps 1 \(lost 3\), duplicates 4 \(redelivered 2, republished 2, conflicting 0; cascades 2\), late 0; max hold 10s\n/,
+    );
 
     // Bad input: named, with what would do.
-    assert.equal(await invoke('seqscope_summarize_session', { session: 'nope' }), `seqscope_summarize_session: no open session is "nope": give one of ${id} ("cme-sample.jsonl"), ${ordersId} ("orders-sample.jsonl")`);
-    assert.match(await invoke('seqscope_summarize_session', { session: id, forKey: '999' }), /^seqscope_summarize_session: key "999" is not in this capture: it has 3 keys, e\.g\. "31\d", "31\d", "31\d"$/);
+    assert.equal(
+      await invoke('seqscope_summarize_session', { session: 'nope' }),
+      `seqscope_summarize_session: no open session is "nope": give one of ${id} ("cme-sample.jsonl"), ${ordersId} ("orders-sample.jsonl")`,
+    );
+    assert.match(
+      await invoke('seqscope_summarize_session', { session: id, forKey: '999' }),
+      /^seqscope_summarize_session: key "999" is not in this capture: it has 3 keys, e\.g\. "31\d", "31\d", "31\d"$/,
+    );
     assert.equal(await invoke('seqscope_summarize_session', { session: 7 }), 'seqscope_summarize_session: argument "session" must be a string (not empty)');
   });
 
@@ -101,7 +138,12 @@ describe('Language model tools', function () {
     const first = (await invoke('seqscope_list_findings', { kinds: ['duplicate'], limit: 3 })).split('\n');
     assert.match(first[0], /: 10 findings match; 1–3 shown \(next: offset 3\)$/);
     assert.equal(first.length, 4);
-    for (const l of first.slice(1)) assert.match(l, /^duplicate key "\d+" seq \d+ (redelivery|republish) messageId "\d+".* publishTime 2026-11-30T09:3\d:\d\d\.\d+Z line \d+$/, 'publish times read back from the records');
+    for (const l of first.slice(1))
+      assert.match(
+        l,
+        /^duplicate key "\d+" seq \d+ (redelivery|republish) messageId "\d+".* publishTime 2026-11-30T09:3\d:\d\d\.\d+Z line \d+$/,
+        'publish times read back from the records',
+      );
     const last = (await invoke('seqscope_list_findings', { kinds: ['duplicate'], limit: 3, offset: 9 })).split('\n');
     assert.match(last[0], /: 10 findings match; 10–10 shown$/);
     assert.match(await invoke('seqscope_list_findings', { kinds: ['duplicate'], offset: 10 }), /: 10 findings match; offset 10 is past the last$/);
@@ -111,7 +153,10 @@ describe('Language model tools', function () {
     assert.match(await invoke('seqscope_list_findings', { since: '2026-11-30T09:31:00Z', kinds: ['gap'] }), /: 1 findings match; 1–1 shown\ngap key "318"/);
     assert.match(await invoke('seqscope_list_findings', { until: '2026-11-30T09:30:00Z' }), /: no findings match$/);
     // Bad arguments.
-    assert.equal(await invoke('seqscope_list_findings', { kinds: ['lost'] }), 'seqscope_list_findings: argument "kinds" must be a list of gap, duplicate, late, reordered, reset, invalid');
+    assert.equal(
+      await invoke('seqscope_list_findings', { kinds: ['lost'] }),
+      'seqscope_list_findings: argument "kinds" must be a list of gap, duplicate, late, reordered, reset, invalid',
+    );
     assert.match(await invoke('seqscope_list_findings', { since: 'yesterday' }), /^seqscope_list_findings: argument "since": /);
     assert.match(await invoke('seqscope_list_findings', { forKey: 'nope' }), /^seqscope_list_findings: key "nope" is not in this capture/);
   });
@@ -128,10 +173,18 @@ describe('Language model tools', function () {
 
   it('find messages by messageId and by payload text; payloads only when asked', async () => {
     const id = await open(cme, { preset: 'cme' });
-    const records = readFileSync(cme, 'utf8').trim().split('\n').map((l) => JSON.parse(l).message as { messageId: string; data: string });
+    const records = readFileSync(cme, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).message as { messageId: string; data: string });
     const target = records[40];
     const byId = await invoke('seqscope_find_messages', { session: id, messageId: target.messageId });
-    assert.match(byId, new RegExp(`^1 records in "cme-sample.jsonl" match\\nmessage key "\\d+" seq \\d+ messageId "${target.messageId}" publishTime \\S+ arrived \\S+ released \\S+ \\(held \\S+\\) attributes \\{.*"MsgSeqNum".*\\} line 41$`));
+    assert.match(
+      byId,
+      new RegExp(
+        `^1 records in "cme-sample.jsonl" match\\nmessage key "\\d+" seq \\d+ messageId "${target.messageId}" publishTime \\S+ arrived \\S+ released \\S+ \\(held \\S+\\) attributes \\{.*"MsgSeqNum".*\\} line 41$`,
+      ),
+    );
     assert.ok(!byId.includes('payload'), 'no payload unless asked');
     const withPayload = await invoke('seqscope_find_messages', { messageId: target.messageId, includePayload: true });
     assert.equal(withPayload.split('\n')[2], `  payload: ${JSON.stringify(Buffer.from(target.data, 'base64').toString('utf8'))}`);
@@ -163,7 +216,10 @@ describe('Language model tools', function () {
     const ask = tool.confirm?.({ paths: [cme], preset: 'cme' });
     assert.deepEqual(ask, { title: 'Open a capture in SeqScope?', message: `Read and sequence \`${cme}\` with preset cme, and show it in the Sessions view.` });
     // The tools that only read open sessions ask nothing; those that read files the model names ask.
-    assert.deepEqual(api.agentTools.filter((t) => t.confirm).map((t) => t.name), ['seqscope_open_capture', 'seqscope_compare_captures']);
+    assert.deepEqual(
+      api.agentTools.filter((t) => t.confirm).map((t) => t.name),
+      ['seqscope_open_capture', 'seqscope_compare_captures'],
+    );
 
     // (This tier's workbench answers confirmations itself: the e2e-modal tier shows the dialog.)
     const text = await invoke('seqscope_open_capture', { paths: [cme], preset: 'cme' });
@@ -176,14 +232,25 @@ describe('Language model tools', function () {
     assert.equal(api.manager.all.length, 1);
 
     // Bad input: nothing opened, the reason said.
-    assert.match(await invoke('seqscope_open_capture', { paths: ['/no/such/capture.jsonl'] }), /^seqscope_open_capture: "\/no\/such\/capture\.jsonl" cannot be read: give the path of an existing capture file/);
+    assert.match(
+      await invoke('seqscope_open_capture', { paths: ['/no/such/capture.jsonl'] }),
+      /^seqscope_open_capture: "\/no\/such\/capture\.jsonl" cannot be read: give the path of an existing capture file/,
+    );
     assert.match(await invoke('seqscope_open_capture', { paths: [cme], preset: 'nasdaq' }), /^seqscope_open_capture: preset "nasdaq" is unknown: use /);
-    assert.equal(await invoke('seqscope_open_capture', { paths: [] }), 'seqscope_open_capture: argument "paths" must be a list of one or more capture file paths');
+    assert.equal(
+      await invoke('seqscope_open_capture', { paths: [] }),
+      'seqscope_open_capture: argument "paths" must be a list of one or more capture file paths',
+    );
     assert.equal(api.manager.all.length, 1);
   });
 
   it('compare two captures behind a confirmation, with the counts the generator planted', async () => {
-    const pair = writePair({ stream: { seed: 7, keys: ['310', '311'], messagesPerKey: 300, seqBits: 32, startSeq: 3_100_000, redeliveries: 1 }, dropA: 0.04, dropB: 0.03, lagMsB: 2 });
+    const pair = writePair({
+      stream: { seed: 7, keys: ['310', '311'], messagesPerKey: 300, seqBits: 32, startSeq: 3_100_000, redeliveries: 1 },
+      dropA: 0.04,
+      dropB: 0.03,
+      lagMsB: 2,
+    });
     try {
       const tool = api.agentTools.find((t) => t.name === 'seqscope_compare_captures')!;
       assert.deepEqual(tool.confirm?.({ a: [pair.a], b: [pair.b], preset: 'cme' }), {
@@ -199,8 +266,14 @@ describe('Language model tools', function () {
       assert.match(key, new RegExp(`\\nkey "310": both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; `));
       assert.match(key, /\n {2}B missed: #31\d{5}/);
       assert.equal(api.manager.all.length, 0, 'a comparison opens no session');
-      assert.match(await invoke('seqscope_compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: 'x' }), /^seqscope_compare_captures: key "x" is in neither capture/);
-      assert.equal(await invoke('seqscope_compare_captures', { a: [pair.a] }), 'seqscope_compare_captures: argument "b" must be a list of one or more capture file paths');
+      assert.match(
+        await invoke('seqscope_compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: 'x' }),
+        /^seqscope_compare_captures: key "x" is in neither capture/,
+      );
+      assert.equal(
+        await invoke('seqscope_compare_captures', { a: [pair.a] }),
+        'seqscope_compare_captures: argument "b" must be a list of one or more capture file paths',
+      );
     } finally {
       pair.remove();
     }

@@ -48,7 +48,8 @@ describe('Pub/Sub archives', function () {
     const kids = children(sessionNode(s));
     return kids.filter((k) => k.kind === 'summary' || k.kind === 'key').map((k) => `${label(k)}: ${String(api.tree.getTreeItem(k).description)}`);
   }
-  const key = (name: string, delivered: number, gaps: number, lost: number, dup: number) => `${name}: ${delivered} delivered · ${gaps} ${gaps === 1 ? 'gap' : 'gaps'} · ${lost} lost · ${dup} dup · 0 late`;
+  const key = (name: string, delivered: number, gaps: number, lost: number, dup: number) =>
+    `${name}: ${delivered} delivered · ${gaps} ${gaps === 1 ? 'gap' : 'gaps'} · ${lost} lost · ${dup} dup · 0 late`;
 
   before(async () => {
     const ext = vscode.extensions.getExtension<SeqScopeApi>(EXTENSION_ID);
@@ -131,7 +132,10 @@ describe('Pub/Sub archives', function () {
     assert.equal((await s.files.read(0))?.message.messageId, 'gcs-data-only.avro#1');
     await until('the note', () => warnings.length > 0);
     assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.match(warnings[0], /gcs-data-only\.avro is a Cloud Storage subscription Avro archive written without write_metadata: its messages carry no ids, publish times/);
+    assert.match(
+      warnings[0],
+      /gcs-data-only\.avro is a Cloud Storage subscription Avro archive written without write_metadata: its messages carry no ids, publish times/,
+    );
   });
 
   it('a folder of files merges by publish time: the key split across them is sequenced right, the session named after the folder', async () => {
@@ -154,7 +158,8 @@ describe('Pub/Sub archives', function () {
     const files = ['orders-2026-12-01T09:30:00+00:00_a1.avro', 'orders-2026-12-01T09:30:00+00:00_b2.avro'].map((f) => vscode.Uri.file(join(copy, f)));
     stub('showOpenDialog', (async (o?: vscode.OpenDialogOptions) => ((dialog = o), files)) as never);
     // Customize…: the sequence and gap timeout as the CLI tests give them, every other answer as offered.
-    stub('showInputBox', (async (o?: vscode.InputBoxOptions) => (o?.prompt?.startsWith('Sequence') ? 'attribute:n' : o?.prompt?.startsWith('Gap timeout') ? '5s' : o?.value)) as never);
+    stub('showInputBox', (async (o?: vscode.InputBoxOptions) =>
+      o?.prompt?.startsWith('Sequence') ? 'attribute:n' : o?.prompt?.startsWith('Gap timeout') ? '5s' : o?.value) as never);
     let picks = 0;
     stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]> | readonly string[]) => {
       const list = await items;
@@ -164,7 +169,10 @@ describe('Pub/Sub archives', function () {
     assert.ok(r);
     assert.ok(dialog?.canSelectMany, 'several files');
     assert.equal(dialog?.canSelectFolders, true, 'VS Code’s own dialog (this host) takes folders');
-    assert.ok(Object.values(dialog?.filters ?? {}).some((e) => e.includes('avro')), 'the filters offer .avro');
+    assert.ok(
+      Object.values(dialog?.filters ?? {}).some((e) => e.includes('avro')),
+      'the filters offer .avro',
+    );
     const s = api.manager.get(r.id)!;
     assert.equal(s.title, `${basename(files[0].fsPath)} + ${basename(files[1].fsPath)}`);
     assert.deepEqual(treeRows(s), ['Summary: 6 delivered · 0 gaps · 0 lost · 0 dup · 0 late · 0 invalid', key('order-7', 6, 0, 0, 0)]);
@@ -196,12 +204,19 @@ describe('Pub/Sub archives', function () {
     // No record sequenced: an error, whose fix is the pick.
     await until('the error', () => errors.length > 0);
     assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0], /no record could be sequenced: all 4 records are invalid .*To sequence it, if these are bare payloads \(a Cloud Storage subscription's text archive\), open it again and pick Text archive \(bare payloads\) in the options\.$/);
+    assert.match(
+      errors[0],
+      /no record could be sequenced: all 4 records are invalid .*To sequence it, if these are bare payloads \(a Cloud Storage subscription's text archive\), open it again and pick Text archive \(bare payloads\) in the options\.$/,
+    );
   });
 
   it('a corrupt Avro block is one invalid record saying where, and the rest is read', async () => {
     const s = await open('bad/corrupt-block.avro');
-    assert.deepEqual(treeRows(s), ['Summary: 5 delivered · 2 gaps · 4 lost · 0 dup · 0 late · 1 invalid', key('acct-1', 3, 1, 3, 0), key('acct-2', 2, 1, 1, 0)]);
+    assert.deepEqual(treeRows(s), [
+      'Summary: 5 delivered · 2 gaps · 4 lost · 0 dup · 0 late · 1 invalid',
+      key('acct-1', 3, 1, 3, 0),
+      key('acct-2', 2, 1, 1, 0),
+    ]);
     const group = children(sessionNode(s)).find((n): n is GroupNode => n.kind === 'group' && (n as GroupNode).group === 'invalid');
     assert.ok(group);
     const events = children(group);
@@ -219,14 +234,20 @@ describe('Pub/Sub archives', function () {
     assert.equal(await vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(join(fixtures, 'bad', 'wrong-schema.avro')), OPTIONS), undefined);
     await until('the error', () => errors.length > 0);
     assert.equal(errors.length, 1, errors.join('\n'));
-    assert.match(errors[0], /^SeqScope: .*wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field.*\. Next: open the files a Cloud Storage or BigQuery subscription wrote/);
+    assert.match(
+      errors[0],
+      /^SeqScope: .*wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field.*\. Next: open the files a Cloud Storage or BigQuery subscription wrote/,
+    );
     assert.equal(api.manager.all.length, before);
     // The copies' folder (learnt from a session that has one) holds nothing of this window's.
     const s = await open('gcs-metadata.avro');
     const root = dirname(dirname(s.data.copy!));
     await vscode.commands.executeCommand('seqscope.session.close', s.id);
     await s.closed;
-    assert.deepEqual(readdirSync(root).filter((n) => n.startsWith(`${process.pid}-`)), []);
+    assert.deepEqual(
+      readdirSync(root).filter((n) => n.startsWith(`${process.pid}-`)),
+      [],
+    );
   });
 
   it('the tree lists a key’s events from the archive by their record number', async () => {

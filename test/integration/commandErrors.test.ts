@@ -76,7 +76,11 @@ describe('command errors', function () {
 
   it('every command that needs a session says so by its title, with the next step, never by its id', async () => {
     assert.equal(api.manager.all.length, 0);
-    const titles = new Map((vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
+    const titles = new Map(
+      (
+        vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; title: string }[] } }
+      ).contributes.commands.map((c) => [c.command, c.title]),
+    );
     const needing = COMMAND_IDS.filter((id) => !WITHOUT_SESSION.includes(id));
     assert.ok(needing.length >= 15, `${needing.length} commands need a session`);
     for (const id of needing) {
@@ -91,7 +95,7 @@ describe('command errors', function () {
     }
   });
 
-  it('a bad automation argument is the caller\'s input, not an internal error', async () => {
+  it("a bad automation argument is the caller's input, not an internal error", async () => {
     const sample = vscode.Uri.file(join(root, 'media', 'samples', 'cme-sample.jsonl'));
     const message = await failingCommand('seqscope.openCapture', sample, { inputFormat: 'xml' });
     assert.equal(message, 'SeqScope: the option inputFormat "xml" is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)');

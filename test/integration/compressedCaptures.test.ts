@@ -87,7 +87,10 @@ describe('gzip-compressed captures', function () {
 
     const { received, delivered, gaps, lost, duplicates, late, invalid } = p.data.summary;
     const zs = z.data.summary;
-    assert.deepEqual({ received: zs.received, delivered: zs.delivered, gaps: zs.gaps, lost: zs.lost, duplicates: zs.duplicates, late: zs.late, invalid: zs.invalid }, { received, delivered, gaps, lost, duplicates, late, invalid });
+    assert.deepEqual(
+      { received: zs.received, delivered: zs.delivered, gaps: zs.gaps, lost: zs.lost, duplicates: zs.duplicates, late: zs.late, invalid: zs.invalid },
+      { received, delivered, gaps, lost, duplicates, late, invalid },
+    );
     assert.ok(received > 0 && gaps > 0 && duplicates > 0, 'the sample has something to compare');
 
     // Records read back as Copy Message and the detail pane read them.
@@ -125,7 +128,8 @@ describe('gzip-compressed captures', function () {
   it('Open Capture… offers .gz files and shows the timeline under the name without .gz, from the start', async () => {
     let filters: Record<string, string[]> | undefined;
     stub('showOpenDialog', (async (o?: vscode.OpenDialogOptions) => ((filters = o?.filters), [vscode.Uri.file(gz)])) as never);
-    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => (await items).find((i) => i.label === 'Preset: cme')) as never);
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) =>
+      (await items).find((i) => i.label === 'Preset: cme')) as never);
     // Every title the tab has, from the moment it opens to show the progress.
     const seen = new Set<string>();
     const tabs = vscode.window.tabGroups.onDidChangeTabs(() => timelineTabs().forEach((t) => seen.add(t)));
@@ -151,14 +155,18 @@ describe('gzip-compressed captures', function () {
     await until('the warning', () => warnings.length > 0);
     assert.equal(warnings.length, 1, warnings.join('\n'));
     // One notification, the damage first, then the session's counts (the cut-off record is an invalid one).
-    assert.match(warnings[0], /^SeqScope: cut\.jsonl\.gz: the gzip data ends early \(the file is truncated, or still being written\): nothing after this point can be read\. Opened the records before it \(one cut off by the damage is counted invalid\); check the file with gzip -t cut\.jsonl\.gz\. cut\.jsonl: \d+ delivered, /);
+    assert.match(
+      warnings[0],
+      /^SeqScope: cut\.jsonl\.gz: the gzip data ends early \(the file is truncated, or still being written\): nothing after this point can be read\. Opened the records before it \(one cut off by the damage is counted invalid\); check the file with gzip -t cut\.jsonl\.gz\. cut\.jsonl: \d+ delivered, /,
+    );
     assert.equal(errors.length, 0, errors.join('\n'));
     const all = p.data.summary.received;
     const got = t.data.summary.received;
     assert.ok(got > all / 4 && got < all, `some of the records: ${got} of ${all}`);
     assert.ok(t.data.summary.invalid <= p.data.summary.invalid + 1, 'at most the cut-off record is added as invalid');
     // The records it holds are the plain file's first ones.
-    for (const a of [0, Math.floor(t.data.arrivalCount / 2), t.data.arrivalCount - 2]) assert.equal(await t.files.readText(a), await p.files.readText(a), `arrival ${a}`);
+    for (const a of [0, Math.floor(t.data.arrivalCount / 2), t.data.arrivalCount - 2])
+      assert.equal(await t.files.readText(a), await p.files.readText(a), `arrival ${a}`);
     const copy = t.data.paths[0];
     await vscode.commands.executeCommand('seqscope.session.close', t.id);
     await t.closed;
@@ -172,7 +180,10 @@ describe('gzip-compressed captures', function () {
     const before = api.manager.all.length;
     await failingCommand('seqscope.openCapture', vscode.Uri.file(header), { preset: 'cme' });
     assert.equal(errors.length, 1);
-    assert.match(errors[0], /^SeqScope: bad\.jsonl\.gz: the gzip data is damaged \(.+\): nothing after this point can be read\. Check the file is complete \(gzip -t bad\.jsonl\.gz\), or decompress what can be read \(gzip -dc bad\.jsonl\.gz > bad\.jsonl\) and open that\.$/);
+    assert.match(
+      errors[0],
+      /^SeqScope: bad\.jsonl\.gz: the gzip data is damaged \(.+\): nothing after this point can be read\. Check the file is complete \(gzip -t bad\.jsonl\.gz\), or decompress what can be read \(gzip -dc bad\.jsonl\.gz > bad\.jsonl\) and open that\.$/,
+    );
     assert.equal(api.manager.all.length, before, 'nothing opened');
     const z = await open(gz);
     const copiesRoot = dirname(dirname(z.data.paths[0]));

@@ -44,13 +44,19 @@ describe('Find Messages', function () {
   it('finds the sample’s messages by id and by payload text, and reveals a pick in the tree and the timeline', async () => {
     const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
     const session = api.manager.get(id)!;
-    const records = readFileSync(sample, 'utf8').trim().split('\n').map((l) => JSON.parse(l).message as { messageId: string; data: string });
+    const records = readFileSync(sample, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).message as { messageId: string; data: string });
 
     // By messageId: exactly one, marked as found by its id.
     const target = records[40];
     const byId = await find(id, target.messageId);
     assert.equal(byId.result.matched, 1);
-    assert.deepEqual(byId.result.found.map((f) => [f.arrival, f.messageId, f.byId]), [[40, target.messageId, true]]);
+    assert.deepEqual(
+      byId.result.found.map((f) => [f.arrival, f.messageId, f.byId]),
+      [[40, target.messageId, true]],
+    );
     assert.equal(byId.picker!.items.length, 1);
     assert.match(byId.picker!.title!, /^1 message with messageId or payload text “\d+”$/);
 
@@ -58,10 +64,16 @@ describe('Find Messages', function () {
     const expected = records.flatMap((r, i) => (Buffer.from(r.data, 'base64').toString('utf8').includes('"px":4593.25') ? [i] : []));
     assert.ok(expected.length > 3);
     const byText = await find(id, '"px":4593.25');
-    assert.deepEqual(byText.result.found.map((f) => f.arrival), expected);
+    assert.deepEqual(
+      byText.result.found.map((f) => f.arrival),
+      expected,
+    );
     const picker = byText.picker!;
     assert.equal(picker.items.length, expected.length);
-    assert.ok(picker.items.every((i) => i.detail?.includes('"px":4593.25')), 'each row shows the payload around the match');
+    assert.ok(
+      picker.items.every((i) => i.detail?.includes('"px":4593.25')),
+      'each row shows the payload around the match',
+    );
     assert.match(picker.items[0].description ?? '', /^key \d+ #\d+.* · arrival \d+$/);
 
     // Picked: the timeline shows the session (and is sent the event), the tree selects its key
@@ -75,9 +87,13 @@ describe('Find Messages', function () {
     assert.equal(ev.arrival, found.arrival);
     // The tree may still hold the selection the open made (the session row) until the reveal
     // lands: wait for the node the pick names, then say what was selected if it never comes.
-    const wanted = (n: unknown) => (ev.kind === 'message' ? (n as KeyNode | undefined)?.kind === 'key' && (n as KeyNode).key === ev.keyIndex : (n as EventNode | undefined)?.kind === 'event' && (n as EventNode).event.id === ev.id);
-    await until(`the Sessions view to select ${ev.kind === 'message' ? 'the message\'s key' : 'the finding itself'}`, () => (wanted(api.treeView.selection[0]) ? true : undefined))
-      .catch((e: Error) => assert.fail(`${e.message}; selected: ${JSON.stringify((api.treeView.selection[0] as { kind?: string } | undefined)?.kind)}`));
+    const wanted = (n: unknown) =>
+      ev.kind === 'message'
+        ? (n as KeyNode | undefined)?.kind === 'key' && (n as KeyNode).key === ev.keyIndex
+        : (n as EventNode | undefined)?.kind === 'event' && (n as EventNode).event.id === ev.id;
+    await until(`the Sessions view to select ${ev.kind === 'message' ? "the message's key" : 'the finding itself'}`, () =>
+      wanted(api.treeView.selection[0]) ? true : undefined,
+    ).catch((e: Error) => assert.fail(`${e.message}; selected: ${JSON.stringify((api.treeView.selection[0] as { kind?: string } | undefined)?.kind)}`));
 
     // A duplicate found by id is selected itself, under its key's Duplicates.
     const dupEvent = session.data.findings(0, 'duplicate', 0, 1)[0] ?? session.data.findings(1, 'duplicate', 0, 1)[0];
@@ -87,12 +103,17 @@ describe('Find Messages', function () {
     assert.ok(dupItem, 'the duplicate is among the messages with its id');
     dup.picker!.tick([dupItem]);
     dup.picker!.accept();
-    await until('the Sessions view to select the duplicate', () => ((api.treeView.selection[0] as EventNode | undefined)?.event?.id === dupEvent.id ? true : undefined));
+    await until('the Sessions view to select the duplicate', () =>
+      (api.treeView.selection[0] as EventNode | undefined)?.event?.id === dupEvent.id ? true : undefined,
+    );
   });
 
   it('names a bad regular expression, and says when nothing matches', async () => {
     const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
-    assert.match(await failingCommand('seqscope.findMessages', id, '/"px":(45/'), /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `"px":\(45`$/);
+    assert.match(
+      await failingCommand('seqscope.findMessages', id, '/"px":(45/'),
+      /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `"px":\(45`$/,
+    );
     const said: string[] = [];
     stubber(restore)('showInformationMessage', (async (m: string) => void said.push(m)) as never);
     const none = await find(id, '/no such payload/');

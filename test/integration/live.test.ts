@@ -41,7 +41,11 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
     assert.ok(result, 'attach returns the live session');
     assert.match(asked[0], /orders-consumer \(\$\(list-ordered\) message ordering on\)/, 'the QuickPick shows whether ordering is on');
     assert.match(asked[1], /consumes it/, 'the user is told what consuming means before anything is acked');
-    assert.match(asked[2], /how should a tap on orders-live be sequenced\?: .*Use settings.*Preset: cme.*Customize/, 'asked how to sequence, as Open Capture… asks');
+    assert.match(
+      asked[2],
+      /how should a tap on orders-live be sequenced\?: .*Use settings.*Preset: cme.*Customize/,
+      'asked how to sequence, as Open Capture… asks',
+    );
     assert.match(result.subscription, /subscriptions\/seqscope-tap-orders-live-/, 'a tap was made instead');
 
     const session = api.manager.get(result.id)!;
@@ -51,12 +55,20 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
 
     const publish = async (from: number, to: number) => {
       const t = conn.client.topic('orders-live', { messageOrdering: true });
-      await Promise.all(Array.from({ length: to - from }, (_, i) => t.publishMessage({ data: Buffer.from(`order ${from + i}`), orderingKey: 'acct-7', attributes: { n: String(from + i) } })));
+      await Promise.all(
+        Array.from({ length: to - from }, (_, i) =>
+          t.publishMessage({ data: Buffer.from(`order ${from + i}`), orderingKey: 'acct-7', attributes: { n: String(from + i) } }),
+        ),
+      );
     };
     await publish(0, 40);
     await until('40 delivered in the tree', () => /40 delivered/.test(treeText(summaryNode())) || undefined);
     // The settings (seqscope.seq attribute:n) were chosen: numbered by n.
-    assert.match(treeText(sessionNode), /^tap · orders-live live · \d+\/s · n per ordering key · 1 key · 40 received/, `titled by what was tapped, saying how it is sequenced: ${treeText(sessionNode)}`);
+    assert.match(
+      treeText(sessionNode),
+      /^tap · orders-live live · \d+\/s · n per ordering key · 1 key · 40 received/,
+      `titled by what was tapped, saying how it is sequenced: ${treeText(sessionNode)}`,
+    );
     assert.match(result.recording, /[\\/]orders-live-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.jsonl$/, 'the recording is named after the topic and the time, once');
     await publish(40, 100);
     await until('100 delivered in the tree', () => /100 delivered/.test(treeText(summaryNode())) || undefined);
@@ -108,11 +120,19 @@ describe('SeqScope live Pub/Sub in VS Code', function () {
       received.push(m.attributes.n);
       m.ack();
     });
-    const published = await vscode.commands.executeCommand<PubsubLayer.PublishResult>('seqscope.pubsub.publishCapture', { file: result.recording, topic: 'orders-copy', pace: 'max' });
+    const published = await vscode.commands.executeCommand<PubsubLayer.PublishResult>('seqscope.pubsub.publishCapture', {
+      file: result.recording,
+      topic: 'orders-copy',
+      pace: 'max',
+    });
     assert.equal(published.published, 120);
     assert.equal(published.cancelled, false);
     await until('the copy to arrive', () => received.length >= 120 || undefined);
     await copySub.close();
-    assert.deepEqual(received.map(Number), Array.from({ length: 120 }, (_, i) => i), 'published in order, with attributes kept');
+    assert.deepEqual(
+      received.map(Number),
+      Array.from({ length: 120 }, (_, i) => i),
+      'published in order, with attributes kept',
+    );
   });
 });

@@ -53,7 +53,12 @@ describe('a live attach that fails', function () {
     const refusal = Object.assign(new Error('subscription orders-gone not found'), { name: 'PubsubError' });
     const recorded: string[] = [];
     const before = api.manager.all.length;
-    const subscription = { project: 'seqscope-it', kind: 'subscriptions', id: 'orders-gone', path: 'projects/seqscope-it/subscriptions/orders-gone' } as PubsubLayer.ResourceName;
+    const subscription = {
+      project: 'seqscope-it',
+      kind: 'subscriptions',
+      id: 'orders-gone',
+      path: 'projects/seqscope-it/subscriptions/orders-gone',
+    } as PubsubLayer.ResourceName;
     const attempt = (content?: string) =>
       LiveSession.attach(api.manager, {
         layer: refusingLayer(refusal, recorded, content),

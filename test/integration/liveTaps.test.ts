@@ -47,13 +47,19 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     return live.text(live.api.tree.getChildren(sessionNode(s)).find((n) => n.kind === 'summary') as SummaryNode);
   }
   function keyTexts(s: Session): string[] {
-    return live.api.tree.getChildren(sessionNode(s)).filter((n): n is KeyNode => n.kind === 'key').map(live.text);
+    return live.api.tree
+      .getChildren(sessionNode(s))
+      .filter((n): n is KeyNode => n.kind === 'key')
+      .map(live.text);
   }
 
   /** Answers every quick pick through `answer` (by its title), and input boxes by their prompt. */
   function answerPicks(answer: Answer, inputs: [RegExp, string][] = []): string[] {
     const asked: string[] = [];
-    live.stub('showQuickPick', (async (items: readonly (vscode.QuickPickItem | string)[] | Thenable<readonly (vscode.QuickPickItem | string)[]>, options?: vscode.QuickPickOptions) => {
+    live.stub('showQuickPick', (async (
+      items: readonly (vscode.QuickPickItem | string)[] | Thenable<readonly (vscode.QuickPickItem | string)[]>,
+      options?: vscode.QuickPickOptions,
+    ) => {
       const list = await items;
       asked.push(`${options?.title}: ${list.map((i) => (typeof i === 'string' ? i : i.label)).join(', ')}`);
       return answer(list, options);
@@ -74,7 +80,11 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     const t = live.conn.client.topic(topic, { messageOrdering: true });
     await Promise.all(
       numbers.map((n) =>
-        t.publishMessage({ data: Buffer.from(JSON.stringify({ MsgSeqNum: n, Channel: channel })), orderingKey: channel, attributes: { Channel: channel, MsgSeqNum: String(n), SendingTime: String(Date.now()) } }),
+        t.publishMessage({
+          data: Buffer.from(JSON.stringify({ MsgSeqNum: n, Channel: channel })),
+          orderingKey: channel,
+          attributes: { Channel: channel, MsgSeqNum: String(n), SendingTime: String(Date.now()) },
+        }),
       ),
     );
   }
@@ -90,7 +100,8 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     await live.conn.client.createTopic(otherPath);
     const asked = answerPicks(
       (list, options) => {
-        if (options?.title?.startsWith('Tap topics of')) return list.filter((i) => typeof i !== 'string' && (i.label === 'md-310' || i.label.includes('Topics by Path')));
+        if (options?.title?.startsWith('Tap topics of'))
+          return list.filter((i) => typeof i !== 'string' && (i.label === 'md-310' || i.label.includes('Topics by Path')));
         if (/be sequenced\?/.test(options?.title ?? '')) return list.find((i) => typeof i !== 'string' && i.label === 'Use settings');
         return undefined;
       },
@@ -101,7 +112,8 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.ok(asked[0].startsWith(`Tap topics of ${PROJECT}: md-310, `), asked[0]);
     assert.match(asked[2], /how should a tap on 2 topics \(md-310, md-318\) be sequenced\?/);
     assert.equal(result.subscriptions.length, 2);
-    for (const sub of result.subscriptions) assert.match(sub, new RegExp(`^projects/${PROJECT}/subscriptions/seqscope-tap-md-3(10|18)-`), 'the taps are made in our project');
+    for (const sub of result.subscriptions)
+      assert.match(sub, new RegExp(`^projects/${PROJECT}/subscriptions/seqscope-tap-md-3(10|18)-`), 'the taps are made in our project');
     assert.match(result.recording, /[\\/]md-310\+1-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.jsonl$/);
     const session = live.api.manager.get(result.id)!;
     assert.equal(session.title, 'tap · md-310 + md-318');
@@ -118,13 +130,27 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
     const reopened = await detach(session, result.recording);
     for (const sub of result.subscriptions) {
-      await assert.rejects(live.layer.getSubscription(live.conn, live.layer.parseResourceName('subscriptions', sub)), (e: PubsubLayer.PubsubError) => e.kind === 'not-found', `${sub} deleted`);
+      await assert.rejects(
+        live.layer.getSubscription(live.conn, live.layer.parseResourceName('subscriptions', sub)),
+        (e: PubsubLayer.PubsubError) => e.kind === 'not-found',
+        `${sub} deleted`,
+      );
     }
     assert.equal(reopened.data.summary.received, 40);
     assert.equal(reopened.data.summary.delivered, 40);
-    assert.deepEqual(reopened.data.summary.byKey.map((k) => [k.key, k.delivered]).sort(), [['md-310/310', 20], ['md-318/310', 20]]);
-    const lines = readFileSync(result.recording, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual([...new Set(lines.map((l) => l.topic))].sort(), [`projects/${OTHER_PROJECT}/topics/md-318`, `projects/${PROJECT}/topics/md-310`], 'each line names its topic');
+    assert.deepEqual(reopened.data.summary.byKey.map((k) => [k.key, k.delivered]).sort(), [
+      ['md-310/310', 20],
+      ['md-318/310', 20],
+    ]);
+    const lines = readFileSync(result.recording, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      [...new Set(lines.map((l) => l.topic))].sort(),
+      [`projects/${OTHER_PROJECT}/topics/md-318`, `projects/${PROJECT}/topics/md-310`],
+      'each line names its topic',
+    );
     await vscode.commands.executeCommand('seqscope.session.closeAll');
   });
 
@@ -171,11 +197,24 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     const expected = { received: 63, delivered: 58, gaps: 2, lost: 2, duplicates: 5, redeliveries: 0, late: 0, invalid: 0 };
     const counts = (s: Session) => {
       const m = s.data.summary;
-      return { received: m.received, delivered: m.delivered, gaps: m.gaps, lost: m.lost, duplicates: m.duplicates, redeliveries: m.redeliveries, late: m.late, invalid: m.invalid };
+      return {
+        received: m.received,
+        delivered: m.delivered,
+        gaps: m.gaps,
+        lost: m.lost,
+        duplicates: m.duplicates,
+        redeliveries: m.redeliveries,
+        late: m.late,
+        invalid: m.invalid,
+      };
     };
     for (const t of tapped) {
       // The cme preset waits its 10 s gap timeout before it declares the gaps.
-      await until(`${t.choice}: the gaps declared live`, () => counts(t.session).gaps === 2 && counts(t.session).delivered === 58 && counts(t.session).received === 63 || undefined, 60_000);
+      await until(
+        `${t.choice}: the gaps declared live`,
+        () => (counts(t.session).gaps === 2 && counts(t.session).delivered === 58 && counts(t.session).received === 63) || undefined,
+        60_000,
+      );
       assert.deepEqual(counts(t.session), expected, t.choice);
       assert.match(live.text(sessionNode(t.session)), t.label, `${t.choice}: the row says how it is sequenced`);
       assert.match(summaryText(t.session), /58 delivered/);
@@ -189,12 +228,15 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     await vscode.commands.executeCommand('seqscope.session.closeAll');
   });
 
-  it('an open gap shows in the tree and the status bar\'s longest wait before its timeout, and closes when the number arrives', async () => {
+  it("an open gap shows in the tree and the status bar's longest wait before its timeout, and closes when the number arrives", async () => {
     const topic = 'cme-md-312';
     await live.conn.client.createTopic(topic);
     // The start window is as long as the gap timeout: 30 s leaves ample time to see the gap open
     // and close it before it would be declared.
-    const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', { topic, options: { key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: 32, gapTimeout: '30s' } });
+    const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', {
+      topic,
+      options: { key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: 32, gapTimeout: '30s' },
+    });
     const session = live.api.manager.get(result.id)!;
     await publish(topic, '312', [1, 2, 3, 4, 5]);
     await until('the start window to show', () => keyTexts(session).find((k) => /collecting: \d+ s left · 5 held/.test(k)));
@@ -203,7 +245,7 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     const waiting = await until('the key to wait for #6', () => keyTexts(session).find((k) => /waiting for #6 · [\d.]+ s of 30 s · 2 held/.test(k)));
     assert.match(waiting, /^312 5 delivered/);
     // What the status bar shows: the longest wait, as of the session's last refresh (every 500 ms).
-    const open = await until('the status bar\'s longest wait', () => session.live!.longestOpen);
+    const open = await until("the status bar's longest wait", () => session.live!.longestOpen);
     assert.match(openStateWords(open.state), /^waiting for #6 · [\d.]+ s of 30 s/);
     assert.equal(session.live!.openKeys, 1);
     assert.equal(session.data.summary.gaps, 0, 'not declared: its timeout has not passed');
@@ -256,7 +298,11 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     await live.conn.client.createTopic(topic);
     const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', { topic, options: {} });
     const session = live.api.manager.get(result.id)!;
-    await publish(topic, '318', Array.from({ length: 30 }, (_, i) => i + 1));
+    await publish(
+      topic,
+      '318',
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     await until('30 delivered', () => session.data.summary.delivered === 30 || undefined);
     const warnings: string[] = [];
     let clickRetap!: (pick: string) => void;
@@ -268,9 +314,17 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
     await live.emu.restart();
     // The emulator keeps nothing: the topic is made again, and what is published while there is no tap is missed.
-    await until('the topic made again', () => live.conn.client.createTopic(topic).then(() => true, (e: { code?: number }) => e.code === 6 || undefined));
+    await until('the topic made again', () =>
+      live.conn.client.createTopic(topic).then(
+        () => true,
+        (e: { code?: number }) => e.code === 6 || undefined,
+      ),
+    );
     await until('the tap named as gone', () => session.live?.tapGone || undefined, 60_000);
-    assert.match(warnings.join('\n'), /the tap seqscope-tap-cme-md-318-\S+ is gone: the server no longer has it .* Re-tap makes a new one and continues this session and recording\. \[Re-tap\]/);
+    assert.match(
+      warnings.join('\n'),
+      /the tap seqscope-tap-cme-md-318-\S+ is gone: the server no longer has it .* Re-tap makes a new one and continues this session and recording\. \[Re-tap\]/,
+    );
     assert.match(live.text(sessionNode(session)), /^tap · cme-md-318 tap is gone · /, 'the tree row says why, first');
     // The timeline says it too, in its header, and names what was tapped with the recording under it.
     const header = session.timeline.info();
@@ -282,7 +336,11 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
 
     // Re-tap from the session's own action (the tree's), while the warning is still on screen.
     await vscode.commands.executeCommand('seqscope.live.retap', session.id);
-    await until('live again, on a new tap', () => (session.live?.state === 'live' && !session.live.tapGone && session.live.subscription !== result.subscription) || undefined, 60_000);
+    await until(
+      'live again, on a new tap',
+      () => (session.live?.state === 'live' && !session.live.tapGone && session.live.subscription !== result.subscription) || undefined,
+      60_000,
+    );
     // The warning's own Re-tap, clicked late, says what happened instead of tapping again.
     const retapped = session.live!.subscription;
     const infos: string[] = [];
@@ -293,8 +351,15 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.equal(session.live!.subscription, retapped, 'not tapped again');
     assert.equal(session.timeline.info().connection, undefined, 'receiving again: the header says nothing more');
     assert.equal(warnings.length, 1, 'one warning for the gone tap');
-    assert.match(session.live!.detail, /re-tapped cme-md-318 as seqscope-tap-cme-md-318-.*: what was published between .* and now was not delivered to any tap and is missing from the recording \(it shows as gaps\)/);
-    await publish(topic, '318', Array.from({ length: 15 }, (_, i) => i + 36));
+    assert.match(
+      session.live!.detail,
+      /re-tapped cme-md-318 as seqscope-tap-cme-md-318-.*: what was published between .* and now was not delivered to any tap and is missing from the recording \(it shows as gaps\)/,
+    );
+    await publish(
+      topic,
+      '318',
+      Array.from({ length: 15 }, (_, i) => i + 36),
+    );
     await until('the later messages in the same session', () => session.data.summary.delivered === 45 || undefined, 60_000);
     assert.ok(live.api.manager.all.includes(session), 'the same session');
     assert.equal(session.live!.recording, result.recording, 'the same recording');
@@ -302,8 +367,15 @@ describe('SeqScope live taps in VS Code: several topics, sequencing choices, ope
     assert.equal(session.data.summary.lost, 5);
 
     const reopened = await detach(session, result.recording);
-    const numbers = readFileSync(result.recording, 'utf8').trim().split('\n').map((l) => Number(JSON.parse(l).message.attributes.MsgSeqNum));
-    assert.deepEqual(numbers, [...Array.from({ length: 30 }, (_, i) => i + 1), ...Array.from({ length: 15 }, (_, i) => i + 36)], 'every acked message, once, in order');
+    const numbers = readFileSync(result.recording, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => Number(JSON.parse(l).message.attributes.MsgSeqNum));
+    assert.deepEqual(
+      numbers,
+      [...Array.from({ length: 30 }, (_, i) => i + 1), ...Array.from({ length: 15 }, (_, i) => i + 36)],
+      'every acked message, once, in order',
+    );
     assert.equal(reopened.data.summary.received, 45);
     assert.equal(reopened.data.summary.gaps, 1);
     assert.equal(reopened.data.summary.lost, 5);

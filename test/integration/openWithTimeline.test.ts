@@ -26,7 +26,8 @@ describe('Open Capture… with the timeline (interactive)', function () {
 
   function answer(file: string): void {
     stub('showOpenDialog', (async () => [vscode.Uri.file(file)]) as never);
-    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => (await items).find((i) => i.label === 'Preset: cme')) as never);
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) =>
+      (await items).find((i) => i.label === 'Preset: cme')) as never);
   }
 
   before(async () => {

@@ -55,7 +55,12 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
 
   /** What `seqscope replay --json` prints for the capture with these flags. */
   function cli(...flags: string[]): CliSummary {
-    return JSON.parse(execFileSync(process.execPath, [join(extPath, 'dist', 'cli.js'), 'replay', capture, '--json', ...flags], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })) as CliSummary;
+    return JSON.parse(
+      execFileSync(process.execPath, [join(extPath, 'dist', 'cli.js'), 'replay', capture, '--json', ...flags], {
+        encoding: 'utf8',
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      }),
+    ) as CliSummary;
   }
 
   /** Open Capture… as a user runs it: the file, then the picker's item labelled `label`. */
@@ -79,7 +84,8 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
     const kids = api.tree.getChildren(node) as TreeNode[];
     const summary = kids.find((n) => n.kind === 'summary');
     assert.ok(summary);
-    const numbers = (text: string): Record<string, number> => Object.fromEntries([...text.matchAll(/(delivered|gaps|lost|duplicates|late|invalid|received) (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+    const numbers = (text: string): Record<string, number> =>
+      Object.fromEntries([...text.matchAll(/(delivered|gaps|lost|duplicates|late|invalid|received) (\d+)/g)].map((m) => [m[1], Number(m[2])]));
     const keys = kids
       .filter((n): n is KeyNode => n.kind === 'key')
       .map((k) => {
@@ -108,7 +114,11 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
         lost: k.lost,
         duplicates: k.duplicates,
         late: k.late,
-        groups: Object.fromEntries([...(k.gaps ? [['gap', k.gaps]] : []), ...(k.duplicates ? [['duplicate', k.duplicates]] : []), ...(k.late ? [['late', k.late]] : [])]),
+        groups: Object.fromEntries([
+          ...(k.gaps ? [['gap', k.gaps]] : []),
+          ...(k.duplicates ? [['duplicate', k.duplicates]] : []),
+          ...(k.late ? [['late', k.late]] : []),
+        ]),
       })),
       invalidGroup: c.invalid,
     };
@@ -145,9 +155,21 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
     const { items } = await openPicking('Preset: cme-json');
     const presets = items.filter((i) => i.label.startsWith('Preset: ')).map((i) => [i.label, i.description, i.detail]);
     assert.deepEqual(presets, [
-      ['Preset: cme', 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1', 'CME Smart Stream SBE topics: MDP 3.0 packets, MsgSeqNum per Channel'],
-      ['Preset: cme-json', 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000', 'CME Smart Stream JSON topics: header.sequenceNumber, one sequence per topic'],
-      ['Preset: by-symbol', 'key json:payload[0].instrument.symbol, seq none, time json:header.sentTime, gap timeout 2s, capacity 10000', 'yours (setting seqscope.presets)'],
+      [
+        'Preset: cme',
+        'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1',
+        'CME Smart Stream SBE topics: MDP 3.0 packets, MsgSeqNum per Channel',
+      ],
+      [
+        'Preset: cme-json',
+        'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000',
+        'CME Smart Stream JSON topics: header.sequenceNumber, one sequence per topic',
+      ],
+      [
+        'Preset: by-symbol',
+        'key json:payload[0].instrument.symbol, seq none, time json:header.sentTime, gap timeout 2s, capacity 10000',
+        'yours (setting seqscope.presets)',
+      ],
     ]);
   });
 
@@ -184,7 +206,10 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
     try {
       stub('showQuickPick', (async () => assert.fail('no picker is shown for bad presets')) as never);
       const message = await failingCommand('seqscope.openCapture', vscode.Uri.file(capture));
-      assert.match(message, /^SeqScope: seqscope\.presets: preset "mine": field "key": key "Channel" is not valid: use orderingKey, attribute:<name>, json:<path>/);
+      assert.match(
+        message,
+        /^SeqScope: seqscope\.presets: preset "mine": field "key": key "Channel" is not valid: use orderingKey, attribute:<name>, json:<path>/,
+      );
       assert.equal(api.manager.all.length, 0, 'nothing opened');
     } finally {
       await vscode.workspace.getConfiguration('seqscope').update('presets', { 'by-symbol': BY_SYMBOL }, vscode.ConfigurationTarget.Global);
@@ -196,7 +221,13 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
       const items = await offered;
       return items.find((i) => (typeof i === 'string' ? i === '64' : i.label === 'Customize…'));
     }) as never);
-    const answers: Record<string, string> = { Key: 'json:payload[0].instrument.symbol', Sequence: 'json:header.sequenceNumber', "Sender's time": 'json:header.sentTime', 'Gap timeout': '10s', Capacity: '10000' };
+    const answers: Record<string, string> = {
+      Key: 'json:payload[0].instrument.symbol',
+      Sequence: 'json:header.sequenceNumber',
+      "Sender's time": 'json:header.sentTime',
+      'Gap timeout': '10s',
+      Capacity: '10000',
+    };
     const refused: Record<string, string | undefined> = {};
     stub('showInputBox', (async (o?: vscode.InputBoxOptions) => {
       const which = Object.keys(answers).find((k) => o?.prompt?.startsWith(k));

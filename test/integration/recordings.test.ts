@@ -38,7 +38,8 @@ describe('SeqScope: Recordings…', function () {
       return answer;
     }) as never);
     // Open Capture's options picker: the cme preset.
-    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) => (await items).find((i) => i.label === 'Preset: cme')) as never);
+    stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) =>
+      (await items).find((i) => i.label === 'Preset: cme')) as never);
     stub('createQuickPick', (() => (picker = new FakeQuickPick(() => shown()))) as never);
   });
 
@@ -85,16 +86,26 @@ describe('SeqScope: Recordings…', function () {
     assert.ok(opened);
 
     let { p, done } = await openPicker();
-    assert.deepEqual(ours(p).map((i) => i.recording.path), [inSession, b, c, d], 'newest first; my-capture.jsonl and notes.txt are not listed');
+    assert.deepEqual(
+      ours(p).map((i) => i.recording.path),
+      [inSession, b, c, d],
+      'newest first; my-capture.jsonl and notes.txt are not listed',
+    );
     const total = (p.items as readonly RecordingItem[]).reduce((n, i) => n + i.recording.bytes, 0);
     assert.ok(p.title?.includes(`: ${p.items.length} file`), p.title);
-    assert.ok(p.title?.endsWith(` ${total < 1024 ** 2 ? (total / 1024).toFixed(1) + ' KB' : (total / 1024 ** 2).toFixed(1) + ' MB'}`), `${p.title}: the total of ${total} bytes`);
+    assert.ok(
+      p.title?.endsWith(` ${total < 1024 ** 2 ? (total / 1024).toFixed(1) + ' KB' : (total / 1024 ** 2).toFixed(1) + ' MB'}`),
+      `${p.title}: the total of ${total} bytes`,
+    );
     assert.match(item(p, b).description ?? '', new RegExp(`^${(statSync(b).size / 1024).toFixed(1).replace('.', '\\.')} KB · 1 h ago$`));
     assert.match(item(p, c).description ?? '', / · 2 days ago$/);
     assert.match(item(p, inSession).detail ?? '', /open in a session: close it to delete it/);
     assert.deepEqual(buttons(item(p, inSession)), [REVEAL], 'no delete for a file a session reads');
     assert.deepEqual(buttons(item(p, b)), [REVEAL, 'Delete…']);
-    assert.deepEqual(p.buttons.map((x) => x.tooltip), [canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path', 'Delete Every Recording Not in Use…']);
+    assert.deepEqual(
+      p.buttons.map((x) => x.tooltip),
+      [canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path', 'Delete Every Recording Not in Use…'],
+    );
     if (!canRevealInOS()) {
       p.pressItemButton(item(p, b), REVEAL);
       assert.equal(await until('the path on the clipboard', async () => ((await vscode.env.clipboard.readText()) === b ? true : undefined)), true);
@@ -123,7 +134,10 @@ describe('SeqScope: Recordings…', function () {
     let result = await done;
     assert.deepEqual(result, { opened: c, deleted: [b] });
     assert.ok(p.disposed);
-    assert.ok(api.manager.all.some((s) => s.data.paths.includes(c)), 'a session reads the recording');
+    assert.ok(
+      api.manager.all.some((s) => s.data.paths.includes(c)),
+      'a session reads the recording',
+    );
 
     // Every one not in use: only d (the two others are open in sessions).
     ({ p, done } = await openPicker());
@@ -133,7 +147,10 @@ describe('SeqScope: Recordings…', function () {
     p.pressButton('Delete Every Recording Not in Use…');
     await until('d to leave the list', () => (item(p, d) ? undefined : true));
     assert.match(asked.at(-1)!, new RegExp(`^Delete ${1 + elsewhere} recordings? \\(.*\\)\\? 2 in use stay\\. \\[modal`));
-    assert.deepEqual(ours(p).map((i) => i.recording.path), [inSession, c]);
+    assert.deepEqual(
+      ours(p).map((i) => i.recording.path),
+      [inSession, c],
+    );
     assert.equal(existsSync(d), false);
     p.hide();
     result = await done;

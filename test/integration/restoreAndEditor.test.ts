@@ -90,8 +90,13 @@ describe('timeline restored after a reload, and the capture editor', function ()
     copyFileSync(sample, copy);
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(copy), 'seqscope.captureEditor');
     const s = await until('the editor’s session', () => api.manager.all.find((x) => x.sourcePaths[0] === copy));
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'seqscope.captureEditor');
-    assert.deepEqual(tabs.map((t) => t.label), ['feed.jsonl']);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'seqscope.captureEditor');
+    assert.deepEqual(
+      tabs.map((t) => t.label),
+      ['feed.jsonl'],
+    );
     assert.equal(api.manager.active, s, 'the palette’s commands act on it');
     await vscode.window.tabGroups.close(tabs);
     await until('its session closed', () => !api.manager.all.includes(s));

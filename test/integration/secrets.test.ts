@@ -41,7 +41,11 @@ function hostLogsFolder(): string {
       return join(logs, sessions[sessions.length - 1]);
     }
     // /proc/<pid>/stat: "pid (name) state ppid …"; the name may hold spaces.
-    pid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+    pid = Number(
+      readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ')[1],
+    );
   }
   throw new Error('no ancestor of the extension host was started with --user-data-dir');
 }
@@ -84,13 +88,19 @@ describe('planted credentials in the real extension host: never in its logs, not
     });
     Object.assign(process.env, planted.env());
     delete process.env.PUBSUB_EMULATOR_HOST;
-    for (const [key, value] of [['emulatorHost', undefined], ['projectId', PROJECT]] as const) {
+    for (const [key, value] of [
+      ['emulatorHost', undefined],
+      ['projectId', PROJECT],
+    ] as const) {
       const was = vscode.workspace.getConfiguration('seqscope.pubsub').inspect(key)?.globalValue;
       await setting(key, value);
       restore.push(() => setting(key, was));
     }
     for (const kind of ['showErrorMessage', 'showWarningMessage', 'showInformationMessage'] as const) {
-      stub(kind, (async (message: string, ...rest: unknown[]) => void shown.push([message, ...rest.filter((r) => typeof r === 'string')].join(' | '))) as never);
+      stub(
+        kind,
+        (async (message: string, ...rest: unknown[]) => void shown.push([message, ...rest.filter((r) => typeof r === 'string')].join(' | '))) as never,
+      );
     }
   });
 
@@ -118,7 +128,7 @@ describe('planted credentials in the real extension host: never in its logs, not
     // A key the library signs with: it asks Google for a token (or Pub/Sub, which refuses it).
     process.env.GOOGLE_APPLICATION_CREDENTIALS = planted.keyFile;
     const error = await failingCommand('seqscope.pubsub.tapTopic');
-    assertClean('Tap Topic…\'s error, key file valid', error);
+    assertClean("Tap Topic…'s error, key file valid", error);
   });
 
   it('a capture opened, exported in every format and as the standalone HTML', async () => {
@@ -150,7 +160,10 @@ describe('planted credentials in the real extension host: never in its logs, not
       const conn = await layer.connect({ emulatorHost: emu.host, projectId: PROJECT, env: {} });
       try {
         const [topic] = await conn.client.createTopic('planted-feed');
-        const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', { topic: 'planted-feed', options: { seq: 'attribute:n', gapTimeout: '500ms' } });
+        const result = await vscode.commands.executeCommand<LiveResult>('seqscope.pubsub.tapTopic', {
+          topic: 'planted-feed',
+          options: { seq: 'attribute:n', gapTimeout: '500ms' },
+        });
         assert.ok(result, `tapped: ${shown.join(' | ')}`);
         const session = api.manager.get(result.id)!;
         await Promise.all([1, 2, 3, 4, 5].map((n) => topic.publishMessage({ data: Buffer.from(`m${n}`), attributes: { n: String(n) } })));
@@ -171,7 +184,7 @@ describe('planted credentials in the real extension host: never in its logs, not
     }
   });
 
-  it('the host\'s logs (SeqScope\'s log channel at trace level among them) and every notification: none holds a planted secret', async () => {
+  it("the host's logs (SeqScope's log channel at trace level among them) and every notification: none holds a planted secret", async () => {
     // The scan can fail: the secrets are where a user's would be.
     assert.ok(planted.leaks(readFileSync(planted.keyFile, 'utf8')).length >= 4, 'the key file holds the planted key');
     assert.ok(planted.leaks(readFileSync(planted.tornKeyFile, 'utf8')).length >= 4, 'the torn key file holds the planted key');
@@ -180,9 +193,9 @@ describe('planted credentials in the real extension host: never in its logs, not
     const channel = filesUnder(logs).find((f) => f.endsWith(join(EXTENSION_ID, 'SeqScope.log')));
     assert.ok(channel && existsSync(channel), `SeqScope's log channel under ${logs}: ${filesUnder(logs).join(', ')}`);
     // What the commands above logged has reached the file (the logger writes it in the background).
-    await until('the failed Tap Topic… in SeqScope\'s log', () => /not valid JSON/.test(readFileSync(channel, 'utf8')), 30_000);
+    await until("the failed Tap Topic… in SeqScope's log", () => /not valid JSON/.test(readFileSync(channel, 'utf8')), 30_000);
     // At trace level: the errors' stacks (logged at debug) are in it too.
-    assert.match(readFileSync(channel, 'utf8'), /\[debug\]/, 'SeqScope\'s log holds debug lines');
+    assert.match(readFileSync(channel, 'utf8'), /\[debug\]/, "SeqScope's log holds debug lines");
     const files = filesUnder(logs);
     for (const f of files) assertClean(f, readFileSync(f, 'utf8'));
     assert.ok(shown.length >= 7, `the notifications were seen: ${shown.length}`);

@@ -83,7 +83,15 @@ describe('SeqScope in VS Code', function () {
 
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const c of ['seqscope.openCapture', 'seqscope.openSample', 'seqscope.showTimeline', 'seqscope.exportTrace', 'seqscope.replay.stepForward', 'seqscope.replay.nextGap', 'seqscope.filter.set']) {
+    for (const c of [
+      'seqscope.openCapture',
+      'seqscope.openSample',
+      'seqscope.showTimeline',
+      'seqscope.exportTrace',
+      'seqscope.replay.stepForward',
+      'seqscope.replay.nextGap',
+      'seqscope.filter.set',
+    ]) {
       assert.ok(all.includes(c), c);
     }
   });
@@ -100,12 +108,21 @@ describe('SeqScope in VS Code', function () {
     const s = engine.summary;
     // Written out rather than through the helper under test: "1 gap", never "1 gaps".
     const gaps = (n: number) => (n === 1 ? '1 gap' : `${n} gaps`);
-    assert.equal(summaryItem.description, `${s.delivered} delivered · ${gaps(s.gaps)} · ${s.lost} lost · ${s.duplicates} dup · ${s.late} late · ${s.invalid} invalid`);
+    assert.equal(
+      summaryItem.description,
+      `${s.delivered} delivered · ${gaps(s.gaps)} · ${s.lost} lost · ${s.duplicates} dup · ${s.late} late · ${s.invalid} invalid`,
+    );
     const keys = kids.filter((k): k is KeyNode => k.kind === 'key');
-    assert.deepEqual(keys.map((k) => api.tree.getTreeItem(k).label), s.byKey.map((k) => k.key));
+    assert.deepEqual(
+      keys.map((k) => api.tree.getTreeItem(k).label),
+      s.byKey.map((k) => k.key),
+    );
     for (const k of keys) {
       const ks = s.byKey[k.key];
-      assert.match(String(api.tree.getTreeItem(k).description), new RegExp(`^${ks.delivered} delivered · ${gaps(ks.gaps)} · ${ks.lost} lost · ${ks.duplicates} dup · ${ks.late} late`));
+      assert.match(
+        String(api.tree.getTreeItem(k).description),
+        new RegExp(`^${ks.delivered} delivered · ${gaps(ks.gaps)} · ${ks.lost} lost · ${ks.duplicates} dup · ${ks.late} late`),
+      );
     }
     assert.match(String(api.tree.getTreeItem(keys[s.byKey.findIndex((k) => k.key === '318')]).description), /^999 delivered · 1 gap · 1 lost · /);
     // Gap items equal the engine's gap events.
@@ -130,7 +147,10 @@ describe('SeqScope in VS Code', function () {
     assert.equal(api.tree.getTreeItem(aaa).description, '12 delivered · 0 dup · 1 reordered');
     assert.match(String(api.tree.getTreeItem(aaa).tooltip), /reordered 1 \(farthest out of place 2\.5ms, 4 positions\)/);
     const groups = children(aaa).filter((n): n is GroupNode => n.kind === 'group');
-    assert.deepEqual(groups.map((g) => api.tree.getTreeItem(g).label), ['Reordered']);
+    assert.deepEqual(
+      groups.map((g) => api.tree.getTreeItem(g).label),
+      ['Reordered'],
+    );
     const [item] = children(groups[0]).map((e) => api.tree.getTreeItem(e));
     assert.equal(item.label, '1008');
     assert.match(String(item.description), /^reordered · 2\.5ms, 4 positions out of place \(after 1018\) · 09:30:00\.056 · line 19$/);
@@ -149,12 +169,18 @@ describe('SeqScope in VS Code', function () {
     assert.equal(api.tree.getTreeItem(us).description, '20 delivered · 0 gaps · 0 lost · 0 dup · 0 late · 1 reset');
     assert.match(String(api.tree.getTreeItem(us).tooltip), /, resets 1 \(its numbers started again\)/);
     const groups = children(us).filter((n): n is GroupNode => n.kind === 'group');
-    assert.deepEqual(groups.map((g) => [api.tree.getTreeItem(g).label, api.tree.getTreeItem(g).description]), [['Resets', '1']]);
+    assert.deepEqual(
+      groups.map((g) => [api.tree.getTreeItem(g).label, api.tree.getTreeItem(g).description]),
+      [['Resets', '1']],
+    );
     const [item] = children(groups[0]).map((e) => api.tree.getTreeItem(e));
     assert.equal(item.label, 'reset #148209 → #1');
     assert.match(String(item.description), /^the next number continued from it · released 0 · lost 0 · /);
     assert.match(String(item.tooltip), /#148209 was the old sequence's last, #1 the new one's first/);
-    assert.match(String(item.tooltip), /Decided at [\d:.]+: the next number continued from it\.\nReleased 0 held messages of the old sequence; declared 0 of its numbers lost\./);
+    assert.match(
+      String(item.tooltip),
+      /Decided at [\d:.]+: the next number continued from it\.\nReleased 0 held messages of the old sequence; declared 0 of its numbers lost\./,
+    );
     const eu = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'orders-eu')!;
     const [euReset] = children(children(eu)[0]).map((e) => api.tree.getTreeItem(e));
     assert.equal(euReset.label, 'reset #1203312 → #1');
@@ -171,7 +197,10 @@ describe('SeqScope in VS Code', function () {
     const moved = kids.find((k): k is KeyNode => k.kind === 'key' && api.tree.getTreeItem(k).label === 'customer-1003')!;
     assert.match(String(api.tree.getTreeItem(moved).description), /4 reordered/);
     const groups = children(moved).filter((n): n is GroupNode => n.kind === 'group');
-    assert.deepEqual(groups.map((g) => api.tree.getTreeItem(g).label), ['Reordered']);
+    assert.deepEqual(
+      groups.map((g) => api.tree.getTreeItem(g).label),
+      ['Reordered'],
+    );
     assert.equal(children(groups[0]).length, 4);
     const again = await vscode.commands.executeCommand<OpenResult>('seqscope.openOrderingSample');
     assert.equal(again?.id, r.id, 'opened again: the same session');
@@ -181,9 +210,15 @@ describe('SeqScope in VS Code', function () {
     const { id } = await open();
     const jsonl = join(out, 'trace.jsonl');
     assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path: jsonl }), jsonl);
-    const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, engine.events.length);
-    assert.deepEqual(lines.map((e) => e.type), engine.events.map((e) => e.type));
+    assert.deepEqual(
+      lines.map((e) => e.type),
+      engine.events.map((e) => e.type),
+    );
 
     const csv = join(out, 'trace.csv');
     await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'csv', path: csv });
@@ -212,7 +247,10 @@ describe('SeqScope in VS Code', function () {
       const before = api.manager.all.length;
       const said = `${capture} and ${link} are the same file: open each capture once (read twice, it would merge with itself and every message would count as a duplicate)`;
       // As the Explorer passes a multi-selection: (clicked, all selected), then the options would be asked.
-      assert.equal(await failingCommand('seqscope.openCapture', vscode.Uri.file(capture), [vscode.Uri.file(capture), vscode.Uri.file(link)]), `SeqScope: ${said}`);
+      assert.equal(
+        await failingCommand('seqscope.openCapture', vscode.Uri.file(capture), [vscode.Uri.file(capture), vscode.Uri.file(link)]),
+        `SeqScope: ${said}`,
+      );
       assert.equal(api.manager.all.length, before, 'nothing opened');
       assert.deepEqual(errors, [`SeqScope: ${said}`]);
       // The two as separate captures with the same content still open (two recorders on one subscription).
@@ -240,7 +278,12 @@ describe('SeqScope in VS Code', function () {
     const growing = join(out, 'growing.jsonl');
     copyFileSync(sample, growing);
     const before = await open(growing);
-    appendFileSync(growing, readFileSync(sample, 'utf8').split('\n')[0].replace(/"messageId":"[^"]*"/, '"messageId":"appended-1"') + '\n');
+    appendFileSync(
+      growing,
+      readFileSync(sample, 'utf8')
+        .split('\n')[0]
+        .replace(/"messageId":"[^"]*"/, '"messageId":"appended-1"') + '\n',
+    );
     const after = await open(growing);
     assert.notEqual(after.id, before.id);
     assert.equal(api.manager.get(after.id)!.data.summary.received, api.manager.get(before.id)!.data.summary.received + 1);
@@ -294,11 +337,18 @@ describe('SeqScope in VS Code', function () {
       writeFileSync(target, 'the previous export\n');
       assert.match(await failingCommand('seqscope.exportTrace', id, { format: 'jsonl', path: target }), /no such file/);
       assert.equal(readFileSync(target, 'utf8'), 'the previous export\n');
-      assert.deepEqual(readdirSync(out).filter((n) => n.includes('kept.jsonl')), ['kept.jsonl'], 'no partial file beside it');
+      assert.deepEqual(
+        readdirSync(out).filter((n) => n.includes('kept.jsonl')),
+        ['kept.jsonl'],
+        'no partial file beside it',
+      );
 
       const nowhere = join(out, 'no-such-folder', 'trace.jsonl');
       const { id: other } = await open();
-      assert.equal(await failingCommand('seqscope.exportTrace', other, { format: 'csv', path: nowhere }), `SeqScope: cannot write ${nowhere}: the folder ${join(out, 'no-such-folder')} does not exist. Next: create it, or export to a folder that exists.`);
+      assert.equal(
+        await failingCommand('seqscope.exportTrace', other, { format: 'csv', path: nowhere }),
+        `SeqScope: cannot write ${nowhere}: the folder ${join(out, 'no-such-folder')} does not exist. Next: create it, or export to a folder that exists.`,
+      );
       assert.equal(errors.length, 2, 'one notification for each failure');
     }));
 
@@ -307,7 +357,12 @@ describe('SeqScope in VS Code', function () {
     await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
     const path = join(out, 'filtered.jsonl');
     await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path });
-    const types = new Set(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).type));
+    const types = new Set(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+    );
     assert.deepEqual([...types].sort(), ['duplicate', 'gap']);
     // The tree refreshes at most every 200 ms (scheduleRefresh): until then it may answer from
     // its cache of before the filter.
@@ -337,7 +392,11 @@ describe('SeqScope in VS Code', function () {
       const keys = rows.filter((n): n is KeyNode => n.kind === 'key');
       return {
         keys: keys.map((k) => names[k.key]),
-        groups: keys.map((k) => children(k).map((g) => (g as GroupNode).group).join(',')),
+        groups: keys.map((k) =>
+          children(k)
+            .map((g) => (g as GroupNode).group)
+            .join(','),
+        ),
         info: (rows.find((n) => n.kind === 'info') as InfoNode | undefined)?.label,
       };
     };
@@ -351,7 +410,11 @@ describe('SeqScope in VS Code', function () {
       assert.deepEqual(await settled((r) => r.keys.length === 1), { keys: ['310'], groups: ['gap'], info: 'Filter: gap · 1 of 3 keys' });
 
       await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['duplicate'] });
-      assert.deepEqual(await settled((r) => r.keys.length === 2), { keys: ['312', '318'], groups: ['duplicate', 'duplicate'], info: 'Filter: duplicate · 2 of 3 keys' });
+      assert.deepEqual(await settled((r) => r.keys.length === 2), {
+        keys: ['312', '318'],
+        groups: ['duplicate', 'duplicate'],
+        info: 'Filter: duplicate · 2 of 3 keys',
+      });
 
       await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['duplicate'], keys: ['310', '318'] });
       assert.deepEqual((await settled((r) => r.keys.length === 1))?.keys, ['318'], 'both: named and with a duplicate');
@@ -374,7 +437,10 @@ describe('SeqScope in VS Code', function () {
       const { id } = await open(file);
       const keyRows = () => {
         const rows = children(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id));
-        return { keys: rows.filter((n): n is KeyNode => n.kind === 'key').map((k) => api.manager.get(id)!.data.keyNames[k.key]), more: rows.some((n) => n.kind === 'loadMore') };
+        return {
+          keys: rows.filter((n): n is KeyNode => n.kind === 'key').map((k) => api.manager.get(id)!.data.keyNames[k.key]),
+          more: rows.some((n) => n.kind === 'loadMore'),
+        };
       };
       const names = api.manager.get(id)!.data.keyNames;
       assert.equal(names.length, 25);
@@ -412,7 +478,10 @@ describe('SeqScope in VS Code', function () {
     const errors: string[] = [];
     stubber(restore)('showErrorMessage', (async (message: string) => void errors.push(message)) as never);
     let keysListed: string[] = [];
-    stubber(restore)('showQuickPick', (async (items: readonly (vscode.QuickPickItem & { order?: string; what?: string; key?: string })[], opts: vscode.QuickPickOptions) => {
+    stubber(restore)('showQuickPick', (async (
+      items: readonly (vscode.QuickPickItem & { order?: string; what?: string; key?: string })[],
+      opts: vscode.QuickPickOptions,
+    ) => {
       // Sort Keys… picks Name; Filter… picks Keys…, whose list is noted and dismissed.
       if (items[0]?.order) {
         picked.push(`${opts.placeHolder}: ${items.map((i) => `${i.label}${i.description ? ` (${i.description})` : ''}`).join(', ')}`);
@@ -426,25 +495,42 @@ describe('SeqScope in VS Code', function () {
       const { id } = await open(file);
       const session = api.manager.get(id)!;
       const names = session.data.keyNames;
-      const keyRows = () => children(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id)).filter((n): n is KeyNode => n.kind === 'key').map((k) => names[k.key]);
+      const keyRows = () =>
+        children(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id))
+          .filter((n): n is KeyNode => n.kind === 'key')
+          .map((k) => names[k.key]);
       // The tree refreshes at most every 200 ms: until then it answers from before the change.
       const rowsBecome = async (first: string) => (await eventually(() => (keyRows()[0] === first ? keyRows() : undefined))) ?? keyRows();
-      assert.deepEqual(keyRows(), Array.from({ length: 10 }, (_, i) => `acct-${25 - i}`), 'first seen: as the capture has them');
+      assert.deepEqual(
+        keyRows(),
+        Array.from({ length: 10 }, (_, i) => `acct-${25 - i}`),
+        'first seen: as the capture has them',
+      );
 
       // From the Command Palette (the picker stubbed: the user picks Name).
       assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys'), 'name');
       assert.deepEqual(picked, ['Now: first seen: First seen (current), Name, Most findings']);
       assert.equal(vscode.workspace.getConfiguration('seqscope').get('keyOrder'), 'name', 'kept as the setting');
-      assert.deepEqual(await rowsBecome('acct-1'), Array.from({ length: 10 }, (_, i) => `acct-${i + 1}`), 'acct-2 before acct-10');
+      assert.deepEqual(
+        await rowsBecome('acct-1'),
+        Array.from({ length: 10 }, (_, i) => `acct-${i + 1}`),
+        'acct-2 before acct-10',
+      );
       const sessionRow = () => api.tree.getTreeItem(children().find((n) => n.kind === 'session' && (n as SessionNode).session.id === id)!).description;
       assert.match(String(sessionRow()), / · 25 keys by name · /, 'the session row says how its keys are listed');
       // Filter › Keys… lists them in that order too.
       await vscode.commands.executeCommand('seqscope.filter.set');
-      assert.deepEqual(keysListed, Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`));
+      assert.deepEqual(
+        keysListed,
+        Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`),
+      );
       // The timeline's first view is of the lanes it will show first, in that order.
       const view = session.timeline.firstView(session.replay.info());
       assert.equal(view.init.keyOrder, 'name');
-      assert.deepEqual(view.page!.lanes.map((k) => names[k]), Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`));
+      assert.deepEqual(
+        view.page!.lanes.map((k) => names[k]),
+        Array.from({ length: 25 }, (_, i) => `acct-${i + 1}`),
+      );
 
       // Reveal: acct-25's duplicate is on the third page by name (it is key 0 in the capture).
       const dup = session.data.findings(names.indexOf('acct-25'), 'duplicate', 0, 1)[0];
@@ -534,7 +620,10 @@ describe('SeqScope in VS Code', function () {
       // Again: the chosen keys come first, ticked, whatever is typed.
       ({ picker: p, done } = await openPicker());
       assert.deepEqual(labels(p).slice(0, 2), inKeyOrder);
-      assert.deepEqual(p.selectedItems.map((i) => i.label), inKeyOrder);
+      assert.deepEqual(
+        p.selectedItems.map((i) => i.label),
+        inKeyOrder,
+      );
       assert.equal(p.items.length, 502);
       p.type(a);
       assert.deepEqual(labels(p), [...inKeyOrder, ...names.filter((n) => n.includes(a) && !inKeyOrder.includes(n))]);
@@ -543,13 +632,19 @@ describe('SeqScope in VS Code', function () {
       p.tick([]);
       p.accept();
       await done;
-      assert.deepEqual(session.filter.keys, inKeyOrder.filter((k) => !k.includes(a)));
+      assert.deepEqual(
+        session.filter.keys,
+        inKeyOrder.filter((k) => !k.includes(a)),
+      );
 
       // Dismissed: the filter stays as it was.
       ({ picker: p, done } = await openPicker());
       p.hide();
       await done;
-      assert.deepEqual(session.filter.keys, inKeyOrder.filter((k) => !k.includes(a)));
+      assert.deepEqual(
+        session.filter.keys,
+        inKeyOrder.filter((k) => !k.includes(a)),
+      );
       assert.ok(p.disposed, 'the picker is disposed once hidden');
     } finally {
       for (const r of restore.reverse()) r();
@@ -570,7 +665,10 @@ describe('SeqScope in VS Code', function () {
     const opened = session.replay.position;
     assert.ok(opened > 2);
     assert.equal(session.replay.state().counts.gaps, 0, 'not declared yet where it opens');
-    assert.ok(session.replay.state().keys.some((k) => k.gap), 'a key waits on the open gap');
+    assert.ok(
+      session.replay.state().keys.some((k) => k.gap),
+      'a key waits on the open gap',
+    );
     await vscode.commands.executeCommand('seqscope.replay.nextGap');
     const atGap = session.replay.position;
     assert.ok(atGap > opened);
@@ -608,7 +706,9 @@ describe('SeqScope in VS Code', function () {
       writeFileSync(empty, '\n');
       const { id } = await open(empty);
       assert.equal(api.manager.get(id)!.data.summary.received, 0);
-      assert.deepEqual(warnings, ['SeqScope: quiet.jsonl holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)']);
+      assert.deepEqual(warnings, [
+        'SeqScope: quiet.jsonl holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)',
+      ]);
       warnings.length = 0;
       await open();
       assert.deepEqual(warnings, [], 'a capture with records gets no warning');

@@ -38,6 +38,9 @@ describe('extension host smoke', () => {
     const contributed = (manifest.contributes?.commands ?? []).map((c) => c.command);
     assert.ok(contributed.length > 0, 'the manifest contributes no command');
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(contributed.filter((c) => !registered.has(c)), []);
+    assert.deepEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+    );
   });
 });

@@ -77,20 +77,31 @@ export function bigQueryAvroRow(m: ArchiveMessage): Record<string, unknown> {
 /** BigQuery JSON export of a row: TIMESTAMP as "YYYY-MM-DD HH:MM:SS[.ffffff] UTC" (trailing zeros dropped), BYTES as base64. */
 export function bigQueryJsonRow(m: ArchiveMessage): string {
   const iso = new Date(Math.floor(m.us / 1000)).toISOString();
-  const frac = (String(m.us % 1_000_000).padStart(6, '0')).replace(/0+$/, '');
+  const frac = String(m.us % 1_000_000)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   const time = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${frac ? '.' + frac : ''} UTC`;
   const attrs = m.key === undefined ? m.attributes : { ...m.attributes, ordering_key: m.key };
-  return JSON.stringify({ subscription_name: SUBSCRIPTION, message_id: m.id, publish_time: time, data: Buffer.from(m.payload).toString('base64'), attributes: JSON.stringify(attrs) });
+  return JSON.stringify({
+    subscription_name: SUBSCRIPTION,
+    message_id: m.id,
+    publish_time: time,
+    data: Buffer.from(m.payload).toString('base64'),
+    attributes: JSON.stringify(attrs),
+  });
 }
 
 /** An Avro object container file of `records`, with a fixed sync marker so the bytes are reproducible. */
 export function encodeAvro(schema: object, records: readonly object[], o: { blockSize?: number; codec?: 'null' | 'deflate' } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const enc = new streams.BlockEncoder(schema as never, {
-      blockSize: o.blockSize ?? 65536,
-      codec: o.codec ?? 'null',
-      syncMarker: Buffer.from('SeqScopeFixture!', 'latin1'),
-    } as never);
+    const enc = new streams.BlockEncoder(
+      schema as never,
+      {
+        blockSize: o.blockSize ?? 65536,
+        codec: o.codec ?? 'null',
+        syncMarker: Buffer.from('SeqScopeFixture!', 'latin1'),
+      } as never,
+    );
     const parts: Buffer[] = [];
     enc.on('data', (c: Buffer) => parts.push(c));
     enc.on('error', reject);
@@ -107,7 +118,13 @@ export function encodeAvro(schema: object, records: readonly object[], o: { bloc
  */
 export function scenario(): ArchiveMessage[] {
   const at = (s: number) => T0_US + Math.round(s * 1_000_000);
-  const m = (id: string, s: number, key: string, n: number): ArchiveMessage => ({ id, us: at(s) + 123, key, attributes: { n: String(n) }, payload: JSON.stringify({ key, n }) });
+  const m = (id: string, s: number, key: string, n: number): ArchiveMessage => ({
+    id,
+    us: at(s) + 123,
+    key,
+    attributes: { n: String(n) },
+    payload: JSON.stringify({ key, n }),
+  });
   return [
     m('1001', 0, 'acct-1', 1),
     m('2001', 0.5, 'acct-2', 1),
@@ -127,5 +144,8 @@ export function scenario(): ArchiveMessage[] {
  */
 export function splitKey(): [ArchiveMessage[], ArchiveMessage[]] {
   const m = (n: number): ArchiveMessage => ({ id: `70${n}`, us: T0_US + n * 1_000_000, key: 'order-7', attributes: { n: String(n) }, payload: `step ${n}` });
-  return [[m(1), m(2), m(5), m(6)], [m(3), m(4)]];
+  return [
+    [m(1), m(2), m(5), m(6)],
+    [m(3), m(4)],
+  ];
 }

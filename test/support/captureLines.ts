@@ -51,7 +51,8 @@ export function writeKeyPerMessageCapture(path: string, lines: number): void {
   try {
     for (let from = 0; from < lines; from += 10_000) {
       const chunk: string[] = [];
-      for (let i = from; i < Math.min(lines, from + 10_000); i++) chunk.push(`${JSON.stringify(receivedMessage({ t: i, orderingKey: `order-${i}`, id: `m-${i}` }))}\n`);
+      for (let i = from; i < Math.min(lines, from + 10_000); i++)
+        chunk.push(`${JSON.stringify(receivedMessage({ t: i, orderingKey: `order-${i}`, id: `m-${i}` }))}\n`);
       writeSync(fd, chunk.join(''));
     }
   } finally {

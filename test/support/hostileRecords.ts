@@ -56,12 +56,48 @@ export const textArb = fc.oneof(
 );
 
 /** Keys and ids as feeds write them: ASCII, and now and then unicode. */
-const cleanText = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('310', '311', 'ES', '2070443600000001', 'order-17') }, { weight: 1, arbitrary: fc.constantFrom('é', '😀', '') });
-const digitsArb = fc.oneof(fc.integer({ min: 0, max: 70_000 }).map(String), fc.constantFrom('007', '0', '4294967295', '4294967296', '9007199254740993', '123456789012345', '1234567890123456', '-1', '+3', '1e3', ' 5', '', '0x10', '3.0'));
+const cleanText = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom('310', '311', 'ES', '2070443600000001', 'order-17') },
+  { weight: 1, arbitrary: fc.constantFrom('é', '😀', '') },
+);
+const digitsArb = fc.oneof(
+  fc.integer({ min: 0, max: 70_000 }).map(String),
+  fc.constantFrom(
+    '007',
+    '0',
+    '4294967295',
+    '4294967296',
+    '9007199254740993',
+    '123456789012345',
+    '1234567890123456',
+    '-1',
+    '+3',
+    '1e3',
+    ' 5',
+    '',
+    '0x10',
+    '3.0',
+  ),
+);
 const timeArb = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0, max: 400_000 }).map((t) => new Date(Date.UTC(2026, 10, 30, 9, 30) + t).toISOString()) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 999_999 }).map((us) => `2026-11-30T09:30:00.${String(us).padStart(6, '0')}Z`) },
-  { weight: 1, arbitrary: fc.constantFrom('2026-11-30T09:30:00Z', '2026-11-30T09:30:00.1234567891Z', '2026-11-30 09:30:00Z', '2026-11-30T09:30:00+01:00', '2026-02-30T09:30:00Z', '2024-02-29T23:59:59.999z', '0099-01-01T00:00:00Z', '2026-11-30T24:00:00Z', '2026-11-30T09:30:00.Z', 'yesterday', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '2026-11-30T09:30:00Z',
+      '2026-11-30T09:30:00.1234567891Z',
+      '2026-11-30 09:30:00Z',
+      '2026-11-30T09:30:00+01:00',
+      '2026-02-30T09:30:00Z',
+      '2024-02-29T23:59:59.999z',
+      '0099-01-01T00:00:00Z',
+      '2026-11-30T24:00:00Z',
+      '2026-11-30T09:30:00.Z',
+      'yesterday',
+      '',
+    ),
+  },
 );
 const cleanTime = fc.integer({ min: 0, max: 400_000 }).map((t) => new Date(Date.UTC(2026, 10, 30, 9, 30) + t).toISOString());
 /** A value of an unexpected type (or, rarely, of the expected one). */
@@ -75,24 +111,49 @@ function field(name: string, value: fc.Arbitrary<Json>, hostile: boolean): fc.Ar
     { weight: 16, arbitrary: usual },
     { weight: 1, arbitrary: fc.constant<[string, Json][]>([]) },
     { weight: 1, arbitrary: wrongArb.map((v): [string, Json][] => [[name, v]]) },
-    { weight: 1, arbitrary: fc.tuple(value, value).map(([a, b]): [string, Json][] => [[name, a], [name, b]]) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(value, value).map(([a, b]): [string, Json][] => [
+        [name, a],
+        [name, b],
+      ]),
+    },
   );
 }
 
 const attributesArb = (h: boolean): fc.Arbitrary<Json> =>
   fc
-  .tuple(
-    field('Channel', h ? textArb : cleanText, h),
-    field('MsgSeqNum', h ? digitsArb : fc.integer({ min: 0, max: 65_535 }).map(String), h),
-    field('SendingTime', h ? fc.oneof(fc.integer({ min: 0, max: 2e12 }).map(String), fc.constantFrom('1796031000001.5', 'x', ' 17 ', '0x1F', '1e3', 'Infinity', '')) : fc.integer({ min: 0, max: 2e12 }).map(String), h),
-    fc.array(fc.tuple(textArb, h ? fc.oneof({ weight: 5, arbitrary: textArb as fc.Arbitrary<Json> }, { weight: 1, arbitrary: wrongArb }) : (textArb as fc.Arbitrary<Json>)), { maxLength: 3 }),
-  )
-  .map(([a, b, c, extra]) => ({ entries: [...a, ...b, ...c, ...extra] }));
+    .tuple(
+      field('Channel', h ? textArb : cleanText, h),
+      field('MsgSeqNum', h ? digitsArb : fc.integer({ min: 0, max: 65_535 }).map(String), h),
+      field(
+        'SendingTime',
+        h
+          ? fc.oneof(fc.integer({ min: 0, max: 2e12 }).map(String), fc.constantFrom('1796031000001.5', 'x', ' 17 ', '0x1F', '1e3', 'Infinity', ''))
+          : fc.integer({ min: 0, max: 2e12 }).map(String),
+        h,
+      ),
+      fc.array(
+        fc.tuple(
+          textArb,
+          h ? fc.oneof({ weight: 5, arbitrary: textArb as fc.Arbitrary<Json> }, { weight: 1, arbitrary: wrongArb }) : (textArb as fc.Arbitrary<Json>),
+        ),
+        { maxLength: 3 },
+      ),
+    )
+    .map(([a, b, c, extra]) => ({ entries: [...a, ...b, ...c, ...extra] }));
 
 /** A base64 payload: short, long, of a JSON document (for json: options), or not base64 at all. */
 const dataArb: fc.Arbitrary<Json> = fc.oneof(
   { weight: 4, arbitrary: fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b).toString('base64')) },
-  { weight: 2, arbitrary: fc.record({ seq: fc.oneof(fc.nat(70_000), fc.constantFrom('12', '-3', 1.5)), sym: textArb, at: timeArb }).map((d) => Buffer.from(JSON.stringify({ header: { sequenceNumber: d.seq, sentTime: d.at }, payload: [{ instrument: { symbol: d.sym } }] })).toString('base64')) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ seq: fc.oneof(fc.nat(70_000), fc.constantFrom('12', '-3', 1.5)), sym: textArb, at: timeArb })
+      .map((d) =>
+        Buffer.from(JSON.stringify({ header: { sequenceNumber: d.seq, sentTime: d.at }, payload: [{ instrument: { symbol: d.sym } }] })).toString('base64'),
+      ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 200_000 }).map((n) => 'QUJD'.repeat(n >> 2)) },
   { weight: 1, arbitrary: fc.constantFrom('not base64!', 'é', '', 'eyJ9', 'AAAAAQAAAAAAAAAACgAAAAAAAQAIAA==') },
 );
@@ -103,14 +164,26 @@ export const recordOf = (h: boolean): fc.Arbitrary<Json> =>
     .tuple(
       field('ackId', textArb, h),
       fc
-        .tuple(field('data', dataArb, h), field('attributes', attributesArb(h), h), field('messageId', h ? textArb : cleanText, h), field('publishTime', timeArb, h), field('orderingKey', h ? textArb : cleanText, h), fc.array(fc.tuple(textArb, wrongArb), { maxLength: 2 }))
+        .tuple(
+          field('data', dataArb, h),
+          field('attributes', attributesArb(h), h),
+          field('messageId', h ? textArb : cleanText, h),
+          field('publishTime', timeArb, h),
+          field('orderingKey', h ? textArb : cleanText, h),
+          fc.array(fc.tuple(textArb, wrongArb), { maxLength: 2 }),
+        )
         .map(([a, b, c, d, e, extra]) => ({ entries: [...a, ...b, ...c, ...d, ...e, ...extra] }) as Json),
       field('deliveryAttempt', fc.integer({ min: 1, max: 5 }), h),
       field('receivedAt', h ? timeArb : cleanTime, h),
-      fc.oneof({ weight: 5, arbitrary: fc.constant<[string, Json][]>([]) }, { weight: 1, arbitrary: field('topic', fc.constantFrom('projects/p/topics/md-310', 'md', ''), h) }),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constant<[string, Json][]>([]) },
+        { weight: 1, arbitrary: field('topic', fc.constantFrom('projects/p/topics/md-310', 'md', ''), h) },
+      ),
       fc.array(fc.tuple(textArb, wrongArb), { maxLength: 2 }),
     )
-    .map(([ack, message, attempt, received, topic, extra]) => ({ entries: [...ack, ['message', message] as [string, Json], ...attempt, ...received, ...topic, ...extra] }));
+    .map(([ack, message, attempt, received, topic, extra]) => ({
+      entries: [...ack, ['message', message] as [string, Json], ...attempt, ...received, ...topic, ...extra],
+    }));
 
 /** Records as a capture holds them, with the odd hostile one, written hostile or plain. */
 export const recordArb: fc.Arbitrary<{ record: Json; hostile: boolean }> = fc.oneof(
@@ -122,7 +195,17 @@ export const recordArb: fc.Arbitrary<{ record: Json; hostile: boolean }> = fc.on
 export type Damage = { readonly at: number; readonly op: 'flip' | 'drop' | 'insert'; readonly byte: number };
 export const damageArb: fc.Arbitrary<Damage[]> = fc.oneof(
   { weight: 5, arbitrary: fc.constant<Damage[]>([]) },
-  { weight: 1, arbitrary: fc.array(fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), op: fc.constantFrom('flip' as const, 'drop' as const, 'insert' as const), byte: fc.constantFrom(0x00, 0x01, 0x1f, 0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x80, 0xc3, 0xe2, 0xff, 0x20, 0x30, 0x0d) }), { minLength: 1, maxLength: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.record({
+        at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+        op: fc.constantFrom('flip' as const, 'drop' as const, 'insert' as const),
+        byte: fc.constantFrom(0x00, 0x01, 0x1f, 0x22, 0x5c, 0x7b, 0x7d, 0x2c, 0x3a, 0x80, 0xc3, 0xe2, 0xff, 0x20, 0x30, 0x0d),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  },
 );
 
 export function damage(bytes: Buffer, ds: readonly Damage[]): Buffer {

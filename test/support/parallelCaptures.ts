@@ -17,7 +17,7 @@ import { receivedMessage } from './captureLines';
  */
 export function shuffledPool(threads: number, seed: number, rangeBytes?: number): ScanPool {
   let a = seed >>> 0;
-  const random = () => ((a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) % 4);
+  const random = () => (a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) % 4;
   return {
     threads,
     rangeBytes,
@@ -35,10 +35,35 @@ export const CME: SequencingOptions = { ...DEFAULT_OPTIONS, ...PRESETS.cme, seqB
 
 /** One line of a random capture. */
 export const lineArb = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ t: fc.integer({ min: 0, max: 400 }), seq: fc.integer({ min: 0, max: 12 }), channel: fc.constantFrom('310', '311', '312'), id: fc.constantFrom(undefined, 'dup-a', 'dup-b'), sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }), data: fc.constantFrom(undefined, 'x', 'y'), publishLag: fc.option(fc.integer({ min: -3, max: 2000 }), { nil: undefined }), without: fc.constantFrom(undefined, undefined, undefined, 'publishTime' as const, 'receivedAt' as const) }).map((s) => JSON.stringify(receivedMessage(s))) },
-  { weight: 1, arbitrary: fc.constantFrom('', '   ', '\t', '{"not json', '[1,2]', '{"message":{}}', '{"message":{"messageId":"m"}}', '"é€😀"', 'x'.repeat(MAX + 5)) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .record({
+        t: fc.integer({ min: 0, max: 400 }),
+        seq: fc.integer({ min: 0, max: 12 }),
+        channel: fc.constantFrom('310', '311', '312'),
+        id: fc.constantFrom(undefined, 'dup-a', 'dup-b'),
+        sendingTime: fc.option(fc.integer({ min: -5, max: 400 }), { nil: undefined }),
+        data: fc.constantFrom(undefined, 'x', 'y'),
+        publishLag: fc.option(fc.integer({ min: -3, max: 2000 }), { nil: undefined }),
+        without: fc.constantFrom(undefined, undefined, undefined, 'publishTime' as const, 'receivedAt' as const),
+      })
+      .map((s) => JSON.stringify(receivedMessage(s))),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '   ', '\t', '{"not json', '[1,2]', '{"message":{}}', '{"message":{"messageId":"m"}}', '"é€😀"', 'x'.repeat(MAX + 5)),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: 70_000 }))) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify({ ...receivedMessage({ t, seq: 3 }), message: { messageId: `no-key-${t}`, attributes: { MsgSeqNum: '3' }, publishTime: new Date(t).toISOString() } })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0, max: 400 }).map((t) =>
+      JSON.stringify({
+        ...receivedMessage({ t, seq: 3 }),
+        message: { messageId: `no-key-${t}`, attributes: { MsgSeqNum: '3' }, publishTime: new Date(t).toISOString() },
+      }),
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((t) => JSON.stringify(receivedMessage({ t, seq: '-4', channel: '310' }))) },
 );
 

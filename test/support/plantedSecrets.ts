@@ -60,7 +60,7 @@ export function plantSecrets(): PlantedSecrets {
     ['the private_key_id', keyId],
     ['the access token', token],
     ['the access token (without its prefix)', token.slice(5)],
-    ['the key file\'s folder', dir],
+    ["the key file's folder", dir],
   ];
   return {
     dir,

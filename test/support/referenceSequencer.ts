@@ -44,7 +44,19 @@ export type ModelEvent =
       item: string;
     }
   | { type: 'late'; key: string; seq: number; messageId: string; lostAt: number; beforeStart: boolean; at: number; item: string }
-  | { type: 'reordered'; key: string; messageId: string; publishedMs: number; behindMs: number; behindId: string; behindItem: string; byMs: number; byPosition: number; at: number; item: string }
+  | {
+      type: 'reordered';
+      key: string;
+      messageId: string;
+      publishedMs: number;
+      behindMs: number;
+      behindId: string;
+      behindItem: string;
+      byMs: number;
+      byPosition: number;
+      at: number;
+      item: string;
+    }
   | { type: 'reset'; key: string; from: number; to: number; at: number; arrivedAt: number; released: number; lost: number; how: ResetHow };
 
 /** A key's counters, its most messages held at once and its longest hold (ms). */
@@ -95,7 +107,21 @@ class RefKey {
   /** During the start window: the position of the latest jump that may be a reset. */
   startJump: number | undefined;
   startJumpAt = 0;
-  readonly counts: ModelCounts = { received: 0, delivered: 0, duplicates: 0, redeliveries: 0, cascades: 0, conflicts: 0, gaps: 0, lost: 0, late: 0, reordered: 0, resets: 0, maxHeld: 0, maxHoldMs: 0 };
+  readonly counts: ModelCounts = {
+    received: 0,
+    delivered: 0,
+    duplicates: 0,
+    redeliveries: 0,
+    cascades: 0,
+    conflicts: 0,
+    gaps: 0,
+    lost: 0,
+    late: 0,
+    reordered: 0,
+    resets: 0,
+    maxHeld: 0,
+    maxHoldMs: 0,
+  };
 
   constructor(
     readonly name: string,
@@ -316,7 +342,17 @@ export class ReferenceSequencer {
     k.seqStart = to;
     k.startedAt = at;
     k.counts.resets++;
-    this.events.push({ type: 'reset', key: k.name, from: this.space.wrap(last), to: this.space.wrap(to), at, arrivedAt, released: k.counts.delivered - delivered, lost: k.counts.lost - lost, how });
+    this.events.push({
+      type: 'reset',
+      key: k.name,
+      from: this.space.wrap(last),
+      to: this.space.wrap(to),
+      at,
+      arrivedAt,
+      released: k.counts.delivered - delivered,
+      lost: k.counts.lost - lost,
+      how,
+    });
   }
 
   finish(): void {
@@ -517,7 +553,16 @@ export class ReferenceSequencer {
     k.lost.push({ from, to, declaredAt: at, arrived: new Map() });
     // Lost positions take history room as deliveries do; past the window they change nothing.
     this.recordPositions(k, Math.min(count, this.window(k)));
-    this.events.push({ type: 'gap', key: k.name, from: this.space.wrap(from), to: this.space.wrap(to), count, openedAt: k.oldestArrival(), declaredAt: at, reason });
+    this.events.push({
+      type: 'gap',
+      key: k.name,
+      from: this.space.wrap(from),
+      to: this.space.wrap(to),
+      count,
+      openedAt: k.oldestArrival(),
+      declaredAt: at,
+      reason,
+    });
     k.expected = lowest;
     this.releaseRun(k, at, true);
   }

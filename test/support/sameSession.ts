@@ -18,7 +18,8 @@ export function assertSameSession(a: CaptureSession, b: CaptureSession): void {
   assert.deepEqual(b.log.messageId.toArray(), a.log.messageId.toArray());
   assert.equal(b.store.keys.length, a.store.keys.length);
   a.store.keys.forEach((ke, i) => {
-    for (const l of ['all', 'gap', 'duplicate', 'late', 'releases', 'long'] as const) assert.deepEqual(b.store.keys[i][l].toArray(), ke[l].toArray(), `key ${i} ${l}`);
+    for (const l of ['all', 'gap', 'duplicate', 'late', 'releases', 'long'] as const)
+      assert.deepEqual(b.store.keys[i][l].toArray(), ke[l].toArray(), `key ${i} ${l}`);
     assert.equal(b.store.keys[i].maxSpan, ke.maxSpan);
   });
   assert.deepEqual(b.store.invalid.toArray(), a.store.invalid.toArray());

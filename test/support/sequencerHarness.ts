@@ -29,10 +29,22 @@ export class Harness {
   constructor(config: Partial<SequencerConfig> = {}) {
     this.sink = {
       message: (k, seq, id, arrivedAt, releasedAt) => this.out.push({ type: 'message', key: k.name, seq, id, arrivedAt, releasedAt }),
-      gap: (k, g) => this.out.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason }),
-      duplicate: (k, d) => this.out.push({ type: 'duplicate', key: k.name, seq: d.seq, id: d.messageId, redelivery: d.redelivery, cascade: d.cascade, at: d.at }),
-      late: (k, l) => this.out.push({ type: 'late', key: k.name, seq: l.seq, id: l.messageId, lostAt: l.lostAt, at: l.at, ...(l.beforeStart ? { beforeStart: true as const } : {}) }),
-      reordered: (k, r) => this.out.push({ type: 'reordered', key: k.name, id: r.messageId, behindId: r.behindId, byMs: r.byMs, byPosition: r.byPosition, at: r.at }),
+      gap: (k, g) =>
+        this.out.push({ type: 'gap', key: k.name, from: g.from, to: g.to, count: g.count, openedAt: g.openedAt, declaredAt: g.declaredAt, reason: g.reason }),
+      duplicate: (k, d) =>
+        this.out.push({ type: 'duplicate', key: k.name, seq: d.seq, id: d.messageId, redelivery: d.redelivery, cascade: d.cascade, at: d.at }),
+      late: (k, l) =>
+        this.out.push({
+          type: 'late',
+          key: k.name,
+          seq: l.seq,
+          id: l.messageId,
+          lostAt: l.lostAt,
+          at: l.at,
+          ...(l.beforeStart ? { beforeStart: true as const } : {}),
+        }),
+      reordered: (k, r) =>
+        this.out.push({ type: 'reordered', key: k.name, id: r.messageId, behindId: r.behindId, byMs: r.byMs, byPosition: r.byPosition, at: r.at }),
       reset: (k, r) => this.out.push({ type: 'reset', key: k.name, ...r }),
     };
     this.seq = new Sequencer<string>({ ...CONFIG, ...config }, this.sink);

@@ -15,8 +15,28 @@ export interface SmartStreamJsonSpec {
 
 /** Instruments as CME's `instrument` object describes them (values ours). */
 const INSTRUMENTS: Record<string, Record<string, string>> = {
-  ESZ6: { definitionSource: 'E', exchangeMic: 'XCME', id: '118', marketSegmentId: '64', periodCode: '202612', productCode: 'ES', productGroup: 'ES', productType: 'FUT', symbol: 'ESZ6' },
-  NQZ6: { definitionSource: 'E', exchangeMic: 'XCME', id: '5002', marketSegmentId: '64', periodCode: '202612', productCode: 'NQ', productGroup: 'NQ', productType: 'FUT', symbol: 'NQZ6' },
+  ESZ6: {
+    definitionSource: 'E',
+    exchangeMic: 'XCME',
+    id: '118',
+    marketSegmentId: '64',
+    periodCode: '202612',
+    productCode: 'ES',
+    productGroup: 'ES',
+    productType: 'FUT',
+    symbol: 'ESZ6',
+  },
+  NQZ6: {
+    definitionSource: 'E',
+    exchangeMic: 'XCME',
+    id: '5002',
+    marketSegmentId: '64',
+    periodCode: '202612',
+    productCode: 'NQ',
+    productGroup: 'NQ',
+    productType: 'FUT',
+    symbol: 'NQZ6',
+  },
 };
 
 export function smartStreamJson(s: SmartStreamJsonSpec): Record<string, unknown> {

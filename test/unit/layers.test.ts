@@ -15,7 +15,9 @@ async function lintFixture(): Promise<Map<string, string[]>> {
 describe('layer rules (eslint.config.mjs)', function () {
   this.timeout(120_000);
   let found: Map<string, string[]>;
-  before(async () => { found = await lintFixture(); });
+  before(async () => {
+    found = await lintFixture();
+  });
 
   it('fail on a lower layer importing a higher one', () => {
     assert.deepEqual(found.get('src/core/importsWebview.ts'), ['no-restricted-imports']);

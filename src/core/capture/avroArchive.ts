@@ -26,8 +26,17 @@ import { DataText, rowToRecord } from './bigQueryRows';
  * least one byte, so a count above the bytes left is damage: the record is marked invalid
  * (the tap past its end) and the block's decode reports it as such.
  */
-interface AvroTap { buf: Buffer; pos: number; readLong(): number; skipLong(): void; readString(): string }
-interface AvroCollection { valuesType?: { _read(tap: AvroTap): unknown }; itemsType?: { _read(tap: AvroTap): unknown } }
+interface AvroTap {
+  buf: Buffer;
+  pos: number;
+  readLong(): number;
+  skipLong(): void;
+  readString(): string;
+}
+interface AvroCollection {
+  valuesType?: { _read(tap: AvroTap): unknown };
+  itemsType?: { _read(tap: AvroTap): unknown };
+}
 function entryCount(tap: AvroTap): number {
   let n = tap.readLong();
   if (n < 0) {
@@ -83,7 +92,8 @@ export async function sniffAvro(path: string): Promise<boolean> {
 const MAX_BLOCK_BYTES = 256 << 20;
 
 /** What to do about a schema that is not a Pub/Sub archive's. */
-const SCHEMA_NEXT_STEP = "open the files a Cloud Storage or BigQuery subscription wrote (avro-tools getschema FILE prints a file's schema), or convert this one to JSON Lines of Pub/Sub messages";
+const SCHEMA_NEXT_STEP =
+  "open the files a Cloud Storage or BigQuery subscription wrote (avro-tools getschema FILE prints a file's schema), or convert this one to JSON Lines of Pub/Sub messages";
 /** What to do about a header that is cut off or damaged. */
 const HEADER_NEXT_STEP = 'check the file is complete (copy it again from the bucket)';
 
@@ -119,9 +129,13 @@ export function archiveSchema(schema: unknown): FieldReading {
   const fields = new Map(s.fields.map((f) => [f.name, f.type]));
   const expected =
     'a Cloud Storage subscription writes {data: bytes} or, with write_metadata, {subscription_name: string, message_id: string, publish_time: long (timestamp-micros), attributes: map<string>, data: bytes}; a BigQuery table export has the same columns';
-  const wrong = (name: string, want: string) => new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`, SCHEMA_NEXT_STEP);
+  const wrong = (name: string, want: string) =>
+    new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`, SCHEMA_NEXT_STEP);
   if (!fields.has('data')) {
-    throw new AvroArchiveError(`its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`, SCHEMA_NEXT_STEP);
+    throw new AvroArchiveError(
+      `its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`,
+      SCHEMA_NEXT_STEP,
+    );
   }
   const dataType = base(fields.get('data'));
   if (dataType !== 'bytes' && dataType !== 'string') throw wrong('data', 'bytes (or string)');
@@ -257,7 +271,11 @@ export class AvroArchiveParser {
         if (!atEnd) break;
         // The file ends inside this block: cut off, or its size field is damaged. Look for a
         // later sync marker in case it is the latter.
-        out.push(this.invalid(`the Avro block at byte ${this.base + pos} is cut off or damaged (the file ends before the block does: truncated, or still being written): skipped`));
+        out.push(
+          this.invalid(
+            `the Avro block at byte ${this.base + pos} is cut off or damaged (the file ends before the block does: truncated, or still being written): skipped`,
+          ),
+        );
         this.resyncing = true;
         this.need = 0;
         pos += 1;
@@ -317,7 +335,9 @@ export class AvroArchiveParser {
     const reading = archiveSchema(schema);
     const codec = meta.get('avro.codec')?.toString('utf8') || 'null';
     if (codec !== 'null' && codec !== 'deflate') {
-      throw new AvroArchiveError(`its Avro blocks are compressed with "${codec}", which SeqScope does not read (it reads null and deflate): convert it, e.g. with avro-tools recodec`);
+      throw new AvroArchiveError(
+        `its Avro blocks are compressed with "${codec}", which SeqScope does not read (it reads null and deflate): convert it, e.g. with avro-tools recodec`,
+      );
     }
     let type: Type;
     let resolver: Header['resolver'];
@@ -356,7 +376,11 @@ export class AvroArchiveParser {
     }
     this.need = 0;
     if (!buf.subarray(s.end + size, end).equals(h.sync)) {
-      out.push(this.invalid(`the Avro block at byte ${at} is damaged (its sync marker does not match the header's): its records are skipped, reading resumes at the next sync marker`));
+      out.push(
+        this.invalid(
+          `the Avro block at byte ${at} is damaged (its sync marker does not match the header's): its records are skipped, reading resumes at the next sync marker`,
+        ),
+      );
       this.resyncing = true;
       this.need = 0;
       return pos + 1;
@@ -385,7 +409,11 @@ export class AvroArchiveParser {
         void e;
       }
       if (r.offset < 0) {
-        out.push(this.invalid(`the Avro block at byte ${at} is damaged: record ${i + 1} of its ${count} does not decode against the file's schema; the block's other ${count - i - 1} records are skipped`));
+        out.push(
+          this.invalid(
+            `the Avro block at byte ${at} is damaged: record ${i + 1} of its ${count} does not decode against the file's schema; the block's other ${count - i - 1} records are skipped`,
+          ),
+        );
         this.records += count - i - 1;
         return;
       }

@@ -32,9 +32,11 @@ export function isExportRow(v: Record<string, unknown>): boolean {
 /** The record of an export row, or why it is not one. */
 export function rowToRecord(row: Record<string, unknown>, dataText: DataText): ReceivedMessage | string {
   const id = row.message_id;
-  if (typeof id !== 'string' || id === '') return id === undefined || id === null || id === '' ? 'row has no message_id' : `message_id is ${describe(id)}, not a string`;
+  if (typeof id !== 'string' || id === '')
+    return id === undefined || id === null || id === '' ? 'row has no message_id' : `message_id is ${describe(id)}, not a string`;
   const publishTime = exportTime(row.publish_time);
-  if (publishTime === undefined) return `publish_time ${JSON.stringify(row.publish_time) ?? 'is missing'}${row.publish_time === undefined ? '' : ' is not a time (expected "2026-12-01 09:30:00.123456 UTC", RFC 3339, or microseconds since the epoch)'}`;
+  if (publishTime === undefined)
+    return `publish_time ${JSON.stringify(row.publish_time) ?? 'is missing'}${row.publish_time === undefined ? '' : ' is not a time (expected "2026-12-01 09:30:00.123456 UTC", RFC 3339, or microseconds since the epoch)'}`;
   const attributes = exportAttributes(row.attributes);
   if (typeof attributes === 'string') return attributes;
   const message: PubsubMessage = { messageId: id, publishTime };
@@ -52,7 +54,7 @@ export function rowToRecord(row: Record<string, unknown>, dataText: DataText): R
 /** RFC 3339 (UTC, `Z`) of an export's publish_time, or undefined when it is not a time. */
 export function exportTime(v: unknown): string | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? microsToRfc3339(v) : undefined;
-    if (typeof v !== 'string') return undefined;
+  if (typeof v !== 'string') return undefined;
   // BigQuery: "2026-12-01 09:30:00.123456 UTC", the fraction shortened or absent.
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(?: ?UTC|Z|z|([+-]\d{2}:\d{2}))$/.exec(v);
   if (!m) return undefined;

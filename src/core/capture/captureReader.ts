@@ -160,7 +160,10 @@ export class CaptureReader {
       yield* this.avroBatches(options);
       return;
     }
-    const splitter: Splitter = this.format === 'jsonl' || this.format === 'text' ? new LineSplitter(this.maxRecordBytes) : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array', this.maxRecordBytes);
+    const splitter: Splitter =
+      this.format === 'jsonl' || this.format === 'text'
+        ? new LineSplitter(this.maxRecordBytes)
+        : new JsonArraySplitter(this.format === 'pull' ? 'pull' : 'array', this.maxRecordBytes);
     try {
       if (this.format === 'empty') return;
       let chunk: Buffer | undefined = this.head;
@@ -281,7 +284,10 @@ export class CaptureReader {
 
   private avroError(e: unknown): unknown {
     if (!(e instanceof AvroArchiveError)) return e;
-    return new CaptureError(`${this.label} is an Avro file but cannot be read as a Pub/Sub archive: ${e.message}${e.nextStep ? `. Next: ${e.nextStep}` : ''}`, this.path);
+    return new CaptureError(
+      `${this.label} is an Avro file but cannot be read as a Pub/Sub archive: ${e.message}${e.nextStep ? `. Next: ${e.nextStep}` : ''}`,
+      this.path,
+    );
   }
 
   private toEntries(raw: RawRecord[]): CaptureEntry[] {
@@ -289,7 +295,10 @@ export class CaptureReader {
     const out = new Array<CaptureEntry>(raw.length);
     for (let i = 0; i < raw.length; i++) {
       const r = raw[i];
-      out[i] = r.invalid === undefined ? parseEntry(r.text, this.index, r.line, r.offset, r.length) : { file: this.index, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid };
+      out[i] =
+        r.invalid === undefined
+          ? parseEntry(r.text, this.index, r.line, r.offset, r.length)
+          : { file: this.index, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid };
     }
     return out;
   }
@@ -353,7 +362,10 @@ export function detectFormat(head: Buffer, path: string): CaptureFormat {
   }
   // A few characters of the first line (decoding a lone byte would garble a multi-byte one).
   const nl = head.indexOf(0x0a, i);
-  const first = head.toString('utf8', i, Math.min(nl < 0 ? head.length : nl, i + 64)).replace(/\uFFFD$/, '').trimEnd();
+  const first = head
+    .toString('utf8', i, Math.min(nl < 0 ? head.length : nl, i + 64))
+    .replace(/\uFFFD$/, '')
+    .trimEnd();
   const chars = [...first];
   const shown = JSON.stringify(chars.length > 16 ? chars.slice(0, 16).join('') + '…' : first);
   throw new CaptureError(

@@ -110,12 +110,18 @@ export function parseRfc3339(text: string): number {
   if (fast === fast) return fast;
   const m = RFC3339.exec(text);
   if (!m) return NaN;
-  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], s = +m[6];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3],
+    h = +m[4],
+    mi = +m[5],
+    s = +m[6];
   if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) return NaN;
   const frac = m[7] === undefined ? 0 : Number('0.' + m[7]) * 1000;
   let offset = 0;
   if (m[8] === undefined) {
-    const oh = +m[10], om = +m[11];
+    const oh = +m[10],
+      om = +m[11];
     if (oh > 23 || om > 59) return NaN;
     offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }
@@ -140,8 +146,22 @@ let cachedDayMs = 0;
  */
 function parseUtcFast(t: string): number {
   const n = t.length;
-  if (n < 20 || t.charCodeAt(n - 1) !== 90 /* Z */ || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45 || t.charCodeAt(10) !== 84 || t.charCodeAt(13) !== 58 || t.charCodeAt(16) !== 58) return NaN;
-  const y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2), h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
+  if (
+    n < 20 ||
+    t.charCodeAt(n - 1) !== 90 /* Z */ ||
+    t.charCodeAt(4) !== 45 ||
+    t.charCodeAt(7) !== 45 ||
+    t.charCodeAt(10) !== 84 ||
+    t.charCodeAt(13) !== 58 ||
+    t.charCodeAt(16) !== 58
+  )
+    return NaN;
+  const y = digits(t, 0, 4),
+    mo = digits(t, 5, 2),
+    d = digits(t, 8, 2),
+    h = digits(t, 11, 2),
+    mi = digits(t, 14, 2),
+    s = digits(t, 17, 2);
   if (!(y >= 100) || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || !(h <= 23) || !(mi <= 59) || !(s <= 59)) return NaN;
   let frac = 0;
   if (n > 20) {

@@ -276,7 +276,12 @@ export class JsonArraySplitter implements Splitter {
       this.tooLong = false;
     } else if (this.elemStart >= 0) {
       // An element cut off by the end of the file: hand it on so it is reported, not lost.
-      records.push({ line: this.elemLine, text: this.buf.toString('utf8', this.elemStart), offset: this.base + this.elemStart, length: this.buf.length - this.elemStart });
+      records.push({
+        line: this.elemLine,
+        text: this.buf.toString('utf8', this.elemStart),
+        offset: this.base + this.elemStart,
+        length: this.buf.length - this.elemStart,
+      });
       this.elemStart = -1;
     }
     if (this.arrayClosed) return { records };

@@ -22,7 +22,8 @@ export const enum ByteClass {
 }
 
 export const BYTE_CLASS = new Uint8Array(256);
-for (let c = 0; c < 256; c++) BYTE_CLASS[c] = c < 0x20 ? ByteClass.Control : c === 0x22 ? ByteClass.Quote : c === 0x5c ? ByteClass.Backslash : c >= 0x80 ? ByteClass.High : ByteClass.Plain;
+for (let c = 0; c < 256; c++)
+  BYTE_CLASS[c] = c < 0x20 ? ByteClass.Control : c === 0x22 ? ByteClass.Quote : c === 0x5c ? ByteClass.Backslash : c >= 0x80 ? ByteClass.High : ByteClass.Plain;
 
 /** Characters a backslash may escape (besides `u`, which takes four hex digits). */
 const ESCAPABLE = new Uint8Array(256);

@@ -22,7 +22,14 @@ export { ScanKind, ScannedEntry };
 import { SequencingOptions } from '../sequencer/sequencingOptions';
 import { SerialSpace } from '../sequencer/serial';
 
-const KINDS: Record<InvalidCause, ScanKind> = { record: ScanKind.Record, key: ScanKind.Key, seq: ScanKind.Seq, width: ScanKind.Width, mdp3: ScanKind.Mdp3, json: ScanKind.Json };
+const KINDS: Record<InvalidCause, ScanKind> = {
+  record: ScanKind.Record,
+  key: ScanKind.Key,
+  seq: ScanKind.Seq,
+  width: ScanKind.Width,
+  mdp3: ScanKind.Mdp3,
+  json: ScanKind.Json,
+};
 
 /** One range's records as columns (typed arrays move between threads without a copy). */
 export interface ScanColumns {
@@ -175,7 +182,27 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     if (nl < 0) break;
     start = nl + 1;
   }
-  return { count: n, lines: lineNo, kind, line, offset, length, time, seq, sent, published, received, hash, key, keys, ids, idLength, reasons, wideSources, parsed };
+  return {
+    count: n,
+    lines: lineNo,
+    kind,
+    line,
+    offset,
+    length,
+    time,
+    seq,
+    sent,
+    published,
+    received,
+    hash,
+    key,
+    keys,
+    ids,
+    idLength,
+    reasons,
+    wideSources,
+    parsed,
+  };
 }
 
 /**
@@ -199,11 +226,47 @@ export function scannedEntries(c: ScanColumns, file: number, firstLine: number, 
       idAt += idLen;
     }
     if (k === ScanKind.Valid) {
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, c.keys[c.key[i]], c.seq[i], id, c.hash[i], c.sent[i], c.published[i], c.received[i], undefined, undefined, undefined, bytes);
+      out[i] = new ScannedEntry(
+        file,
+        firstLine + c.line[i],
+        firstOffset + off,
+        len,
+        c.time[i],
+        k,
+        c.keys[c.key[i]],
+        c.seq[i],
+        id,
+        c.hash[i],
+        c.sent[i],
+        c.published[i],
+        c.received[i],
+        undefined,
+        undefined,
+        undefined,
+        bytes,
+      );
     } else {
       const why = c.reasons[reason++];
       const ws = k === ScanKind.Width ? c.wideSources[wide++] : undefined;
-      out[i] = new ScannedEntry(file, firstLine + c.line[i], firstOffset + off, len, c.time[i], k, '', c.seq[i], id, 0, NaN, NaN, NaN, k === ScanKind.Record ? why : undefined, k === ScanKind.Record ? undefined : why, ws, bytes);
+      out[i] = new ScannedEntry(
+        file,
+        firstLine + c.line[i],
+        firstOffset + off,
+        len,
+        c.time[i],
+        k,
+        '',
+        c.seq[i],
+        id,
+        0,
+        NaN,
+        NaN,
+        NaN,
+        k === ScanKind.Record ? why : undefined,
+        k === ScanKind.Record ? undefined : why,
+        ws,
+        bytes,
+      );
     }
   }
   return out;

@@ -41,7 +41,8 @@ export function isMdp3Error(r: Mdp3Result): r is { readonly error: string } {
 /** Decodes one packet's framing, or says why it is not a whole MDP 3.0 packet. */
 export function decodeMdp3(bytes: Uint8Array): Mdp3Result {
   const n = bytes.length;
-  if (n < PACKET_HEADER_BYTES) return { error: `MDP 3.0 packet of ${n} ${n === 1 ? 'byte' : 'bytes'} is shorter than its ${PACKET_HEADER_BYTES}-byte header (truncated?)` };
+  if (n < PACKET_HEADER_BYTES)
+    return { error: `MDP 3.0 packet of ${n} ${n === 1 ? 'byte' : 'bytes'} is shorter than its ${PACKET_HEADER_BYTES}-byte header (truncated?)` };
   const v = new DataView(bytes.buffer, bytes.byteOffset, n);
   const msgSeqNum = v.getUint32(0, true);
   const sendingTimeNs = v.getBigUint64(4, true).toString();
@@ -49,13 +50,29 @@ export function decodeMdp3(bytes: Uint8Array): Mdp3Result {
   let at = PACKET_HEADER_BYTES;
   while (at < n) {
     const left = n - at;
-    if (left < MESSAGE_HEADER_BYTES) return { error: `MDP 3.0 packet is cut short: message ${messages.length + 1} at byte ${at} has ${left} of its ${MESSAGE_HEADER_BYTES} header bytes (truncated?)` };
+    if (left < MESSAGE_HEADER_BYTES)
+      return {
+        error: `MDP 3.0 packet is cut short: message ${messages.length + 1} at byte ${at} has ${left} of its ${MESSAGE_HEADER_BYTES} header bytes (truncated?)`,
+      };
     const size = v.getUint16(at, true);
-    if (size < MESSAGE_HEADER_BYTES) return { error: `MDP 3.0 message ${messages.length + 1} at byte ${at} gives MsgSize ${size}, less than its ${MESSAGE_HEADER_BYTES}-byte header (not an MDP 3.0 packet?)` };
+    if (size < MESSAGE_HEADER_BYTES)
+      return {
+        error: `MDP 3.0 message ${messages.length + 1} at byte ${at} gives MsgSize ${size}, less than its ${MESSAGE_HEADER_BYTES}-byte header (not an MDP 3.0 packet?)`,
+      };
     if (size > left) return { error: `MDP 3.0 message ${messages.length + 1} at byte ${at} gives MsgSize ${size}, but ${left} bytes are left (truncated?)` };
     const blockLength = v.getUint16(at + 2, true);
-    if (blockLength > size - MESSAGE_HEADER_BYTES) return { error: `MDP 3.0 message ${messages.length + 1} at byte ${at} gives blockLength ${blockLength}, more than its ${size - MESSAGE_HEADER_BYTES}-byte body (not an MDP 3.0 packet?)` };
-    messages.push({ offset: at, size, blockLength, templateId: v.getUint16(at + 4, true), schemaId: v.getUint16(at + 6, true), version: v.getUint16(at + 8, true) });
+    if (blockLength > size - MESSAGE_HEADER_BYTES)
+      return {
+        error: `MDP 3.0 message ${messages.length + 1} at byte ${at} gives blockLength ${blockLength}, more than its ${size - MESSAGE_HEADER_BYTES}-byte body (not an MDP 3.0 packet?)`,
+      };
+    messages.push({
+      offset: at,
+      size,
+      blockLength,
+      templateId: v.getUint16(at + 4, true),
+      schemaId: v.getUint16(at + 6, true),
+      version: v.getUint16(at + 8, true),
+    });
     at += size;
   }
   if (messages.length === 0) return { error: `MDP 3.0 packet has its ${PACKET_HEADER_BYTES}-byte header and no message (truncated?)` };

@@ -251,7 +251,11 @@ export class ParallelLineReader implements EntrySource {
       line += c.lines;
       return entries;
     };
-    const chunks = this.reader.rawChunks(options, (reason) => (damage = reason), (n) => cutter.skip(n));
+    const chunks = this.reader.rawChunks(
+      options,
+      (reason) => (damage = reason),
+      (n) => cutter.skip(n),
+    );
     for await (const chunk of chunks) {
       for (const p of cutter.push(chunk)) send(p);
       while (queue.length >= depth) {

@@ -33,7 +33,17 @@ export function newRecordFields(): RecordFields {
 
 /** A JSON value in a reason: its type, not its (possibly long) text. */
 function describe(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'boolean' ? `${v}` : typeof v === 'number' ? String(v) : typeof v;
+  return v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : typeof v === 'boolean'
+          ? `${v}`
+          : typeof v === 'number'
+            ? String(v)
+            : typeof v;
 }
 /** A sequence attribute: decimal digits only (no sign, point, exponent or spaces). */
 const DIGITS = /^\d+$/;

@@ -176,7 +176,8 @@ export class RecordScanner {
       this.slotBytes[k] = name !== undefined && /^[\x20-\x7e]*$/.test(name) ? ascii(name) : undefined;
     }
     this.usable = !this.slotNames.includes('__proto__');
-    this.direct = o.key.kind !== 'json' && (o.seq.kind === 'attribute' || o.seq.kind === 'none') && o.sendingTimeMdp3 !== true && o.sendingTimeJson === undefined;
+    this.direct =
+      o.key.kind !== 'json' && (o.seq.kind === 'attribute' || o.seq.kind === 'none') && o.sendingTimeMdp3 !== true && o.sendingTimeJson === undefined;
   }
 
   /**
@@ -456,8 +457,12 @@ let cachedDayMs = 0;
 function utcFast(b: Uint8Array, s: number, e: number): number {
   const n = e - s;
   if (n < 20 || b[e - 1] !== 90 || b[s + 4] !== 45 || b[s + 7] !== 45 || b[s + 10] !== 84 || b[s + 13] !== 58 || b[s + 16] !== 58) return NaN;
-  const y = digitsValue(b, s, s + 4), mo = digitsValue(b, s + 5, s + 7), d = digitsValue(b, s + 8, s + 10);
-  const h = digitsValue(b, s + 11, s + 13), mi = digitsValue(b, s + 14, s + 16), sec = digitsValue(b, s + 17, s + 19);
+  const y = digitsValue(b, s, s + 4),
+    mo = digitsValue(b, s + 5, s + 7),
+    d = digitsValue(b, s + 8, s + 10);
+  const h = digitsValue(b, s + 11, s + 13),
+    mi = digitsValue(b, s + 14, s + 16),
+    sec = digitsValue(b, s + 17, s + 19);
   if (!(y >= 100) || !(mo >= 1) || mo > 12 || !(d >= 1) || d > daysIn(y, mo) || !(h <= 23) || !(mi <= 59) || !(sec <= 59)) return NaN;
   let frac = 0;
   if (n > 20) {

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 
 /** `dir/<name>-<yyyy-mm-ddThh-mm-ssZ>[-n].jsonl`, created empty. */
 export function claimRecordingPath(dir: string, name: string, now: Date): string {
-  const stamp = now.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
   for (let n = 1; ; n++) {
     const path = join(dir, `${name}-${stamp}${n > 1 ? `-${n}` : ''}.jsonl`);
     try {

@@ -76,4 +76,3 @@ export class ScannedEntry implements CaptureEntry {
     return this.parsed;
   }
 }
-

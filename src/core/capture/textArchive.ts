@@ -20,7 +20,8 @@ export const UNTIMED_CLOCK = 0;
 
 /** What the run cannot know about an archive without metadata: said once per file (CLI stderr, editor warning). */
 export function untimedArchiveNote(label: string, kind: 'text' | 'avro'): string {
-  const what = kind === 'text' ? 'a Cloud Storage subscription text archive (bare payloads)' : 'a Cloud Storage subscription Avro archive written without write_metadata';
+  const what =
+    kind === 'text' ? 'a Cloud Storage subscription text archive (bare payloads)' : 'a Cloud Storage subscription Avro archive written without write_metadata';
   return `${label} is ${what}: its messages carry no ids, publish times, attributes or ordering keys; file order is taken as arrival order, each message is named <file>#<number>, and duplicates cannot be told from repeats`;
 }
 

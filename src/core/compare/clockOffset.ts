@@ -35,6 +35,7 @@ export function clockNote(c: ClockReading | undefined, labels: [string, string])
   const [a, b] = labels.map((l) => escapeUnsafe(l));
   const m = formatDuration(Math.abs(c.medianMs));
   const [late, early] = c.medianMs > 0 ? [b, a] : [a, b];
-  if (c.offset) return `clocks: median Δt ${formatDuration(c.medianMs)}, nearly the same for every message: this suggests the two machines' clocks differ by about ${m}, rather than ${late} lagging ${early} (docs/cli.md: compare)`;
+  if (c.offset)
+    return `clocks: median Δt ${formatDuration(c.medianMs)}, nearly the same for every message: this suggests the two machines' clocks differ by about ${m}, rather than ${late} lagging ${early} (docs/cli.md: compare)`;
   return `clocks: median Δt ${formatDuration(c.medianMs)}: ${late} lagged ${early} by a median ${m}`;
 }

@@ -80,7 +80,18 @@ export function emptySide(): SideFacts {
 
 /** Sums of the keys' counts; Δt over all keys comes separately (percentiles do not add). */
 export function sumCounts(keys: readonly CompareCounts[], deltaMs: DeltaPercentiles): CompareCounts {
-  const t: CompareCounts = { both: 0, onlyA: 0, onlyB: 0, lostBoth: 0, firstA: 0, firstB: 0, deltaMs, a: emptySide(), b: emptySide(), merged: { delivered: 0, gaps: 0, lost: 0, late: 0 } };
+  const t: CompareCounts = {
+    both: 0,
+    onlyA: 0,
+    onlyB: 0,
+    lostBoth: 0,
+    firstA: 0,
+    firstB: 0,
+    deltaMs,
+    a: emptySide(),
+    b: emptySide(),
+    merged: { delivered: 0, gaps: 0, lost: 0, late: 0 },
+  };
   for (const k of keys) {
     t.both += k.both;
     t.onlyA += k.onlyA;

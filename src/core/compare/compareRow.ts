@@ -20,4 +20,16 @@ export interface CompareRow {
   messageIdB: string | null;
 }
 
-export const COMPARE_ROW_COLUMNS = ['key', 'seq', 'to', 'count', 'inA', 'inB', 'arrivedA', 'arrivedB', 'deltaMs', 'messageIdA', 'messageIdB'] as const satisfies readonly (keyof CompareRow)[];
+export const COMPARE_ROW_COLUMNS = [
+  'key',
+  'seq',
+  'to',
+  'count',
+  'inA',
+  'inB',
+  'arrivedA',
+  'arrivedB',
+  'deltaMs',
+  'messageIdA',
+  'messageIdB',
+] as const satisfies readonly (keyof CompareRow)[];

@@ -101,7 +101,13 @@ export async function runCompare(o: CompareRunOptions): Promise<CompareRunResult
  * sequence (the first invalid one named).
  * @param nameOf How a file is named to the reader. @param optionNames The options to check, as the reader gives them.
  */
-export function sideProblem(r: CompareRunResult, labels: readonly [string, string], paths: readonly [readonly string[], readonly string[]], nameOf: (path: string) => string, optionNames: string): string | undefined {
+export function sideProblem(
+  r: CompareRunResult,
+  labels: readonly [string, string],
+  paths: readonly [readonly string[], readonly string[]],
+  nameOf: (path: string) => string,
+  optionNames: string,
+): string | undefined {
   for (const i of [0, 1] as const) {
     const s = r.sides[i];
     const name = `side ${i === 0 ? 'A' : 'B'} (${labels[i]})`;

@@ -102,7 +102,17 @@ export class KeyMatch {
     if (onRow) {
       const idA = side === 0 ? messageId : p.messageId;
       const idB = side === 0 ? p.messageId : messageId;
-      onRow({ key: this.name, seq: this.space ? seq : null, inA: true, inB: true, arrivedA: atA, arrivedB: atB, deltaMs: delta, messageIdA: idA, messageIdB: idB });
+      onRow({
+        key: this.name,
+        seq: this.space ? seq : null,
+        inA: true,
+        inB: true,
+        arrivedA: atA,
+        arrivedB: atB,
+        deltaMs: delta,
+        messageIdA: idA,
+        messageIdB: idB,
+      });
     }
     return delta;
   }
@@ -150,7 +160,23 @@ export class KeyMatch {
     if (onRow) {
       const rows: [number, CompareRow][] = [];
       for (const p of this.pending.values()) rows.push([absOf(p), oneSidedRow(this.name, p, p.seq)]);
-      for (const [from, to] of lost) rows.push([from, { key: this.name, seq: space.wrap(from), to: space.wrap(to), count: to - from + 1, inA: false, inB: false, arrivedA: null, arrivedB: null, deltaMs: null, messageIdA: null, messageIdB: null }]);
+      for (const [from, to] of lost)
+        rows.push([
+          from,
+          {
+            key: this.name,
+            seq: space.wrap(from),
+            to: space.wrap(to),
+            count: to - from + 1,
+            inA: false,
+            inB: false,
+            arrivedA: null,
+            arrivedB: null,
+            deltaMs: null,
+            messageIdA: null,
+            messageIdB: null,
+          },
+        ]);
       rows.sort((x, y) => x[0] - y[0]);
       for (const [, r] of rows) onRow(r);
     }
@@ -186,7 +212,17 @@ function ownString(s: string): string {
 
 function oneSidedRow(key: string, p: Pending, seq: number | null): CompareRow {
   const inA = p.side === 0;
-  return { key, seq, inA, inB: !inA, arrivedA: inA ? p.at : null, arrivedB: inA ? null : p.at, deltaMs: null, messageIdA: inA ? p.messageId : null, messageIdB: inA ? null : p.messageId };
+  return {
+    key,
+    seq,
+    inA,
+    inB: !inA,
+    arrivedA: inA ? p.at : null,
+    arrivedB: inA ? null : p.at,
+    deltaMs: null,
+    messageIdA: inA ? p.messageId : null,
+    messageIdB: inA ? null : p.messageId,
+  };
 }
 
 /** Runs of consecutive numbers in a sorted list, as [first, last]. */

@@ -69,7 +69,16 @@ export class ChromeTraceFormatter implements TraceFormatter {
       // An invalid record read before any valid one has no clock of its own: it must not set the origin.
       if (this.origin !== this.origin && ev.type !== 'invalid') this.origin = timeOf(ev);
       if (ev.type === 'invalid') {
-        out({ name: 'invalid', ph: 'i', s: 'p', ts: this.us(ev.at ?? this.origin), pid: 0, tid: 0, cat: 'invalid', args: { line: ev.line, file: ev.file, reason: ev.reason } });
+        out({
+          name: 'invalid',
+          ph: 'i',
+          s: 'p',
+          ts: this.us(ev.at ?? this.origin),
+          pid: 0,
+          tid: 0,
+          cat: 'invalid',
+          args: { line: ev.line, file: ev.file, reason: ev.reason },
+        });
         continue;
       }
       const pid = this.pidFor(ev.key, out);
@@ -86,7 +95,16 @@ export class ChromeTraceFormatter implements TraceFormatter {
             out({ name: `hold ${label}`, ph: 'b', cat: 'hold', id, ts: this.us(ev.arrivedAt), pid });
             out({ name: `hold ${label}`, ph: 'e', cat: 'hold', id, ts: this.us(ev.releasedAt), pid });
           }
-          out({ name: label, ph: 'i', s: 't', cat: 'delivered', ts: this.us(ev.releasedAt), pid, tid: DELIVERED_TID, args: { messageId: ev.messageId, heldMs: ev.heldMs, line: ev.line } });
+          out({
+            name: label,
+            ph: 'i',
+            s: 't',
+            cat: 'delivered',
+            ts: this.us(ev.releasedAt),
+            pid,
+            tid: DELIVERED_TID,
+            args: { messageId: ev.messageId, heldMs: ev.heldMs, line: ev.line },
+          });
           break;
         }
         case 'gap': {
@@ -99,20 +117,64 @@ export class ChromeTraceFormatter implements TraceFormatter {
         case 'duplicate':
           out({
             name: `${ev.conflict ? 'conflict' : ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
-            ph: 'i', s: 't', cat: ev.conflict ? 'duplicate,conflict' : 'duplicate', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
-            args: { messageId: ev.messageId, redelivery: ev.redelivery, cascade: ev.cascade, conflict: ev.conflict, conflictReason: ev.conflictReason, line: ev.line },
+            ph: 'i',
+            s: 't',
+            cat: ev.conflict ? 'duplicate,conflict' : 'duplicate',
+            ts: this.us(ev.at),
+            pid,
+            tid: FINDINGS_TID,
+            args: {
+              messageId: ev.messageId,
+              redelivery: ev.redelivery,
+              cascade: ev.cascade,
+              conflict: ev.conflict,
+              conflictReason: ev.conflictReason,
+              line: ev.line,
+            },
           });
           break;
         case 'late':
-          out({ name: `late #${ev.seq}`, ph: 'i', s: 't', cat: 'late', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { messageId: ev.messageId, beforeStart: ev.beforeStart, line: ev.line } });
+          out({
+            name: `late #${ev.seq}`,
+            ph: 'i',
+            s: 't',
+            cat: 'late',
+            ts: this.us(ev.at),
+            pid,
+            tid: FINDINGS_TID,
+            args: { messageId: ev.messageId, beforeStart: ev.beforeStart, line: ev.line },
+          });
           break;
         case 'reset':
-          out({ name: `reset #${ev.from} → #${ev.to}`, ph: 'i', s: 'p', cat: 'reset', ts: this.us(ev.at), pid, tid: FINDINGS_TID, args: { from: ev.from, to: ev.to, released: ev.released, lost: ev.lost, how: ev.how } });
+          out({
+            name: `reset #${ev.from} → #${ev.to}`,
+            ph: 'i',
+            s: 'p',
+            cat: 'reset',
+            ts: this.us(ev.at),
+            pid,
+            tid: FINDINGS_TID,
+            args: { from: ev.from, to: ev.to, released: ev.released, lost: ev.lost, how: ev.how },
+          });
           break;
         case 'reordered':
           out({
-            name: `reordered ${ev.messageId}`, ph: 'i', s: 't', cat: 'reordered', ts: this.us(ev.at), pid, tid: FINDINGS_TID,
-            args: { messageId: ev.messageId, publishTime: ev.publishTime, behindMessageId: ev.behindMessageId, behindPublishTime: ev.behindPublishTime, byMs: ev.byMs, byPosition: ev.byPosition, line: ev.line },
+            name: `reordered ${ev.messageId}`,
+            ph: 'i',
+            s: 't',
+            cat: 'reordered',
+            ts: this.us(ev.at),
+            pid,
+            tid: FINDINGS_TID,
+            args: {
+              messageId: ev.messageId,
+              publishTime: ev.publishTime,
+              behindMessageId: ev.behindMessageId,
+              behindPublishTime: ev.behindPublishTime,
+              byMs: ev.byMs,
+              byPosition: ev.byPosition,
+              line: ev.line,
+            },
           });
           break;
       }

@@ -83,7 +83,11 @@ export class ParquetFormatter implements TraceFormatter<Uint8Array> {
 
   private writeGroup(): Uint8Array {
     const rows = this.rows;
-    const columnData = COLUMN_NAMES.map((name, c) => ({ name, data: this.columns[c].slice(0, rows) as string[], ...(name === 'messageId' || name === 'firstMessageId' ? ID_OPTIONS : COLUMN_OPTIONS[COLUMNS[name]]) }));
+    const columnData = COLUMN_NAMES.map((name, c) => ({
+      name,
+      data: this.columns[c].slice(0, rows) as string[],
+      ...(name === 'messageId' || name === 'firstMessageId' ? ID_OPTIONS : COLUMN_OPTIONS[COLUMNS[name]]),
+    }));
     // No flush hook on the writer: write() is synchronous here.
     void this.writer.write({ columnData, rowGroupSize: rows });
     for (const column of this.columns) column.fill(null, 0, rows);

@@ -57,7 +57,13 @@ export interface MessageSearch {
 }
 
 /** Reads the captures again and keeps the first `limit` released messages the query matches. */
-export async function findMessages(paths: readonly string[], options: SequencingOptions, query: MessageQuery, limit: number, signal?: AbortSignal): Promise<MessageSearch> {
+export async function findMessages(
+  paths: readonly string[],
+  options: SequencingOptions,
+  query: MessageQuery,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<MessageSearch> {
   const match = compileQuery(query);
   const hits: MessageEvent[] = [];
   let more = 0;

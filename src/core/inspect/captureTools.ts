@@ -8,7 +8,17 @@ import { captureVersion, repeatedInput, repeatedInputMessage } from '../capture/
 import { compareForAgent, comparisonText } from './compareInspection';
 import { InputError } from '../util/inputError';
 import { findMessages, InspectionCache } from './captureInspection';
-import { Args, FINDINGS_PROPERTIES, findingsFilter, JsonSchema, MESSAGES_PROPERTIES, messageQuery, optionalString, SEQUENCING_PROPERTIES, sequencingOptions } from './inspectArgs';
+import {
+  Args,
+  FINDINGS_PROPERTIES,
+  findingsFilter,
+  JsonSchema,
+  MESSAGES_PROPERTIES,
+  messageQuery,
+  optionalString,
+  SEQUENCING_PROPERTIES,
+  sequencingOptions,
+} from './inspectArgs';
 import { findingsText, messagesText, summaryText } from './inspectText';
 
 export interface InspectTool {
@@ -24,24 +34,33 @@ const PATHS = {
     type: 'array',
     items: { type: 'string' },
     minItems: 1,
-    description: 'Capture files (JSON Lines of Pub/Sub ReceivedMessage records, Cloud Storage Avro, BigQuery rows; plain or .gz). Several are merged by their clock. Relative paths are read from the server\'s working folder.',
+    description:
+      "Capture files (JSON Lines of Pub/Sub ReceivedMessage records, Cloud Storage Avro, BigQuery rows; plain or .gz). Several are merged by their clock. Relative paths are read from the server's working folder.",
   },
 } as const;
 
 /** Compare's two sides, each one capture or several merged. */
 export const COMPARE_SIDES = {
-  a: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Side A: capture files of one feed, subscription or archive (several are merged by their clock).' },
+  a: {
+    type: 'array',
+    items: { type: 'string' },
+    minItems: 1,
+    description: 'Side A: capture files of one feed, subscription or archive (several are merged by their clock).',
+  },
   b: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Side B: capture files of the other, of the same stream.' },
-  forKey: { type: 'string', description: 'Show this key in full: both sides\' counts and the number ranges each side missed.' },
+  forKey: { type: 'string', description: "Show this key in full: both sides' counts and the number ranges each side missed." },
 } as const;
 
 export const COMPARE_DESCRIPTION =
-  'Compares two captures of one stream (two feeds, e.g. CME\'s A and B; two subscriptions; a recording and an archive) per key, as `seqscope compare` does: what both had, what only A or only B had, numbers neither had, which side was first and by how much (Δt), each side\'s misses in incidents, and the merged stream. forKey lists one key\'s missed number ranges.';
+  "Compares two captures of one stream (two feeds, e.g. CME's A and B; two subscriptions; a recording and an archive) per key, as `seqscope compare` does: what both had, what only A or only B had, numbers neither had, which side was first and by how much (Δt), each side's misses in incidents, and the merged stream. forKey lists one key's missed number ranges.";
 
 /** Missing captures named: an InputError. */
 export function assertReadable(paths: readonly string[], where: string): void {
   const missing = paths.filter((p) => captureVersion([p]) === undefined);
-  if (missing.length) throw new InputError(`${missing.map((p) => JSON.stringify(p)).join(', ')} cannot be read: give the path of an existing capture file (absolute, or relative to ${where})`);
+  if (missing.length)
+    throw new InputError(
+      `${missing.map((p) => JSON.stringify(p)).join(', ')} cannot be read: give the path of an existing capture file (absolute, or relative to ${where})`,
+    );
 }
 
 const SEQUENCING_NOTE = 'Sequencing as `seqscope replay` does: give `preset` (e.g. cme) or `key`/`seq`/`time` specs, `seqBits`, `gapTimeout`.';

@@ -34,7 +34,10 @@ export function sideLabel(paths: readonly string[]): string {
 /** Compares side A's captures with side B's; an InputError when a side holds nothing to compare. */
 export async function compareForAgent(a: readonly string[], b: readonly string[], options: SequencingOptions, signal?: AbortSignal): Promise<Comparison> {
   // One file on both sides is allowed (everything in both, Δt 0); twice on one side is not.
-  for (const [paths, side] of [[a, 'A'], [b, 'B']] as const) {
+  for (const [paths, side] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const) {
     const repeated = repeatedInput(paths);
     if (repeated) throw new InputError(`side ${side}: ${repeatedInputMessage(repeated, 'name each capture once')}`);
   }
@@ -67,7 +70,9 @@ function side(c: CompareCounts, s: 'a' | 'b'): string {
 }
 
 function ranges(rs: readonly MissedRange[]): string {
-  const shown = rs.slice(0, RANGES_LISTED).map((r) => (r.from === undefined ? `${r.count} messages` : r.from === r.to ? `#${r.from}` : `#${r.from}–${r.to} (${r.count})`));
+  const shown = rs
+    .slice(0, RANGES_LISTED)
+    .map((r) => (r.from === undefined ? `${r.count} messages` : r.from === r.to ? `#${r.from}` : `#${r.from}–${r.to} (${r.count})`));
   return shown.join(', ') + (rs.length > RANGES_LISTED ? `, … ${rs.length - RANGES_LISTED} more` : '');
 }
 
@@ -79,10 +84,21 @@ export function comparisonText(c: Comparison, forKey?: string): string {
   const lines = [`A ${quoteText(la)} (${r.sides[0].valid} records) ⇄ B ${quoteText(lb)} (${r.sides[1].valid} records): ${r.merged.options}`];
   if (forKey !== undefined) {
     const i = cmp.byKey.findIndex((k) => k.key === forKey);
-    if (i < 0) throw new InputError(`key ${quoteText(forKey)} is in neither capture: they have ${cmp.byKey.length} keys, e.g. ${cmp.byKey.slice(0, 5).map((k) => quoteText(k.key, 40)).join(', ')}`);
+    if (i < 0)
+      throw new InputError(
+        `key ${quoteText(forKey)} is in neither capture: they have ${cmp.byKey.length} keys, e.g. ${cmp.byKey
+          .slice(0, 5)
+          .map((k) => quoteText(k.key, 40))
+          .join(', ')}`,
+      );
     const k = cmp.byKey[i];
     const rg = cmp.ranges[i];
-    lines.push(`key ${quoteText(k.key)}: ${arbitration(k)}`, `  A: ${side(k, 'a')}`, `  B: ${side(k, 'b')}`, `  merged: delivered ${k.merged.delivered}, gaps ${k.merged.gaps}, lost ${k.merged.lost}, late ${k.merged.late}`);
+    lines.push(
+      `key ${quoteText(k.key)}: ${arbitration(k)}`,
+      `  A: ${side(k, 'a')}`,
+      `  B: ${side(k, 'b')}`,
+      `  merged: delivered ${k.merged.delivered}, gaps ${k.merged.gaps}, lost ${k.merged.lost}, late ${k.merged.late}`,
+    );
     if (rg.aMissed.length) lines.push(`  A missed: ${ranges(rg.aMissed)}`);
     if (rg.bMissed.length) lines.push(`  B missed: ${ranges(rg.bMissed)}`);
     if (rg.lostBoth.length) lines.push(`  lost in both: ${ranges(rg.lostBoth)}`);
@@ -98,10 +114,16 @@ export function comparisonText(c: Comparison, forKey?: string): string {
   const weight = (k: KeyComparison) => k.onlyA + k.onlyB + k.lostBoth;
   const order = cmp.byKey.map((_, i) => i).sort((x, y) => weight(cmp.byKey[y]) - weight(cmp.byKey[x]) || x - y);
   const listed = order.slice(0, KEYS_LISTED);
-  lines.push(listed.length < order.length ? `keys with the most differences (${listed.length} of ${order.length}; forKey gives one in full):` : 'keys (forKey gives one in full):');
+  lines.push(
+    listed.length < order.length
+      ? `keys with the most differences (${listed.length} of ${order.length}; forKey gives one in full):`
+      : 'keys (forKey gives one in full):',
+  );
   for (const i of listed) {
     const k = cmp.byKey[i];
-    lines.push(`  ${quoteText(k.key)}: both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; A missed ${k.a.missed} (${k.a.incidents} incidents), B missed ${k.b.missed} (${k.b.incidents} incidents)`);
+    lines.push(
+      `  ${quoteText(k.key)}: both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; A missed ${k.a.missed} (${k.a.incidents} incidents), B missed ${k.b.missed} (${k.b.incidents} incidents)`,
+    );
   }
   if (cmp.sharedKeys === 0) lines.push(`note: A and B have no key in common — are they of one stream, sequenced with the same key?`);
   const clock = clockNote(readClocks(r.spread), [la, lb]);

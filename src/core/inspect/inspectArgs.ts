@@ -62,7 +62,8 @@ export function optionalBoolean(args: Args, name: string): boolean | undefined {
 export function optionalInteger(args: Args, name: string, min: number, max: number): number | undefined {
   const v = args[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new InputError(`argument "${name}" must be a whole number from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw new InputError(`argument "${name}" must be a whole number from ${min} to ${max}`);
   return v;
 }
 
@@ -124,7 +125,8 @@ export function messageQuery(args: Args): { query: MessageQuery; limit: number; 
   if (text !== undefined && regex !== undefined) throw new InputError('give "text" or "regex", not both');
   if (messageId === undefined && text === undefined && regex === undefined) throw new InputError('give "messageId", "text" or "regex": what to find');
   const ignoreCase = optionalBoolean(args, 'ignoreCase') ?? false;
-  const payload: PayloadPattern | undefined = text !== undefined ? { source: text, regex: false, ignoreCase } : regex !== undefined ? { source: regex, regex: true, ignoreCase } : undefined;
+  const payload: PayloadPattern | undefined =
+    text !== undefined ? { source: text, regex: false, ignoreCase } : regex !== undefined ? { source: regex, regex: true, ignoreCase } : undefined;
   return {
     query: { messageIds: messageId === undefined ? undefined : [messageId], payload },
     limit: optionalInteger(args, 'limit', 1, 200) ?? 20,

@@ -60,7 +60,13 @@ function percentileLines(p: KeySummary['percentiles'], indent: string): string[]
 /** The key's summary, or an InputError naming some keys that exist. */
 export function keySummary(s: ReplaySummary, key: string): KeySummary {
   const k = s.byKey.find((x) => x.key === key);
-  if (!k) throw new InputError(`key ${quoteText(key)} is not in this capture: it has ${s.keys} keys, e.g. ${s.byKey.slice(0, 5).map((x) => quoteText(x.key, 40)).join(', ')}`);
+  if (!k)
+    throw new InputError(
+      `key ${quoteText(key)} is not in this capture: it has ${s.keys} keys, e.g. ${s.byKey
+        .slice(0, 5)
+        .map((x) => quoteText(x.key, 40))
+        .join(', ')}`,
+    );
   return k;
 }
 
@@ -78,7 +84,10 @@ export function summaryText(ins: Inspection, title: string, key?: string): strin
   const order = orderKeys(s.byKey, 'findings', (k) => k.key).slice(0, KEYS_LISTED);
   lines.push(order.length < s.byKey.length ? `keys with the most findings (${order.length} of ${s.byKey.length}):` : 'keys:');
   for (const i of order) lines.push(`  ${quoteText(s.byKey[i].key)}: ${counts(s.byKey[i])}`);
-  if (s.invalid) lines.push(`invalid records: ${s.invalid}${s.invalidSamples[0] ? `, first at ${where(s.invalidSamples[0])}: ${quoteText(s.invalidSamples[0].reason)}` : ''}`);
+  if (s.invalid)
+    lines.push(
+      `invalid records: ${s.invalid}${s.invalidSamples[0] ? `, first at ${where(s.invalidSamples[0])}: ${quoteText(s.invalidSamples[0].reason)}` : ''}`,
+    );
   for (const n of ins.notes) lines.push(`note: ${n}`);
   return lines.join('\n');
 }
@@ -189,7 +198,8 @@ export function findingsPageText(ins: Inspection, f: FindingsFilter, { total, pa
         ? `${total} findings match; offset ${f.offset} is past the last`
         : `${total} findings match; ${f.offset + 1}–${f.offset + page.length} shown${f.offset + page.length < total ? ` (next: offset ${f.offset + page.length})` : ''}`;
   const lines = [head, ...page.map(findingLine)];
-  if (ins.findingsDropped) lines.push(`(only the first ${ins.findings.length} findings of the capture are listed; ${ins.findingsDropped} more are counted in the summary)`);
+  if (ins.findingsDropped)
+    lines.push(`(only the first ${ins.findings.length} findings of the capture are listed; ${ins.findingsDropped} more are counted in the summary)`);
   return lines.join('\n');
 }
 

@@ -90,7 +90,8 @@ export interface RunProblem {
 export function tooWideMessage(t: TooWide, fix: 'flag' | 'setting'): string {
   const where = `${t.first.file ? t.first.file + ':' : 'line '}${t.first.line}`;
   const records = t.count === 1 ? '1 record has a' : `${t.count} records have`;
-  const how = fix === 'flag' ? `use --seq-bits ${t.fitsIn}` : `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)`;
+  const how =
+    fix === 'flag' ? `use --seq-bits ${t.fitsIn}` : `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)`;
   return `${records} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest}, first at ${where}): counted invalid; ${how}`;
 }
 
@@ -103,7 +104,6 @@ const INVALID_SAMPLES = 100;
 function entryContent(e: CaptureEntry): number {
   return e instanceof ScannedEntry ? e.hash : contentHash(e.record!.message);
 }
-
 
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
@@ -262,7 +262,10 @@ export class ReplayEngine {
     if (t !== undefined && (this.firstCause === 'width' || t.count * 2 >= n)) {
       return {
         reason: `no record could be sequenced: ${t.count === n ? (n === 1 ? 'its one record has' : `all ${n} records have`) : `${t.count} of its ${n} records have`} ${t.source} too wide for ${t.bits}-bit numbers (largest ${t.largest})`,
-        fix: { flag: `use --seq-bits ${t.fitsIn}`, setting: `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)` },
+        fix: {
+          flag: `use --seq-bits ${t.fitsIn}`,
+          setting: `open it with sequence width ${t.fitsIn} (Open Capture… › Customize…, or the seqscope.seqBits setting)`,
+        },
       };
     }
     const first = this.invalidSamples[0]?.reason ?? 'not a record';
@@ -270,16 +273,48 @@ export class ReplayEngine {
     switch (this.firstCause) {
       case 'key': {
         const name = o.key.kind === 'attribute' ? o.key.name : '';
-        return { reason, fix: { flag: `records lack the key attribute "${name}": name one they carry with --key attribute:<name>, or use --key orderingKey`, setting: `records lack the key attribute "${name}": choose another key (Open Capture… › Customize…, or the seqscope.key setting)` } };
+        return {
+          reason,
+          fix: {
+            flag: `records lack the key attribute "${name}": name one they carry with --key attribute:<name>, or use --key orderingKey`,
+            setting: `records lack the key attribute "${name}": choose another key (Open Capture… › Customize…, or the seqscope.key setting)`,
+          },
+        };
       }
       case 'mdp3':
-        return { reason, fix: { flag: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: use --seq attribute:MsgSeqNum (and --time attribute:SendingTime) instead of mdp3', setting: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: sequence by attribute:MsgSeqNum instead of mdp3 (Open Capture… › Customize…, or the seqscope.seq setting)' } };
+        return {
+          reason,
+          fix: {
+            flag: 'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: use --seq attribute:MsgSeqNum (and --time attribute:SendingTime) instead of mdp3',
+            setting:
+              'the payloads are not MDP 3.0 packets that agree with their MsgSeqNum attribute: sequence by attribute:MsgSeqNum instead of mdp3 (Open Capture… › Customize…, or the seqscope.seq setting)',
+          },
+        };
       case 'json':
-        return { reason, fix: { flag: 'the payloads are not JSON with the fields asked for: check the json:<path> options (docs/cli.md: payload fields) or use attribute:<name>', setting: 'the payloads are not JSON with the fields asked for: check the json:<path> options (Open Capture… › Customize…, or the seqscope.key/seq/time settings)' } };
+        return {
+          reason,
+          fix: {
+            flag: 'the payloads are not JSON with the fields asked for: check the json:<path> options (docs/cli.md: payload fields) or use attribute:<name>',
+            setting:
+              'the payloads are not JSON with the fields asked for: check the json:<path> options (Open Capture… › Customize…, or the seqscope.key/seq/time settings)',
+          },
+        };
       case 'seq':
-        return { reason, fix: { flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order', setting: 'choose the sequence number\'s source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order' } };
+        return {
+          reason,
+          fix: {
+            flag: 'name the attribute that carries the number with --seq attribute:<name>, or use --seq none to keep arrival order',
+            setting: "choose the sequence number's source (Open Capture… › Customize…, or the seqscope.seq setting), or none to keep arrival order",
+          },
+        };
       default:
-        return { reason, fix: { flag: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)', setting: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)' } };
+        return {
+          reason,
+          fix: {
+            flag: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)',
+            setting: 'check that the file is a capture of Pub/Sub ReceivedMessage records (README: capture format)',
+          },
+        };
     }
   }
 
@@ -291,7 +326,8 @@ export class ReplayEngine {
     this.invalid++;
     this.firstCause ??= cause;
     const file = this.fileName(e);
-    if (cause !== 'width' && this.invalidSamples.length < INVALID_SAMPLES) this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
+    if (cause !== 'width' && this.invalidSamples.length < INVALID_SAMPLES)
+      this.invalidSamples.push(file ? { file, line: e.line, reason } : { line: e.line, reason });
     if (!this.listener) return;
     const ev: InvalidEvent = { type: 'invalid', line: e.line, reason };
     // Before the first valid record there is no clock yet.
@@ -398,37 +434,43 @@ export class ReplayEngine {
       reordered: (k: KeyState<CaptureEntry>, r: ReorderInfo<CaptureEntry>): void => {
         if (!listener) return;
         const rm = r.item.record;
-        listener({
-          type: 'reordered',
-          key: k.name,
-          messageId: r.messageId,
-          publishTime: rm?.message.publishTime ?? isoTime(r.publishedMs),
-          behindPublishTime: r.behindItem.record?.message.publishTime ?? isoTime(r.behindMs),
-          behindMessageId: r.behindId,
-          byMs: r.byMs,
-          byPosition: r.byPosition,
-          receivedAt: rm?.receivedAt,
-          at: r.at,
-          file: this.fileName(r.item),
-          line: r.item.line,
-        }, r.item);
+        listener(
+          {
+            type: 'reordered',
+            key: k.name,
+            messageId: r.messageId,
+            publishTime: rm?.message.publishTime ?? isoTime(r.publishedMs),
+            behindPublishTime: r.behindItem.record?.message.publishTime ?? isoTime(r.behindMs),
+            behindMessageId: r.behindId,
+            byMs: r.byMs,
+            byPosition: r.byPosition,
+            receivedAt: rm?.receivedAt,
+            at: r.at,
+            file: this.fileName(r.item),
+            line: r.item.line,
+          },
+          r.item,
+        );
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
         const rm = l.item.record;
-        listener({
-          type: 'late',
-          key: k.name,
-          seq: l.seq,
-          messageId: l.messageId,
-          lostAt: l.lostAt,
-          beforeStart: l.beforeStart ? true : undefined,
-          publishTime: rm?.message.publishTime,
-          receivedAt: rm?.receivedAt,
-          at: l.at,
-          file: this.fileName(l.item),
-          line: l.item.line,
-        }, l.item);
+        listener(
+          {
+            type: 'late',
+            key: k.name,
+            seq: l.seq,
+            messageId: l.messageId,
+            lostAt: l.lostAt,
+            beforeStart: l.beforeStart ? true : undefined,
+            publishTime: rm?.message.publishTime,
+            receivedAt: rm?.receivedAt,
+            at: l.at,
+            file: this.fileName(l.item),
+            line: l.item.line,
+          },
+          l.item,
+        );
       },
       reset: (k: KeyState<CaptureEntry>, r: ResetInfo): void => {
         listener?.({ type: 'reset', key: k.name, from: r.from, to: r.to, at: r.at, arrivedAt: r.arrivedAt, released: r.released, lost: r.lost, how: r.how });

@@ -147,7 +147,10 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
     }
     if (writer) await writer.flush();
     if (o.afterBatch) await o.afterBatch();
-    o.onProgress?.(readers.reduce((s, r) => s + r.bytesRead, 0), total);
+    o.onProgress?.(
+      readers.reduce((s, r) => s + r.bytesRead, 0),
+      total,
+    );
     if (batch.length) last = batch[batch.length - 1];
     guard?.check(engine.keyCount * (o.heapReservePerKey ?? SUMMARY_BYTES_PER_KEY));
   }

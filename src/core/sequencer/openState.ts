@@ -20,7 +20,14 @@ export type OpenState =
    * `windowMs`; `hole`: a number missing among what it holds, waiting already (the key starts at
    * its lowest number when the window closes, then waits for the hole until its timeout).
    */
-  | { readonly kind: 'collecting'; readonly leftMs: number; readonly held: number; readonly openedAt: number; readonly windowMs: number; readonly hole?: OpenHole }
+  | {
+      readonly kind: 'collecting';
+      readonly leftMs: number;
+      readonly held: number;
+      readonly openedAt: number;
+      readonly windowMs: number;
+      readonly hole?: OpenHole;
+    }
   | ({ readonly kind: 'waiting'; readonly held: number } & OpenHole);
 
 /** A key's open state at `now` (ms), or undefined when it holds nothing. */
@@ -31,13 +38,26 @@ export function openStateOf<T>(sequencer: Sequencer<T>, k: KeyState<T>, now: num
   const timeoutMs = sequencer.config.gapTimeoutMs;
   // The start window lasts the gap timeout from the key's first arrival (Sequencer: StartDeadline).
   if (!k.started) {
-    const collecting = { kind: 'collecting', leftMs: Math.min(timeoutMs, Math.max(0, deadline - now)), held, openedAt: deadline - timeoutMs, windowMs: timeoutMs } as const;
+    const collecting = {
+      kind: 'collecting',
+      leftMs: Math.min(timeoutMs, Math.max(0, deadline - now)),
+      held,
+      openedAt: deadline - timeoutMs,
+      windowMs: timeoutMs,
+    } as const;
     const hole = sequencer.startWindowHole(k);
     if (!hole) return collecting;
     return { ...collecting, hole: { expected: hole.expected, waitedMs: Math.min(timeoutMs, Math.max(0, now - hole.since)), timeoutMs, openedAt: hole.since } };
   }
   const openedAt = deadline - timeoutMs;
-  return { kind: 'waiting', expected: sequencer.expectedNumber(k) as number, waitedMs: Math.min(timeoutMs, Math.max(0, now - openedAt)), timeoutMs, held, openedAt };
+  return {
+    kind: 'waiting',
+    expected: sequencer.expectedNumber(k) as number,
+    waitedMs: Math.min(timeoutMs, Math.max(0, now - openedAt)),
+    timeoutMs,
+    held,
+    openedAt,
+  };
 }
 
 /**

@@ -777,7 +777,15 @@ export class Sequencer<T> {
     this.keyNumbers[this.slot(k, KeySlot.StartDeadline)] = now;
     k.resets++;
     this.totalsState.resets++;
-    this.sink.reset?.(k, { from: this.space.wrap(last), to: this.space.wrap(to), at: now, arrivedAt, released: k.delivered - delivered, lost: k.lost - lost, how });
+    this.sink.reset?.(k, {
+      from: this.space.wrap(last),
+      to: this.space.wrap(to),
+      at: now,
+      arrivedAt,
+      released: k.delivered - delivered,
+      lost: k.lost - lost,
+      how,
+    });
   }
 
   /**

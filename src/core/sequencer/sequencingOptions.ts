@@ -15,7 +15,12 @@ export type KeySpec = { readonly kind: 'orderingKey' } | { readonly kind: 'attri
  * `mdp3`: the MsgSeqNum in the header of the MDP 3.0 packet that is the payload (CME Smart Stream).
  * `publishTime`: no numbers; arrival order, each key judged by its messages' publish times.
  */
-export type SeqSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'publishTime' } | { readonly kind: 'none' };
+export type SeqSpec =
+  | { readonly kind: 'attribute'; readonly name: string }
+  | { readonly kind: 'mdp3' }
+  | JsonSpec
+  | { readonly kind: 'publishTime' }
+  | { readonly kind: 'none' };
 /** Where the sender's time (for latency) comes from: an attribute in ms since the epoch, the MDP 3.0 packet's SendingTime, or a payload field. */
 export type TimeSpec = { readonly kind: 'attribute'; readonly name: string } | { readonly kind: 'mdp3' } | JsonSpec | { readonly kind: 'none' };
 
@@ -58,8 +63,14 @@ export function judgesPublishOrder(o: SequencingOptions): boolean {
  */
 export function sequencerConfig(o: SequencingOptions, memory: Pick<SequencerConfig, 'historySize' | 'historyTotal' | 'idsKept'> = {}): SequencerConfig {
   return {
-    gapTimeoutMs: o.gapTimeoutMs, capacity: o.capacity, seqBits: o.seqBits, sequenced: isSequenced(o), publishOrder: judgesPublishOrder(o),
-    resets: o.resets, resetTo: o.resetTo, ...memory,
+    gapTimeoutMs: o.gapTimeoutMs,
+    capacity: o.capacity,
+    seqBits: o.seqBits,
+    sequenced: isSequenced(o),
+    publishOrder: judgesPublishOrder(o),
+    resets: o.resets,
+    resetTo: o.resetTo,
+    ...memory,
   };
 }
 
@@ -164,7 +175,10 @@ export function parseKeySpec(text: string): KeySpec {
   if (name !== undefined) return { kind: 'attribute', name };
   const json = jsonSpec(text, 'key');
   if (json !== undefined) return json;
-  throw new InputError(`key "${text}" is not valid: use orderingKey, attribute:<name>, json:<path> (a payload field, e.g. json:payload[0].instrument.symbol) or none`, optionFix('key'));
+  throw new InputError(
+    `key "${text}" is not valid: use orderingKey, attribute:<name>, json:<path> (a payload field, e.g. json:payload[0].instrument.symbol) or none`,
+    optionFix('key'),
+  );
 }
 
 export function parseSeqSpec(text: string): SeqSpec {
@@ -175,7 +189,10 @@ export function parseSeqSpec(text: string): SeqSpec {
   if (name !== undefined) return { kind: 'attribute', name };
   const json = jsonSpec(text, 'seq');
   if (json !== undefined) return json;
-  throw new InputError(`seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header), json:<path> (a payload field, e.g. json:header.seq), publishTime (no numbers: judge each key by publish order) or none`, optionFix('seq'));
+  throw new InputError(
+    `seq "${text}" is not valid: use attribute:<name> (e.g. attribute:MsgSeqNum), mdp3 (the MDP 3.0 packet header), json:<path> (a payload field, e.g. json:header.seq), publishTime (no numbers: judge each key by publish order) or none`,
+    optionFix('seq'),
+  );
 }
 
 export function parseTimeSpec(text: string): TimeSpec {
@@ -185,7 +202,10 @@ export function parseTimeSpec(text: string): TimeSpec {
   if (name !== undefined) return { kind: 'attribute', name };
   const json = jsonSpec(text, 'time');
   if (json !== undefined) return json;
-  throw new InputError(`time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime), json:<path> (a payload field, e.g. json:header.sentTime) or none`, optionFix('time'));
+  throw new InputError(
+    `time "${text}" is not valid: use attribute:<name> (ms since the epoch, e.g. attribute:SendingTime), mdp3 (the MDP 3.0 packet's SendingTime), json:<path> (a payload field, e.g. json:header.sentTime) or none`,
+    optionFix('time'),
+  );
 }
 
 function jsonSpec(text: string, option: string): JsonSpec | undefined {
@@ -252,7 +272,14 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
   if (text.time !== undefined) {
     const t = parseTimeSpec(text.time);
     const { sendingTimeAttribute: _a, sendingTimeMdp3: _m, sendingTimeJson: _j, ...rest } = o;
-    o = t.kind === 'attribute' ? { ...rest, sendingTimeAttribute: t.name } : t.kind === 'mdp3' ? { ...rest, sendingTimeMdp3: true } : t.kind === 'json' ? { ...rest, sendingTimeJson: t.path } : rest;
+    o =
+      t.kind === 'attribute'
+        ? { ...rest, sendingTimeAttribute: t.name }
+        : t.kind === 'mdp3'
+          ? { ...rest, sendingTimeMdp3: true }
+          : t.kind === 'json'
+            ? { ...rest, sendingTimeJson: t.path }
+            : rest;
   }
   if (o.seq.kind === 'mdp3' || o.sendingTimeMdp3) o = { ...o, payload: 'mdp3' };
   if (text.seqBits !== undefined) {
@@ -301,7 +328,11 @@ function resolveResets(o: SequencingOptions, text: OptionText): SequencingOption
   if (text.resetTo !== undefined && text.resetTo !== '') {
     const n = Number(text.resetTo);
     const max = o.seqBits === 64 ? Number.MAX_SAFE_INTEGER : 2 ** o.seqBits - 1;
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new InputError(`reset-to "${text.resetTo}" is not valid: use a whole number from 0 to ${max} (the number a new sequence starts at, e.g. 1)`, optionFix('resetTo'));
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new InputError(
+        `reset-to "${text.resetTo}" is not valid: use a whole number from 0 to ${max} (the number a new sequence starts at, e.g. 1)`,
+        optionFix('resetTo'),
+      );
     o = { ...o, resetTo: n };
   }
   if (o.resets === false && text.resetTo !== undefined && text.resetTo !== '') {
@@ -317,7 +348,12 @@ function resolveResets(o: SequencingOptions, text: OptionText): SequencingOption
 
 /** Whether two option sets sequence alike (however they were written: a preset, flags, settings). */
 export function sameOptions(a: SequencingOptions, b: SequencingOptions): boolean {
-  return describeOptions(a) === describeOptions(b) && a.sendingTimeAttribute === b.sendingTimeAttribute && a.sendingTimeMdp3 === b.sendingTimeMdp3 && a.payload === b.payload;
+  return (
+    describeOptions(a) === describeOptions(b) &&
+    a.sendingTimeAttribute === b.sendingTimeAttribute &&
+    a.sendingTimeMdp3 === b.sendingTimeMdp3 &&
+    a.payload === b.payload
+  );
 }
 
 export function describeOptions(o: SequencingOptions): string {
@@ -332,7 +368,14 @@ export function describeOptions(o: SequencingOptions): string {
  * "arrival order per ordering key" when there are no sequence numbers.
  */
 export function sequencingLabel(o: SequencingOptions): string {
-  const per = o.key.kind === 'orderingKey' ? 'per ordering key' : o.key.kind === 'attribute' ? `per ${o.key.name}` : o.key.kind === 'json' ? `per ${formatJsonPath(o.key.path)}` : 'in one stream';
+  const per =
+    o.key.kind === 'orderingKey'
+      ? 'per ordering key'
+      : o.key.kind === 'attribute'
+        ? `per ${o.key.name}`
+        : o.key.kind === 'json'
+          ? `per ${formatJsonPath(o.key.path)}`
+          : 'in one stream';
   if (o.seq.kind === 'none') return `arrival order ${per}`;
   if (o.seq.kind === 'publishTime') return `publish order ${per}`;
   const numbers = o.seq.kind === 'attribute' ? o.seq.name : o.seq.kind === 'json' ? formatJsonPath(o.seq.path) : 'MDP 3.0 packet numbers';
@@ -346,6 +389,7 @@ export function sequencingLabel(o: SequencingOptions): string {
  * options can find everything.
  */
 export function unseenFindings(o: SequencingOptions): string | undefined {
-  if (o.seq.kind === 'publishTime') return 'publish order: gaps cannot be seen (no sequence numbers); a message is reordered when it came after one of its key published later; duplicates are redeliveries of one message id';
+  if (o.seq.kind === 'publishTime')
+    return 'publish order: gaps cannot be seen (no sequence numbers); a message is reordered when it came after one of its key published later; duplicates are redeliveries of one message id';
   return o.seq.kind === 'none' ? 'arrival order only: gaps cannot be seen (no sequence numbers); duplicates are redeliveries of one message id' : undefined;
 }

@@ -35,7 +35,12 @@ export function terminalLabel(key: string, width = TERMINAL_NAME_WIDTH): string 
   const chars = Array.from(escapeUnsafe(keyLabel(key)));
   if (chars.length <= width) return chars.join('');
   // Never end on half an escape.
-  return chars.slice(0, width - 1).join('').replace(/\\(u[0-9a-f]{0,3})?$/, '') + '…';
+  return (
+    chars
+      .slice(0, width - 1)
+      .join('')
+      .replace(/\\(u[0-9a-f]{0,3})?$/, '') + '…'
+  );
 }
 
 /**

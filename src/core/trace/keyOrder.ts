@@ -67,7 +67,12 @@ export function orderKeys<K extends KeyFindingTotals>(keys: readonly K[], order:
  * keyListing), ordered by `order`. One function, so that a lane and its tree row are in the same
  * place, and the first view the host computes ahead is of the lanes the webview shows first.
  */
-export function listKeys<K extends KeyFindingTotals & KeyFindingCounts>(keys: readonly K[], filter: TraceFilterSpec, order: KeyOrder, nameOf: (k: K) => string): number[] {
+export function listKeys<K extends KeyFindingTotals & KeyFindingCounts>(
+  keys: readonly K[],
+  filter: TraceFilterSpec,
+  order: KeyOrder,
+  nameOf: (k: K) => string,
+): number[] {
   const ordered = orderKeys(keys, order, nameOf);
   const listed = keyListing(filter);
   return listed ? ordered.filter((i) => listed(nameOf(keys[i]), keys[i])) : ordered;

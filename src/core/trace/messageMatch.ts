@@ -113,7 +113,9 @@ export function snippet(text: string, at: number, width = 80): string {
 /** RE2's message without its "error parsing regexp: " lead, and a hint where RE2 differs. */
 function regexProblem(e: RE2JSException): string {
   const what = e.message.replace(/^error parsing regexp: /, '');
-  const hint = /invalid (named capture|escape sequence: `\\[1-9])|invalid or unsupported Perl syntax: `\(\?[=!<]/.test(what) ? ' (RE2 syntax: no backreferences or lookaround)' : '';
+  const hint = /invalid (named capture|escape sequence: `\\[1-9])|invalid or unsupported Perl syntax: `\(\?[=!<]/.test(what)
+    ? ' (RE2 syntax: no backreferences or lookaround)'
+    : '';
   return what + hint;
 }
 

@@ -55,8 +55,7 @@ export function keyListing(f: TraceFilterSpec): ((name: string, counts: KeyFindi
   const names = f.keys?.length ? new Set(f.keys) : undefined;
   const findings = findingKindsOnly(f);
   if (!names && !findings) return undefined;
-  return (name, c) =>
-    (!names || names.has(name)) && (!findings || findings.some((g) => findingCount(c, g) > 0));
+  return (name, c) => (!names || names.has(name)) && (!findings || findings.some((g) => findingCount(c, g) > 0));
 }
 
 /** A key's total of one finding. */

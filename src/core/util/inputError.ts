@@ -40,5 +40,12 @@ export function isInputError(e: unknown): e is InputError {
  */
 export function isProgrammingError(e: unknown): boolean {
   if (!(e instanceof Error)) return true;
-  return e instanceof RangeError || e instanceof TypeError || e instanceof ReferenceError || e instanceof SyntaxError || e instanceof EvalError || e instanceof URIError;
+  return (
+    e instanceof RangeError ||
+    e instanceof TypeError ||
+    e instanceof ReferenceError ||
+    e instanceof SyntaxError ||
+    e instanceof EvalError ||
+    e instanceof URIError
+  );
 }

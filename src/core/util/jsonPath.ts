@@ -36,7 +36,10 @@ export function parseJsonPath(text: string): JsonPath {
       continue;
     }
     const name = NAME.exec(rest);
-    if (!name || !expectName) throw new InputError(`path "${text}" is not valid at "${rest}": write field names joined by "." with [n] for array items, e.g. payload[0].instrument.symbol`);
+    if (!name || !expectName)
+      throw new InputError(
+        `path "${text}" is not valid at "${rest}": write field names joined by "." with [n] for array items, e.g. payload[0].instrument.symbol`,
+      );
     out.push(name[0]);
     rest = rest.slice(name[0].length);
     expectName = false;

@@ -33,7 +33,10 @@ const PATTERNS: RegExp[] = [
  */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   let out = text;
-  for (const re of PATTERNS) out = out.replace(re, (_m, lead?: string) => (typeof lead === 'string' && lead.length ? (/^bearer$/i.test(lead) ? `${lead} ${REDACTED}` : `${lead}"${REDACTED}"`) : REDACTED));
+  for (const re of PATTERNS)
+    out = out.replace(re, (_m, lead?: string) =>
+      typeof lead === 'string' && lead.length ? (/^bearer$/i.test(lead) ? `${lead} ${REDACTED}` : `${lead}"${REDACTED}"`) : REDACTED,
+    );
   const keyFile = (env.GOOGLE_APPLICATION_CREDENTIALS ?? '').trim();
   if (keyFile.length >= 4) out = out.split(keyFile).join(REDACTED);
   return out;

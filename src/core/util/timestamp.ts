@@ -21,7 +21,14 @@ export function parseTimestampMs(value: unknown): number | { readonly error: str
   const [, y, mo, d, h, mi, s = '0', frac = '', zone] = m;
   const base = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   const check = new Date(base);
-  if (base !== base || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || check.getUTCHours() !== Number(h) || check.getUTCMinutes() !== Number(mi) || Number(s) > 59) {
+  if (
+    base !== base ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d) ||
+    check.getUTCHours() !== Number(h) ||
+    check.getUTCMinutes() !== Number(mi) ||
+    Number(s) > 59
+  ) {
     return { error: `${JSON.stringify(value)} is not a valid date and time` };
   }
   let offsetMin = 0;

@@ -50,12 +50,12 @@ export interface SessionTool {
   run(args: Args, signal: AbortSignal): Promise<string>;
 }
 
-
 /** The session named by `session` (id or title), else the active one; an InputError saying which are open. */
 export function sessionNamed(manager: SessionManager, args: Args): Session {
   const name = optionalString(args, 'session');
   const all = manager.all;
-  if (all.length === 0) throw new InputError('no session is open in SeqScope: open a capture first (seqscope_open_capture, or the command SeqScope: Open Capture…)');
+  if (all.length === 0)
+    throw new InputError('no session is open in SeqScope: open a capture first (seqscope_open_capture, or the command SeqScope: Open Capture…)');
   if (name === undefined) {
     const s = manager.active ?? (all.length === 1 ? all[0] : undefined);
     if (!s) throw new InputError(`${all.length} sessions are open and none is active: give "session", one of ${openList(all)}`);
@@ -91,7 +91,8 @@ function listText(manager: SessionManager): string {
     lines.push(`  total, ${sum.keys} keys: ${counts(sum)}`);
     const order = orderKeys(sum.byKey, 'findings', (k) => k.key).slice(0, KEYS_LISTED);
     for (const i of order) lines.push(`  key ${quoteText(sum.byKey[i].key)}: ${counts(sum.byKey[i])}`);
-    if (order.length < sum.byKey.length) lines.push(`  … ${sum.byKey.length - order.length} more keys (seqscope_summarize_session lists the keys with the most findings; forKey gives one)`);
+    if (order.length < sum.byKey.length)
+      lines.push(`  … ${sum.byKey.length - order.length} more keys (seqscope_summarize_session lists the keys with the most findings; forKey gives one)`);
   }
   return lines.join('\n');
 }
@@ -168,8 +169,11 @@ function eventsOfArrivals(s: Session, arrivals: readonly number[]): Map<number, 
 async function findText(host: SessionToolHost, s: Session, args: Args, signal: AbortSignal): Promise<string> {
   const q = messageQuery(args);
   const { matched, arrivals, binary, cancelled } = await matchArrivals(host, s, q.query, q.limit, signal);
-  if (matched === 0) return `no messages in ${quoteText(s.title)} match${binary ? `; ${binary} binary payloads were not searched as text (find them by messageId)` : ''}${cancelled ? ' (the search was cancelled)' : ''}`;
-  const lines = [`${matched} records in ${quoteText(s.title)} match${arrivals.length < matched ? `; the first ${arrivals.length} shown` : ''}${cancelled ? ' (the search was cancelled: more may match)' : ''}`];
+  if (matched === 0)
+    return `no messages in ${quoteText(s.title)} match${binary ? `; ${binary} binary payloads were not searched as text (find them by messageId)` : ''}${cancelled ? ' (the search was cancelled)' : ''}`;
+  const lines = [
+    `${matched} records in ${quoteText(s.title)} match${arrivals.length < matched ? `; the first ${arrivals.length} shown` : ''}${cancelled ? ' (the search was cancelled: more may match)' : ''}`,
+  ];
   const events = eventsOfArrivals(s, arrivals);
   for (const a of arrivals) {
     const id = events.get(a) ?? -1;
@@ -206,7 +210,13 @@ async function findText(host: SessionToolHost, s: Session, args: Args, signal: A
 }
 
 /** The arrivals matching the query, the first `limit` in arrival order, and how many match in all. */
-async function matchArrivals(host: SessionToolHost, s: Session, query: MessageQuery, limit: number, signal: AbortSignal): Promise<{ matched: number; arrivals: number[]; binary: number; cancelled: boolean }> {
+async function matchArrivals(
+  host: SessionToolHost,
+  s: Session,
+  query: MessageQuery,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ matched: number; arrivals: number[]; binary: number; cancelled: boolean }> {
   const id = query.messageIds?.[0];
   if (!query.payload) {
     const all = arrivalsWithId(s, id!);
@@ -283,7 +293,10 @@ export function sessionTools(host: SessionToolHost): readonly (SessionTool & { n
       inputSchema: SESSION_TOOL_SCHEMAS.seqscope_open_capture,
       confirm: (args) => {
         const paths = Array.isArray(args.paths) ? args.paths.map(String) : [];
-        return { title: 'Open a capture in SeqScope?', message: `Read and sequence ${paths.map((p) => `\`${p}\``).join(', ') || 'the capture'} with ${optionWords(args)}, and show it in the Sessions view.` };
+        return {
+          title: 'Open a capture in SeqScope?',
+          message: `Read and sequence ${paths.map((p) => `\`${p}\``).join(', ') || 'the capture'} with ${optionWords(args)}, and show it in the Sessions view.`,
+        };
       },
       progress: (args) => `Opening ${Array.isArray(args.paths) ? args.paths.map((p) => path.basename(String(p))).join(', ') : 'a capture'}`,
       run: async (args) => {
@@ -301,7 +314,10 @@ export function sessionTools(host: SessionToolHost): readonly (SessionTool & { n
       inputSchema: SESSION_TOOL_SCHEMAS.seqscope_compare_captures,
       confirm: (args) => {
         const side = (v: unknown) => (Array.isArray(v) ? v.map((p) => `\`${String(p)}\``).join(', ') : '—');
-        return { title: 'Compare two captures in SeqScope?', message: `Read and compare A ${side(args.a)} with B ${side(args.b)}, sequenced with ${optionWords(args)}.` };
+        return {
+          title: 'Compare two captures in SeqScope?',
+          message: `Read and compare A ${side(args.a)} with B ${side(args.b)}, sequenced with ${optionWords(args)}.`,
+        };
       },
       progress: () => 'Comparing captures',
       run: async (args, signal) => {

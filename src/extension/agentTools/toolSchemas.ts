@@ -24,7 +24,8 @@ export const SESSION_TOOL_SCHEMAS = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: "Capture files (JSON Lines of Pub/Sub ReceivedMessage records, Cloud Storage Avro, BigQuery rows; plain or .gz). Several are merged by their clock. Relative paths are read from the workspace's first folder.",
+        description:
+          "Capture files (JSON Lines of Pub/Sub ReceivedMessage records, Cloud Storage Avro, BigQuery rows; plain or .gz). Several are merged by their clock. Relative paths are read from the workspace's first folder.",
       },
       ...SEQUENCING_PROPERTIES,
     },

@@ -13,7 +13,10 @@ import { CommandContext, OpenResult, sessionFrom } from './context';
 import { Handlers } from './registry';
 import { SessionViews } from './sessionViews';
 
-export function captureCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.openOrderingSample' | 'seqscope.exportTrace'> {
+export function captureCommands(
+  ctx: CommandContext,
+  views: SessionViews,
+): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.openOrderingSample' | 'seqscope.exportTrace'> {
   const { manager } = ctx;
   return {
     'seqscope.openCapture': async (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => {
@@ -25,7 +28,14 @@ export function captureCommands(ctx: CommandContext, views: SessionViews): Handl
       const automated = second !== undefined && !Array.isArray(second);
       if (!uris?.length) {
         const folders = dialogTakesFolders();
-        uris = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: folders, filters: CAPTURE_FILTERS, title: `Open capture (several${folders ? ', or a folder of archive files,' : ''} are merged by their clock)`, openLabel: 'Open Capture' });
+        uris = await vscode.window.showOpenDialog({
+          canSelectMany: true,
+          canSelectFiles: true,
+          canSelectFolders: folders,
+          filters: CAPTURE_FILTERS,
+          title: `Open capture (several${folders ? ', or a folder of archive files,' : ''} are merged by their clock)`,
+          openLabel: 'Open Capture',
+        });
         if (!uris?.length) return undefined;
       }
       // A folder stands for its files (an archive written in batches).

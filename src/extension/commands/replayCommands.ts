@@ -24,12 +24,14 @@ type ReplayActionId = keyof typeof REPLAY_ACTIONS;
 
 export function replayCommands(ctx: CommandContext): Handlers<ReplayActionId | 'seqscope.replay.setSpeed'> {
   const { manager } = ctx;
-  const step = (action: ReplayAction): Handler => () => {
-    const s = sessionFrom(manager, undefined);
-    const moved = s.replay.run(action);
-    if (!moved && action.startsWith('next')) vscode.window.setStatusBarMessage(`SeqScope: no further ${action.slice(4).toLowerCase()} from here`, 3000);
-    return s.replay.info();
-  };
+  const step =
+    (action: ReplayAction): Handler =>
+    () => {
+      const s = sessionFrom(manager, undefined);
+      const moved = s.replay.run(action);
+      if (!moved && action.startsWith('next')) vscode.window.setStatusBarMessage(`SeqScope: no further ${action.slice(4).toLowerCase()} from here`, 3000);
+      return s.replay.info();
+    };
   const actions = Object.fromEntries(Object.entries(REPLAY_ACTIONS).map(([id, action]) => [id, step(action)])) as Handlers<ReplayActionId>;
   return {
     ...actions,

@@ -48,10 +48,16 @@ export function searchCommands(ctx: CommandContext, views: SessionViews): Handle
       const result = await search(ctx, s, input);
       const found = foundMessages(s, result);
       const what = describeSearch(input);
-      log().info(`find ${what} in ${s.title}: ${result.matched} of ${result.searched} records${result.binary ? `, ${result.binary} binary payloads passed over` : ''}${result.cancelled ? ' (cancelled)' : ''}`);
+      log().info(
+        `find ${what} in ${s.title}: ${result.matched} of ${result.searched} records${result.binary ? `, ${result.binary} binary payloads passed over` : ''}${result.cancelled ? ' (cancelled)' : ''}`,
+      );
       if (result.matched === 0) {
-        const binary = result.binary ? ` ${result.binary} binary ${noun(result.binary, 'payload')} (not UTF-8 text) could not be searched: a messageId finds those.` : '';
-        void vscode.window.showInformationMessage(`SeqScope: no message in ${s.title} ${result.cancelled ? 'found before the search was cancelled' : 'has'} ${what}.${binary}`);
+        const binary = result.binary
+          ? ` ${result.binary} binary ${noun(result.binary, 'payload')} (not UTF-8 text) could not be searched: a messageId finds those.`
+          : '';
+        void vscode.window.showInformationMessage(
+          `SeqScope: no message in ${s.title} ${result.cancelled ? 'found before the search was cancelled' : 'has'} ${what}.${binary}`,
+        );
       } else {
         showSearchResults(s, what, result, found, (m) => reveal(s, m));
       }
@@ -79,7 +85,10 @@ function search(ctx: CommandContext, s: Session, input: SearchInput): Thenable<S
           signal: abort.signal,
           onProgress: (searched, _total, matched) => {
             const share = total > 0 ? (searched / total) * 100 : 100;
-            progress.report({ increment: share - shown, message: `${searched.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${matched.toLocaleString('en-US')} found` });
+            progress.report({
+              increment: share - shown,
+              message: `${searched.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${matched.toLocaleString('en-US')} found`,
+            });
             shown = share;
           },
         });

@@ -70,7 +70,10 @@ export function sessionViews(ctx: CommandContext): SessionViews {
   /** A notice's Show Timeline: on its session, or — closed since — said so instead. */
   function showTimelineIfOpen(s: Session): void {
     if (!s.isDisposed) showTimeline(s);
-    else void vscode.window.showInformationMessage(`SeqScope: ${s.title} was closed since: open it again to see its timeline.`, 'Open Again…').then((a) => a && runCommand('seqscope.openCapture', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
+    else
+      void vscode.window
+        .showInformationMessage(`SeqScope: ${s.title} was closed since: open it again to see its timeline.`, 'Open Again…')
+        .then((a) => a && runCommand('seqscope.openCapture', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
   }
 
   /** A session just opened: shown in the Sessions view, its summary said. */
@@ -84,17 +87,25 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     if (sum.unsequenced) {
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
       const fix = barePayloads(sum) ? BARE_PAYLOADS_FIX : sum.unsequenced.fix.setting;
-      void vscode.window.showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions).then((a) => a && showTimelineIfOpen(s));
+      void vscode.window
+        .showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions)
+        .then((a) => a && showTimelineIfOpen(s));
     } else if (sum.tooWide) {
       // Once for the run, however many records it was.
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions).then((a) => a && showTimelineIfOpen(s));
+      void vscode.window
+        .showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions)
+        .then((a) => a && showTimelineIfOpen(s));
     } else if (sum.received + sum.invalid === 0 && !damage) {
-      void vscode.window.showWarningMessage(`SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`);
+      void vscode.window.showWarningMessage(
+        `SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`,
+      );
     } else if (sum.invalid || damage) {
       // Show Timeline only where it would show something: not when the timeline is on it already.
       const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window.showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions).then((a) => a && showTimelineIfOpen(s));
+      void vscode.window
+        .showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions)
+        .then((a) => a && showTimelineIfOpen(s));
     } else {
       vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
     }

@@ -12,7 +12,11 @@ export async function pickFilter(s: Session): Promise<TraceFilterSpec | undefine
     [
       { label: 'Keys…', description: current.keys?.join(', '), what: 'keys' },
       { label: 'Kinds…', description: current.kinds?.join(', '), what: 'kinds' },
-      { label: 'Sequence range…', description: current.seqFrom !== undefined || current.seqTo !== undefined ? `${current.seqFrom ?? ''}–${current.seqTo ?? ''}` : undefined, what: 'seq' },
+      {
+        label: 'Sequence range…',
+        description: current.seqFrom !== undefined || current.seqTo !== undefined ? `${current.seqFrom ?? ''}–${current.seqTo ?? ''}` : undefined,
+        what: 'seq',
+      },
       { label: 'Attribute value…', description: current.attribute ? `${current.attribute.name}=${current.attribute.value}` : undefined, what: 'attribute' },
       { label: 'Clear filter', what: 'clear' },
     ],

@@ -4,7 +4,12 @@ import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, KeyOrder } from '../..
 
 export async function pickKeyOrder(current: KeyOrder): Promise<KeyOrder | undefined> {
   const pick = await vscode.window.showQuickPick(
-    KEY_ORDERS.map((o) => ({ label: KEY_ORDER_LABELS[o][0].toUpperCase() + KEY_ORDER_LABELS[o].slice(1), description: o === current ? 'current' : undefined, detail: KEY_ORDER_DETAILS[o], order: o })),
+    KEY_ORDERS.map((o) => ({
+      label: KEY_ORDER_LABELS[o][0].toUpperCase() + KEY_ORDER_LABELS[o].slice(1),
+      description: o === current ? 'current' : undefined,
+      detail: KEY_ORDER_DETAILS[o],
+      order: o,
+    })),
     {
       title: 'List keys — in the Sessions tree and the timeline',
       placeHolder: `Now: ${KEY_ORDER_LABELS[current]}`,

@@ -47,7 +47,10 @@ const REVEAL: vscode.QuickInputButton = canRevealInOS()
   ? { iconPath: new vscode.ThemeIcon('folder-opened'), tooltip: 'Reveal in File Explorer' }
   : { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Path' };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete…' };
-const OPEN_FOLDER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder'), tooltip: canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path' };
+const OPEN_FOLDER: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('folder'),
+  tooltip: canRevealInOS() ? 'Open the Recordings Folder' : 'Copy the Recordings Folder Path',
+};
 const DELETE_UNUSED: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Delete Every Recording Not in Use…' };
 
 async function reveal(path: string): Promise<void> {
@@ -84,7 +87,10 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
     return files.map((f) => {
       const live = now.has(resolve(f.path));
       const inSession = !live && open.has(resolve(f.path));
-      const notes = [live ? 'recording now: detach to delete it' : inSession ? 'open in a session: close it to delete it' : '', severalFolders ? dirname(f.path) : ''].filter(Boolean);
+      const notes = [
+        live ? 'recording now: detach to delete it' : inSession ? 'open in a session: close it to delete it' : '',
+        severalFolders ? dirname(f.path) : '',
+      ].filter(Boolean);
       return {
         label: `$(${live ? 'record' : 'file'}) ${f.name}`,
         description: `${formatBytes(f.bytes)} · ${formatAge(f.modifiedMs, stamp)}`,
@@ -128,7 +134,10 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
           failed.push(`${f.name}: ${(e as Error).message}`);
         }
       }
-      if (failed.length) void vscode.window.showErrorMessage(`SeqScope: could not delete ${failed.join('; ')}. Check the folder's permissions, or reveal it and delete by hand.`);
+      if (failed.length)
+        void vscode.window.showErrorMessage(
+          `SeqScope: could not delete ${failed.join('; ')}. Check the folder's permissions, or reveal it and delete by hand.`,
+        );
       await refresh();
     } finally {
       picker.ignoreFocusOut = false;
@@ -147,7 +156,8 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
     picker.onDidTriggerItemButton(
       reported(async ({ item, button }: vscode.QuickPickItemButtonEvent<RecordingItem>) => {
         if (button === REVEAL) await reveal(item.recording.path);
-        else if (button === DELETE && !item.inUse) await remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
+        else if (button === DELETE && !item.inUse)
+          await remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
       }),
     );
     picker.onDidTriggerButton(
@@ -160,14 +170,19 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
           return;
         }
         if (button !== DELETE_UNUSED) return;
-        const unused = itemsOf(list).filter((i) => !i.inUse).map((i) => i.recording);
+        const unused = itemsOf(list)
+          .filter((i) => !i.inUse)
+          .map((i) => i.recording);
         if (!unused.length) {
           void vscode.window.showInformationMessage('SeqScope: every recording listed is in use (recording now, or open in a session).');
           return;
         }
         const kept = list.length - unused.length;
         const bytes = unused.reduce((n, f) => n + f.bytes, 0);
-        await remove(unused, `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`);
+        await remove(
+          unused,
+          `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`,
+        );
       }),
     );
     picker.onDidAccept(() => {

@@ -42,7 +42,13 @@ interface FoundItem extends vscode.QuickPickItem {
 }
 
 /** The messages found, in arrival order; picking one reveals it (`onReveal`). */
-export function showSearchResults(s: Session, what: string, result: SearchResult, found: readonly FoundMessage[], onReveal: (m: FoundMessage) => Promise<void>): void {
+export function showSearchResults(
+  s: Session,
+  what: string,
+  result: SearchResult,
+  found: readonly FoundMessage[],
+  onReveal: (m: FoundMessage) => Promise<void>,
+): void {
   const pick = vscode.window.createQuickPick<FoundItem>();
   const listed = found.length < result.matched ? ` (the first ${found.length.toLocaleString('en-US')} listed)` : '';
   const cancelled = result.cancelled ? ', search cancelled' : '';

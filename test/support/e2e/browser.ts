@@ -22,12 +22,25 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Loads a capture (with the CME preset unless told) and writes its standalone export to `out`. */
-export async function exportCapture(capture: string, out: string, maxEmbeddedRecords?: number, options = resolveOptions({ preset: 'cme' })): Promise<CaptureSession> {
+export async function exportCapture(
+  capture: string,
+  out: string,
+  maxEmbeddedRecords?: number,
+  options = resolveOptions({ preset: 'cme' }),
+): Promise<CaptureSession> {
   const { session } = await loadSession([capture], options);
   const records = fileRecordSource(session);
   try {
@@ -54,7 +67,11 @@ export interface OpenedPage {
   dialogs: string[];
 }
 
-export async function openTimeline(browser: Browser, html: string, opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<OpenedPage> {
+export async function openTimeline(
+  browser: Browser,
+  html: string,
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<OpenedPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 720 }, colorScheme: opts.colorScheme ?? 'light' });
   const errors: string[] = [];
   const dialogs: string[] = [];
@@ -106,7 +123,12 @@ export async function settled(target: TimelineTarget, timeout = 30_000): Promise
     { timeout, polling: 50 },
   );
   // One more frame, so the snapshot describes what is on screen.
-  await page.evaluate(() => new Promise<void>((r) => (globalThis as unknown as PageGlobals).requestAnimationFrame(() => (globalThis as unknown as PageGlobals).requestAnimationFrame(r))));
+  await page.evaluate(
+    () =>
+      new Promise<void>((r) =>
+        (globalThis as unknown as PageGlobals).requestAnimationFrame(() => (globalThis as unknown as PageGlobals).requestAnimationFrame(r)),
+      ),
+  );
   return snapshot(page);
 }
 

@@ -29,12 +29,19 @@ export interface FakeHost {
   replay(): ReplayInfo;
 }
 
-export async function openInFakeHost(browser: Browser, session: CaptureSession, options: SequencingOptions, records: RecordSource, title: string): Promise<FakeHost> {
+export async function openInFakeHost(
+  browser: Browser,
+  session: CaptureSession,
+  options: SequencingOptions,
+  records: RecordSource,
+  title: string,
+): Promise<FakeHost> {
   const nonce = randomBytes(16).toString('base64');
   const js = readFileSync(join(ROOT, 'dist', 'webview', 'timeline.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   const css = readFileSync(join(ROOT, 'media', 'timeline.css'), 'utf8');
   // VS Code defines the theme variables and the body class itself; a dark theme's few here.
-  const vars = '--vscode-editor-background:#1e1e1e;--vscode-foreground:#cccccc;--vscode-descriptionForeground:#9d9d9d;--vscode-focusBorder:#007fd4;--vscode-charts-red:#f14c4c;--vscode-charts-blue:#3794ff;--vscode-charts-green:#89d185;--vscode-charts-orange:#d18616;--vscode-charts-purple:#b180d7;--vscode-charts-yellow:#cca700;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-button-background:#0e639c;--vscode-button-foreground:#ffffff;--vscode-editorWidget-border:#454545;--vscode-icon-foreground:#cccccc';
+  const vars =
+    '--vscode-editor-background:#1e1e1e;--vscode-foreground:#cccccc;--vscode-descriptionForeground:#9d9d9d;--vscode-focusBorder:#007fd4;--vscode-charts-red:#f14c4c;--vscode-charts-blue:#3794ff;--vscode-charts-green:#89d185;--vscode-charts-orange:#d18616;--vscode-charts-purple:#b180d7;--vscode-charts-yellow:#cca700;--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-button-background:#0e639c;--vscode-button-foreground:#ffffff;--vscode-editorWidget-border:#454545;--vscode-icon-foreground:#cccccc';
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; font-src file:">
 <link rel="icon" href="data:,">
@@ -66,7 +73,10 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
     void d.dismiss();
   });
   const send = async (msg: HostMessage) => {
-    await page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), msg as unknown as Record<string, unknown>);
+    await page.evaluate(
+      (m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'),
+      msg as unknown as Record<string, unknown>,
+    );
   };
   const moveTo = async (position: number, playing = false) => {
     const state = cursor.stateAt(position);
@@ -90,7 +100,17 @@ export async function openInFakeHost(browser: Browser, session: CaptureSession, 
           return;
         }
         const next = (kind: 'gap' | 'duplicate' | 'late' | 'reordered' | 'reset') => session.nextPositionOf(kind, position) ?? position;
-        const to = { stepForward: position + 1, stepBack: position - 1, toStart: 0, toEnd: cursor.end, nextGap: next('gap'), nextDuplicate: next('duplicate'), nextLate: next('late'), nextReordered: next('reordered'), nextReset: next('reset') }[a];
+        const to = {
+          stepForward: position + 1,
+          stepBack: position - 1,
+          toStart: 0,
+          toEnd: cursor.end,
+          nextGap: next('gap'),
+          nextDuplicate: next('duplicate'),
+          nextLate: next('late'),
+          nextReordered: next('reordered'),
+          nextReset: next('reset'),
+        }[a];
         await moveTo(to);
         return;
       }

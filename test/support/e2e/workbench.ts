@@ -121,7 +121,13 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
     if (await titled('SeqScope: how should this capture be sequenced')) {
       quietSince = Date.now();
       await input.fill(choice, { timeout: 1_000 }).catch(() => {});
-      if (await option.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
+      if (
+        await option.waitFor({ state: 'visible', timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        await input.press('Enter', { timeout: 1_000 }).catch(() => {});
     } else if (await fileSelected()) {
       quietSince = Date.now();
       await new Promise((r) => setTimeout(r, 500));

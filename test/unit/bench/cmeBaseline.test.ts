@@ -20,7 +20,11 @@ describe('bench: the CME sample loop baseline (test/bench/cmeBaseline.ts)', () =
         assert.equal(skip.size, sorted.size);
         const drained: number[] = [];
         while (skip.size > 0) drained.push(skip.pollFirst().seq);
-        assert.deepEqual(drained, [...drained].sort((a, b) => a - b), 'polled lowest first');
+        assert.deepEqual(
+          drained,
+          [...drained].sort((a, b) => a - b),
+          'polled lowest first',
+        );
       }),
     );
   });

@@ -14,7 +14,12 @@ describe('bench: the JVM side-by-side (test/bench/jvmStream.ts, jvmLoop.ts, jvm/
       fc.property(
         fc.array(fc.record({ key: fc.constantFrom('310', '311', 'ключ', ''), seq: fc.maxSafeInteger(), time: fc.double({ noNaN: true }) }), { maxLength: 50 }),
         (msgs) => {
-          const input = { count: msgs.length, keyOf: msgs.map((m) => m.key), seq: Float64Array.from(msgs, (m) => m.seq), time: Float64Array.from(msgs, (m) => m.time) };
+          const input = {
+            count: msgs.length,
+            keyOf: msgs.map((m) => m.key),
+            seq: Float64Array.from(msgs, (m) => m.seq),
+            time: Float64Array.from(msgs, (m) => m.time),
+          };
           const back = decodeStream(encodeStream(input));
           assert.equal(back.count, input.count);
           assert.deepEqual(back.keyOf, input.keyOf);
@@ -46,7 +51,13 @@ describe('bench: the JVM side-by-side (test/bench/jvmStream.ts, jvmLoop.ts, jvm/
       const input = engineInput('reordered', 5, 20_000, 64, 7);
       const keep = input.seq.map((s) => (s % 97 === 13 ? 0 : 1));
       const idx = [...keep.keys()].filter((i) => keep[i] === 1 || input.keyOf[i] !== input.keyOf[0]);
-      const thinned = { count: idx.length, keyOf: idx.map((i) => input.keyOf[i]), seq: Float64Array.from(idx, (i) => input.seq[i]), time: Float64Array.from(idx, (i) => input.time[i]), id: idx.map((i) => input.id[i]) };
+      const thinned = {
+        count: idx.length,
+        keyOf: idx.map((i) => input.keyOf[i]),
+        seq: Float64Array.from(idx, (i) => input.seq[i]),
+        time: Float64Array.from(idx, (i) => input.time[i]),
+        id: idx.map((i) => input.id[i]),
+      };
       const file = join(dir, 'stream.bin');
       writeFileSync(file, encodeStream(thinned));
       const jvm = runCmeLoop(classPath, file, 1, 1);

@@ -111,8 +111,16 @@ describe('seqscope CLI', function () {
     it('the table has a reordered column and says how far out of place; --fail-on reordered exits 3', () => {
       const r = seqscope('replay', ordered, '--seq', 'publishTime');
       assert.equal(r.code, 0, r.stderr);
-      const header = r.stdout.split('\n').find((l) => /^\s*key\s+received/.test(l))!.trim().split(/\s{2,}/);
-      const row = r.stdout.split('\n').find((l) => l.trim().startsWith('AAA'))!.trim().split(/\s+/);
+      const header = r.stdout
+        .split('\n')
+        .find((l) => /^\s*key\s+received/.test(l))!
+        .trim()
+        .split(/\s{2,}/);
+      const row = r.stdout
+        .split('\n')
+        .find((l) => l.trim().startsWith('AAA'))!
+        .trim()
+        .split(/\s+/);
       assert.equal(row[header.indexOf('reordered')], '1');
       assert.match(r.stdout, /reordered: 1 message arrived after a later-published message of the same key; farthest out of place 2\.5ms, 4 positions/);
       const fail = seqscope('replay', ordered, '--seq', 'publishTime', '--fail-on', 'reordered');
@@ -127,7 +135,10 @@ describe('seqscope CLI', function () {
     it('exports the reordered event after its message: what it came behind, and by how much', () => {
       const r = seqscope('replay', ordered, '--seq', 'publishTime', '--export', '-', '--only', 'reordered');
       assert.equal(r.code, 0, r.stderr);
-      const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.deepEqual(events, [
         {
           type: 'reordered',
@@ -143,7 +154,10 @@ describe('seqscope CLI', function () {
           line: 19,
         },
       ]);
-      const all = seqscope('replay', ordered, '--seq', 'publishTime', '--export', '-').stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const all = seqscope('replay', ordered, '--seq', 'publishTime', '--export', '-')
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const at = all.findIndex((e) => e.type === 'reordered');
       assert.deepEqual([all[at - 1].type, all[at - 1].messageId], ['message', '1008']);
     });
@@ -154,8 +168,16 @@ describe('seqscope CLI', function () {
     writeFileSync(conflicting, captureText([...FEED, { t: 30_010, channel: '310', seq: 3, data: 'not what was sent' }]));
     const table = seqscope('replay', conflicting, '--preset', 'cme');
     assert.equal(table.code, 0, table.stderr);
-    const header = table.stdout.split('\n').find((l) => /^\s*key\s+received/.test(l))!.trim().split(/\s{2,}/);
-    const row = table.stdout.split('\n').find((l) => l.trim().startsWith('310'))!.trim().split(/\s+/);
+    const header = table.stdout
+      .split('\n')
+      .find((l) => /^\s*key\s+received/.test(l))!
+      .trim()
+      .split(/\s{2,}/);
+    const row = table.stdout
+      .split('\n')
+      .find((l) => l.trim().startsWith('310'))!
+      .trim()
+      .split(/\s+/);
     assert.equal(row[header.indexOf('conflicts')], '1');
     assert.equal(row[header.indexOf('duplicates')], '3');
     const json = JSON.parse(seqscope('replay', conflicting, '--preset', 'cme', '--json').stdout);
@@ -170,10 +192,13 @@ describe('seqscope CLI', function () {
     const long = 'k'.repeat(2000);
     const trojan = 'admin\u202e\u2066 // evil\u001b[2J';
     const hostile = join(dir, 'hostile.jsonl');
-    writeFileSync(hostile, captureText([
-      { t: 0, orderingKey: long, id: 'a' },
-      { t: 1, orderingKey: trojan, id: 'b' },
-    ]));
+    writeFileSync(
+      hostile,
+      captureText([
+        { t: 0, orderingKey: long, id: 'a' },
+        { t: 1, orderingKey: trojan, id: 'b' },
+      ]),
+    );
     const table = seqscope('replay', hostile);
     assert.equal(table.code, 0, table.stderr);
     assert.ok(!/[\u202e\u2066]/.test(table.stdout) && !table.stdout.includes('\u001b'), 'no raw control or bidi character reaches the terminal');
@@ -182,7 +207,10 @@ describe('seqscope CLI', function () {
     assert.ok(widest < 200, `rows stay narrow: ${widest} columns`);
     assert.ok(table.stdout.includes('k'.repeat(39) + '…'));
     const json = JSON.parse(seqscope('replay', hostile, '--json').stdout);
-    assert.deepEqual(json.byKey.map((k: { key: string }) => k.key), [long, trojan]);
+    assert.deepEqual(
+      json.byKey.map((k: { key: string }) => k.key),
+      [long, trojan],
+    );
   });
 
   it("exit 2, a partial summary and what to do when the keys fill the heap (not V8's fatal error)", () => {
@@ -191,7 +219,11 @@ describe('seqscope CLI', function () {
     const orders = join(dir, 'orders.jsonl');
     writeKeyPerMessageCapture(orders, 200_000);
     const small = (...args: string[]) => {
-      const r = spawnSync(process.execPath, ['--max-old-space-size=64', '--max-semi-space-size=1', cli, ...args], { encoding: 'utf8', cwd: root, maxBuffer: 256 << 20 });
+      const r = spawnSync(process.execPath, ['--max-old-space-size=64', '--max-semi-space-size=1', cli, ...args], {
+        encoding: 'utf8',
+        cwd: root,
+        maxBuffer: 256 << 20,
+      });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     };
     const r = small('replay', orders, '--export', join(dir, 'orders-trace.jsonl'));
@@ -199,7 +231,10 @@ describe('seqscope CLI', function () {
     const line = Number(/stopped reading after line (\d+) of .*orders\.jsonl \(\d+ % read\)/.exec(r.stderr)?.[1]);
     assert.ok(line > 0 && line < 200_000, r.stderr);
     assert.match(r.stderr, /: its \d+ keys fill the memory Node allows the replay \(\d+ MiB in use and some \d+ MiB to summarise them, of \d+ MiB; /);
-    assert.match(r.stderr, /The summary and the exported trace cover what was read\. To read it all, give Node more memory \(NODE_OPTIONS=--max-old-space-size=\d+ seqscope replay …\) or sequence by a coarser key/);
+    assert.match(
+      r.stderr,
+      /The summary and the exported trace cover what was read\. To read it all, give Node more memory \(NODE_OPTIONS=--max-old-space-size=\d+ seqscope replay …\) or sequence by a coarser key/,
+    );
     assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
     assert.doesNotMatch(r.stderr, /FATAL|heap out of memory/);
     assert.match(r.stdout, /\(STOPPED, memory full: partial result\)/);
@@ -261,10 +296,16 @@ describe('seqscope CLI', function () {
   it('says once that numbers do not fit the width, with the fix; the records still count invalid (exit 0 when some were sequenced)', () => {
     const wide = join(dir, 'wide.jsonl');
     // CME's MsgSeqNum is a uInt32 (1539130 in CME's tutorial); one small number fits 16 bits.
-    writeFileSync(wide, captureText([...[1539130, 1539131, 1539132, 1539133, 1539134].map((seq, i) => ({ t: i, channel: '310', seq })), { t: 9, channel: '312', seq: 7 }]));
+    writeFileSync(
+      wide,
+      captureText([...[1539130, 1539131, 1539132, 1539133, 1539134].map((seq, i) => ({ t: i, channel: '310', seq })), { t: 9, channel: '312', seq: 7 }]),
+    );
     const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr, 'seqscope: 5 records have MsgSeqNum too wide for 16-bit numbers (largest 1539134, first at line 1): counted invalid; use --seq-bits 32\n');
+    assert.equal(
+      r.stderr,
+      'seqscope: 5 records have MsgSeqNum too wide for 16-bit numbers (largest 1539134, first at line 1): counted invalid; use --seq-bits 32\n',
+    );
     assert.match(r.stdout, /invalid records: 5 \(skipped\)\n {2}5 with MsgSeqNum too wide for 16-bit numbers \(largest 1539134, first at line 1\)\n/);
     assert.doesNotMatch(r.stdout, /line 2:/, 'no line per record');
     const json = JSON.parse(seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16', '--json').stdout);
@@ -278,12 +319,18 @@ describe('seqscope CLI', function () {
     writeFileSync(wide, captureText([1539130, 1539131, 1539132].map((seq, i) => ({ t: i, channel: '310', seq }))));
     const r = seqscope('replay', wide, '--preset', 'cme', '--seq-bits', '16');
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, 'seqscope: no record could be sequenced: all 3 records have MsgSeqNum too wide for 16-bit numbers (largest 1539132): use --seq-bits 32\n');
+    assert.equal(
+      r.stderr,
+      'seqscope: no record could be sequenced: all 3 records have MsgSeqNum too wide for 16-bit numbers (largest 1539132): use --seq-bits 32\n',
+    );
     assert.match(r.stdout, /total \(0 keys\)/, 'the summary is still printed');
     const noKey = seqscope('replay', feed, '--key', 'attribute:Nope', '--json');
     assert.equal(noKey.code, 2);
     assert.equal(noKey.stderr.trim().split('\n').length, 1, noKey.stderr);
-    assert.match(noKey.stderr, /^seqscope: no record could be sequenced: all 7 records are invalid \(the first: key attribute "Nope" is missing\): .*--key attribute:<name>/);
+    assert.match(
+      noKey.stderr,
+      /^seqscope: no record could be sequenced: all 7 records are invalid \(the first: key attribute "Nope" is missing\): .*--key attribute:<name>/,
+    );
     assert.ok(JSON.parse(noKey.stdout).unsequenced.reason, '--json carries it too');
   });
 
@@ -314,7 +361,10 @@ describe('seqscope CLI', function () {
       const s = JSON.parse(r.stdout);
       assert.deepEqual([s.received, s.invalid, s.delivered], [7, 1, 5], f);
       assert.deepEqual(s.invalidSamples, [
-        { line: 3, reason: 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?' },
+        {
+          line: 3,
+          reason: 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?',
+        },
       ]);
     }
   });
@@ -363,7 +413,10 @@ describe('seqscope CLI', function () {
   it('a capture it cannot read leaves the previous export as it was (exit 2); an export it cannot write says what to do', () => {
     const out = join(dir, 'previous.jsonl');
     writeFileSync(out, 'the previous export\n');
-    const listing = () => readdirSync(dir).filter((n) => n.includes('previous')).sort();
+    const listing = () =>
+      readdirSync(dir)
+        .filter((n) => n.includes('previous'))
+        .sort();
     for (const args of [[join(dir, 'typo.jsonl')], [feed, join(dir, 'typo.jsonl')]]) {
       const r = seqscope('replay', ...args, '--preset', 'cme', '--export', out);
       assert.equal(r.code, 2, r.stderr);
@@ -374,7 +427,10 @@ describe('seqscope CLI', function () {
     const nowhere = join(dir, 'no-such-folder', 'trace.jsonl');
     const r = seqscope('replay', feed, '--preset', 'cme', '--export', nowhere);
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, `seqscope: cannot write ${nowhere}: the folder ${join(dir, 'no-such-folder')} does not exist: create it, or export to a folder that exists\n`);
+    assert.equal(
+      r.stderr,
+      `seqscope: cannot write ${nowhere}: the folder ${join(dir, 'no-such-folder')} does not exist: create it, or export to a folder that exists\n`,
+    );
   });
 
   it('seek refuses a time in the future (it would acknowledge the backlog) and one it cannot read, before connecting', () => {
@@ -396,19 +452,25 @@ describe('seqscope CLI', function () {
   it('exports the ordered trace as JSONL, CSV and Chrome trace', () => {
     const jsonl = join(dir, 'out.jsonl');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);
-    const events = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // Duplicates are reported when they arrive (both copies of 2 and of 5 arrive while the first
     // is held); messages when released; the gap when declared.
-    assert.deepEqual(events.map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]), [
-      ['duplicate', 2],
-      ['message', 1],
-      ['message', 2],
-      ['message', 3],
-      ['duplicate', 5],
-      ['gap', '4-4'],
-      ['message', 5],
-      ['message', 6],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]),
+      [
+        ['duplicate', 2],
+        ['message', 1],
+        ['message', 2],
+        ['message', 3],
+        ['duplicate', 5],
+        ['gap', '4-4'],
+        ['message', 5],
+        ['message', 6],
+      ],
+    );
     assert.equal(events[0].redelivery, true);
     assert.equal(events[4].redelivery, false);
     assert.equal(events[4].messageId, 'second-publish');
@@ -437,16 +499,39 @@ describe('seqscope CLI', function () {
   it('merges several captures by their clock', () => {
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
-    writeFileSync(a, captureText([{ t: 0, orderingKey: 'x', seq: 1 }, { t: 20, orderingKey: 'x', seq: 3 }]));
-    writeFileSync(b, captureText([{ t: 10, orderingKey: 'x', seq: 2 }, { t: 30, orderingKey: 'x', seq: 4 }]));
+    writeFileSync(
+      a,
+      captureText([
+        { t: 0, orderingKey: 'x', seq: 1 },
+        { t: 20, orderingKey: 'x', seq: 3 },
+      ]),
+    );
+    writeFileSync(
+      b,
+      captureText([
+        { t: 10, orderingKey: 'x', seq: 2 },
+        { t: 30, orderingKey: 'x', seq: 4 },
+      ]),
+    );
     const out = join(dir, 'merged.jsonl');
     const r = seqscope('replay', a, b, '--seq', 'attribute:MsgSeqNum', '--gap-timeout', '0', '--export', out, '--json');
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.gaps, 0, 'merged by time, 1 2 3 4 arrive in order');
     assert.deepEqual(s.files, [a, b]);
-    const events = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(events.map((e) => [e.seq, e.file]), [[1, a], [2, b], [3, a], [4, b]]);
+    const events = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      events.map((e) => [e.seq, e.file]),
+      [
+        [1, a],
+        [2, b],
+        [3, a],
+        [4, b],
+      ],
+    );
   });
 
   it('documents everything in --help', () => {
@@ -455,7 +540,19 @@ describe('seqscope CLI', function () {
     assert.match(top.stdout, /replay/);
     const help = seqscope('replay', '--help');
     assert.equal(help.code, 0);
-    for (const flag of ['--key', '--seq', '--seq-bits', '--gap-timeout', '--capacity', '--preset', '--export', '--format', '--json', '--fail-on', 'Exit codes']) {
+    for (const flag of [
+      '--key',
+      '--seq',
+      '--seq-bits',
+      '--gap-timeout',
+      '--capacity',
+      '--preset',
+      '--export',
+      '--format',
+      '--json',
+      '--fail-on',
+      'Exit codes',
+    ]) {
       assert.ok(help.stdout.includes(flag), flag);
     }
   });
@@ -475,7 +572,15 @@ describe('seqscope CLI', function () {
     writeFileSync(sortable, captureText(spec));
     // The counts table, and the percentiles table under it: the same keys in the same order.
     const tableKeys = (r: { stdout: string }, prefix = 'k-') => {
-      const [counts, percentiles] = r.stdout.split('\n\n').slice(1, 3).map((t) => t.split('\n').filter((l) => l.startsWith(`  ${prefix}`)).map((l) => l.trim().split(/\s+/)[0]));
+      const [counts, percentiles] = r.stdout
+        .split('\n\n')
+        .slice(1, 3)
+        .map((t) =>
+          t
+            .split('\n')
+            .filter((l) => l.startsWith(`  ${prefix}`))
+            .map((l) => l.trim().split(/\s+/)[0]),
+        );
       assert.deepEqual(percentiles, counts, 'the percentiles table lists the keys of the counts table');
       return counts;
     };
@@ -489,10 +594,15 @@ describe('seqscope CLI', function () {
     // A Chrome trace's tracks follow the order too.
     const trace = join(dir, 'sorted.json');
     assert.equal(run('--sort-keys', 'name', '--export', trace).code, 0);
-    const doc = JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string; name: string; pid: number; args: { name?: string; sort_index?: number } }[] };
+    const doc = JSON.parse(readFileSync(trace, 'utf8')) as {
+      traceEvents: { ph: string; name: string; pid: number; args: { name?: string; sort_index?: number } }[];
+    };
     const names = new Map(doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => [e.pid, e.args.name]));
     const tracks = doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_sort_index').sort((a, b) => a.args.sort_index! - b.args.sort_index!);
-    assert.deepEqual(tracks.map((e) => names.get(e.pid)), ['key k-2', 'key k-9', 'key k-10', 'key k-100']);
+    assert.deepEqual(
+      tracks.map((e) => names.get(e.pid)),
+      ['key k-2', 'key k-9', 'key k-10', 'key k-100'],
+    );
     const bad = run('--sort-keys', 'size');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--sort-keys.*Allowed choices are arrival, name, findings/);
@@ -509,13 +619,28 @@ describe('seqscope CLI', function () {
     const shown = tableKeys(r, 'ch-');
     assert.equal(shown.length, 40);
     assert.ok(shown.includes('ch-50') && shown.includes('ch-45'), 'the keys with findings are shown');
-    assert.deepEqual(shown, [...shown].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))), 'in name order');
+    assert.deepEqual(
+      shown,
+      [...shown].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3))),
+      'in name order',
+    );
     assert.match(r.stdout, /… 20 more keys, none with more findings than those shown/);
   });
 
   describe('CME Smart Stream JSON payloads (test/fixtures/cme-json) and user presets', () => {
     const JSON_CAPTURE = 'test/fixtures/cme-json/smartstream-json.jsonl';
-    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, conflicts: s.conflicts, late: s.late, invalid: s.invalid, keys: s.keys });
+    const counts = (s: Record<string, unknown>) => ({
+      received: s.received,
+      delivered: s.delivered,
+      gaps: s.gaps,
+      lost: s.lost,
+      duplicates: s.duplicates,
+      redeliveries: s.redeliveries,
+      conflicts: s.conflicts,
+      late: s.late,
+      invalid: s.invalid,
+      keys: s.keys,
+    });
     const INVALID = [
       { line: 8, reason: 'the payload is not JSON' },
       { line: 9, reason: 'payload field header.sequenceNumber is missing' },
@@ -530,18 +655,30 @@ describe('seqscope CLI', function () {
       assert.equal(s.options, 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
       assert.deepEqual(s.invalidSamples, INVALID);
       // Every line arrives 25 ms after its sentTime (ISO 8601 with nanoseconds and Z, as CME writes it).
-      assert.deepEqual(s.byKey.map((k: { latency: unknown }) => k.latency), [{ count: 8, meanMs: 25, maxMs: 25 }]);
+      assert.deepEqual(
+        s.byKey.map((k: { latency: unknown }) => k.latency),
+        [{ count: 8, meanMs: 25, maxMs: 25 }],
+      );
     });
 
     it('--preset-file: a user preset by name, with flags beside it overriding', () => {
       const file = join(dir, 'presets.json');
-      writeFileSync(file, JSON.stringify({ 'by-symbol': { key: 'json:payload[0].instrument.symbol', seq: 'none', time: 'json:header.sentTime', gapTimeout: '2s' } }));
+      writeFileSync(
+        file,
+        JSON.stringify({ 'by-symbol': { key: 'json:payload[0].instrument.symbol', seq: 'none', time: 'json:header.sentTime', gapTimeout: '2s' } }),
+      );
       const r = seqscope('replay', JSON_CAPTURE, '--preset-file', file, '--preset', 'by-symbol', '--capacity', '50', '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
       assert.equal(s.options, 'key json:payload[0].instrument.symbol, seq none, time json:header.sentTime, gap timeout 2s, capacity 50');
       assert.deepEqual(counts(s), { received: 10, delivered: 9, gaps: 0, lost: 0, duplicates: 1, redeliveries: 1, conflicts: 0, late: 0, invalid: 2, keys: 2 });
-      assert.deepEqual(s.byKey.map((k: { key: string; received: number }) => [k.key, k.received]), [['ESZ6', 7], ['NQZ6', 3]]);
+      assert.deepEqual(
+        s.byKey.map((k: { key: string; received: number }) => [k.key, k.received]),
+        [
+          ['ESZ6', 7],
+          ['NQZ6', 3],
+        ],
+      );
       assert.deepEqual(s.invalidSamples, [INVALID[0], INVALID[2]], 'without a json seq, the line without sequenceNumber is valid');
     });
 
@@ -550,7 +687,12 @@ describe('seqscope CLI', function () {
       writeFileSync(file, JSON.stringify({ mine: { key: 'attribute:Channel', seq: 'MsgSeqNum' } }));
       const r = seqscope('replay', JSON_CAPTURE, '--preset-file', file, '--preset', 'mine');
       assert.equal(r.code, 2);
-      assert.match(r.stderr, new RegExp(`--preset-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: preset "mine": field "seq": seq "MsgSeqNum" is not valid: use attribute:<name>`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `--preset-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: preset "mine": field "seq": seq "MsgSeqNum" is not valid: use attribute:<name>`,
+        ),
+      );
       writeFileSync(file, '{"mine": ');
       const notJson = seqscope('replay', JSON_CAPTURE, '--preset-file', file);
       assert.equal(notJson.code, 2);
@@ -566,7 +708,17 @@ describe('seqscope CLI', function () {
 
   describe('a CME Smart Stream capture with MDP 3.0 payloads (test/fixtures/cme)', () => {
     const CME = 'test/fixtures/cme/smartstream-310.jsonl';
-    const counts = (s: Record<string, unknown>) => ({ received: s.received, delivered: s.delivered, gaps: s.gaps, lost: s.lost, duplicates: s.duplicates, redeliveries: s.redeliveries, late: s.late, invalid: s.invalid, keys: s.keys });
+    const counts = (s: Record<string, unknown>) => ({
+      received: s.received,
+      delivered: s.delivered,
+      gaps: s.gaps,
+      lost: s.lost,
+      duplicates: s.duplicates,
+      redeliveries: s.redeliveries,
+      late: s.late,
+      invalid: s.invalid,
+      keys: s.keys,
+    });
 
     it('--preset cme: sequenced by the MsgSeqNum attribute, 32-bit', () => {
       const r = seqscope('replay', CME, '--preset', 'cme', '--json');
@@ -601,13 +753,19 @@ describe('seqscope CLI', function () {
       const r = seqscope('replay', 'media/samples/cme-sample.jsonl', '--preset', 'cme', '--seq', 'mdp3');
       assert.equal(r.code, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-      assert.match(r.stderr, /^seqscope: no record could be sequenced: all 3006 records are invalid \(the first: the payload is JSON text, not an MDP 3\.0 packet\): .*use --seq attribute:MsgSeqNum/);
+      assert.match(
+        r.stderr,
+        /^seqscope: no record could be sequenced: all 3006 records are invalid \(the first: the payload is JSON text, not an MDP 3\.0 packet\): .*use --seq attribute:MsgSeqNum/,
+      );
     });
 
     it('exports the decoded packet header with each message in JSONL', () => {
       const out = join(dir, 'cme-trace.jsonl');
       assert.equal(seqscope('replay', CME, '--preset', 'cme', '--export', out).code, 0);
-      const events = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const events = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const first = events.find((e) => e.type === 'message' && e.seq === 1539134);
       assert.deepEqual(first.mdp3, {
         msgSeqNum: 1539134,
@@ -642,9 +800,19 @@ describe('seqscope CLI', function () {
     assert.equal(r.code, 3, 'reordered messages fail the run with --fail-on reordered');
     const s = JSON.parse(r.stdout);
     assert.match(s.options, /seq publishTime \(publish order\)/);
-    assert.deepEqual([s.keys, s.received, s.gaps, s.reordered, s.redeliveries, s.duplicates], [5, truth.lines, 0, truth.reordered, truth.redeliveries, truth.redeliveries]);
-    assert.deepEqual(s.byKey.filter((k: { reordered: number }) => k.reordered > 0).map((k: { key: string }) => k.key), [truth.movedKey]);
-    assert.equal(readFileSync(join(root, 'media', 'samples', 'orders-sample.jsonl'), 'utf8'), orderingSample().lines.join('\n') + '\n', 'the checked-in sample is what the generator writes');
+    assert.deepEqual(
+      [s.keys, s.received, s.gaps, s.reordered, s.redeliveries, s.duplicates],
+      [5, truth.lines, 0, truth.reordered, truth.redeliveries, truth.redeliveries],
+    );
+    assert.deepEqual(
+      s.byKey.filter((k: { reordered: number }) => k.reordered > 0).map((k: { key: string }) => k.key),
+      [truth.movedKey],
+    );
+    assert.equal(
+      readFileSync(join(root, 'media', 'samples', 'orders-sample.jsonl'), 'utf8'),
+      orderingSample().lines.join('\n') + '\n',
+      'the checked-in sample is what the generator writes',
+    );
   });
 
   it('says on stderr when a capture holds no records (exit 0: a quiet recording is empty too); not when it holds some', () => {
@@ -690,7 +858,10 @@ describe('seqscope CLI', function () {
 
   it('says once that stdout cannot be written (a full disk) and exits 2', function () {
     if (!existsSync('/dev/full')) this.skip();
-    for (const args of [['replay', feed, '--preset', 'cme'], ['replay', feed, '--preset', 'cme', '--export', '-']]) {
+    for (const args of [
+      ['replay', feed, '--preset', 'cme'],
+      ['replay', feed, '--preset', 'cme', '--export', '-'],
+    ]) {
       const full = openSync('/dev/full', 'w');
       try {
         const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
@@ -748,11 +919,17 @@ describe('seqscope CLI', function () {
 
   it('--only, --only-key, --numbers and --where choose what --export writes; the summary still counts everything', () => {
     const all = seqscope('replay', feed, '--preset', 'cme', '--export', '-');
-    const events = all.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const findings = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--only', 'gaps,duplicate');
     assert.equal(findings.code, 0, findings.stderr);
     assert.deepEqual(
-      findings.stdout.trim().split('\n').map((l) => JSON.parse(l)),
+      findings.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
       events.filter((e) => e.type === 'gap' || e.type === 'duplicate'),
     );
     assert.match(findings.stderr, /ordered trace written to stdout \(filter gap, duplicate: 3 events\)/);
@@ -764,25 +941,42 @@ describe('seqscope CLI', function () {
     const s = JSON.parse(ranged.stdout);
     assert.equal(s.received, 7);
     assert.deepEqual(s.exported, { filter: 'key 310 · #2–4', events: 4 });
-    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]), [
-      ['duplicate', 2],
-      ['message', 2],
-      ['message', 3],
-      ['gap', '4-4'],
-    ]);
+    assert.deepEqual(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((e) => [e.type, e.seq ?? `${e.from}-${e.to}`]),
+      [
+        ['duplicate', 2],
+        ['message', 2],
+        ['message', 3],
+        ['gap', '4-4'],
+      ],
+    );
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--only-key', 'nope').stdout, '');
     const where = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--where', 'MsgSeqNum=5');
     // Gaps have no record to match: they are kept, as in the extension's filter.
-    assert.deepEqual(where.stdout.trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.type, e.messageId ?? `${e.from}-${e.to}`]), [
-      ['duplicate', 'second-publish'],
-      ['gap', '4-4'],
-      ['message', '310-5'],
-    ]);
+    assert.deepEqual(
+      where.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((e) => [e.type, e.messageId ?? `${e.from}-${e.to}`]),
+      [
+        ['duplicate', 'second-publish'],
+        ['gap', '4-4'],
+        ['message', '310-5'],
+      ],
+    );
 
     // 16-bit numbers: FROM above TO runs through the wrap, 6…65535 then 0…2.
     const wrapped = seqscope('replay', feed, '--preset', 'cme', '--seq-bits', '16', '--export', '-', '--numbers', '6-2', '--only-key', '310');
     assert.equal(wrapped.code, 0, wrapped.stderr);
-    const wrappedSeqs = wrapped.stdout.trim().split('\n').map((l) => JSON.parse(l).seq);
+    const wrappedSeqs = wrapped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).seq);
     assert.deepEqual(
       wrappedSeqs,
       events.filter((e) => e.key === '310' && e.type !== 'gap' && (e.seq >= 6 || e.seq <= 2)).map((e) => e.seq),
@@ -792,7 +986,12 @@ describe('seqscope CLI', function () {
     assert.equal(unwrapped.code, 2);
     assert.match(unwrapped.stderr, /64-bit numbers do not wrap: write the lower number first/);
 
-    for (const args of [['--only', 'gap'], ['--export', '-', '--only', 'gapz'], ['--export', '-', '--numbers', '9-4294967296'], ['--export', '-', '--where', 'x']]) {
+    for (const args of [
+      ['--only', 'gap'],
+      ['--export', '-', '--only', 'gapz'],
+      ['--export', '-', '--numbers', '9-4294967296'],
+      ['--export', '-', '--where', 'x'],
+    ]) {
       const r = seqscope('replay', feed, '--preset', 'cme', ...args);
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -800,25 +999,60 @@ describe('seqscope CLI', function () {
   });
 
   it('--grep and --message-id export the messages whose payload matches or whose id is named (gaps kept); a bad pattern is a usage error naming it', () => {
-    const events = seqscope('replay', feed, '--preset', 'cme', '--export', '-').stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = seqscope('replay', feed, '--preset', 'cme', '--export', '-')
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // The payloads are {"seq":N}.
     const grep = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '"seq":[25]\\b');
     assert.equal(grep.code, 0, grep.stderr);
-    const grepped = grep.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(grepped, events.filter((e) => e.type === 'gap' || e.seq === 2 || e.seq === 5));
+    const grepped = grep.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      grepped,
+      events.filter((e) => e.type === 'gap' || e.seq === 2 || e.seq === 5),
+    );
     assert.equal(grepped.filter((e) => e.type !== 'gap').length, 4, 'seq 2 and 5, twice each');
     assert.match(grep.stderr, /ordered trace written to stdout \(filter payload \/"seq":\[25\]\\b\/: 5 events\)/);
 
     const out = join(dir, 'by-id.jsonl');
-    const byId = seqscope('replay', feed, '--preset', 'cme', '--export', out, '--message-id', 'second-publish', '--message-id', '310-1', '--only', 'message,duplicate', '--json');
+    const byId = seqscope(
+      'replay',
+      feed,
+      '--preset',
+      'cme',
+      '--export',
+      out,
+      '--message-id',
+      'second-publish',
+      '--message-id',
+      '310-1',
+      '--only',
+      'message,duplicate',
+      '--json',
+    );
     assert.equal(byId.code, 0, byId.stderr);
     assert.deepEqual(JSON.parse(byId.stdout).exported, { filter: 'message, duplicate · messageId second-publish, 310-1', events: 2 });
-    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).messageId), ['310-1', 'second-publish']);
+    assert.deepEqual(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).messageId),
+      ['310-1', 'second-publish'],
+    );
 
     // A backtracking engine would take minutes here; RE2 is linear.
     const slow = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '(\\{+)+x$');
     assert.equal(slow.code, 0, slow.stderr);
-    assert.deepEqual(slow.stdout.trim().split('\n').map((l) => JSON.parse(l).type), ['gap']);
+    assert.deepEqual(
+      slow.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+      ['gap'],
+    );
 
     const bad = seqscope('replay', feed, '--preset', 'cme', '--export', '-', '--grep', '(a');
     assert.equal(bad.code, 2);
@@ -830,13 +1064,22 @@ describe('seqscope CLI', function () {
 
   it('--grep passes over binary payloads and says how many', () => {
     const bin = join(dir, 'binary.jsonl');
-    writeFileSync(bin, captureText([
-      { t: 0, channel: '1', seq: 1, data: '\u0000\u0001\u0002 packet' },
-      { t: 1, channel: '1', seq: 2, data: 'text packet' },
-    ]));
+    writeFileSync(
+      bin,
+      captureText([
+        { t: 0, channel: '1', seq: 1, data: '\u0000\u0001\u0002 packet' },
+        { t: 1, channel: '1', seq: 2, data: 'text packet' },
+      ]),
+    );
     const r = seqscope('replay', bin, '--preset', 'cme', '--export', '-', '--grep', 'packet');
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l).seq), [2]);
+    assert.deepEqual(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).seq),
+      [2],
+    );
     assert.match(r.stderr, /seqscope: note: --grep passed over 1 record whose payload is binary, not UTF-8 text .*--message-id or --where finds them/);
   });
 });

@@ -44,7 +44,7 @@ describe('seqscope compare', function () {
     assert.match(r.stdout, /^ {2}A {2}feed A$/m);
     assert.match(r.stdout, /^ {2}B {2}feed B$/m);
     assert.match(r.stdout, /evil\\u202e\\u001b\[2Jkey/);
-    assert.ok(!r.stdout.includes("\u202e") && !r.stdout.includes("\u001b"), "no raw control or direction characters");
+    assert.ok(!r.stdout.includes('\u202e') && !r.stdout.includes('\u001b'), 'no raw control or direction characters');
     const t = pair.pair.truth.totals;
     const total = r.stdout.split('\n').find((l) => l.trim().startsWith('total (3 keys)'))!;
     assert.deepEqual(total.trim().split(/\s+/).slice(3, 7).map(Number), [t.both, t.onlyA, t.onlyB, t.lostBoth]);
@@ -61,7 +61,10 @@ describe('seqscope compare', function () {
     assert.deepEqual(Object.keys(j.byKey[0].merged), ['delivered', 'gaps', 'lost', 'late']);
     assert.deepEqual(Object.keys(j.byKey[0].deltaMs), ['p50', 'p90', 'p99', 'max']);
     const t = pair.pair.truth.totals;
-    assert.deepEqual([j.totals.both, j.totals.onlyA, j.totals.onlyB, j.totals.lostBoth, j.totals.a.received, j.totals.b.received], [t.both, t.onlyA, t.onlyB, t.lostBoth, t.aReceived, t.bReceived]);
+    assert.deepEqual(
+      [j.totals.both, j.totals.onlyA, j.totals.onlyB, j.totals.lostBoth, j.totals.a.received, j.totals.b.received],
+      [t.both, t.onlyA, t.onlyB, t.lostBoth, t.aReceived, t.bReceived],
+    );
     assert.equal(j.totals.merged.lost, t.lostBoth);
   });
 
@@ -76,7 +79,10 @@ describe('seqscope compare', function () {
     assert.equal(lines.length - 1, t.both + t.onlyA + t.onlyB + lostRuns);
     const jsonl = join(dir, 'diff.jsonl');
     assert.equal((await seqscope('compare', pair.a, pair.b, ...CME16, '--export', jsonl)).code, 0);
-    const rows = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(rows.filter((x) => x.inA && !x.inB).length, t.onlyA);
     assert.ok(rows.filter((x) => x.inA && x.inB).every((x) => x.deltaMs === x.arrivedB - x.arrivedA && x.messageIdA === x.messageIdB));
   });
@@ -128,7 +134,18 @@ describe('seqscope compare', function () {
     const recording = join(dir, 'recording.jsonl');
     const lines = scenario()
       .filter((m) => m.id !== '2002')
-      .map((m) => JSON.stringify({ message: { messageId: m.id, publishTime: new Date(m.us / 1000).toISOString(), orderingKey: m.key, attributes: m.attributes, data: Buffer.from(m.payload).toString('base64') }, receivedAt: new Date(m.us / 1000 + 3).toISOString() }));
+      .map((m) =>
+        JSON.stringify({
+          message: {
+            messageId: m.id,
+            publishTime: new Date(m.us / 1000).toISOString(),
+            orderingKey: m.key,
+            attributes: m.attributes,
+            data: Buffer.from(m.payload).toString('base64'),
+          },
+          receivedAt: new Date(m.us / 1000 + 3).toISOString(),
+        }),
+      );
     writeFileSync(recording, lines.join('\n') + '\n');
     for (const archive of ['gcs-metadata.avro', 'bigquery.avro']) {
       const r = await seqscope('compare', recording, join(ARCHIVES, archive), '--seq', 'attribute:n', '--json');

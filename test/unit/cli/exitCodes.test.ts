@@ -15,7 +15,11 @@ function failWith(e: unknown, env: NodeJS.ProcessEnv = {}): { code: number; stde
 
 describe('CLI exit codes by kind of error', () => {
   it("exits 2 with one line for the user's input: flags, durations, sequencing options", () => {
-    for (const e of [new UsageError('--format must be one of jsonl', '--format'), thrown(() => parseDuration('10x')), thrown(() => resolveOptions({ gapTimeout: 'soon' }))]) {
+    for (const e of [
+      new UsageError('--format must be one of jsonl', '--format'),
+      thrown(() => parseDuration('10x')),
+      thrown(() => resolveOptions({ gapTimeout: 'soon' })),
+    ]) {
       const { code, stderr } = failWith(e);
       assert.equal(code, EXIT.usage, String(e));
       assert.equal(stderr, `seqscope: ${(e as Error).message}\n`);

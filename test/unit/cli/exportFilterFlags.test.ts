@@ -36,7 +36,12 @@ describe('replay export filter flags', () => {
       [{ where: '=310' }, /is not name=value/],
       [{ where: 'Channel' }, /is not name=value/],
     ];
-    for (const [flags, message] of bad) assert.throws(() => exportFilterFromFlags(flags, 64), (e: unknown) => e instanceof UsageError && message.test(e.message), JSON.stringify(flags));
+    for (const [flags, message] of bad)
+      assert.throws(
+        () => exportFilterFromFlags(flags, 64),
+        (e: unknown) => e instanceof UsageError && message.test(e.message),
+        JSON.stringify(flags),
+      );
     assert.deepEqual(parseNameList('gaps,late', ['gap', 'late'] as const, '--fail-on', 'a finding'), ['gap', 'late']);
   });
 
@@ -50,7 +55,11 @@ describe('replay export filter flags', () => {
       [{ messageId: [''] }, /^--message-id needs a messageId$/, '--message-id'],
     ];
     for (const [flags, message, flag] of bad) {
-      assert.throws(() => messageQueryFromFlags(flags), (e: unknown) => e instanceof InputError && message.test(e.message) && e.fix.flag === flag, JSON.stringify(flags));
+      assert.throws(
+        () => messageQueryFromFlags(flags),
+        (e: unknown) => e instanceof InputError && message.test(e.message) && e.fix.flag === flag,
+        JSON.stringify(flags),
+      );
     }
   });
 });

@@ -20,7 +20,12 @@ describe('seqscope mcp', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'seqscope-mcp-'));
-    pair = writePair({ stream: { seed: 4, keys: ['310', '311'], messagesPerKey: 400, seqBits: 32, startSeq: 1_200_000, redeliveries: 2 }, dropA: 0.03, dropB: 0.04, lagMsB: 3 });
+    pair = writePair({
+      stream: { seed: 4, keys: ['310', '311'], messagesPerKey: 400, seqBits: 32, startSeq: 1_200_000, redeliveries: 2 },
+      dropA: 0.03,
+      dropB: 0.04,
+      lagMsB: 3,
+    });
     const cli = await buildCli(dir);
     client = new Client({ name: 'seqscope-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: root, stderr: 'pipe' }));
@@ -39,7 +44,10 @@ describe('seqscope mcp', function () {
 
   it('lists its tools, each with a description and an object schema that takes paths', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['summarize_capture', 'list_findings', 'find_messages', 'compare_captures']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['summarize_capture', 'list_findings', 'find_messages', 'compare_captures'],
+    );
     for (const t of tools) {
       assert.ok((t.description ?? '').length > 80, t.name);
       assert.equal(t.inputSchema.type, 'object');
@@ -51,7 +59,10 @@ describe('seqscope mcp', function () {
   it('summarize_capture: the totals and every key of the sample, exactly', async () => {
     const r = await call('summarize_capture', { paths: ['media/samples/cme-sample.jsonl'], preset: 'cme' });
     assert.equal(r.isError, false);
-    assert.match(r.text, /total, 3 keys: received 3006, delivered 2996, gaps 2 \(lost 4\), duplicates 10 \(redelivered 5, republished 5, conflicting 0; cascades 5\), late 0, invalid 0/);
+    assert.match(
+      r.text,
+      /total, 3 keys: received 3006, delivered 2996, gaps 2 \(lost 4\), duplicates 10 \(redelivered 5, republished 5, conflicting 0; cascades 5\), late 0, invalid 0/,
+    );
     assert.match(r.text, /"310": received 1001, delivered 997, gaps 1 \(lost 3\)/);
     assert.match(r.text, /"318": received 1001, delivered 999, gaps 1 \(lost 1\)/);
     assert.match(r.text, /hold \(arrival → release\) p50\/p90\/p99\/max: /);
@@ -69,10 +80,18 @@ describe('seqscope mcp', function () {
     const gaps = await call('list_findings', { paths: [SAMPLE], preset: 'cme', kinds: ['gap'] });
     const gapLines = gaps.text.split('\n').slice(1);
     assert.equal(gapLines.length, 2);
-    assert.ok(gapLines.every((l) => /^gap key "31[08]" \d+–\d+ \(\d lost, timeout\) opened \S+Z declared \S+Z$/.test(l)), gaps.text);
+    assert.ok(
+      gapLines.every((l) => /^gap key "31[08]" \d+–\d+ \(\d lost, timeout\) opened \S+Z declared \S+Z$/.test(l)),
+      gaps.text,
+    );
     const key310 = await call('list_findings', { paths: [SAMPLE], preset: 'cme', forKey: '310', kinds: ['duplicate'] });
     assert.match(key310.text, /^4 findings match/);
-    assert.ok(key310.text.split('\n').slice(1).every((l) => l.startsWith('duplicate key "310" seq ') && /messageId "\d+"/.test(l)));
+    assert.ok(
+      key310.text
+        .split('\n')
+        .slice(1)
+        .every((l) => l.startsWith('duplicate key "310" seq ') && /messageId "\d+"/.test(l)),
+    );
     const gap = /gap key "310" (\d+)–(\d+)/.exec(gaps.text)!;
     const inRange = await call('list_findings', { paths: [SAMPLE], preset: 'cme', fromSeq: Number(gap[2]), toSeq: Number(gap[2]) });
     assert.match(inRange.text, /^1 findings match/);
@@ -108,10 +127,20 @@ describe('seqscope mcp', function () {
     assert.equal(r.isError, false, r.text);
     const lines = r.text.split('\n');
     assert.match(lines[0], /^A "a\.jsonl" \(\d+ records\) ⇄ B "b\.jsonl" \(\d+ records\): key attribute:Channel, seq attribute:MsgSeqNum/);
-    assert.match(lines[1], new RegExp(`^total, 2 keys \\(2 in both\\): both ${t.totals.both}, only A ${t.totals.onlyA}, only B ${t.totals.onlyB}, lost in both ${t.totals.lostBoth}; first A \\d+, first B \\d+; Δt B−A p50/p90/p99/max `));
+    assert.match(
+      lines[1],
+      new RegExp(
+        `^total, 2 keys \\(2 in both\\): both ${t.totals.both}, only A ${t.totals.onlyA}, only B ${t.totals.onlyB}, lost in both ${t.totals.lostBoth}; first A \\d+, first B \\d+; Δt B−A p50/p90/p99/max `,
+      ),
+    );
     assert.match(lines[2], new RegExp(`^  A: received ${t.totals.aReceived}, duplicates ${t.totals.aDuplicates}, missed ${t.totals.onlyB} in \\d+ incidents`));
     for (const [key, k] of t.byKey) {
-      assert.ok(lines.includes(`  "${key}": both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; A missed ${k.onlyB} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/A missed \d+ \((\d+) incidents/)![1]} incidents), B missed ${k.onlyA} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/B missed \d+ \((\d+) incidents/)![1]} incidents)`), r.text);
+      assert.ok(
+        lines.includes(
+          `  "${key}": both ${k.both}, only A ${k.onlyA}, only B ${k.onlyB}, lost in both ${k.lostBoth}; A missed ${k.onlyB} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/A missed \d+ \((\d+) incidents/)![1]} incidents), B missed ${k.onlyA} (${lines.find((l) => l.startsWith(`  "${key}"`))!.match(/B missed \d+ \((\d+) incidents/)![1]} incidents)`,
+        ),
+        r.text,
+      );
     }
     const one = await call('compare_captures', { a: [pair.a], b: [pair.b], preset: 'cme', forKey: '311' });
     assert.match(one.text, /\nkey "311": both \d+/);
@@ -125,7 +154,12 @@ describe('seqscope mcp', function () {
     // One file on both sides: everything in both, Δt 0. Twice on one side: refused.
     const same = await call('compare_captures', { a: [pair.a], b: [pair.a], preset: 'cme' });
     assert.equal(same.isError, false, same.text);
-    assert.match(same.text, new RegExp(`\\ntotal, 2 keys \\(2 in both\\): both ${t.totals.both + t.totals.onlyA}, only A 0, only B 0, lost in both ${t.totals.lostBoth + t.totals.onlyB}; first A 0, first B 0; Δt B−A p50/p90/p99/max 0ms / 0ms / 0ms / 0ms\\n`));
+    assert.match(
+      same.text,
+      new RegExp(
+        `\\ntotal, 2 keys \\(2 in both\\): both ${t.totals.both + t.totals.onlyA}, only A 0, only B 0, lost in both ${t.totals.lostBoth + t.totals.onlyB}; first A 0, first B 0; Δt B−A p50/p90/p99/max 0ms / 0ms / 0ms / 0ms\\n`,
+      ),
+    );
     const twice = await call('compare_captures', { a: [pair.a, pair.a], b: [pair.b], preset: 'cme' });
     assert.equal(twice.isError, true);
     assert.match(twice.text, /^side A: .* is named twice: name each capture once/);
@@ -150,7 +184,11 @@ describe('seqscope mcp', function () {
       ['summarize_capture', { paths: [SAMPLE], preset: 'nope' }, /preset "nope" is unknown/],
       ['summarize_capture', { paths: [SAMPLE], preset: 'cme', forKey: '999' }, /key "999" is not in this capture: it has 3 keys/],
       ['summarize_capture', { paths: [SAMPLE, SAMPLE] }, /named twice/],
-      ['list_findings', { paths: [SAMPLE], preset: 'cme', kinds: ['lost'] }, /argument "kinds" must be a list of gap, duplicate, late, reordered, reset, invalid/],
+      [
+        'list_findings',
+        { paths: [SAMPLE], preset: 'cme', kinds: ['lost'] },
+        /argument "kinds" must be a list of gap, duplicate, late, reordered, reset, invalid/,
+      ],
       ['list_findings', { paths: [SAMPLE], preset: 'cme', limit: 0 }, /argument "limit" must be a whole number from 1 to 500/],
       ['list_findings', { paths: [SAMPLE], preset: 'cme', since: 'yesterday' }, /argument "since": "yesterday" is not a time/],
       ['find_messages', { paths: [SAMPLE], preset: 'cme' }, /give "messageId", "text" or "regex"/],

@@ -17,7 +17,7 @@ describe('record --drain rule', () => {
     assert.ok(drainRule(10, 10_000, false).unconfirmed, 'equal to the deadline is not longer');
   });
 
-  it('is never confirmed on the emulator, which hands a killed client\'s leases back over minutes', () => {
+  it("is never confirmed on the emulator, which hands a killed client's leases back over minutes", () => {
     for (const quiet of [undefined, 60_000, 600_000]) {
       const rule = drainRule(10, quiet, true);
       assert.equal(rule.emptyAfterMs, quiet ?? 12_000);

@@ -36,7 +36,10 @@ describe('seqscope CLI: sequence resets', function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a publisher restart is 1 reset and 200 delivered, not 100 duplicates (--preset cme, and without --reset-to)', () => {
-    for (const flags of [['--preset', 'cme'], ['--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum']]) {
+    for (const flags of [
+      ['--preset', 'cme'],
+      ['--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum'],
+    ]) {
       const r = seqscope('replay', feed, ...flags, '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
@@ -65,8 +68,14 @@ describe('seqscope CLI: sequence resets', function () {
   it('exports the reset event in JSONL, CSV and the Chrome trace', () => {
     const jsonl = join(dir, 'trace.jsonl');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', jsonl).code, 0);
-    const resets = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'reset');
-    assert.deepEqual(resets, [{ type: 'reset', key: '310', from: 1_500_099, to: 1, at: resets[0].at, arrivedAt: resets[0].arrivedAt, released: 0, lost: 0, how: 'resetTo' }]);
+    const resets = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'reset');
+    assert.deepEqual(resets, [
+      { type: 'reset', key: '310', from: 1_500_099, to: 1, at: resets[0].at, arrivedAt: resets[0].arrivedAt, released: 0, lost: 0, how: 'resetTo' },
+    ]);
     const csv = join(dir, 'trace.csv');
     assert.equal(seqscope('replay', feed, '--preset', 'cme', '--export', csv, '--only', 'reset').code, 0);
     const [header, row] = readFileSync(csv, 'utf8').trim().split('\n');
@@ -80,7 +89,11 @@ describe('seqscope CLI: sequence resets', function () {
 
   it('a CME channel across a weekly start (test/fixtures/resets): 1 reset from 1539139 to 1, with or without --reset-to, numbers from the attribute or the packet', () => {
     const weekly = join(root, 'test', 'fixtures', 'resets', 'cme-weekly-start-310.jsonl');
-    for (const flags of [['--preset', 'cme'], ['--preset', 'cme', '--seq', 'mdp3'], ['--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum']]) {
+    for (const flags of [
+      ['--preset', 'cme'],
+      ['--preset', 'cme', '--seq', 'mdp3'],
+      ['--key', 'attribute:Channel', '--seq', 'attribute:MsgSeqNum'],
+    ]) {
       const r = seqscope('replay', weekly, ...flags, '--json');
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
@@ -88,19 +101,37 @@ describe('seqscope CLI: sequence resets', function () {
     }
     const trace = join(dir, 'weekly.jsonl');
     assert.equal(seqscope('replay', weekly, '--preset', 'cme', '--export', trace, '--only', 'reset').code, 0);
-    const [ev] = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [ev] = readFileSync(trace, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual([ev.key, ev.from, ev.to, ev.how], ['310', 1539139, 1, 'resetTo']);
   });
 
   it('a publisher restart after a deploy (test/fixtures/resets): one reset per key, one of them inside the start window', () => {
     const trace = join(dir, 'restart-trace.jsonl');
-    const r = seqscope('replay', join(root, 'test', 'fixtures', 'resets', 'publisher-restart.jsonl'), '--seq', 'attribute:seq', '--export', trace, '--only', 'reset,gap,duplicate,late');
+    const r = seqscope(
+      'replay',
+      join(root, 'test', 'fixtures', 'resets', 'publisher-restart.jsonl'),
+      '--seq',
+      'attribute:seq',
+      '--export',
+      trace,
+      '--only',
+      'reset,gap,duplicate,late',
+    );
     assert.equal(r.code, 0, r.stderr);
-    const events = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(events.map((e) => [e.type, e.key, e.from, e.to, e.how]), [
-      ['reset', 'orders-us', 148209, 1, 'next'],
-      ['reset', 'orders-eu', 1203312, 1, 'start'],
-    ]);
+    const events = readFileSync(trace, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      events.map((e) => [e.type, e.key, e.from, e.to, e.how]),
+      [
+        ['reset', 'orders-us', 148209, 1, 'next'],
+        ['reset', 'orders-eu', 1203312, 1, 'start'],
+      ],
+    );
     assert.match(r.stdout, /total \(2 keys\)\s+33\s+33\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+2\s/);
   });
 

@@ -4,7 +4,6 @@ import { main } from '../../../src/cli/main';
 import { inputName, standardInputProblem } from '../../../src/cli/standardInput';
 import { textSink } from '../../support/textSink';
 
-
 /** Standard input as a terminal gives it: nothing piped in. */
 function terminal(): PassThrough & { isTTY: boolean } {
   return Object.assign(new PassThrough(), { isTTY: true });
@@ -17,7 +16,10 @@ describe('"-" (standard input) for replay and publish', () => {
     assert.equal(standardInputProblem(['a.jsonl'], undefined, 'x'), undefined, 'no "-": nothing to check');
     assert.equal(standardInputProblem(['-'], new PassThrough(), 'x'), undefined, 'a pipe');
     assert.match(standardInputProblem(['-', '-'], new PassThrough(), 'x') ?? '', /can be named once/);
-    assert.match(standardInputProblem(['-'], terminal(), 'seqscope replay -') ?? '', /nothing is piped in: pipe one \(gzip -dc feed\.jsonl\.gz \| seqscope replay -\) or name the file/);
+    assert.match(
+      standardInputProblem(['-'], terminal(), 'seqscope replay -') ?? '',
+      /nothing is piped in: pipe one \(gzip -dc feed\.jsonl\.gz \| seqscope replay -\) or name the file/,
+    );
     assert.match(standardInputProblem(['-'], undefined, 'x') ?? '', /nothing is piped in/);
   });
 
@@ -30,7 +32,12 @@ describe('"-" (standard input) for replay and publish', () => {
       const io = { stdout: textSink(), stderr: textSink(), stdin: terminal() };
       const code = await main([...args], io);
       assert.equal(code, 2, io.stderr.text);
-      assert.match(io.stderr.text, new RegExp(`^seqscope: "-" reads a capture from standard input, but nothing is piped in: pipe one \\(gzip -dc feed\\.jsonl\\.gz \\| seqscope ${command} -[^)]*\\) or name the file\\n$`));
+      assert.match(
+        io.stderr.text,
+        new RegExp(
+          `^seqscope: "-" reads a capture from standard input, but nothing is piped in: pipe one \\(gzip -dc feed\\.jsonl\\.gz \\| seqscope ${command} -[^)]*\\) or name the file\\n$`,
+        ),
+      );
       assert.equal(io.stdout.text, '');
     });
   }

@@ -26,7 +26,17 @@ describe('seqscope replay --threads', function () {
     dir = mkdtempSync(join(tmpdir(), 'seqscope-threads-'));
     cli = await buildCli(dir);
     // Some 1.5 MB: two ranges of a mebibyte, lines across their cuts; CRLF in the second.
-    const common = { keys: 4, seqBits: 16 as const, reorderFraction: 0.05, reorderWindow: 4, redeliveryFraction: 0.01, republishFraction: 0.01, burst: { min: 1, max: 4 }, burstGapMs: 1, intraBurstMs: 0.2 };
+    const common = {
+      keys: 4,
+      seqBits: 16 as const,
+      reorderFraction: 0.05,
+      reorderWindow: 4,
+      redeliveryFraction: 0.01,
+      republishFraction: 0.01,
+      burst: { min: 1, max: 4 },
+      burstGapMs: 1,
+      intraBurstMs: 0.2,
+    };
     const one = generateCapture({ ...common, seed: 3, messagesPerKey: 800, losses: [{ key: '311', from: 100, to: 102 }] });
     const two = generateCapture({ ...common, seed: 4, messagesPerKey: 300 });
     a = join(dir, 'a.jsonl');
@@ -42,7 +52,11 @@ describe('seqscope replay --threads', function () {
     const outputs: Buffer[] = [];
     let stdout = '';
     for (const [i, format] of TRACE_FORMATS.entries()) {
-      const r = spawnSync(process.execPath, [cli, 'replay', '--preset', 'cme', '--seq-bits', '16', '--json', '--threads', String(threads), '--export', traces[i], '--format', format, ...args], { cwd: root, input, encoding: 'buffer', maxBuffer: 256 << 20 });
+      const r = spawnSync(
+        process.execPath,
+        [cli, 'replay', '--preset', 'cme', '--seq-bits', '16', '--json', '--threads', String(threads), '--export', traces[i], '--format', format, ...args],
+        { cwd: root, input, encoding: 'buffer', maxBuffer: 256 << 20 },
+      );
       assert.equal(r.status, 0, r.stderr.toString());
       stdout = r.stdout.toString();
       outputs.push(readFileSync(traces[i]));

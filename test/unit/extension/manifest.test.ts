@@ -23,7 +23,15 @@ interface Manifest {
     configuration: { properties: Record<string, { scope?: string }> };
     customEditors?: { viewType: string; displayName: string; priority?: string; selector: { filenamePattern: string }[] }[];
     commands: { command: string }[];
-    languageModelTools?: { name: string; displayName: string; toolReferenceName?: string; modelDescription: string; userDescription?: string; icon?: string; inputSchema: unknown }[];
+    languageModelTools?: {
+      name: string;
+      displayName: string;
+      toolReferenceName?: string;
+      modelDescription: string;
+      userDescription?: string;
+      icon?: string;
+      inputSchema: unknown;
+    }[];
     keybindings?: { command: string; key: string; mac?: string; when?: string }[];
     views: Record<string, { id: string; icon?: string }[]>;
     menus: Record<string, { command: string; when?: string; group?: string }[]>;
@@ -40,7 +48,11 @@ describe('the extension manifest (package.json)', () => {
     assert.ok(u, 'capabilities.untrustedWorkspaces is declared (else VS Code disables SeqScope in untrusted workspaces)');
     assert.equal(u.supported, 'limited');
     assert.ok(u.description && u.description.length > 20, 'says what is limited');
-    assert.deepEqual([...(u.restrictedConfigurations ?? [])].sort(), ['seqscope.pubsub.emulatorHost', 'seqscope.pubsub.projectId', 'seqscope.pubsub.recordingDirectory']);
+    assert.deepEqual([...(u.restrictedConfigurations ?? [])].sort(), [
+      'seqscope.pubsub.emulatorHost',
+      'seqscope.pubsub.projectId',
+      'seqscope.pubsub.recordingDirectory',
+    ]);
     for (const name of u.restrictedConfigurations ?? []) assert.ok(settings[name], `${name} is a setting`);
   });
 
@@ -53,7 +65,11 @@ describe('the extension manifest (package.json)', () => {
 
   it('scopes every setting: machine paths and hosts are machine-overridable, the rest per window', () => {
     const scopes = Object.fromEntries(Object.entries(settings).map(([name, s]) => [name, s.scope]));
-    for (const [name, scope] of Object.entries(scopes)) assert.ok(['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'].includes(scope ?? ''), `${name} has a scope (${scope})`);
+    for (const [name, scope] of Object.entries(scopes))
+      assert.ok(
+        ['application', 'machine', 'machine-overridable', 'window', 'resource', 'language-overridable'].includes(scope ?? ''),
+        `${name} has a scope (${scope})`,
+      );
     assert.equal(scopes['seqscope.pubsub.emulatorHost'], 'machine-overridable');
     assert.equal(scopes['seqscope.pubsub.recordingDirectory'], 'machine-overridable');
     assert.equal(scopes['seqscope.pubsub.projectId'], 'window');
@@ -84,7 +100,16 @@ describe('the extension manifest (package.json)', () => {
     assert.ok(view?.icon && existsSync(join(ROOT, view.icon)), 'the view has an icon (shown where it is moved to the panel or another bar)');
     const primary = pkg.contributes.menus['view/title'].filter((m) => m.when?.includes('view == seqscope.sessions') && m.group?.startsWith('navigation'));
     // Every state of the context keys the primary actions read.
-    const keys = [...new Set(primary.flatMap((m) => (m.when ?? '').split('&&').map((t) => t.trim().replace(/^!/, '')).filter((t) => !t.startsWith('view =='))))];
+    const keys = [
+      ...new Set(
+        primary.flatMap((m) =>
+          (m.when ?? '')
+            .split('&&')
+            .map((t) => t.trim().replace(/^!/, ''))
+            .filter((t) => !t.startsWith('view ==')),
+        ),
+      ),
+    ];
     assert.ok(keys.length < 10);
     for (let bits = 0; bits < 1 << keys.length; bits++) {
       const ctx = new Map(keys.map((k, i) => [k, (bits >> i) % 2 === 1]));
@@ -105,7 +130,11 @@ describe('the extension manifest (package.json)', () => {
     const tools = pkg.contributes.languageModelTools ?? [];
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(SESSION_TOOL_SCHEMAS).sort());
     for (const t of tools) {
-      assert.deepEqual(t.inputSchema, SESSION_TOOL_SCHEMAS[t.name as keyof typeof SESSION_TOOL_SCHEMAS], `${t.name}: package.json's inputSchema is the one the tool reads`);
+      assert.deepEqual(
+        t.inputSchema,
+        SESSION_TOOL_SCHEMAS[t.name as keyof typeof SESSION_TOOL_SCHEMAS],
+        `${t.name}: package.json's inputSchema is the one the tool reads`,
+      );
       assert.match(t.name, /^seqscope_[a-z]+(_[a-z]+)+$/, `${t.name}: named seqscope_verb_noun`);
       assert.match(t.toolReferenceName ?? '', /^seqscope[A-Z][A-Za-z]+$/, `${t.name}: a reference name for #-mentions`);
       assert.ok(t.displayName.length > 0 && (t.userDescription ?? '').length > 0, `${t.name}: a name and description users read`);

@@ -31,7 +31,10 @@ describe('session notices', () => {
 
   it('acts while it holds', async () => {
     notices.notify('live-1', 'tap-gone', goneNotice());
-    assert.deepEqual(screen.shown.map((s) => [s.level, s.buttons]), [['warning', ['Re-tap']]]);
+    assert.deepEqual(
+      screen.shown.map((s) => [s.level, s.buttons]),
+      [['warning', ['Re-tap']]],
+    );
     screen.shown[0].answer('Re-tap');
     await settle();
     assert.equal(retapped, 1);
@@ -84,7 +87,11 @@ describe('session notices', () => {
 
   it('an action that fails is reported, not thrown into the void', async () => {
     const problems: string[] = [];
-    notices = new SessionNotices(screen.show, () => now, (m) => problems.push(m));
+    notices = new SessionNotices(
+      screen.show,
+      () => now,
+      (m) => problems.push(m),
+    );
     notices.notify('live-1', 'x', { level: 'warning', message: 'M', actions: { Go: () => Promise.reject(new Error('boom')) } });
     screen.shown[0].answer('Go');
     await settle();

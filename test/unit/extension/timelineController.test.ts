@@ -151,7 +151,10 @@ describe('TimelineController', () => {
     assert.equal(kindOf(c), 'ready');
     await settle();
     assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist', 'page'], 'shown already: no second init; the page that waited is answered');
-    assert.deepEqual(a.handled.map((m) => m.type), ['requestPage']);
+    assert.deepEqual(
+      a.handled.map((m) => m.type),
+      ['requestPage'],
+    );
   });
 
   it('a page request before the webview shows the session is answered by the session once ready', async () => {
@@ -264,7 +267,10 @@ describe('TimelineController', () => {
     const second = c.firstView({ init: grown });
     await first;
     assert.equal(kindOf(c), 'preview');
-    assert.deepEqual(posted.map((m) => m.type), ['loading', 'init', 'init']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['loading', 'init', 'init'],
+    );
     assert.deepEqual(posted[2].type === 'init' && posted[2].overview, { grown: true });
     c.receive({ type: 'painted', session: 'a' });
     await second;
@@ -278,7 +284,10 @@ describe('TimelineController', () => {
     a.replayChanged.fire();
     a.replayChanged.fire();
     timers.advance(100);
-    assert.deepEqual(posted.map((m) => m.type), ['persist', 'replay', 'persist']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['persist', 'replay', 'persist'],
+    );
     c.attach(fakeSession('b').session);
     a.replayChanged.fire();
     a.viewChanged.fire('filter');

@@ -83,7 +83,11 @@ describe('CapturePublisher', () => {
     assert.equal(r.published, 200);
     assert.equal(r.cancelled, false);
     assert.equal(r.keys, 5);
-    for (let k = 0; k < 5; k++) assert.deepEqual(sink.confirmed.get(`k${k}`), Array.from({ length: 40 }, (_, i) => i));
+    for (let k = 0; k < 5; k++)
+      assert.deepEqual(
+        sink.confirmed.get(`k${k}`),
+        Array.from({ length: 40 }, (_, i) => i),
+      );
     assert.ok(sink.maxKeysInFlight <= 2, `keys in flight ${sink.maxKeysInFlight}`);
     assert.equal(sink.maxKeysInFlight, 2, 'two keys did publish at once');
     assert.ok(sink.maxInFlight <= 6, `in flight ${sink.maxInFlight} > concurrency × window`);
@@ -106,7 +110,11 @@ describe('CapturePublisher', () => {
           const sink = new FakeSink();
           const r = await new CapturePublisher({ sink, concurrency, window }).run(batches(entries, 3));
           assert.equal(r.published, entries.length);
-          for (const [key, count] of next) assert.deepEqual(sink.confirmed.get(key), Array.from({ length: count }, (_, i) => i));
+          for (const [key, count] of next)
+            assert.deepEqual(
+              sink.confirmed.get(key),
+              Array.from({ length: count }, (_, i) => i),
+            );
           assert.ok(sink.maxKeysInFlight <= concurrency);
         },
       ),
@@ -136,7 +144,11 @@ describe('CapturePublisher', () => {
     assert.equal(paused[0].line, 2, 'the first unpublished message is the failed one');
     assert.deepEqual(sink.resumed, ['bad']);
     assert.equal(r.published, 60);
-    assert.deepEqual(sink.confirmed.get('bad'), Array.from({ length: 30 }, (_, i) => i), 'nothing skipped, nothing twice, in order');
+    assert.deepEqual(
+      sink.confirmed.get('bad'),
+      Array.from({ length: 30 }, (_, i) => i),
+      'nothing skipped, nothing twice, in order',
+    );
     assert.deepEqual(r.paused, []);
   });
 

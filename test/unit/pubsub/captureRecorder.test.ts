@@ -113,7 +113,10 @@ describe('CaptureRecorder', () => {
     const at = rec.append(line(4));
     await rec.close();
     const entries = await readAll(path);
-    assert.deepEqual(entries.filter((e) => e.record).map((e) => e.record!.message.messageId), ['m1', 'm2', 'm4']);
+    assert.deepEqual(
+      entries.filter((e) => e.record).map((e) => e.record!.message.messageId),
+      ['m1', 'm2', 'm4'],
+    );
     assert.equal(entries.filter((e) => e.invalid).length, 1, 'the torn line is reported, not silently dropped');
     assert.equal(readFileSync(path, 'utf8').slice(at, at + line(4).length), line(4));
   });
@@ -161,7 +164,9 @@ describe('CaptureRecorder', () => {
     const path = join(dir, 'yesterday.jsonl');
     writeFileSync(path, line(1));
     const before = readFileSync(path);
-    const re = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already holds a recording \\(\\d+ B\\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file$`);
+    const re = new RegExp(
+      `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already holds a recording \\(\\d+ B\\) whose messages were acked: add --append to continue it, --overwrite to replace it, or name a new file$`,
+    );
     assert.match((await CaptureRecorder.problemWith(path)) ?? 'no problem', re);
     await assert.rejects(CaptureRecorder.open(path), (e: Error) => re.test(e.message));
     assert.deepEqual(readFileSync(path), before, 'the recording is untouched');
@@ -202,7 +207,10 @@ describe('CaptureRecorder', () => {
       assert.equal(rec.bytes, text.length);
       assert.equal(rec.bytesWritten, file.length);
       assert.ok(file.length < text.length / 3, `compressed: ${file.length} of ${text.length} bytes`);
-      assert.deepEqual((await readAll(path)).map((e) => e.record?.message.messageId), Array.from({ length: 300 }, (_, i) => `m${i}`));
+      assert.deepEqual(
+        (await readAll(path)).map((e) => e.record?.message.messageId),
+        Array.from({ length: 300 }, (_, i) => `m${i}`),
+      );
     });
 
     it('gathers small batches into one member for gzipGatherMs (acks wait for it); 64 KiB is written at once', async () => {
@@ -243,9 +251,13 @@ describe('CaptureRecorder', () => {
       await rec.close();
       truncateSync(path, whole + 10); // the third member cut off part way
       const entries = await readAll(path);
-      assert.deepEqual(entries.filter((e) => e.record).map((e) => e.record!.message.messageId), ['m1', 'm2']);
+      assert.deepEqual(
+        entries.filter((e) => e.record).map((e) => e.record!.message.messageId),
+        ['m1', 'm2'],
+      );
       assert.match(entries.find((e) => e.invalid)?.invalid ?? '', /gzip data ends early/);
-      const re = /cannot append to \S+torn\.jsonl\.gz: the gzip data ends early \(the file is truncated, or still being written\): nothing after this point can be read — record to a new file instead \(`seqscope replay` merges the two\)$/;
+      const re =
+        /cannot append to \S+torn\.jsonl\.gz: the gzip data ends early \(the file is truncated, or still being written\): nothing after this point can be read — record to a new file instead \(`seqscope replay` merges the two\)$/;
       assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', re);
       await assert.rejects(CaptureRecorder.open(path, { append: true }), re);
       assert.equal(readFileSync(path).length, whole + 10, 'the file is left as it was');
@@ -323,7 +335,10 @@ describe('CaptureRecorder', () => {
       const data = gzipSync(Array.from({ length: 50 }, (_, i) => line(i)).join(''));
       data.fill(0x55, 20, 60);
       writeFileSync(path, data);
-      assert.match((await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem', /^cannot append to \S+bad\.jsonl\.gz: the gzip data is damaged \(.+\): nothing after this point can be read — record to a new file instead/);
+      assert.match(
+        (await CaptureRecorder.problemWith(path, { append: true })) ?? 'no problem',
+        /^cannot append to \S+bad\.jsonl\.gz: the gzip data is damaged \(.+\): nothing after this point can be read — record to a new file instead/,
+      );
     });
   });
 });
@@ -365,7 +380,13 @@ describe('Pub/Sub records, names and errors', () => {
   });
 
   it('formats publish times exactly as PreciseDate does, nanoseconds included', () => {
-    for (const [seconds, nanos] of [[1796031000, 123456789], [1796031000, 5000], [1796031001, 0], [1796031001, 999999999], [0, 1]]) {
+    for (const [seconds, nanos] of [
+      [1796031000, 123456789],
+      [1796031000, 5000],
+      [1796031001, 0],
+      [1796031001, 999999999],
+      [0, 1],
+    ]) {
       const expected = new PreciseDate({ seconds, nanos }).toISOString();
       assert.equal(timestampIso(seconds, nanos), expected);
       assert.equal(timestampIso(String(seconds), nanos), expected, 'int64 as a string');
@@ -390,9 +411,16 @@ describe('Pub/Sub records, names and errors', () => {
       ['a/b', /is not a subscription name/],
     ];
     for (const [text, re] of bad) {
-      assert.throws(() => parseResourceName('subscriptions', text, 'my-proj'), (e: PubsubError) => e.kind === 'invalid-name' && re.test(e.message), text);
+      assert.throws(
+        () => parseResourceName('subscriptions', text, 'my-proj'),
+        (e: PubsubError) => e.kind === 'invalid-name' && re.test(e.message),
+        text,
+      );
     }
-    assert.throws(() => parseResourceName('subscriptions', 'abc'), (e: PubsubError) => e.kind === 'no-project' && /seqscope.pubsub.projectId/.test(e.nextStep));
+    assert.throws(
+      () => parseResourceName('subscriptions', 'abc'),
+      (e: PubsubError) => e.kind === 'no-project' && /seqscope.pubsub.projectId/.test(e.nextStep),
+    );
   });
 
   it('says what to know about a subscription before trusting its order: no ordering, a dead-letter topic', () => {

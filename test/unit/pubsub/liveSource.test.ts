@@ -82,7 +82,8 @@ class FakeCalls implements SubscriberCalls {
   async modifyAckDeadline(_s: string, ackIds: string[], seconds: number): Promise<void> {
     if (this.failDeadlines) throw new Error('14 UNAVAILABLE');
     this.unaryDeadlines.push({ ackIds, seconds });
-  }  async close(): Promise<void> {
+  }
+  async close(): Promise<void> {
     this.closed = true;
   }
   get last(): FakeCall {
@@ -132,7 +133,12 @@ describe('LiveSource (fake stream)', () => {
     const calls = new FakeCalls();
     const s = source(calls, {}, { maxMessages: 500, maxBytes: 1 << 20 });
     await s.start();
-    assert.deepEqual(calls.last.writes[0], { subscription: subscription.path, streamAckDeadlineSeconds: 20, maxOutstandingMessages: 500, maxOutstandingBytes: 1 << 20 });
+    assert.deepEqual(calls.last.writes[0], {
+      subscription: subscription.path,
+      streamAckDeadlineSeconds: 20,
+      maxOutstandingMessages: 500,
+      maxOutstandingBytes: 1 << 20,
+    });
     await s.stop();
     assert.ok(calls.last.ended, 'half-closed on stop');
   });
@@ -156,7 +162,10 @@ describe('LiveSource (fake stream)', () => {
     assert.equal(seen[0].at, recordTime(seen[0].rm), 'the time handed over is the one a replay reads from the line');
     assert.equal(seen[0].length, captureLine(seen[0].rm).length);
     assert.equal(seen[1].rm.message.publishTime, '2026-11-30T09:30:00.120004567Z');
-    assert.deepEqual(calls.last.writes.filter((w) => w.ackIds), [{ ackIds: ['ack-1', 'ack-2'] }]);
+    assert.deepEqual(
+      calls.last.writes.filter((w) => w.ackIds),
+      [{ ackIds: ['ack-1', 'ack-2'] }],
+    );
     assert.equal(calls.last.lateWrites, 0);
   });
 
@@ -185,7 +194,13 @@ describe('LiveSource (fake stream)', () => {
       assert.deepEqual(linesAtAck, [3], 'all three lines were in the file when their ack went out');
       await s.stop();
       await recorder.close();
-      assert.deepEqual(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).message.messageId), ['1', '2', '3']);
+      assert.deepEqual(
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).message.messageId),
+        ['1', '2', '3'],
+      );
     } finally {
       await recorder.close();
       rmSync(dir, { recursive: true, force: true });
@@ -223,11 +238,20 @@ describe('LiveSource (fake stream)', () => {
       await s.stop();
       await recorder.close();
       assert.deepEqual(seen, ['1', '2'], 'nothing is recorded once stopping');
-      assert.deepEqual(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).message.messageId), ['1', '2']);
+      assert.deepEqual(
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).message.messageId),
+        ['1', '2'],
+      );
       assert.deepEqual(call.acks(), ['ack-1', 'ack-2'], 'what was written is acked, on the stream, before its end');
       assert.equal(call.lateWrites, 0);
       assert.deepEqual(calls.unaryDeadlines, [{ ackIds: ['ack-3', 'ack-4', 'ack-5'], seconds: 0 }], 'the rest is released by one unary call');
-      assert.deepEqual({ received: s.stats.received, acked: s.stats.acked, nacked: s.stats.nacked, released: s.stats.released }, { received: 2, acked: 2, nacked: 0, released: 3 });
+      assert.deepEqual(
+        { received: s.stats.received, acked: s.stats.acked, nacked: s.stats.nacked, released: s.stats.released },
+        { received: 2, acked: 2, nacked: 0, released: 3 },
+      );
     } finally {
       await recorder.close();
       rmSync(dir, { recursive: true, force: true });
@@ -291,7 +315,7 @@ describe('LiveSource (fake stream)', () => {
     assert.ok(calls.calls[streamsBefore - 1].cancelled, 'the old one cancelled');
     await s.stop();
     assert.deepEqual(states, ['live', 'disconnected', 'live', 'stopped']);
-    assert.ok(!calls.closed, 'calls it was given stay open: they are the caller\'s');
+    assert.ok(!calls.closed, "calls it was given stay open: they are the caller's");
   });
 
   it('says "disconnected" with the reason when the stream fails for good (subscription deleted)', async () => {
@@ -350,7 +374,12 @@ describe('LiveSource states (manual clock)', () => {
     const timers = new ManualTimers();
     const client = new FakeClient();
     const seen: string[] = [];
-    const s = source(new FakeCalls(), { state: (st, d, cause) => seen.push(`${st}|${cause ?? ''}|${d}`) }, { timers, healthIntervalMs: 1000, healthTimeoutMs: 500 }, client);
+    const s = source(
+      new FakeCalls(),
+      { state: (st, d, cause) => seen.push(`${st}|${cause ?? ''}|${d}`) },
+      { timers, healthIntervalMs: 1000, healthTimeoutMs: 500 },
+      client,
+    );
     await s.start();
     client.failWith = unavailable();
     await timers.advance(10_000);
@@ -371,7 +400,13 @@ describe('LiveSource states (manual clock)', () => {
     const seen: string[] = [];
     const calls = new FakeCalls();
     const s = new LiveSource(
-      { connection: { client, projectId: 'my-proj', emulatorHost: 'localhost:8085' } as unknown as PubsubConnection, subscription, calls, timers, healthIntervalMs: 1000 },
+      {
+        connection: { client, projectId: 'my-proj', emulatorHost: 'localhost:8085' } as unknown as PubsubConnection,
+        subscription,
+        calls,
+        timers,
+        healthIntervalMs: 1000,
+      },
       { record() {}, state: (st, d, cause) => seen.push(`${st}|${cause ?? ''}|${d}`) },
     );
     await s.start();
@@ -414,7 +449,12 @@ describe('PullStream', () => {
     calls.last.emit('status', { code: 0 });
     await timers.advance(0);
     assert.equal(calls.calls.length, 4, 'a stream the server completed is replaced at once');
-    assert.deepEqual(calls.last.writes[0], { subscription: subscription.path, streamAckDeadlineSeconds: 10, maxOutstandingMessages: 10, maxOutstandingBytes: 1000 });
+    assert.deepEqual(calls.last.writes[0], {
+      subscription: subscription.path,
+      streamAckDeadlineSeconds: 10,
+      maxOutstandingMessages: 10,
+      maxOutstandingBytes: 1000,
+    });
     assert.deepEqual(failed, []);
     await p.close();
   });
@@ -465,8 +505,13 @@ describe('captureLine', () => {
     message: fc.record({
       data: fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)),
       attributes: fc.dictionary(text, text, { maxKeys: 4 }),
-      messageId: fc.oneof(fc.stringMatching(/^\d{1,19}$/), text.filter((s) => s.length > 0)),
-      publishTime: fc.option(fc.record({ seconds: fc.integer({ min: 0, max: 4102444800 }).map(String), nanos: fc.integer({ min: 0, max: 999_999_999 }) }), { nil: undefined }),
+      messageId: fc.oneof(
+        fc.stringMatching(/^\d{1,19}$/),
+        text.filter((s) => s.length > 0),
+      ),
+      publishTime: fc.option(fc.record({ seconds: fc.integer({ min: 0, max: 4102444800 }).map(String), nanos: fc.integer({ min: 0, max: 999_999_999 }) }), {
+        nil: undefined,
+      }),
       orderingKey: fc.option(text, { nil: undefined }),
     }),
     deliveryAttempt: fc.option(fc.nat(20), { nil: undefined }),

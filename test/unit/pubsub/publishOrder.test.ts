@@ -14,7 +14,18 @@ const dir = mkdtempSync(join(tmpdir(), 'seqscope-order-'));
 function file(name: string, lines: [string, string, number, number][]): string {
   const path = join(dir, name);
   const iso = (ms: number) => new Date(Date.UTC(2026, 11, 5, 9) + ms).toISOString().replace('Z', '123456Z');
-  writeFileSync(path, lines.map(([id, key, pub, rec]) => JSON.stringify({ ackId: id, message: { messageId: id, orderingKey: key, publishTime: iso(pub) }, receivedAt: new Date(Date.UTC(2026, 11, 5, 9) + rec).toISOString() })).join('\n') + '\n');
+  writeFileSync(
+    path,
+    lines
+      .map(([id, key, pub, rec]) =>
+        JSON.stringify({
+          ackId: id,
+          message: { messageId: id, orderingKey: key, publishTime: iso(pub) },
+          receivedAt: new Date(Date.UTC(2026, 11, 5, 9) + rec).toISOString(),
+        }),
+      )
+      .join('\n') + '\n',
+  );
   return path;
 }
 

@@ -11,7 +11,10 @@ import { PubsubError } from '../../../src/pubsub/pubsubErrors';
 import { parseResourceName } from '../../../src/pubsub/resourceNames';
 import { createTap, createTaps, parseTopicList } from '../../../src/pubsub/tap';
 
-const DENIED = Object.assign(new Error('7 PERMISSION_DENIED: User not authorized to perform this action.'), { code: 7, details: 'User not authorized to perform this action.' });
+const DENIED = Object.assign(new Error('7 PERMISSION_DENIED: User not authorized to perform this action.'), {
+  code: 7,
+  details: 'User not authorized to perform this action.',
+});
 const NOT_FOUND = Object.assign(new Error('5 NOT_FOUND: Resource not found (resource=md-999).'), { code: 5, details: 'Resource not found (resource=md-999).' });
 
 interface FakeAdmin {
@@ -52,7 +55,7 @@ function fakeConnection(fake: FakeAdmin, projectId = 'my-project') {
 const CME_TOPIC = parseResourceName('topics', 'projects/cme-smartstream/topics/CERT.SSCL.GCP.MD.RT.CMEG.FIXBIN.v01000.INCR.310');
 
 describe('taps across projects', () => {
-  it('taps a topic of another project: the subscription is made in ours, on the topic\'s full path', async () => {
+  it("taps a topic of another project: the subscription is made in ours, on the topic's full path", async () => {
     const { conn, calls } = fakeConnection({});
     const tap = await createTap(conn, CME_TOPIC);
     assert.equal(tap.subscription.project, 'my-project');
@@ -61,12 +64,14 @@ describe('taps across projects', () => {
     assert.deepEqual(calls, [`get ${CME_TOPIC.path}`, `create ${tap.subscription.path} on ${CME_TOPIC.path} (ordered)`]);
   });
 
-  it('PERMISSION_DENIED on the topic\'s metadata does not stop the tap when the subscription can be made; a note says so', async () => {
+  it("PERMISSION_DENIED on the topic's metadata does not stop the tap when the subscription can be made; a note says so", async () => {
     const { conn, calls } = fakeConnection({ topicGet: () => DENIED });
     const tap = await createTap(conn, CME_TOPIC);
     assert.equal(calls.length, 2);
     assert.match(calls[1], /^create projects\/my-project\/subscriptions\/seqscope-tap-/);
-    assert.deepEqual(tap.notes, [`topic ${CME_TOPIC.path} cannot be read (permission denied on its metadata); tapping it anyway: a tap needs only to attach a subscription to it`]);
+    assert.deepEqual(tap.notes, [
+      `topic ${CME_TOPIC.path} cannot be read (permission denied on its metadata); tapping it anyway: a tap needs only to attach a subscription to it`,
+    ]);
   });
 
   it('when the create is refused too, the error names the roles needed and who grants them', async () => {
@@ -74,7 +79,10 @@ describe('taps across projects', () => {
     await assert.rejects(createTap(conn, CME_TOPIC), (e: PubsubError) => {
       assert.equal(e.kind, 'permission-denied');
       assert.equal(e.grpcCode, 7);
-      assert.match(e.message, /^cannot create a tap on projects\/cme-smartstream\/topics\/CERT\.SSCL.*310: permission denied \(User not authorized to perform this action\.\)$/);
+      assert.match(
+        e.message,
+        /^cannot create a tap on projects\/cme-smartstream\/topics\/CERT\.SSCL.*310: permission denied \(User not authorized to perform this action\.\)$/,
+      );
       assert.equal(
         e.nextStep,
         `a tap needs roles/pubsub.subscriber on topic ${CME_TOPIC.path} (granted by project cme-smartstream, which owns the topic; it holds pubsub.topics.attachSubscription) and roles/pubsub.editor on project my-project, where the tap subscription is made (pubsub.subscriptions.create)`,
@@ -86,24 +94,42 @@ describe('taps across projects', () => {
   it('in one project, the refused create names that project for both roles', async () => {
     const { conn } = fakeConnection({ create: () => DENIED });
     await assert.rejects(createTap(conn, parseResourceName('topics', 'md-feed', 'my-project')), (e: PubsubError) => {
-      assert.match(e.nextStep, /^a tap needs roles\/pubsub\.subscriber on topic projects\/my-project\/topics\/md-feed \(on project my-project; .*\) and roles\/pubsub\.editor on project my-project/);
+      assert.match(
+        e.nextStep,
+        /^a tap needs roles\/pubsub\.subscriber on topic projects\/my-project\/topics\/md-feed \(on project my-project; .*\) and roles\/pubsub\.editor on project my-project/,
+      );
       return true;
     });
   });
 
   it('a topic that does not exist is still "does not exist", whether read first or only at the create', async () => {
-    await assert.rejects(createTap(fakeConnection({ topicGet: () => NOT_FOUND }).conn, CME_TOPIC), (e: PubsubError) => e.kind === 'not-found' && /does not exist/.test(e.message));
+    await assert.rejects(
+      createTap(fakeConnection({ topicGet: () => NOT_FOUND }).conn, CME_TOPIC),
+      (e: PubsubError) => e.kind === 'not-found' && /does not exist/.test(e.message),
+    );
     const { conn, calls } = fakeConnection({ topicGet: () => DENIED, create: () => NOT_FOUND });
-    await assert.rejects(createTap(conn, CME_TOPIC), (e: PubsubError) => e.kind === 'not-found' && e.message === `cannot create a tap on ${CME_TOPIC.path}: topic ${CME_TOPIC.path} does not exist`);
+    await assert.rejects(
+      createTap(conn, CME_TOPIC),
+      (e: PubsubError) => e.kind === 'not-found' && e.message === `cannot create a tap on ${CME_TOPIC.path}: topic ${CME_TOPIC.path} does not exist`,
+    );
     assert.equal(calls.length, 2);
   });
 
   it('several topics: all tapped, or — when one is refused — none left behind', async () => {
-    const topics = parseTopicList(['projects/cme-smartstream/topics/md-310', 'projects/cme-smartstream/topics/md-312, projects/cme-smartstream/topics/md-318'], 'my-project');
-    assert.deepEqual(topics.map((t) => t.id), ['md-310', 'md-312', 'md-318']);
+    const topics = parseTopicList(
+      ['projects/cme-smartstream/topics/md-310', 'projects/cme-smartstream/topics/md-312, projects/cme-smartstream/topics/md-318'],
+      'my-project',
+    );
+    assert.deepEqual(
+      topics.map((t) => t.id),
+      ['md-310', 'md-312', 'md-318'],
+    );
     const ok = fakeConnection({ topicGet: () => DENIED });
     const taps = await createTaps(ok.conn, topics);
-    assert.deepEqual(taps.map((t) => t.topic.id), ['md-310', 'md-312', 'md-318']);
+    assert.deepEqual(
+      taps.map((t) => t.topic.id),
+      ['md-310', 'md-312', 'md-318'],
+    );
     assert.ok(taps.every((t) => t.subscription.project === 'my-project' && t.notes?.length === 1));
 
     const refused = fakeConnection({ create: (topic) => (topic.endsWith('md-318') ? DENIED : undefined) });
@@ -114,10 +140,16 @@ describe('taps across projects', () => {
   });
 
   it('topic lists: repeated and comma-separated, duplicates once; one id in two projects is refused; nothing is an error', async () => {
-    assert.deepEqual(parseTopicList(['a-topic,,b-topic ', 'a-topic'], 'p-roject').map((t) => t.path), ['projects/p-roject/topics/a-topic', 'projects/p-roject/topics/b-topic', 'projects/p-roject/topics/a-topic']);
+    assert.deepEqual(
+      parseTopicList(['a-topic,,b-topic ', 'a-topic'], 'p-roject').map((t) => t.path),
+      ['projects/p-roject/topics/a-topic', 'projects/p-roject/topics/b-topic', 'projects/p-roject/topics/a-topic'],
+    );
     const { conn } = fakeConnection({});
     assert.equal((await createTaps(conn, parseTopicList(['a-topic,a-topic'], 'my-project'))).length, 1, 'the same topic is tapped once');
-    await assert.rejects(createTaps(conn, parseTopicList(['projects/one-project/topics/md-310,projects/two-project/topics/md-310'], undefined)), /have the same id/);
+    await assert.rejects(
+      createTaps(conn, parseTopicList(['projects/one-project/topics/md-310,projects/two-project/topics/md-310'], undefined)),
+      /have the same id/,
+    );
     assert.throws(() => parseTopicList([' , '], 'p-roject'), /no topic given/);
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { codiconCss } from '../../../src/shared/codicons';
 
 describe('codicons', () => {
-  it("points the pinned codicon.css at the font URL given (a data: URL in a standalone page)", () => {
+  it('points the pinned codicon.css at the font URL given (a data: URL in a standalone page)', () => {
     const css = readFileSync(require.resolve('@vscode/codicons/dist/codicon.css'), 'utf8');
     const out = codiconCss(css, 'data:font/ttf;base64,AAEA');
     assert.match(out, /src: url\("data:font\/ttf;base64,AAEA"\) format\("truetype"\)/);

@@ -11,7 +11,18 @@ const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample
 
 describe('lanes on the wire (laneWire)', () => {
   const count = fc.nat({ max: 2 ** 40 });
-  const lane = fc.record({ name: fc.string({ unit: 'binary' }), received: count, delivered: count, gaps: count, lost: count, duplicates: count, late: count, reordered: count, resets: count, hot: fc.boolean() });
+  const lane = fc.record({
+    name: fc.string({ unit: 'binary' }),
+    received: count,
+    delivered: count,
+    gaps: count,
+    lost: count,
+    duplicates: count,
+    late: count,
+    reordered: count,
+    resets: count,
+    hot: fc.boolean(),
+  });
 
   it('gives back exactly the lanes it was given, through JSON as postMessage carries it', () => {
     fc.assert(
@@ -26,7 +37,19 @@ describe('lanes on the wire (laneWire)', () => {
   });
 
   it('crosses as one string, whatever the number of lanes', () => {
-    const lanes: LaneInfo[] = Array.from({ length: 100_000 }, (_, i) => ({ key: i, name: `key-${i}`, received: 30, delivered: 29, gaps: i % 97 === 0 ? 1 : 0, lost: 0, duplicates: 1, late: 0, reordered: 0, resets: 0, hot: i === 5 }));
+    const lanes: LaneInfo[] = Array.from({ length: 100_000 }, (_, i) => ({
+      key: i,
+      name: `key-${i}`,
+      received: 30,
+      delivered: 29,
+      gaps: i % 97 === 0 ? 1 : 0,
+      lost: 0,
+      duplicates: 1,
+      late: 0,
+      reordered: 0,
+      resets: 0,
+      hot: i === 5,
+    }));
     const wire = packLanes(lanes);
     // What VS Code's replacer is called for: the object and its one value.
     const visited: unknown[] = [];

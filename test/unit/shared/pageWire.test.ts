@@ -10,7 +10,14 @@ import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 
 function marks(rows: [number, number, number, number, number, number][]): MarkList {
-  return { id: rows.map((r) => r[0]), kind: rows.map((r) => r[1]), t0: rows.map((r) => r[2]), t1: rows.map((r) => r[3]), seq: rows.map((r) => r[4]), aux: rows.map((r) => r[5]) };
+  return {
+    id: rows.map((r) => r[0]),
+    kind: rows.map((r) => r[1]),
+    t0: rows.map((r) => r[2]),
+    t1: rows.map((r) => r[3]),
+    seq: rows.map((r) => r[4]),
+    aux: rows.map((r) => r[5]),
+  };
 }
 
 describe('pages on the wire (pageWire)', () => {
@@ -62,7 +69,10 @@ describe('pages on the wire (pageWire)', () => {
     const reply = await svc.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end, buckets: 4096, lanes });
     assert.ok(reply?.type === 'page');
     const page = unpackPage(JSON.parse(JSON.stringify(reply.page)));
-    assert.ok(page.lanes.every((l) => (l.marks?.id.length ?? 0) > 500), 'zoomed in enough for one mark per message');
+    assert.ok(
+      page.lanes.every((l) => (l.marks?.id.length ?? 0) > 500),
+      'zoomed in enough for one mark per message',
+    );
     assert.deepEqual(packPage(page), JSON.parse(JSON.stringify(reply.page)));
     const plain = JSON.stringify(page).length;
     const packed = JSON.stringify(reply.page).length;

@@ -45,14 +45,20 @@ describe('a timeline panel restored after a reload (panelRestoreFrom)', () => {
 
   it('drops a replay position that is not one, and keeps the rest', () => {
     for (const position of [-1, 1.5, '3', null]) {
-      assert.deepEqual(panelRestoreFrom({ restore: { kind: 'capture', paths: ['/a'], options: plain, position } }), { kind: 'capture', paths: ['/a'], options: plain });
+      assert.deepEqual(panelRestoreFrom({ restore: { kind: 'capture', paths: ['/a'], options: plain, position } }), {
+        kind: 'capture',
+        paths: ['/a'],
+        options: plain,
+      });
     }
   });
 
   it('never throws, whatever the state holds', () => {
-    fc.assert(fc.property(fc.anything(), fc.anything(), (restore, other) => {
-      panelRestoreFrom({ restore, other });
-      panelRestoreFrom(restore);
-    }));
+    fc.assert(
+      fc.property(fc.anything(), fc.anything(), (restore, other) => {
+        panelRestoreFrom({ restore, other });
+        panelRestoreFrom(restore);
+      }),
+    );
   });
 });

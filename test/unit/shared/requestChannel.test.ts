@@ -17,7 +17,11 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 function channel(ordered = true) {
   const replies: string[] = [];
   const failures: string[] = [];
-  const c = new RequestChannel<string, string>({ reply: (r) => replies.push(r), failed: (req, e) => failures.push(`${req}: ${(e as Error).message}`), ordered });
+  const c = new RequestChannel<string, string>({
+    reply: (r) => replies.push(r),
+    failed: (req, e) => failures.push(`${req}: ${(e as Error).message}`),
+    ordered,
+  });
   return { c, replies, failures };
 }
 
@@ -117,7 +121,11 @@ describe('timelineChannel and the preview answerer', () => {
 
   it('answers ready and the preview window from the first view; the rest waits for the session', async () => {
     const out: HostMessage[] = [];
-    const c = timelineChannel((m) => out.push(m), () => assert.fail('no failure expected'), true);
+    const c = timelineChannel(
+      (m) => out.push(m),
+      () => assert.fail('no failure expected'),
+      true,
+    );
     c.answerWith(previewAnswerer(preview));
     c.request({ type: 'ready' });
     c.request(page(1, [1]));
@@ -134,7 +142,11 @@ describe('timelineChannel and the preview answerer', () => {
 
   it('skips a waiting page request that a newer one supersedes', async () => {
     const out: HostMessage[] = [];
-    const c = timelineChannel((m) => out.push(m), () => assert.fail('no failure expected'), true);
+    const c = timelineChannel(
+      (m) => out.push(m),
+      () => assert.fail('no failure expected'),
+      true,
+    );
     c.request(page(1, [0], 50));
     c.request(page(2, [0], 60));
     c.request({ type: 'requestDetail', requestId: 3, eventId: 1 });

@@ -27,13 +27,22 @@ describe('Archive copies', () => {
     const files = new SessionFiles(session);
     try {
       assert.deepEqual(await files.read(0), {
-        message: { messageId: '1001', publishTime: '2026-12-01T09:30:00.000123Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: Buffer.from('{"key":"acct-1","n":1}').toString('base64') },
+        message: {
+          messageId: '1001',
+          publishTime: '2026-12-01T09:30:00.000123Z',
+          orderingKey: 'acct-1',
+          attributes: { n: '1', ordering_key: 'acct-1' },
+          data: Buffer.from('{"key":"acct-1","n":1}').toString('base64'),
+        },
       });
       assert.equal(session.log.line.get(8), 9, 'the record’s number in the archive');
       assert.equal(session.log.file.get(8), 0);
       // The attribute filter reads the copy in arrival order.
       const mask = await files.attributeMask('ordering_key', 'acct-2');
-      assert.deepEqual([...mask].reduce((a, b) => a + b, 0), 3);
+      assert.deepEqual(
+        [...mask].reduce((a, b) => a + b, 0),
+        3,
+      );
     } finally {
       await files.close();
     }
@@ -77,7 +86,10 @@ describe('Archive copies', () => {
 
   it('a wrong schema fails the load with the CLI’s error; the copy made so far is left for the caller to delete', async () => {
     const copy = join(dir, 'records.jsonl');
-    await assert.rejects(loadSession([join(FIXTURES, 'bad', 'wrong-schema.avro')], OPTIONS, { copyTo: copy }), /wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field/);
+    await assert.rejects(
+      loadSession([join(FIXTURES, 'bad', 'wrong-schema.avro')], OPTIONS, { copyTo: copy }),
+      /wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field/,
+    );
     assert.ok(existsSync(copy));
   });
 });

@@ -67,7 +67,10 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
   describe('ReplayCursor', () => {
     /** The state at p from scratch: a fresh sequencer fed arrivals 0..p−1. */
     function reference(p: number) {
-      const seq = new Sequencer<number>({ gapTimeoutMs: CME.gapTimeoutMs, capacity: CME.capacity, seqBits: CME.seqBits, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
+      const seq = new Sequencer<number>(
+        { gapTimeoutMs: CME.gapTimeoutMs, capacity: CME.capacity, seqBits: CME.seqBits, sequenced: true },
+        { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} },
+      );
       const log = session.log;
       for (let i = 0; i < Math.min(p, log.count); i++) {
         const k = log.key.get(i);
@@ -83,10 +86,11 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
     function heldOf(k: KeyStateView): number[] | string {
       if (k.heldMore) return 'more runs than shown';
       const out: number[] = [];
-      for (const [from, to] of k.heldRuns) for (let n = from; ; n = (n + 1) % 2 ** CME.seqBits) {
-        out.push(n);
-        if (n === to) break;
-      }
+      for (const [from, to] of k.heldRuns)
+        for (let n = from; ; n = (n + 1) % 2 ** CME.seqBits) {
+          out.push(n);
+          if (n === to) break;
+        }
       assert.equal(out.length, k.heldCount, `${k.key}: the runs hold heldCount numbers`);
       return out;
     }
@@ -100,11 +104,7 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         assert.equal(st.position, p);
         const ref = reference(p).filter((k) => k.held.length > 0);
         const got = st.keys.filter((k) => k.heldCount > 0);
-        assert.deepEqual(
-          got.map((k) => [k.key, k.expected, heldOf(k)]).sort(),
-          ref.map((k) => [k.key, k.expected, k.held]).sort(),
-          `position ${p}`,
-        );
+        assert.deepEqual(got.map((k) => [k.key, k.expected, heldOf(k)]).sort(), ref.map((k) => [k.key, k.expected, k.held]).sort(), `position ${p}`);
       }
     });
 
@@ -153,8 +153,12 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       assert.ok(copies.length >= 2);
       for (const seq of copies) assert.ok(seq.idMemorySize <= 2, `a copy tracks ${seq.idMemorySize} messageIds`);
       // The same run through an engine of the session's own options tracks every one of them.
-      const full = new Sequencer<number>({ gapTimeoutMs: plain.gapTimeoutMs, capacity: plain.capacity, seqBits: plain.seqBits, sequenced: false }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
-      for (let i = 0; i < loaded.log.count; i++) if (loaded.log.key.get(i) >= 0) full.offer(loaded.keyNames[loaded.log.key.get(i)], 0, loaded.log.messageId.get(i), i);
+      const full = new Sequencer<number>(
+        { gapTimeoutMs: plain.gapTimeoutMs, capacity: plain.capacity, seqBits: plain.seqBits, sequenced: false },
+        { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} },
+      );
+      for (let i = 0; i < loaded.log.count; i++)
+        if (loaded.log.key.get(i) >= 0) full.offer(loaded.keyNames[loaded.log.key.get(i)], 0, loaded.log.messageId.get(i), i);
       assert.ok(full.idMemorySize > 2900, `${full.idMemorySize}`);
     });
 
@@ -185,7 +189,10 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       assert.equal(gaps, session.summary.gaps, 'gaps are always individual');
 
       const zoomedIn = queryTimeline(session, { t0: start, t1: start + 20_000, buckets: 2000, lanes });
-      assert.ok(zoomedIn.lanes.every((l) => l.marks), 'a few seconds: individual marks');
+      assert.ok(
+        zoomedIn.lanes.every((l) => l.marks),
+        'a few seconds: individual marks',
+      );
     });
 
     it('shows only what was emitted before the replay position', () => {
@@ -197,8 +204,14 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
 
     it('builds an overview of the arrival rate', () => {
       const o = overview(session, 100);
-      assert.equal(o.arrivals.reduce((a, b) => a + b, 0), session.arrivalCount - session.summary.invalid);
-      assert.equal(o.gaps.reduce((a, b) => a + b, 0), session.summary.gaps);
+      assert.equal(
+        o.arrivals.reduce((a, b) => a + b, 0),
+        session.arrivalCount - session.summary.invalid,
+      );
+      assert.equal(
+        o.gaps.reduce((a, b) => a + b, 0),
+        session.summary.gaps,
+      );
     });
   });
 
@@ -212,8 +225,15 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
     const kinds = unpackPage(reply.page).lanes.flatMap((l) => [...(l.marks?.kind ?? []), ...l.findings.kind]);
     assert.ok(kinds.length > 0 && kinds.every((k) => k === 1));
     const o = svc.overview();
-    assert.equal(o.duplicates.reduce((a, b) => a + b, 0), 0, 'the overview marks only findings that pass the filter');
-    assert.equal(o.gaps.reduce((a, b) => a + b, 0), session.summary.gaps);
+    assert.equal(
+      o.duplicates.reduce((a, b) => a + b, 0),
+      0,
+      'the overview marks only findings that pass the filter',
+    );
+    assert.equal(
+      o.gaps.reduce((a, b) => a + b, 0),
+      session.summary.gaps,
+    );
   });
 
   it('TimelineService gives each lane its counts up to the replay position, stepping either way', async () => {
@@ -225,7 +245,10 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
       assert.ok(reply?.type === 'page');
       return unpackPage(JSON.parse(JSON.stringify(reply.page)));
     };
-    assert.ok((await page()).lanes.every((l) => l.countsAt === undefined), 'not replaying: the lanes keep their totals');
+    assert.ok(
+      (await page()).lanes.every((l) => l.countsAt === undefined),
+      'not replaying: the lanes keep their totals',
+    );
     const n = session.arrivalCount;
     for (const p of [0, 1, 100, 1500, 99, n, n + 1, 5]) {
       svc.position = p;
@@ -233,10 +256,27 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
         let received = 0;
         for (let i = 0; i < Math.min(p, n); i++) if (session.log.key.get(i) === lane.key) received++;
         const c = session.keyCountsAt(lane.key, p);
-        assert.deepEqual(lane.countsAt, { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered, resets: c.resets }, `key ${lane.key} at ${p}`);
+        assert.deepEqual(
+          lane.countsAt,
+          { received, delivered: c.delivered, gaps: c.gaps, lost: c.lost, duplicates: c.duplicates, late: c.late, reordered: c.reordered, resets: c.resets },
+          `key ${lane.key} at ${p}`,
+        );
         if (p === n + 1) {
           const k = session.summary.byKey[lane.key];
-          assert.deepEqual(lane.countsAt, { received: k.received, delivered: k.delivered, gaps: k.gaps, lost: k.lost, duplicates: k.duplicates, late: k.late, reordered: k.reordered, resets: k.resets }, 'the end: the totals');
+          assert.deepEqual(
+            lane.countsAt,
+            {
+              received: k.received,
+              delivered: k.delivered,
+              gaps: k.gaps,
+              lost: k.lost,
+              duplicates: k.duplicates,
+              late: k.late,
+              reordered: k.reordered,
+              resets: k.resets,
+            },
+            'the end: the totals',
+          );
         }
       }
     }
@@ -262,16 +302,54 @@ describe('StringColumn', () => {
   });
 });
 
-describe('heldRuns (the replay state panel\'s Held column)', () => {
+describe("heldRuns (the replay state panel's Held column)", () => {
   const wrap16 = (abs: number) => ((abs % 65536) + 65536) % 65536;
   it('gives runs of consecutive numbers, a run across the wrap as one', () => {
-    assert.deepEqual(heldRuns([5, 6, 7, 9, 11, 12], 8, (x) => x), { runs: [[5, 7], [9, 9], [11, 12]], more: false });
-    assert.deepEqual(heldRuns([65534, 65535, 65536, 65537, 65540], 8, wrap16), { runs: [[65534, 1], [4, 4]], more: false });
-    assert.deepEqual(heldRuns([], 8, (x) => x), { runs: [], more: false });
+    assert.deepEqual(
+      heldRuns([5, 6, 7, 9, 11, 12], 8, (x) => x),
+      {
+        runs: [
+          [5, 7],
+          [9, 9],
+          [11, 12],
+        ],
+        more: false,
+      },
+    );
+    assert.deepEqual(heldRuns([65534, 65535, 65536, 65537, 65540], 8, wrap16), {
+      runs: [
+        [65534, 1],
+        [4, 4],
+      ],
+      more: false,
+    });
+    assert.deepEqual(
+      heldRuns([], 8, (x) => x),
+      { runs: [], more: false },
+    );
   });
   it('lists at most `max` runs and says when there are more', () => {
-    assert.deepEqual(heldRuns([1, 3, 5, 6], 2, (x) => x), { runs: [[1, 1], [3, 3]], more: true });
-    assert.deepEqual(heldRuns([1, 3, 5, 6], 3, (x) => x), { runs: [[1, 1], [3, 3], [5, 6]], more: false });
+    assert.deepEqual(
+      heldRuns([1, 3, 5, 6], 2, (x) => x),
+      {
+        runs: [
+          [1, 1],
+          [3, 3],
+        ],
+        more: true,
+      },
+    );
+    assert.deepEqual(
+      heldRuns([1, 3, 5, 6], 3, (x) => x),
+      {
+        runs: [
+          [1, 1],
+          [3, 3],
+          [5, 6],
+        ],
+        more: false,
+      },
+    );
   });
 });
 
@@ -286,7 +364,10 @@ describe('CaptureSession.nextGapStop (Run to Next Gap)', () => {
       const seqs = [1, 2, 4, 5];
       const base = Date.parse('2026-12-01T09:00:00Z');
       const line = (seq: number, i: number) =>
-        JSON.stringify({ message: { data: '', attributes: { Channel: '310', MsgSeqNum: String(seq) }, messageId: `m${i}`, publishTime: new Date(base + i).toISOString() }, receivedAt: new Date(base + i).toISOString() });
+        JSON.stringify({
+          message: { data: '', attributes: { Channel: '310', MsgSeqNum: String(seq) }, messageId: `m${i}`, publishTime: new Date(base + i).toISOString() },
+          receivedAt: new Date(base + i).toISOString(),
+        });
       writeFileSync(path, seqs.map(line).join('\n') + '\n');
       const s = (await loadSession([path], CME)).session;
       assert.equal(s.arrivalCount, 4);

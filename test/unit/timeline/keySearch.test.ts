@@ -12,7 +12,22 @@ describe('KeySearch', () => {
 
   it('finds the keys containing what is typed, ignoring case and surrounding spaces, in key order', () => {
     const r = search.find(' S-9999', 500);
-    assert.deepEqual(r.matches.map((i) => names[i]), ['orders-9999', 'orders-99990', 'orders-99991', 'orders-99992', 'orders-99993', 'orders-99994', 'orders-99995', 'orders-99996', 'orders-99997', 'orders-99998', 'orders-99999']);
+    assert.deepEqual(
+      r.matches.map((i) => names[i]),
+      [
+        'orders-9999',
+        'orders-99990',
+        'orders-99991',
+        'orders-99992',
+        'orders-99993',
+        'orders-99994',
+        'orders-99995',
+        'orders-99996',
+        'orders-99997',
+        'orders-99998',
+        'orders-99999',
+      ],
+    );
     assert.equal(r.more, false);
   });
 

@@ -99,7 +99,11 @@ describe('TimelineService pages (indexed without a filter, queryTimeline with on
           assert.equal(l.countsAt !== undefined, service.position !== undefined, `${label}: counts only at a position`);
           delete l.countsAt;
         }
-        assert.deepEqual(got, queryTimeline(session, { t0, t1: t0 + span, buckets, lanes, position: service.position }, service.eventFilter), `${label}, window ${n}`);
+        assert.deepEqual(
+          got,
+          queryTimeline(session, { t0, t1: t0 + span, buckets, lanes, position: service.position }, service.eventFilter),
+          `${label}, window ${n}`,
+        );
       }
     };
     assert.ok(session.store.invalid.length > 0, 'the page frame carries invalid records too');

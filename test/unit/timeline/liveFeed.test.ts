@@ -36,7 +36,10 @@ describe('LiveFeed', () => {
 
   it('judged by publish order, marks a reordered message as it arrives, as loading the recording does', async () => {
     const path = join(dir, 'orders.jsonl');
-    const lines = readFileSync(join(__dirname, '..', '..', '..', 'media', 'samples', 'orders-sample.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => l + '\n');
+    const lines = readFileSync(join(__dirname, '..', '..', '..', 'media', 'samples', 'orders-sample.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l + '\n');
     writeFileSync(path, lines.join(''));
     const options = resolveOptions({});
     const feed = new LiveFeed(path, options);
@@ -80,7 +83,8 @@ describe('LiveFeed', () => {
     const live = feed.finish();
     const { session } = await loadSession([path], CME);
     const loaded = session.summary;
-    for (const k of ['received', 'delivered', 'gaps', 'lost', 'duplicates', 'redeliveries', 'late', 'invalid', 'keys'] as const) assert.equal(live[k], loaded[k], k);
+    for (const k of ['received', 'delivered', 'gaps', 'lost', 'duplicates', 'redeliveries', 'late', 'invalid', 'keys'] as const)
+      assert.equal(live[k], loaded[k], k);
     assert.equal(live.gaps, 1);
     assert.equal(live.lost, 3);
     assert.equal(feed.session.store.count, session.store.count, 'the same events indexed');
@@ -165,8 +169,8 @@ describe('LiveFeed', () => {
     assert.equal(feed.session.arrivalCount, 5, 'the current window holds only the latest arrivals');
     assert.equal(feed.session.log.line.get(0), 21, 'line numbers in the recording go on');
     assert.equal(feed.session.log.offset.get(0), 2000);
-    assert.deepEqual(feed.session.keyNames, ['310', '312'], 'key indexes stay the sequencer\'s');
-    assert.equal(feed.session.summary.firstTime, feed.session.log.time.get(0), 'the window\'s timeline starts at its first arrival');
+    assert.deepEqual(feed.session.keyNames, ['310', '312'], "key indexes stay the sequencer's");
+    assert.equal(feed.session.summary.firstTime, feed.session.log.time.get(0), "the window's timeline starts at its first arrival");
     assert.ok(feed.session.store.count < 25, `the window holds ${feed.session.store.count} events, not the whole stream's`);
   });
 });

@@ -30,8 +30,7 @@ const CME = resolveOptions({ preset: 'cme' });
 // The worker entry, bundled by the product's own esbuild target for dist/loadWorker.js (a worker
 // thread does not inherit mocha's TypeScript loader).
 const WORKER = join(mkdtempSync(join(tmpdir(), 'seqscope-worker-bundle-')), 'loadWorker.js');
-const viaWorker = (paths: string[], opts = CME, extra: WorkerLoadOptions = {}) =>
-  loadSessionInWorker(WORKER, paths, opts, extra);
+const viaWorker = (paths: string[], opts = CME, extra: WorkerLoadOptions = {}) => loadSessionInWorker(WORKER, paths, opts, extra);
 
 describe('Loading a session on a worker thread', function () {
   this.timeout(60_000);
@@ -52,7 +51,10 @@ describe('Loading a session on a worker thread', function () {
     assert.equal(new Set(transfer).size, transfer.length, 'each buffer once');
     assert.equal(packed.events.kind.length, count, 'each column as long as its values, whatever its capacity');
     const copy = unpackSession(structuredClone(packed, { transfer }));
-    assert.ok(transfer.every((b) => b.byteLength === 0), 'every buffer moved (detached on the sending side)');
+    assert.ok(
+      transfer.every((b) => b.byteLength === 0),
+      'every buffer moved (detached on the sending side)',
+    );
     const fresh = (await loadSession([SAMPLE, INVALID], CME)).session;
     assertSameSession(fresh, copy);
     assert.equal(copy.event(10).messageId, fresh.event(10).messageId);
@@ -137,14 +139,23 @@ describe('Loading a session on a worker thread', function () {
     const dir = mkdtempSync(join(tmpdir(), 'seqscope-worker-'));
     const bad = join(dir, 'notes.txt');
     writeFileSync(bad, 'these are not messages\n');
-    const here = await loadSession([bad], CME).then(() => undefined, (e: unknown) => e);
-    const there = await viaWorker([bad]).then(() => undefined, (e: unknown) => e);
+    const here = await loadSession([bad], CME).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const there = await viaWorker([bad]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(here instanceof CaptureError, `in-thread load throws a CaptureError (got ${String(here)})`);
     assert.ok(there instanceof CaptureError, `worker load throws a CaptureError too (got ${String(there)})`);
     assert.equal(there.message, here.message);
     assert.equal(there.path, here.path);
     assert.equal(there.line, here.line);
-    const missing = await viaWorker([join(dir, 'nope.jsonl')]).then(() => undefined, (e: unknown) => e);
+    const missing = await viaWorker([join(dir, 'nope.jsonl')]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(missing instanceof Error && /nope\.jsonl/.test(missing.message), `a missing file is named (${String(missing)})`);
   });
 
@@ -218,10 +229,17 @@ describe('Loading a session on a worker thread', function () {
     for (const plotHeight of [300, 576, 620, 1080, 2300]) {
       const inView = Math.ceil(plotHeight / LANE_HEIGHT);
       const win = pageWindow(new Viewport(init.start, init.end, 1200), 1200);
-      const lanes = laneBlock(unpackLanes(init.lanes).map((l) => l.key), 0, inView);
+      const lanes = laneBlock(
+        unpackLanes(init.lanes).map((l) => l.key),
+        0,
+        inView,
+      );
       const answer = answerFromPreview(view, { type: 'requestPage', requestId: 1, t0: win.t0, t1: win.t1, buckets: win.buckets, lanes });
       assert.ok(answer?.reply?.type === 'page', `${plotHeight} px (${inView} lanes): answered from the first view`);
-      assert.deepEqual(answer.reply.page.lanes.map((l) => l.key), lanes);
+      assert.deepEqual(
+        answer.reply.page.lanes.map((l) => l.key),
+        lanes,
+      );
     }
   });
 
@@ -253,7 +271,9 @@ describe('Loading a session on a worker thread', function () {
   });
 
   it('sends the session even when the caller’s handling of the view fails', async () => {
-    const r = await viaWorker([SAMPLE], CME, { firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => Promise.reject(new Error('the panel went away')) } });
+    const r = await viaWorker([SAMPLE], CME, {
+      firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => Promise.reject(new Error('the panel went away')) },
+    });
     assert.equal(r.cancelled, false);
     assert.ok(r.session.arrivalCount > 0);
   });

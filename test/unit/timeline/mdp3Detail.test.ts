@@ -15,7 +15,12 @@ describe('message detail of MDP 3.0 payloads', () => {
     const files = new SessionFiles(session);
     try {
       const detailOf = async (payload: 'mdp3' | undefined, seq: number) => {
-        const svc = new TimelineService(session, { id: 's', title: 't', options: '', ...(payload ? { payload } : {}) }, (a) => files.read(a), (n, v) => files.attributeMask(n, v));
+        const svc = new TimelineService(
+          session,
+          { id: 's', title: 't', options: '', ...(payload ? { payload } : {}) },
+          (a) => files.read(a),
+          (n, v) => files.attributeMask(n, v),
+        );
         const all = session.store.keys[0].all;
         for (let i = 0; i < all.length; i++) {
           const d = await svc.detail(all.get(i));

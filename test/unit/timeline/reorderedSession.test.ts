@@ -50,7 +50,10 @@ describe('A session judged by publish order', () => {
     assert.equal(f.id[0], e.id);
     assert.equal(session.event(e.id - 1).kind, 'message', 'heard right after its message');
     assert.equal(session.event(e.id - 1).messageId, '1008');
-    assert.equal(overview(session, 50).reordered.reduce((a, b) => a + b, 0), 1);
+    assert.equal(
+      overview(session, 50).reordered.reduce((a, b) => a + b, 0),
+      1,
+    );
   });
 
   it('counts it from its arrival on, and Run to Next Reordered stops just after it', () => {

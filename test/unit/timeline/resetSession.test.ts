@@ -43,7 +43,8 @@ describe('A session with sequence resets', () => {
 
   /** The publisher restart's two resets, one under each key, as the tree and the detail pane get them. */
   function checkRestart(s: CaptureSession): void {
-    const view = (key: string) => s.findings(s.keyIndex(key), 'reset', 0, 10).map((e) => ({ kind: e.kind, key: e.key, from: e.resetFrom, to: e.seq, how: e.how }));
+    const view = (key: string) =>
+      s.findings(s.keyIndex(key), 'reset', 0, 10).map((e) => ({ kind: e.kind, key: e.key, from: e.resetFrom, to: e.seq, how: e.how }));
     assert.deepEqual(view('orders-us'), [{ kind: 'reset', key: 'orders-us', from: 148209, to: 1, how: 'next' }]);
     assert.deepEqual(view('orders-eu'), [{ kind: 'reset', key: 'orders-eu', from: 1203312, to: 1, how: 'start' }]);
   }
@@ -59,9 +60,18 @@ describe('A session with sequence resets', () => {
   it('keeps what a reset released and declared lost, and its gaps keep the reason reset', () => {
     const key = channel.keyIndex('310');
     const [r] = channel.findings(key, 'reset', 0, 10);
-    assert.deepEqual({ from: r.resetFrom, to: r.seq, how: r.how, released: r.released, lost: r.lost }, { from: 1_500_019, to: 1, how: 'start', released: 19, lost: 10 });
+    assert.deepEqual(
+      { from: r.resetFrom, to: r.seq, how: r.how, released: r.released, lost: r.lost },
+      { from: 1_500_019, to: 1, how: 'start', released: 19, lost: 10 },
+    );
     const gaps = channel.findings(key, 'gap', 0, 10);
-    assert.deepEqual(gaps.map((g) => [g.seq, g.seqTo, g.reason]), [[1_499_991, 1_499_999, 'reset'], [1_500_015, 1_500_015, 'reset']]);
+    assert.deepEqual(
+      gaps.map((g) => [g.seq, g.seqTo, g.reason]),
+      [
+        [1_499_991, 1_499_999, 'reset'],
+        [1_500_015, 1_500_015, 'reset'],
+      ],
+    );
     const c = channel.keyCountsAt(key, channel.arrivalCount + 1);
     assert.deepEqual([c.resets, c.gaps, c.lost, c.delivered], [1, 2, 10, 25], 'the reset is not counted as delivered');
   });

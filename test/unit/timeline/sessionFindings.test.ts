@@ -25,8 +25,18 @@ function comparable(ev: FindingEvent): Record<string, unknown> {
 
 const CASES: { name: string; paths: string[]; options: OptionText; kinds: FindingEvent['type'][] }[] = [
   { name: 'the CME sample (gaps, duplicates)', paths: [join(MEDIA, 'cme-sample.jsonl')], options: { preset: 'cme' }, kinds: ['gap', 'duplicate'] },
-  { name: 'the ordering key sample (reordered, a redelivery cascade)', paths: [join(MEDIA, 'orders-sample.jsonl')], options: {}, kinds: ['reordered', 'duplicate'] },
-  { name: 'a publisher restart (resets, gaps declared by a reset)', paths: [join(FIXTURES, 'resets', 'publisher-restart.jsonl')], options: { seq: 'attribute:seq' }, kinds: ['reset'] },
+  {
+    name: 'the ordering key sample (reordered, a redelivery cascade)',
+    paths: [join(MEDIA, 'orders-sample.jsonl')],
+    options: {},
+    kinds: ['reordered', 'duplicate'],
+  },
+  {
+    name: 'a publisher restart (resets, gaps declared by a reset)',
+    paths: [join(FIXTURES, 'resets', 'publisher-restart.jsonl')],
+    options: { seq: 'attribute:seq' },
+    kinds: ['reset'],
+  },
   { name: 'a capture with invalid records', paths: [join(FIXTURES, 'captures', 'with-invalid.jsonl')], options: {}, kinds: ['invalid'] },
 ];
 
@@ -54,7 +64,13 @@ describe('sessionFindings', () => {
     const files = (await inspectCaptures(paths, options)).findings;
     const read = sessionFindings((await loadSession(paths, options)).session).findings;
     const late = read.filter((f) => f.type === 'late');
-    assert.deepEqual(late.map((f) => [f.seq, f.beforeStart === true, Number.isFinite(f.lostAt)]), [[3, false, true], [1, true, true]]);
+    assert.deepEqual(
+      late.map((f) => [f.seq, f.beforeStart === true, Number.isFinite(f.lostAt)]),
+      [
+        [3, false, true],
+        [1, true, true],
+      ],
+    );
     assert.deepEqual(read.map(comparable), files.map(comparable));
   });
 
@@ -65,7 +81,11 @@ describe('sessionFindings', () => {
       const { session } = await loadSession(c.paths, options);
       const read = sessionFindings(session);
       assert.equal(read.dropped, 0);
-      for (const k of c.kinds) assert.ok(files.findings.some((f) => f.type === k), `the case has ${k} findings`);
+      for (const k of c.kinds)
+        assert.ok(
+          files.findings.some((f) => f.type === k),
+          `the case has ${k} findings`,
+        );
       assert.deepEqual(read.findings.map(comparable), files.findings.map(comparable));
     });
   }

@@ -56,13 +56,19 @@ describe('Find Messages over a session (sessionSearch)', function () {
     const expected = records.flatMap((r, i) => (r.text.includes('4593.25') ? [i] : []));
     assert.ok(expected.length > 5, 'the sample has such payloads');
     const text = await search(sample, '4593.25');
-    assert.deepEqual(text.hits.map((h) => h.arrival), expected);
+    assert.deepEqual(
+      text.hits.map((h) => h.arrival),
+      expected,
+    );
     assert.ok(text.hits.every((h) => !h.byId && h.preview.includes('4593.25')));
     assert.equal(text.binary, 0);
 
     const regex = await search(sample, '/"px":459[0-3]\\.25,"qty":4\\d/');
     const re = /"px":459[0-3]\.25,"qty":4\d/;
-    assert.deepEqual(regex.hits.map((h) => h.arrival), records.flatMap((r, i) => (re.test(r.text) ? [i] : [])));
+    assert.deepEqual(
+      regex.hits.map((h) => h.arrival),
+      records.flatMap((r, i) => (re.test(r.text) ? [i] : [])),
+    );
     assert.equal((await search(sample, '/CHANNEL/')).matched, 0, 'case counts in a regular expression without i');
     assert.equal((await search(sample, '/CHANNEL/i')).matched, records.length);
     assert.equal((await search(sample, 'channel')).matched, records.length, 'plain text ignores case');
@@ -71,7 +77,10 @@ describe('Find Messages over a session (sessionSearch)', function () {
   it('keeps the first hits up to the limit and counts the rest', async () => {
     const r = await search(sample, 'Channel', 10);
     assert.equal(r.hits.length, 10);
-    assert.deepEqual(r.hits.map((h) => h.arrival), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      r.hits.map((h) => h.arrival),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     assert.equal(r.matched, sample.arrivalCount);
   });
 
@@ -83,19 +92,34 @@ describe('Find Messages over a session (sessionSearch)', function () {
     const merged = (await loadSession([a, b], CME)).session;
     const r = await search(merged, 'needle');
     // Arrivals: a1 b1 a2 b2 a3.
-    assert.deepEqual(r.hits.map((h) => h.arrival), [0, 2, 4]);
-    assert.deepEqual(r.hits.map((h) => h.preview), ['a-1 needle', 'a-2 needle', 'a-3 needle']);
-    assert.deepEqual((await search(merged, 'B-2')).hits.map((h) => h.arrival), [3]);
+    assert.deepEqual(
+      r.hits.map((h) => h.arrival),
+      [0, 2, 4],
+    );
+    assert.deepEqual(
+      r.hits.map((h) => h.preview),
+      ['a-1 needle', 'a-2 needle', 'a-3 needle'],
+    );
+    assert.deepEqual(
+      (await search(merged, 'B-2')).hits.map((h) => h.arrival),
+      [3],
+    );
     // The first overall is the second file's, though the first file alone fills the limit.
     const first = await search(merged, '/a-[23]|b-1/', 1);
-    assert.deepEqual(first.hits.map((h) => h.arrival), [1]);
+    assert.deepEqual(
+      first.hits.map((h) => h.arrival),
+      [1],
+    );
     assert.equal(first.matched, 3);
 
     const avro = (await loadSession([AVRO], resolveOptions({}))).session;
     assert.ok(avro.log.offset.get(0) < 0, 'Avro records have no byte range');
     const id = avro.log.messageId.get(1);
     const byId = await search(avro, id);
-    assert.deepEqual(byId.hits.map((h) => [h.arrival, h.byId]), [[1, true]]);
+    assert.deepEqual(
+      byId.hits.map((h) => [h.arrival, h.byId]),
+      [[1, true]],
+    );
     assert.equal(byId.searched, avro.arrivalCount);
   });
 
@@ -107,22 +131,38 @@ describe('Find Messages over a session (sessionSearch)', function () {
       (await search(avro, id)).hits.map((h) => [h.arrival, h.byId]),
       ids.flatMap((x, i) => (x === id ? [[i, true]] : [])),
     );
-    const text = (await loadSession([TEXT], resolveOptions({ key: 'json:key', seq: 'json:n' }), { inputFormat: 'text', copyTo: join(dir, 'text-copy.jsonl') })).session;
+    const text = (await loadSession([TEXT], resolveOptions({ key: 'json:key', seq: 'json:n' }), { inputFormat: 'text', copyTo: join(dir, 'text-copy.jsonl') }))
+      .session;
     const lines = readFileSync(TEXT, 'utf8').trim().split('\n');
     const r = await search(text, '/"key":"acct-2"/');
-    assert.deepEqual(r.hits.map((h) => h.arrival), lines.flatMap((l, i) => (l.includes('"key":"acct-2"') ? [i] : [])));
+    assert.deepEqual(
+      r.hits.map((h) => h.arrival),
+      lines.flatMap((l, i) => (l.includes('"key":"acct-2"') ? [i] : [])),
+    );
     assert.ok(r.hits.length > 0);
   });
 
   it('passes over binary payloads, counting them; an id still finds one', async () => {
     const bin = join(dir, 'bin.jsonl');
-    writeFileSync(bin, captureText([{ t: 0, channel: 'X', seq: 1, id: 'packet-1', data: '\u0000\u0001 packet' }, { t: 1, channel: 'X', seq: 2, data: 'text packet' }]));
+    writeFileSync(
+      bin,
+      captureText([
+        { t: 0, channel: 'X', seq: 1, id: 'packet-1', data: '\u0000\u0001 packet' },
+        { t: 1, channel: 'X', seq: 2, data: 'text packet' },
+      ]),
+    );
     const s = (await loadSession([bin], CME)).session;
     const r = await search(s, 'packet');
-    assert.deepEqual(r.hits.map((h) => h.arrival), [1]);
+    assert.deepEqual(
+      r.hits.map((h) => h.arrival),
+      [1],
+    );
     assert.equal(r.binary, 1);
     const byId = await search(s, 'packet-1');
-    assert.deepEqual(byId.hits.map((h) => [h.arrival, h.byId, h.preview]), [[0, true, '']]);
+    assert.deepEqual(
+      byId.hits.map((h) => [h.arrival, h.byId, h.preview]),
+      [[0, true, '']],
+    );
   });
 
   it('stops when cancelled, with what it found', async () => {

@@ -41,7 +41,10 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     writeFileSync(join(dir, 'media', 'timeline.css'), 'body { color: red }');
     // The codicons as the build copies them (a stand-in font: the bytes are only inlined).
     mkdirSync(join(bundleDir, 'codicons'));
-    writeFileSync(join(bundleDir, 'codicons', 'codicon.css'), '@font-face { font-family: "codicon"; src: url("./codicon.ttf?abc") format("truetype"); }\n.codicon-add:before { content: "\\ea60" }\n');
+    writeFileSync(
+      join(bundleDir, 'codicons', 'codicon.css'),
+      '@font-face { font-family: "codicon"; src: url("./codicon.ttf?abc") format("truetype"); }\n.codicon-add:before { content: "\\ea60" }\n',
+    );
     writeFileSync(join(bundleDir, 'codicons', 'codicon.ttf'), Buffer.from([0, 1, 0, 0, 0x3c, 0x2f]));
   });
 
@@ -81,7 +84,10 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     // The preview answers exactly what the page's host would.
     const preview = block<StandalonePreview>(html, 'seqscope-preview');
     assert.equal(preview.init.session.standalone, true);
-    assert.deepEqual(unpackLanes(preview.init.session.lanes).map((l) => l.name), session.keyNames);
+    assert.deepEqual(
+      unpackLanes(preview.init.session.lanes).map((l) => l.name),
+      session.keyNames,
+    );
     const p = preview.page!;
     assert.deepEqual(unpackPage(p.page), queryTimeline(restored, { t0: p.t0, t1: p.t1, buckets: p.page.buckets, lanes: p.lanes }));
   });
@@ -90,7 +96,8 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     const chosen = chooseRecords(session, undefined, 40);
     assert.equal(chosen.length, 40);
     const kinds = new Map<number, number>();
-    for (let id = 0; id < session.store.count; id++) if (session.store.arrival.get(id) >= 0) kinds.set(session.store.arrival.get(id), session.store.kind.get(id));
+    for (let id = 0; id < session.store.count; id++)
+      if (session.store.arrival.get(id) >= 0) kinds.set(session.store.arrival.get(id), session.store.kind.get(id));
     const dupArrivals = [...kinds].filter(([, k]) => k === Kind.duplicate).map(([a]) => a);
     for (const a of dupArrivals) assert.ok(chosen.includes(a), `duplicate arrival ${a} embedded`);
     // Each gap's neighbours: the messages released just before and after it.
@@ -128,7 +135,10 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     assert.equal(preview.init.keyOrder, 'findings');
     // The sample: 310 lost 3 numbers, 318 one, 312 none (first seen: 318, 310, 312).
     const names = unpackLanes(preview.init.session.lanes).map((l) => l.name);
-    assert.deepEqual(preview.page!.lanes.map((k) => names[k]), ['310', '318', '312']);
+    assert.deepEqual(
+      preview.page!.lanes.map((k) => names[k]),
+      ['310', '318', '312'],
+    );
   });
 
   it('escapes <, > and & (and U+2028/9) in embedded JSON', () => {
@@ -163,7 +173,15 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     const packing = new AbortController();
     const packRecords = fileRecordSource(session);
     await assert.rejects(
-      writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: packRecords, maxEmbeddedRecords: 0, signal: packing.signal, onProgress: (f) => f > 0.6 && packing.abort() }),
+      writeStandaloneHtml(session, out, {
+        title: 'C',
+        options: '',
+        bundleDir,
+        readRecord: packRecords,
+        maxEmbeddedRecords: 0,
+        signal: packing.signal,
+        onProgress: (f) => f > 0.6 && packing.abort(),
+      }),
       { name: 'AbortError' },
     );
     await packRecords.close();
@@ -182,7 +200,9 @@ describe('webview standalone export (the HTML file, without a browser)', functio
       },
     } as AbortSignal;
     const records = fileRecordSource(session);
-    await assert.rejects(writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 0, signal }), { name: 'AbortError' });
+    await assert.rejects(writeStandaloneHtml(session, out, { title: 'C', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 0, signal }), {
+      name: 'AbortError',
+    });
     await records.close();
     assert.equal(checksWhileOpen, 3, 'stopped while writing');
     assert.equal(readFileSync(out, 'utf8'), 'the previous page\n');
@@ -201,14 +221,25 @@ describe('webview standalone export (the HTML file, without a browser)', functio
     const reports: { fraction: number; turns: number }[] = [];
     const records = fileRecordSource(session);
     try {
-      await writeStandaloneHtml(session, join(dir, 'p.html'), { title: 'P', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 100, onProgress: (fraction) => reports.push({ fraction, turns }) });
+      await writeStandaloneHtml(session, join(dir, 'p.html'), {
+        title: 'P',
+        options: '',
+        bundleDir,
+        readRecord: records,
+        maxEmbeddedRecords: 100,
+        onProgress: (fraction) => reports.push({ fraction, turns }),
+      });
     } finally {
       ticking = false;
       await records.close();
     }
     const fractions = reports.map((r) => r.fraction);
     assert.ok(fractions.length > 20, `reported ${fractions.length} times`);
-    assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'never goes back');
+    assert.deepEqual(
+      fractions,
+      [...fractions].sort((a, b) => a - b),
+      'never goes back',
+    );
     assert.ok(fractions[0] < 0.25 && fractions.at(-1) === 1);
     // The snapshot and packing stages (0.2…0.9) are where a large session held the host for seconds:
     // other work ran between every two of their reports.

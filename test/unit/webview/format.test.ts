@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
 import type { CursorState } from '../../../src/shared/protocol';
-import { base64Bytes, clockTime, count, dateTime, duration, hexDump, missingRange, positionText, renderPayload, tickLabel, tickStep, ticks, utf8Text } from '../../../src/webview/format';
+import {
+  base64Bytes,
+  clockTime,
+  count,
+  dateTime,
+  duration,
+  hexDump,
+  missingRange,
+  positionText,
+  renderPayload,
+  tickLabel,
+  tickStep,
+  ticks,
+  utf8Text,
+} from '../../../src/webview/format';
 
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 

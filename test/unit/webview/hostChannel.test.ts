@@ -6,7 +6,14 @@ import { vscodeChannel } from '../../../src/webview/hostChannel';
 /** Lets every pending microtask (the channel's asynchronous replies) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const init = (id: string): StandalonePreview['init'] => ({ type: 'init', session: { id } as never, overview: {} as never, filter: {}, keyOrder: 'arrival', replay: { playing: false, speed: 1, active: false } });
+const init = (id: string): StandalonePreview['init'] => ({
+  type: 'init',
+  session: { id } as never,
+  overview: {} as never,
+  filter: {},
+  keyOrder: 'arrival',
+  replay: { playing: false, speed: 1, active: false },
+});
 const firstPage = { t0: 0, t1: 100, lanes: [0, 1], page: { t0: 0, t1: 100, buckets: 10, lanes: [{ key: 0 }, { key: 1 }], invalid: [] } as never };
 const page = (requestId: number, t1 = 100): WebviewMessage => ({ type: 'requestPage', requestId, t0: 0, t1, buckets: 10, lanes: [0] });
 

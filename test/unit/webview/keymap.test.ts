@@ -12,8 +12,14 @@ describe('webview keymap (keys on the timeline canvas)', () => {
     assert.deepEqual(keyAction(press('ArrowRight', { shiftKey: true }), true), { view: 'panForward' });
     assert.deepEqual(keyAction(press('Home', { shiftKey: true }), true), { view: 'panToStart' });
     assert.deepEqual(keyAction(press(' '), true), { replay: 'playPause' });
-    assert.deepEqual(['g', 'd', 'l', 'G'].map((k) => keyAction(press(k), true)), [{ replay: 'nextGap' }, { replay: 'nextDuplicate' }, { replay: 'nextLate' }, { replay: 'nextGap' }]);
-    assert.deepEqual(['o', 'O'].map((k) => keyAction(press(k), true)), [{ replay: 'nextReordered' }, { replay: 'nextReordered' }]);
+    assert.deepEqual(
+      ['g', 'd', 'l', 'G'].map((k) => keyAction(press(k), true)),
+      [{ replay: 'nextGap' }, { replay: 'nextDuplicate' }, { replay: 'nextLate' }, { replay: 'nextGap' }],
+    );
+    assert.deepEqual(
+      ['o', 'O'].map((k) => keyAction(press(k), true)),
+      [{ replay: 'nextReordered' }, { replay: 'nextReordered' }],
+    );
     assert.equal(keyAction(press('o'), false), undefined, 'no replay in a standalone page');
   });
 
@@ -33,7 +39,11 @@ describe('webview keymap (keys on the timeline canvas)', () => {
 
   it('gives each key one action, and lists every key it handles', () => {
     const specs = [...REPLAY_SHORTCUTS, ...VIEW_SHORTCUTS].flatMap((s) => s.keys.map(([spec]) => spec));
-    assert.deepEqual(specs.filter((s, i) => specs.indexOf(s) !== i), [], 'a key bound twice');
+    assert.deepEqual(
+      specs.filter((s, i) => specs.indexOf(s) !== i),
+      [],
+      'a key bound twice',
+    );
     for (const s of [...REPLAY_SHORTCUTS, ...VIEW_SHORTCUTS]) assert.ok(s.label && s.does, JSON.stringify(s));
   });
 });

@@ -23,32 +23,75 @@ function assertNoOverlap(placed: { left: number; row: number; label: { w: number
 
 describe('timeline label placement', () => {
   it('keeps labels that clear each other, skips one that would overlap', () => {
-    const placed = placeLabels([{ x: 50, w: 60 }, { x: 90, w: 60 }, { x: 200, w: 60 }], { pad: 6 });
-    assert.deepEqual(placed.map((p) => [p.label.x, p.left, p.row]), [[50, 20, 0], [200, 170, 0]]);
+    const placed = placeLabels(
+      [
+        { x: 50, w: 60 },
+        { x: 90, w: 60 },
+        { x: 200, w: 60 },
+      ],
+      { pad: 6 },
+    );
+    assert.deepEqual(
+      placed.map((p) => [p.label.x, p.left, p.row]),
+      [
+        [50, 20, 0],
+        [200, 170, 0],
+      ],
+    );
   });
 
   it('stacks into a second row before skipping, and skips once the rows are full', () => {
-    const labels = [{ x: 50, w: 60 }, { x: 60, w: 60 }, { x: 70, w: 60 }];
+    const labels = [
+      { x: 50, w: 60 },
+      { x: 60, w: 60 },
+      { x: 70, w: 60 },
+    ];
     const placed = placeLabels(labels, { rows: 2, pad: 4 });
-    assert.deepEqual(placed.map((p) => [p.label.x, p.row]), [[50, 0], [60, 1]]);
+    assert.deepEqual(
+      placed.map((p) => [p.label.x, p.row]),
+      [
+        [50, 0],
+        [60, 1],
+      ],
+    );
     assertNoOverlap(placed, 4);
   });
 
   it('places a kept label (the selected finding) first, even when an earlier one was in its way', () => {
-    const placed = placeLabels([{ x: 50, w: 60 }, { x: 70, w: 60, keep: true }], { pad: 6 });
-    assert.deepEqual(placed.map((p) => p.label.x), [70]);
+    const placed = placeLabels(
+      [
+        { x: 50, w: 60 },
+        { x: 70, w: 60, keep: true },
+      ],
+      { pad: 6 },
+    );
+    assert.deepEqual(
+      placed.map((p) => p.label.x),
+      [70],
+    );
   });
 
   it('left-aligned labels (the axis ticks) shift inside the plot and are skipped when they do not fit', () => {
-    const placed = placeLabels([{ x: 0, w: 50 }, { x: 40, w: 50 }, { x: 110, w: 50 }, { x: 190, w: 50 }], { align: 'left', minX: 0, maxX: 220, pad: 8 });
-    assert.deepEqual(placed.map((p) => p.left), [0, 110, 170]);
+    const placed = placeLabels(
+      [
+        { x: 0, w: 50 },
+        { x: 40, w: 50 },
+        { x: 110, w: 50 },
+        { x: 190, w: 50 },
+      ],
+      { align: 'left', minX: 0, maxX: 220, pad: 8 },
+    );
+    assert.deepEqual(
+      placed.map((p) => p.left),
+      [0, 110, 170],
+    );
     const wide = placeLabels([{ x: 0, w: 300 }], { align: 'left', minX: 0, maxX: 220 });
     assert.deepEqual(wide, [], 'wider than the plot: left out');
   });
 
   it('never overlaps, whatever the labels (random bands of gaps opened close together)', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 200; run++) {
       const labels = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => ({ x: rnd() * 800, w: 10 + rnd() * 120, keep: rnd() < 0.05 }));
       const rows = 1 + Math.floor(rnd() * 3);
@@ -66,7 +109,10 @@ describe('an open gap in the live timeline', () => {
 
   it('is a band from where it opened to now, inside its whole wait, saying what it waits for', () => {
     const b = openGapBand(3, waiting(3_250))!;
-    assert.deepEqual({ ...b }, { kind: 'gap', key: 3, t0: T0, tNow: T0 + 3_250, tDeadline: T0 + 10_000, fraction: 0.325, label: 'waiting for #400 · 3.2 s of 10 s' });
+    assert.deepEqual(
+      { ...b },
+      { kind: 'gap', key: 3, t0: T0, tNow: T0 + 3_250, tDeadline: T0 + 10_000, fraction: 0.325, label: 'waiting for #400 · 3.2 s of 10 s' },
+    );
   });
 
   it('grows while it waits and stops at its timeout', () => {
@@ -113,17 +159,34 @@ describe('a start window in the live timeline', () => {
   });
 
   it('a hole among the first arrivals is drawn as an open gap from the arrival above it, saying when the key starts', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
+    const s = new Sequencer<number>(
+      { gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true },
+      { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} },
+    );
     s.advance(T0);
     s.offer('A', 7100, 'a', 0);
     s.advance(T0 + 2_000);
     s.offer('A', 7102, 'b', 0);
     const b = openGapBand(0, openStateOf(s, s.key('A')!, T0 + 3_000))!;
-    assert.deepEqual({ ...b }, { kind: 'gap', key: 0, t0: T0 + 2_000, tNow: T0 + 3_000, tDeadline: T0 + 12_000, fraction: 0.1, label: 'waiting for #7101 · 1 s of 10 s · starts in 7 s' });
+    assert.deepEqual(
+      { ...b },
+      {
+        kind: 'gap',
+        key: 0,
+        t0: T0 + 2_000,
+        tNow: T0 + 3_000,
+        tDeadline: T0 + 12_000,
+        fraction: 0.1,
+        label: 'waiting for #7101 · 1 s of 10 s · starts in 7 s',
+      },
+    );
   });
 
   it('is the state the host sends: the sequencer in its start window, then gone when it closes', () => {
-    const s = new Sequencer<number>({ gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true }, { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} });
+    const s = new Sequencer<number>(
+      { gapTimeoutMs: 10_000, capacity: 1000, seqBits: 64, sequenced: true },
+      { message() {}, gap() {}, duplicate() {}, late() {}, reordered() {} },
+    );
     s.advance(T0);
     s.offer('A', 7100, 'a', 0);
     s.offer('A', 7102, 'b', 0);
@@ -210,7 +273,12 @@ describe('follow live', () => {
 
   it('a live domain is never degenerate: no arrival yet, one arrival, an epoch start', () => {
     const now = T0 + 3_000;
-    for (const [start, end] of [[0, now], [now, now], [Number.NaN, now], [now + 1, now]]) {
+    for (const [start, end] of [
+      [0, now],
+      [now, now],
+      [Number.NaN, now],
+      [now + 1, now],
+    ]) {
       const d = liveDomain(start, end);
       assert.equal(d.t1, now);
       near(d.t1 - d.t0, LIVE_MIN_SPAN_MS, `span for start ${start}`);

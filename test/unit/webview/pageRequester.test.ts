@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { MAX_PENDING, PageRequest, PageRequester, REPLAY_REFRESH_MS, REQUEST_DEBOUNCE_MS, REQUEST_MAX_WAIT_MS, ViewNeed } from '../../../src/webview/pageRequester';
+import {
+  MAX_PENDING,
+  PageRequest,
+  PageRequester,
+  REPLAY_REFRESH_MS,
+  REQUEST_DEBOUNCE_MS,
+  REQUEST_MAX_WAIT_MS,
+  ViewNeed,
+} from '../../../src/webview/pageRequester';
 import type { Timers } from '../../../src/core/util/timers';
 
 /** A clock that moves only when told, with the timers due by then run in order. */
@@ -92,7 +100,11 @@ describe('webview PageRequester (debounce, generations, stale replies)', () => {
         clock.advance(20);
       }
       if (maxWaitMs === Infinity) assert.equal(sent.length, 0, 'standalone: waits for the gesture to pause');
-      else assert.ok(sent.length >= Math.floor(1000 / maxWaitMs) - 1 && sent.length <= Math.ceil(1000 / maxWaitMs), `one request per maximum wait, got ${sent.length}`);
+      else
+        assert.ok(
+          sent.length >= Math.floor(1000 / maxWaitMs) - 1 && sent.length <= Math.ceil(1000 / maxWaitMs),
+          `one request per maximum wait, got ${sent.length}`,
+        );
       clock.advance(REQUEST_DEBOUNCE_MS);
       assert.equal(sent.at(-1)?.t0, t - 20 - 500, 'the last request is for where the view stopped');
     }
@@ -107,7 +119,10 @@ describe('webview PageRequester (debounce, generations, stale replies)', () => {
     assert.equal(sent.length, 1, 'the scheduled request was dropped');
     r.requestNow();
     assert.equal(sent.length, 1, 'the same page is in flight');
-    assert.equal(r.receive(1, () => 'P1'), true);
+    assert.equal(
+      r.receive(1, () => 'P1'),
+      true,
+    );
     assert.equal(r.isFresh(), true);
     r.requestNow();
     assert.equal(sent.length, 1, 'cached and fresh');
@@ -133,10 +148,17 @@ describe('webview PageRequester (debounce, generations, stale replies)', () => {
     assert.equal(r.generation, g + 1);
     assert.equal(sent.length, 2, 'the page asked for again, for the new generation');
     let unpacked = 0;
-    assert.equal(r.receive(sent[0].requestId, () => `old ${++unpacked}`), false, 'stale');
+    assert.equal(
+      r.receive(sent[0].requestId, () => `old ${++unpacked}`),
+      false,
+      'stale',
+    );
     assert.equal(unpacked, 0, 'a stale page is not even unpacked');
     assert.equal(r.cache.size, 0);
-    assert.equal(r.receive(sent[1].requestId, () => 'new'), true);
+    assert.equal(
+      r.receive(sent[1].requestId, () => 'new'),
+      true,
+    );
     assert.deepEqual(r.bestFor(1), { page: 'new', fresh: true });
   });
 
@@ -148,10 +170,21 @@ describe('webview PageRequester (debounce, generations, stale replies)', () => {
     }
     assert.equal(r.pendingCount, 3);
     // The host skips the second request and answers the third: the first is superseded too.
-    assert.equal(r.receive(sent[2].requestId, () => 'third'), true);
+    assert.equal(
+      r.receive(sent[2].requestId, () => 'third'),
+      true,
+    );
     assert.equal(r.pendingCount, 0);
-    assert.equal(r.receive(sent[0].requestId, () => 'first'), false, 'late reply to a superseded request');
-    assert.equal(r.receive(999, () => 'stranger'), false, 'never asked for');
+    assert.equal(
+      r.receive(sent[0].requestId, () => 'first'),
+      false,
+      'late reply to a superseded request',
+    );
+    assert.equal(
+      r.receive(999, () => 'stranger'),
+      false,
+      'never asked for',
+    );
     assert.equal(r.cache.size, 1);
     clock.advance(1000);
     assert.equal(sent.length, 3);
@@ -165,7 +198,11 @@ describe('webview PageRequester (debounce, generations, stale replies)', () => {
     }
     assert.equal(sent.length, MAX_PENDING + 1);
     assert.equal(r.pendingCount, MAX_PENDING);
-    assert.equal(r.receive(sent[0].requestId, () => 'oldest'), false, 'forgotten');
+    assert.equal(
+      r.receive(sent[0].requestId, () => 'oldest'),
+      false,
+      'forgotten',
+    );
   });
 
   it('keeps a few pages of older generations to draw from, never as fresh', () => {

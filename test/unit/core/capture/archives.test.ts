@@ -27,13 +27,20 @@ describe('archives: BigQuery rows', () => {
 
   it('takes the ordering key out of the attributes, attributes as a JSON string or an object', () => {
     const row = { message_id: '7', publish_time: '2026-12-01 09:30:00 UTC', attributes: '{"n":"1","ordering_key":"acct-1"}', data: 'aGk=' };
-    assert.deepEqual(rowToRecord(row, 'base64-or-text'), { message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: 'aGk=' } });
+    assert.deepEqual(rowToRecord(row, 'base64-or-text'), {
+      message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: 'aGk=' },
+    });
     const obj = rowToRecord({ ...row, attributes: { n: 2 }, data: { price: 1 } }, 'base64-or-text');
-    assert.deepEqual(obj, { message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', attributes: { n: '2' }, data: Buffer.from('{"price":1}').toString('base64') } });
+    assert.deepEqual(obj, {
+      message: { messageId: '7', publishTime: '2026-12-01T09:30:00Z', attributes: { n: '2' }, data: Buffer.from('{"price":1}').toString('base64') },
+    });
   });
 
   it('says why a row is not a record', () => {
-    assert.match(rowToRecord({ message_id: '7', publish_time: '2026-12-01 09:30:00 UTC', attributes: '{"n":' }, 'text') as string, /^attributes is not valid JSON/);
+    assert.match(
+      rowToRecord({ message_id: '7', publish_time: '2026-12-01 09:30:00 UTC', attributes: '{"n":' }, 'text') as string,
+      /^attributes is not valid JSON/,
+    );
     assert.match(rowToRecord({ message_id: '7', publish_time: 'soon' }, 'text') as string, /^publish_time "soon" is not a time/);
     assert.equal(rowToRecord({ message_id: '' }, 'text'), 'row has no message_id');
   });
@@ -51,7 +58,13 @@ describe('archives: Avro container parsing', () => {
     assert.equal(a.length, 9);
     assert.deepEqual(b, a);
     assert.deepEqual(a[0].record, {
-      message: { messageId: '1001', publishTime: '2026-12-01T09:30:00.000123Z', orderingKey: 'acct-1', attributes: { n: '1', ordering_key: 'acct-1' }, data: Buffer.from('{"key":"acct-1","n":1}').toString('base64') },
+      message: {
+        messageId: '1001',
+        publishTime: '2026-12-01T09:30:00.000123Z',
+        orderingKey: 'acct-1',
+        attributes: { n: '1', ordering_key: 'acct-1' },
+        data: Buffer.from('{"key":"acct-1","n":1}').toString('base64'),
+      },
     });
     assert.equal(a[0].time, Date.UTC(2026, 11, 1, 9, 30) + 0.123);
   });
@@ -75,7 +88,10 @@ describe('archives: the built CLI', function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   function replay(...args: string[]) {
-    const r = spawnSync(process.execPath, [cli, 'replay', '--json', '--seq', 'attribute:n', '--gap-timeout', '5s', ...args], { encoding: 'utf8', cwd: fixtures });
+    const r = spawnSync(process.execPath, [cli, 'replay', '--json', '--seq', 'attribute:n', '--gap-timeout', '5s', ...args], {
+      encoding: 'utf8',
+      cwd: fixtures,
+    });
     return { code: r.status, stderr: r.stderr, summary: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
   }
 
@@ -90,7 +106,10 @@ describe('archives: the built CLI', function () {
       assert.deepEqual(counts(r.summary), SCENARIO);
       assert.equal(r.summary?.invalid, 0);
       assert.equal(r.summary?.firstTime, Date.UTC(2026, 11, 1, 9, 30) + 0.123);
-      assert.deepEqual((r.summary?.byKey as { key: string }[]).map((k) => k.key), ['acct-1', 'acct-2']);
+      assert.deepEqual(
+        (r.summary?.byKey as { key: string }[]).map((k) => k.key),
+        ['acct-1', 'acct-2'],
+      );
       assert.equal(r.stderr, '');
     });
   }
@@ -110,7 +129,10 @@ describe('archives: the built CLI', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.summary?.received, 4);
     assert.equal(r.summary?.keys, 1);
-    assert.match(r.stderr, /^seqscope: note: gcs-data-only\.avro is a Cloud Storage subscription Avro archive written without write_metadata: its messages carry no ids, publish times/);
+    assert.match(
+      r.stderr,
+      /^seqscope: note: gcs-data-only\.avro is a Cloud Storage subscription Avro archive written without write_metadata: its messages carry no ids, publish times/,
+    );
   });
 
   it('reads a text archive only when asked, in file order, saying what is unknown', () => {
@@ -120,12 +142,18 @@ describe('archives: the built CLI', function () {
     assert.equal(guessed.summary?.invalid, 4);
     assert.equal(guessed.code, 2, 'no record could be sequenced: a failed run');
     assert.equal(guessed.stderr.trim().split('\n').length, 1, guessed.stderr);
-    assert.match(guessed.stderr, /note: no record is a Pub\/Sub message: if these are bare payloads \(a Cloud Storage subscription's text archive\), read them with --input-format text/);
+    assert.match(
+      guessed.stderr,
+      /note: no record is a Pub\/Sub message: if these are bare payloads \(a Cloud Storage subscription's text archive\), read them with --input-format text/,
+    );
     const r = replay('--seq', 'none', '--input-format', 'text', 'gcs-text.txt');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.summary?.received, 4);
     assert.equal(r.summary?.duplicates, 0);
-    assert.match(r.stderr, /note: gcs-text\.txt is a Cloud Storage subscription text archive \(bare payloads\): its messages carry no ids, publish times, attributes or ordering keys; file order is taken as arrival order/);
+    assert.match(
+      r.stderr,
+      /note: gcs-text\.txt is a Cloud Storage subscription text archive \(bare payloads\): its messages carry no ids, publish times, attributes or ordering keys; file order is taken as arrival order/,
+    );
   });
 
   it('merges a folder, or a pattern, of files by publish time: a key split across files is sequenced right', () => {
@@ -151,7 +179,10 @@ describe('archives: the built CLI', function () {
   it('reports a wrong Avro schema as an error naming the file and the fields', () => {
     const r = replay('bad/wrong-schema.avro');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^seqscope: bad\/wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field/);
+    assert.match(
+      r.stderr,
+      /^seqscope: bad\/wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field/,
+    );
   });
 
   it('skips a corrupt block with its byte offset and reads the rest', () => {

@@ -9,11 +9,26 @@ import { CaptureEntry, parseEntry } from '../../../../src/core/capture/captureRe
 import { ReplayEngine } from '../../../../src/core/replay/replayEngine';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { ReorderedEvent } from '../../../../src/core/trace/traceEvents';
-import { ArchiveMessage, BIGQUERY_AVRO_SCHEMA, bigQueryAvroRow, bigQueryJsonRow, encodeAvro, gcsRecord, GCS_WITH_METADATA_SCHEMA, T0_US } from '../../../support/archiveFixtures';
+import {
+  ArchiveMessage,
+  BIGQUERY_AVRO_SCHEMA,
+  bigQueryAvroRow,
+  bigQueryJsonRow,
+  encodeAvro,
+  gcsRecord,
+  GCS_WITH_METADATA_SCHEMA,
+  T0_US,
+} from '../../../support/archiveFixtures';
 
 /** Key acct-1 published 1001 (0 s), 1002 (1 s), 1003 (3 s); the archive holds 1003 before 1002. acct-2 in order. */
 function plantedReorder(): ArchiveMessage[] {
-  const m = (id: string, s: number, key: string): ArchiveMessage => ({ id, us: T0_US + s * 1_000_000 + 123, key, attributes: {}, payload: JSON.stringify({ id }) });
+  const m = (id: string, s: number, key: string): ArchiveMessage => ({
+    id,
+    us: T0_US + s * 1_000_000 + 123,
+    key,
+    attributes: {},
+    payload: JSON.stringify({ id }),
+  });
   return [m('1001', 0, 'acct-1'), m('2001', 0.5, 'acct-2'), m('1003', 3, 'acct-1'), m('2002', 3.5, 'acct-2'), m('1002', 1, 'acct-1')];
 }
 
@@ -42,19 +57,28 @@ describe('archives: judged by publish order', () => {
   it('a Cloud Storage Avro file (write_metadata): the message written after a later-published one is reordered', async () => {
     const { events, options } = reordered(await avroEntries(GCS_WITH_METADATA_SCHEMA, plantedReorder().map(gcsRecord)));
     assert.match(options, /seq publishTime/);
-    assert.deepEqual(events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition })), [EXPECTED]);
+    assert.deepEqual(
+      events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition })),
+      [EXPECTED],
+    );
     assert.equal(events[0].publishTime, '2026-12-01T09:30:01.000123Z');
     assert.equal(events[0].behindPublishTime, '2026-12-01T09:30:03.000123Z');
   });
 
   it('a BigQuery Avro export', async () => {
     const { events } = reordered(await avroEntries(BIGQUERY_AVRO_SCHEMA, plantedReorder().map(bigQueryAvroRow)));
-    assert.deepEqual(events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition })), [EXPECTED]);
+    assert.deepEqual(
+      events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition })),
+      [EXPECTED],
+    );
   });
 
   it('a BigQuery JSON export', () => {
     const entries = plantedReorder().map((m, i) => parseEntry(bigQueryJsonRow(m), 0, i + 1));
     const { events } = reordered(entries);
-    assert.deepEqual(events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition, line: e.line })), [{ ...EXPECTED, line: 5 }]);
+    assert.deepEqual(
+      events.map((e) => ({ key: e.key, messageId: e.messageId, behindMessageId: e.behindMessageId, byMs: e.byMs, byPosition: e.byPosition, line: e.line })),
+      [{ ...EXPECTED, line: 5 }],
+    );
   });
 });

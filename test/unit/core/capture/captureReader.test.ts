@@ -31,7 +31,12 @@ const BASIC_IDS = ['m1', 'm2', 'm3', 'm4'];
 const BASIC_TIMES = ['2024-03-07T14:00:00.010Z', '2024-03-07T14:00:00.020Z', '2024-03-07T14:00:00.030Z', '2024-03-07T14:00:00.040Z'].map((s) => Date.parse(s));
 
 function line(id: string, receivedAt: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ackId: `ack-${id}`, message: { messageId: id, data: 'AA==', attributes: { k: 'v' }, publishTime: '2024-01-01T00:00:00Z' }, receivedAt, ...extra });
+  return JSON.stringify({
+    ackId: `ack-${id}`,
+    message: { messageId: id, data: 'AA==', attributes: { k: 'v' }, publishTime: '2024-01-01T00:00:00Z' },
+    receivedAt,
+    ...extra,
+  });
 }
 
 function openFds(): number | undefined {
@@ -272,7 +277,10 @@ describe('captureReader', () => {
     });
 
     it('reads CRLF JSON Lines with blank lines', async () => {
-      const p = write('crlf.jsonl', [line('a', '2024-01-01T00:00:01Z'), '', line('b', '2024-01-01T00:00:02Z'), line('c', '2024-01-01T00:00:03Z')].join('\r\n') + '\r\n');
+      const p = write(
+        'crlf.jsonl',
+        [line('a', '2024-01-01T00:00:01Z'), '', line('b', '2024-01-01T00:00:02Z'), line('c', '2024-01-01T00:00:03Z')].join('\r\n') + '\r\n',
+      );
       const { entries } = await readAll(p);
       assert.deepEqual(
         entries.map((e) => [e.line, e.record?.message.messageId]),
@@ -285,7 +293,10 @@ describe('captureReader', () => {
     });
 
     it('reads a first line that follows a UTF-8 BOM', async () => {
-      const p = write('bom.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(line('a', '2024-01-01T00:00:01Z') + '\n' + line('b', '2024-01-01T00:00:02Z'))]));
+      const p = write(
+        'bom.jsonl',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(line('a', '2024-01-01T00:00:01Z') + '\n' + line('b', '2024-01-01T00:00:02Z'))]),
+      );
       const { entries, reader } = await readAll(p);
       assert.deepEqual(
         entries.map((e) => [e.line, e.invalid ?? e.record!.message.messageId]),
@@ -316,7 +327,11 @@ describe('captureReader', () => {
     });
 
     it('reads a pretty pull response whose first key is not receivedMessages', async () => {
-      const doc = { ackIds: ['x'], receivedMessages: [JSON.parse(line('a', '2024-01-01T00:00:01Z')), JSON.parse(line('b', '2024-01-01T00:00:02Z'))], next: 'token' };
+      const doc = {
+        ackIds: ['x'],
+        receivedMessages: [JSON.parse(line('a', '2024-01-01T00:00:01Z')), JSON.parse(line('b', '2024-01-01T00:00:02Z'))],
+        next: 'token',
+      };
       const p = write('pull-other-key.json', JSON.stringify(doc, null, 2));
       const { entries, reader } = await readAll(p);
       assert.equal(reader.format, 'pull');
@@ -370,7 +385,12 @@ describe('captureReader', () => {
         lines.push(
           JSON.stringify({
             ackId: `ack-${i}-${'x'.repeat(40)}`,
-            message: { data: Buffer.from(`payload ${i} ✓`).toString('base64'), attributes: { Channel: String(i % 5), MsgSeqNum: String(i) }, messageId: `m${i}`, publishTime: new Date(t0 + i).toISOString() },
+            message: {
+              data: Buffer.from(`payload ${i} ✓`).toString('base64'),
+              attributes: { Channel: String(i % 5), MsgSeqNum: String(i) },
+              messageId: `m${i}`,
+              publishTime: new Date(t0 + i).toISOString(),
+            },
             deliveryAttempt: 1,
             receivedAt: new Date(t0 + i + 3).toISOString(),
           }),
@@ -489,9 +509,15 @@ describe('captureRecord', () => {
   });
 
   it('recordTime prefers receivedAt and names the field it could not read', () => {
-    assert.equal(recordTime({ message: { messageId: '1', publishTime: '2024-01-01T00:00:00Z' }, receivedAt: '2024-01-01T00:00:05Z' }), Date.UTC(2024, 0, 1, 0, 0, 5));
+    assert.equal(
+      recordTime({ message: { messageId: '1', publishTime: '2024-01-01T00:00:00Z' }, receivedAt: '2024-01-01T00:00:05Z' }),
+      Date.UTC(2024, 0, 1, 0, 0, 5),
+    );
     assert.equal(recordTime({ message: { messageId: '1', publishTime: '2024-01-01T00:00:00Z' } }), Date.UTC(2024, 0, 1));
-    assert.equal(recordTime({ message: { messageId: '1', publishTime: '2024-01-01T00:00:00Z' }, receivedAt: 'soon' }), 'receivedAt "soon" is not an RFC 3339 time');
+    assert.equal(
+      recordTime({ message: { messageId: '1', publishTime: '2024-01-01T00:00:00Z' }, receivedAt: 'soon' }),
+      'receivedAt "soon" is not an RFC 3339 time',
+    );
     assert.equal(recordTime({ message: { messageId: '1', publishTime: 'then' } }), 'publishTime "then" is not an RFC 3339 time');
     assert.equal(recordTime({ message: { messageId: '1', publishTime: 5 as unknown as string } }), 'publishTime 5 is not an RFC 3339 time');
   });
@@ -510,14 +536,17 @@ describe('captureRecord', () => {
 
   it('parseEntry never throws and stamps file and line', () => {
     // Its fields, whatever makes it (a RecordEntry, see captureRecord.ts).
-    assert.deepEqual({ ...parseEntry('{"message":{"messageId":"x","publishTime":"2024-01-01T00:00:00Z"}}', 4, 17, 120, 66) }, {
-      file: 4,
-      line: 17,
-      offset: 120,
-      length: 66,
-      time: Date.UTC(2024, 0, 1),
-      record: { message: { messageId: 'x', publishTime: '2024-01-01T00:00:00Z' } },
-    });
+    assert.deepEqual(
+      { ...parseEntry('{"message":{"messageId":"x","publishTime":"2024-01-01T00:00:00Z"}}', 4, 17, 120, 66) },
+      {
+        file: 4,
+        line: 17,
+        offset: 120,
+        length: 66,
+        time: Date.UTC(2024, 0, 1),
+        record: { message: { messageId: 'x', publishTime: '2024-01-01T00:00:00Z' } },
+      },
+    );
     const bad = parseEntry('{', 1, 2);
     assert.equal(bad.file, 1);
     assert.equal(bad.line, 2);

@@ -29,7 +29,8 @@ function feed(make: () => Splitter, input: Buffer, sizes: (i: number) => number)
 
 /** Checks each record's byte offset/length against the input, then keeps line and text. */
 function outcome(input: Buffer, raw: RawRecord[], problem?: { line: number; reason: string }): Outcome {
-  for (const r of raw) if (r.invalid === undefined) assert.equal(input.toString('utf8', r.offset, r.offset + r.length), r.text, `offset ${r.offset} of line ${r.line}`);
+  for (const r of raw)
+    if (r.invalid === undefined) assert.equal(input.toString('utf8', r.offset, r.offset + r.length), r.text, `offset ${r.offset} of line ${r.line}`);
   const records: Outcome['records'] = raw.map((r) => {
     if (r.invalid === undefined) return { line: r.line, text: r.text };
     assert.match(r.invalid, TOO_LONG);
@@ -39,7 +40,8 @@ function outcome(input: Buffer, raw: RawRecord[], problem?: { line: number; reas
 }
 
 /** What a record longer than the splitter's bound is reported with. */
-const TOO_LONG = /^the record is \d+ bytes, longer than SeqScope reads \(16 bytes; a Pub\/Sub message is at most 10 MB\): skipped unread — is a newline missing\?$/;
+const TOO_LONG =
+  /^the record is \d+ bytes, longer than SeqScope reads \(16 bytes; a Pub\/Sub message is at most 10 MB\): skipped unread — is a newline missing\?$/;
 
 function whole(make: () => Splitter, input: Buffer): Outcome {
   return feed(make, input, () => input.length);
@@ -61,14 +63,30 @@ function randomSizes(seed: number, max: number): (i: number) => number {
 /** Asserts that every way of cutting `input` gives `expected`. */
 function assertEveryCut(make: () => Splitter, input: Buffer, expected: Outcome): void {
   assert.deepEqual(whole(make, input), expected, 'whole input');
-  assert.deepEqual(feed(make, input, () => 1), expected, '1-byte chunks');
-  assert.deepEqual(feed(make, input, () => 2), expected, '2-byte chunks');
-  assert.deepEqual(feed(make, input, () => 3), expected, '3-byte chunks');
+  assert.deepEqual(
+    feed(make, input, () => 1),
+    expected,
+    '1-byte chunks',
+  );
+  assert.deepEqual(
+    feed(make, input, () => 2),
+    expected,
+    '2-byte chunks',
+  );
+  assert.deepEqual(
+    feed(make, input, () => 3),
+    expected,
+    '3-byte chunks',
+  );
   for (let seed = 1; seed <= 20; seed++) {
     assert.deepEqual(feed(make, input, randomSizes(seed, 17)), expected, `random chunks, seed ${seed}`);
   }
   for (let cut = 0; cut <= input.length; cut++) {
-    assert.deepEqual(feed(make, input, (i) => (i === 0 ? cut || input.length : input.length)), expected, `cut at byte ${cut}`);
+    assert.deepEqual(
+      feed(make, input, (i) => (i === 0 ? cut || input.length : input.length)),
+      expected,
+      `cut at byte ${cut}`,
+    );
   }
   // Empty chunks in between change nothing.
   const s = make();
@@ -186,7 +204,10 @@ describe('LineSplitter', () => {
     const mib = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 65; i++) assert.deepEqual(s.push(mib), []);
     const [r] = s.push(Buffer.from('\n{}\n'));
-    assert.equal(r.invalid, 'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?');
+    assert.equal(
+      r.invalid,
+      'the record is 65 MiB, longer than SeqScope reads (64 MiB; a Pub/Sub message is at most 10 MB): skipped unread — is a newline missing?',
+    );
     assert.deepEqual([r.line, r.offset, r.length, r.text], [1, 0, 65 * 1024 * 1024, '']);
     assert.deepEqual(s.end(), { records: [] });
   });
@@ -197,7 +218,10 @@ describe('LineSplitter', () => {
     const expected = all.flatMap((t, i) => (t === '' ? [] : [{ line: i + 1, text: t }]));
     const input = Buffer.from(all.join('\n') + '\n');
     assert.deepEqual(feed(lines, input, randomSizes(42, 300)), { records: expected });
-    assert.deepEqual(feed(lines, input, () => 1), { records: expected });
+    assert.deepEqual(
+      feed(lines, input, () => 1),
+      { records: expected },
+    );
   });
 });
 

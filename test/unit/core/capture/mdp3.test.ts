@@ -39,7 +39,11 @@ describe('MDP 3.0 packet decoder', () => {
     assert.equal(p.sendingTimeNs, '18446744073709551615', 'uInt64, every digit');
     assert.deepEqual(
       p.messages.map((m) => [m.offset, m.size, m.blockLength, m.templateId, m.schemaId, m.version]),
-      [[12, 40, 11, 46, 1, 9], [52, 64, 11, 47, 2, 13], [116, 10, 0, 12, 1, 9]],
+      [
+        [12, 40, 11, 46, 1, 9],
+        [52, 64, 11, 47, 2, 13],
+        [116, 10, 0, 12, 1, 9],
+      ],
     );
   });
 
@@ -51,7 +55,13 @@ describe('MDP 3.0 packet decoder', () => {
   });
 
   it('says why for a packet cut at every byte length, never throws', () => {
-    const bytes = encodeMdp3Packet({ ...TUTORIAL, messages: [{ templateId: 46, blockLength: 11, size: 40 }, { templateId: 47, blockLength: 11, size: 64 }] });
+    const bytes = encodeMdp3Packet({
+      ...TUTORIAL,
+      messages: [
+        { templateId: 46, blockLength: 11, size: 40 },
+        { templateId: 47, blockLength: 11, size: 64 },
+      ],
+    });
     const whole = [12 + 40, bytes.length];
     for (let n = 0; n < bytes.length; n++) {
       const r = decodeMdp3(bytes.subarray(0, n));
@@ -61,7 +71,9 @@ describe('MDP 3.0 packet decoder', () => {
     }
     assert.deepEqual(decodeMdp3(bytes.subarray(0, 5)), { error: 'MDP 3.0 packet of 5 bytes is shorter than its 12-byte header (truncated?)' });
     assert.deepEqual(decodeMdp3(bytes.subarray(0, 12)), { error: 'MDP 3.0 packet has its 12-byte header and no message (truncated?)' });
-    assert.deepEqual(decodeMdp3(bytes.subarray(0, 20)), { error: 'MDP 3.0 packet is cut short: message 1 at byte 12 has 8 of its 10 header bytes (truncated?)' });
+    assert.deepEqual(decodeMdp3(bytes.subarray(0, 20)), {
+      error: 'MDP 3.0 packet is cut short: message 1 at byte 12 has 8 of its 10 header bytes (truncated?)',
+    });
     assert.deepEqual(decodeMdp3(bytes.subarray(0, 30)), { error: 'MDP 3.0 message 1 at byte 12 gives MsgSize 40, but 18 bytes are left (truncated?)' });
   });
 
@@ -77,7 +89,12 @@ describe('MDP 3.0 packet decoder', () => {
     for (let i = 0; i < 500; i++) {
       const junk = Uint8Array.from({ length: (i % 90) + 1 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff);
       const r = decodeMdp3(junk);
-      if (!isMdp3Error(r)) assert.equal(r.messages.reduce((s, m) => s + m.size, 12), junk.length, 'whatever decodes frames exactly');
+      if (!isMdp3Error(r))
+        assert.equal(
+          r.messages.reduce((s, m) => s + m.size, 12),
+          junk.length,
+          'whatever decodes frames exactly',
+        );
     }
     assert.deepEqual(decodeMdp3Base64('not base64!'), { error: 'the payload (data) is not base64, so not an MDP 3.0 packet' });
     assert.deepEqual(decodeMdp3Base64(Buffer.from('{"MsgSeqNum":1}').toString('base64')), { error: 'the payload is JSON text, not an MDP 3.0 packet' });

@@ -11,7 +11,11 @@ const T0 = Date.parse('2024-03-07T14:00:00Z');
 /** A capture line received `t` ms after T0; `null` makes an invalid line. */
 function captureLine(id: string, t: number | null): string {
   if (t === null) return `{"not a record": "${id}"}`;
-  return JSON.stringify({ ackId: `ack-${id}`, message: { messageId: id, publishTime: new Date(T0).toISOString() }, receivedAt: new Date(T0 + t).toISOString() });
+  return JSON.stringify({
+    ackId: `ack-${id}`,
+    message: { messageId: id, publishTime: new Date(T0).toISOString() },
+    receivedAt: new Date(T0 + t).toISOString(),
+  });
 }
 
 /** What an entry is: the messageId (or "invalid@line") and its file. */

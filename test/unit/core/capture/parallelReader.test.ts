@@ -48,7 +48,12 @@ describe('ParallelLineReader', () => {
 
   /** Both readers over the same inputs: the single-threaded one, and the parallel one with the given ranges and pool. */
   /** Both readers' outcome, or the error each threw (a capture damaged in its first bytes fails to open). */
-  async function both(inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[], options: SequencingOptions, rangeBytes: number, pool: ScanPool): Promise<[Outcome | string, Outcome | string]> {
+  async function both(
+    inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[],
+    options: SequencingOptions,
+    rangeBytes: number,
+    pool: ScanPool,
+  ): Promise<[Outcome | string, Outcome | string]> {
     const failed = (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`;
     return [await singleThreaded(inputs, options).catch(failed), await parallelReader(inputs, options, rangeBytes, pool).catch(failed)];
   }
@@ -63,7 +68,12 @@ describe('ParallelLineReader', () => {
     return replay(plain, options, paths);
   }
 
-  async function parallelReader(inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[], options: SequencingOptions, rangeBytes: number, pool: ScanPool): Promise<Outcome> {
+  async function parallelReader(
+    inputs: (() => { path: string; stream?: NodeJS.ReadableStream })[],
+    options: SequencingOptions,
+    rangeBytes: number,
+    pool: ScanPool,
+  ): Promise<Outcome> {
     const paths: string[] = [];
     const parallel: EntrySource[] = [];
     for (const [i, make] of inputs.entries()) {
@@ -79,46 +89,67 @@ describe('ParallelLineReader', () => {
   it('reads random captures as the single-threaded reader does, for any cut and thread count', async () => {
     const measured = new Set<string>();
     await fc.assert(
-      fc.asyncProperty(captureArb, fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 4 }), fc.integer(), fc.boolean(), async (c, rangeBytes, threads, seed, cme) => {
-        const path = write(captureBytes(c));
-        const [single, parallel] = await both([() => ({ path })], cme ? CME : DEFAULT_OPTIONS, rangeBytes, shuffledPool(threads, seed));
-        assert.deepEqual(parallel, single);
-        // The hold and latency percentiles too (in the summary above; named here, as they come from
-        // times the scanning threads read: publishTime, receivedAt, SendingTime).
-        if (typeof single !== 'string' && typeof parallel !== 'string') {
-          assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
-          assert.deepEqual(parallel.summary.byKey.map((k) => k.percentiles), single.summary.byKey.map((k) => k.percentiles));
-          measured.add(Object.keys(single.summary.percentiles).join());
-        }
-      }),
+      fc.asyncProperty(
+        captureArb,
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer(),
+        fc.boolean(),
+        async (c, rangeBytes, threads, seed, cme) => {
+          const path = write(captureBytes(c));
+          const [single, parallel] = await both([() => ({ path })], cme ? CME : DEFAULT_OPTIONS, rangeBytes, shuffledPool(threads, seed));
+          assert.deepEqual(parallel, single);
+          // The hold and latency percentiles too (in the summary above; named here, as they come from
+          // times the scanning threads read: publishTime, receivedAt, SendingTime).
+          if (typeof single !== 'string' && typeof parallel !== 'string') {
+            assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
+            assert.deepEqual(
+              parallel.summary.byKey.map((k) => k.percentiles),
+              single.summary.byKey.map((k) => k.percentiles),
+            );
+            measured.add(Object.keys(single.summary.percentiles).join());
+          }
+        },
+      ),
       { numRuns: 150 },
     );
     // The random captures reached every measure (a capture of one measure only would compare little).
-    assert.ok([...measured].some((m) => m === 'hold,sendToPublish,publishToReceive,sendToReceive'), [...measured].join(' | '));
+    assert.ok(
+      [...measured].some((m) => m === 'hold,sendToPublish,publishToReceive,sendToReceive'),
+      [...measured].join(' | '),
+    );
   });
 
   it('reads gzip data, standard input and merged captures alike', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(captureArb, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 3 }), fc.integer(), fc.constantFrom('file', 'gzip', 'stdin'), fc.integer({ min: 1, max: 64 }), async (cs, rangeBytes, threads, seed, how, piece) => {
-        const inputs = cs.map((c, i) => {
-          const bytes = captureBytes(c);
-          if (how === 'gzip') {
-            const path = write(gzipSync(bytes));
+      fc.asyncProperty(
+        fc.array(captureArb, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer(),
+        fc.constantFrom('file', 'gzip', 'stdin'),
+        fc.integer({ min: 1, max: 64 }),
+        async (cs, rangeBytes, threads, seed, how, piece) => {
+          const inputs = cs.map((c, i) => {
+            const bytes = captureBytes(c);
+            if (how === 'gzip') {
+              const path = write(gzipSync(bytes));
+              return () => ({ path });
+            }
+            if (how === 'stdin' && i === 0) {
+              // Standard input arrives in pieces of its own size.
+              const pieces: Buffer[] = [];
+              for (let at = 0; at < bytes.length; at += piece) pieces.push(bytes.subarray(at, at + piece));
+              return () => ({ path: '-', stream: Readable.from(pieces) });
+            }
+            const path = write(bytes);
             return () => ({ path });
-          }
-          if (how === 'stdin' && i === 0) {
-            // Standard input arrives in pieces of its own size.
-            const pieces: Buffer[] = [];
-            for (let at = 0; at < bytes.length; at += piece) pieces.push(bytes.subarray(at, at + piece));
-            return () => ({ path: '-', stream: Readable.from(pieces) });
-          }
-          const path = write(bytes);
-          return () => ({ path });
-        });
-        const [single, parallel] = await both(inputs, CME, rangeBytes, shuffledPool(threads, seed));
-        assert.deepEqual(parallel, single);
-        if (typeof single !== 'string' && typeof parallel !== 'string') assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
-      }),
+          });
+          const [single, parallel] = await both(inputs, CME, rangeBytes, shuffledPool(threads, seed));
+          assert.deepEqual(parallel, single);
+          if (typeof single !== 'string' && typeof parallel !== 'string') assert.deepEqual(parallel.summary.percentiles, single.summary.percentiles);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -138,33 +169,37 @@ describe('ParallelLineReader', () => {
   it('cuts owned chunks into ranges without copying them: each chunk one range, a straddling line one of its own', () => {
     let owned = 0;
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 30 }), { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 8 }), (lines, sizes) => {
-        const text = Buffer.from(lines.map((l) => l.replace(/\n/g, ' ') + '\n').join(''));
-        const cutter = new LineRangeCutter(1000, 100, true);
-        const pieces = [];
-        const chunks: Buffer[] = [];
-        for (let at = 0, k = 0; at < text.length; k++) {
-          // Each chunk a buffer of its own, as a file's reads are.
-          const chunk = Buffer.from(text.subarray(at, at + sizes[k % sizes.length]));
-          chunks.push(chunk);
-          at += chunk.length;
-          pieces.push(...cutter.push(chunk));
-        }
-        pieces.push(...cutter.end());
-        let offset = 0;
-        const joined: Buffer[] = [];
-        for (const p of pieces) {
-          assert.ok('range' in p);
-          assert.equal(p.offset, offset);
-          offset += p.range.length;
-          joined.push(Buffer.from(p.range));
-          // An owned range is a view into its chunk, never a copy; the others hold whole lines too.
-          if (p.owned) assert.ok(chunks.some((c) => c.buffer === p.range.buffer));
-          assert.equal(p.range[p.range.length - 1], 0x0a);
-        }
-        assert.deepEqual(Buffer.concat(joined), text);
-        owned += pieces.filter((p) => 'range' in p && p.owned).length;
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 30 }), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 8 }),
+        (lines, sizes) => {
+          const text = Buffer.from(lines.map((l) => l.replace(/\n/g, ' ') + '\n').join(''));
+          const cutter = new LineRangeCutter(1000, 100, true);
+          const pieces = [];
+          const chunks: Buffer[] = [];
+          for (let at = 0, k = 0; at < text.length; k++) {
+            // Each chunk a buffer of its own, as a file's reads are.
+            const chunk = Buffer.from(text.subarray(at, at + sizes[k % sizes.length]));
+            chunks.push(chunk);
+            at += chunk.length;
+            pieces.push(...cutter.push(chunk));
+          }
+          pieces.push(...cutter.end());
+          let offset = 0;
+          const joined: Buffer[] = [];
+          for (const p of pieces) {
+            assert.ok('range' in p);
+            assert.equal(p.offset, offset);
+            offset += p.range.length;
+            joined.push(Buffer.from(p.range));
+            // An owned range is a view into its chunk, never a copy; the others hold whole lines too.
+            if (p.owned) assert.ok(chunks.some((c) => c.buffer === p.range.buffer));
+            assert.equal(p.range[p.range.length - 1], 0x0a);
+          }
+          assert.deepEqual(Buffer.concat(joined), text);
+          owned += pieces.filter((p) => 'range' in p && p.owned).length;
+        },
+      ),
       { numRuns: 300 },
     );
     assert.ok(owned > 300, `${owned} ranges moved without a copy`);

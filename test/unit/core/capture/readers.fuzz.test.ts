@@ -30,7 +30,12 @@ function seeds(): { name: string; bytes: Buffer }[] {
   const at = (...p: string[]) => readFileSync(join(FIXTURES, ...p));
   const basic = at('captures', 'basic.jsonl');
   // 200 lines of the CME sample: a real feed's gaps, reordering and redeliveries.
-  const cme = Buffer.from(readFileSync(join(FIXTURES, '..', '..', 'media', 'samples', 'cme-sample.jsonl'), 'utf8').split('\n').slice(0, 200).join('\n') + '\n');
+  const cme = Buffer.from(
+    readFileSync(join(FIXTURES, '..', '..', 'media', 'samples', 'cme-sample.jsonl'), 'utf8')
+      .split('\n')
+      .slice(0, 200)
+      .join('\n') + '\n',
+  );
   return [
     { name: 'cme.jsonl', bytes: cme },
     { name: 'cme.jsonl.gz', bytes: gzipSync(cme) },
@@ -66,7 +71,10 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
       op: fc.constant('insert' as const),
       at: pos,
       // Random bytes, or the characters JSON, gzip and Avro readers care about most.
-      bytes: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 16 }), fc.constantFrom(...['\n', '{', '}', '[', ']', '"', '\\', ',', '\u2028', '\r\n', '\u0000', '\ufeff'].map((s) => new Uint8Array(Buffer.from(s))))),
+      bytes: fc.oneof(
+        fc.uint8Array({ minLength: 1, maxLength: 16 }),
+        fc.constantFrom(...['\n', '{', '}', '[', ']', '"', '\\', ',', '\u2028', '\r\n', '\u0000', '\ufeff'].map((s) => new Uint8Array(Buffer.from(s)))),
+      ),
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('repeat' as const), at: pos, len: fc.integer({ min: 1, max: 200 }) }) },
@@ -163,7 +171,9 @@ describe('capture readers, fuzzed', function () {
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     // The figures docs/reliability.md reports.
-    console.log(`      fuzz: ${tally.cases} cases, ${tally.records} records read, ${tally.invalid} invalid entries reported, ${tally.captureErrors} clear capture errors, 0 uncaught`);
+    console.log(
+      `      fuzz: ${tally.cases} cases, ${tally.records} records read, ${tally.invalid} invalid entries reported, ${tally.captureErrors} clear capture errors, 0 uncaught`,
+    );
     assert.equal(tally.cases, RUNS);
     assert.ok(tally.invalid > 0 && tally.records > 0, 'the mutations both kept and broke records');
   });
@@ -173,12 +183,21 @@ describe('capture readers, fuzzed', function () {
     const presets = [resolveOptions({ preset: 'cme', seqBits: '16' }), resolveOptions({}), resolveOptions({ preset: 'cme-json' })];
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: inputs.length - 1 }), fc.array(mutationArb, { minLength: 1, maxLength: 4 }), fc.nat(presets.length - 1), async (which, mutations, preset) => {
-        const path = join(dir, `scan-${n++ % 16}-${inputs[which].name}`);
-        writeFileSync(path, mutate(inputs[which].bytes, mutations));
-        const replay = (scanPool?: InlineScanPool) => runReplay({ paths: [path], options: presets[preset], scanPool }).then((r) => r.summary, (e: Error) => `${e.name}: ${e.message}`);
-        assert.deepEqual(await replay(new InlineScanPool()), await replay());
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: inputs.length - 1 }),
+        fc.array(mutationArb, { minLength: 1, maxLength: 4 }),
+        fc.nat(presets.length - 1),
+        async (which, mutations, preset) => {
+          const path = join(dir, `scan-${n++ % 16}-${inputs[which].name}`);
+          writeFileSync(path, mutate(inputs[which].bytes, mutations));
+          const replay = (scanPool?: InlineScanPool) =>
+            runReplay({ paths: [path], options: presets[preset], scanPool }).then(
+              (r) => r.summary,
+              (e: Error) => `${e.name}: ${e.message}`,
+            );
+          assert.deepEqual(await replay(new InlineScanPool()), await replay());
+        },
+      ),
       { numRuns: Math.ceil(RUNS / 4), seed: SEED, endOnFailure: true },
     );
   });

@@ -37,7 +37,16 @@ function fullParse(line: Buffer, o: SequencingOptions): Record<string, unknown> 
   const f = newRecordFields();
   if (!readFields(e.record, o, new SerialSpace(o.seqBits), f)) return undefined;
   const rm = e.record;
-  return { time: e.time, published: publishedAt(rm, e.time), received: receivedAtMs(rm, e.time), key: f.key, seq: f.seq, sent: f.sent, messageId: rm.message.messageId, hash: contentHash(rm.message) };
+  return {
+    time: e.time,
+    published: publishedAt(rm, e.time),
+    received: receivedAtMs(rm, e.time),
+    key: f.key,
+    seq: f.seq,
+    sent: f.sent,
+    messageId: rm.message.messageId,
+    hash: contentHash(rm.message),
+  };
 }
 
 function scanned(s: RecordScanner): Record<string, unknown> {
@@ -72,7 +81,8 @@ describe('RecordScanner', () => {
 
   it('reads the common layouts without the full parse', () => {
     const cme = OPTIONS[0];
-    const line = '{"ackId":"a","message":{"data":"eyJ9","attributes":{"Channel":"310","MsgSeqNum":"7","SendingTime":"1796031000001"},"messageId":"m1","publishTime":"2026-11-30T09:30:00.001512Z","orderingKey":"310"},"deliveryAttempt":1,"receivedAt":"2026-11-30T09:30:00.008Z"}';
+    const line =
+      '{"ackId":"a","message":{"data":"eyJ9","attributes":{"Channel":"310","MsgSeqNum":"7","SendingTime":"1796031000001"},"messageId":"m1","publishTime":"2026-11-30T09:30:00.001512Z","orderingKey":"310"},"deliveryAttempt":1,"receivedAt":"2026-11-30T09:30:00.008Z"}';
     for (const text of [
       line,
       // Another order, whitespace, unknown fields of every kind, a topic, unicode in skipped and read fields.
@@ -99,7 +109,10 @@ describe('RecordScanner', () => {
       base(`"messageId":"m","attributes":{"Channel":"310","MsgSeqNum":"1234567890123456"}`),
       base(`"messageId":"m","data":null,${attrs}`),
       base(`"messageId":"m","data":"a\\nb",${attrs}`),
-      base(`"messageId":"m",${attrs}`, ',"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'),
+      base(
+        `"messageId":"m",${attrs}`,
+        ',"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+      ),
       // Not a ReceivedMessage the scanner knows: a bare message, a BigQuery row.
       '{"messageId":"m","publishTime":"2026-11-30T09:30:00Z","attributes":{"Channel":"310","MsgSeqNum":"7"}}',
       '{"message_id":"m","publish_time":"2026-11-30 09:30:00 UTC","attributes":"{\\"Channel\\":\\"310\\",\\"MsgSeqNum\\":\\"7\\"}"}',
@@ -121,7 +134,10 @@ describe('RecordScanner', () => {
           if (want === undefined) continue;
           valid++;
           const { messageId, ...rest } = want;
-          assert.deepEqual({ time: c.time[i], published: c.published[i], received: c.received[i], key: c.keys[c.key[i]], seq: c.seq[i], sent: c.sent[i], hash: c.hash[i] }, rest);
+          assert.deepEqual(
+            { time: c.time[i], published: c.published[i], received: c.received[i], key: c.keys[c.key[i]], seq: c.seq[i], sent: c.sent[i], hash: c.hash[i] },
+            rest,
+          );
           assert.equal(typeof messageId, 'string');
         }
         assert.ok(c.parsed <= c.count && c.count - c.parsed <= valid);

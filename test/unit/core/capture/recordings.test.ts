@@ -60,7 +60,10 @@ describe('listRecordings', () => {
   it('breaks ties in age by path, so the list does not shuffle between two looks', async () => {
     const z = file(root, 'z-20261130T090000Z.jsonl', 1, 30);
     const m = file(root, 'm-20261130T090000Z.jsonl', 1, 30);
-    assert.deepEqual((await listRecordings([root])).map((r) => r.path), [m, z]);
+    assert.deepEqual(
+      (await listRecordings([root])).map((r) => r.path),
+      [m, z],
+    );
   });
 
   it('has none in a folder that does not exist yet, and names a folder it cannot list', async () => {
@@ -78,7 +81,10 @@ describe('listRecordings', () => {
     mkdirSync(dir);
     symlinkSync(target, join(dir, 'linked-20261130T090000Z.jsonl'));
     symlinkSync(join(root, 'gone.jsonl'), join(dir, 'broken-20261130T090000Z.jsonl'));
-    assert.deepEqual((await listRecordings([dir])).map((r) => [r.name, r.bytes]), [['linked-20261130T090000Z.jsonl', 42]]);
+    assert.deepEqual(
+      (await listRecordings([dir])).map((r) => [r.name, r.bytes]),
+      [['linked-20261130T090000Z.jsonl', 42]],
+    );
   });
 });
 

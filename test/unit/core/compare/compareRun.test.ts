@@ -13,7 +13,19 @@ const CME16 = resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqN
 const CME32 = resolveOptions({ key: 'attribute:Channel', seq: 'attribute:MsgSeqNum', seqBits: '32', gapTimeout: '10s' });
 
 function stream(o: Partial<StreamOptions> = {}): StreamOptions {
-  return { seed: 5, keys: 4, messagesPerKey: 400, seqBits: 16, startSeq: (k) => 65_300 + k * 40, reorderFraction: 0.05, redeliveries: 6, republishes: 4, burstGapMs: 2, intraBurstMs: 0.3, ...o };
+  return {
+    seed: 5,
+    keys: 4,
+    messagesPerKey: 400,
+    seqBits: 16,
+    startSeq: (k) => 65_300 + k * 40,
+    reorderFraction: 0.05,
+    redeliveries: 6,
+    republishes: 4,
+    burstGapMs: 2,
+    intraBurstMs: 0.3,
+    ...o,
+  };
 }
 
 async function compare(a: string, b: string, options: SequencingOptions = CME16, rows?: CompareRow[]) {
@@ -77,7 +89,10 @@ describe('runCompare (two captures of one stream)', () => {
       const t = p.pair.truth;
       assert.deepEqual(new Set(r.comparison.byKey.map((k) => k.key)), new Set(t.byKey.keys()));
       for (const k of r.comparison.byKey) assert.deepEqual(actual(k), expected(t, k.key), k.key);
-      assert.ok(t.totals.lostBoth > 5 && t.totals.onlyA > 0 && t.totals.onlyB > 0 && t.totals.aDuplicates > 0 && t.totals.bDuplicates > 0, 'the pair has every kind of difference');
+      assert.ok(
+        t.totals.lostBoth > 5 && t.totals.onlyA > 0 && t.totals.onlyB > 0 && t.totals.aDuplicates > 0 && t.totals.bDuplicates > 0,
+        'the pair has every kind of difference',
+      );
       const onlyA = r.comparison.byKey.find((k) => k.key === 'only-a')!;
       assert.equal(onlyA.b.received, 0);
       assert.equal(onlyA.b.missed, onlyA.onlyA);
@@ -96,15 +111,28 @@ describe('runCompare (two captures of one stream)', () => {
       // Drop A's lines by number: rewrite A without them.
       const { readFileSync, writeFileSync } = await import('node:fs');
       const missed = new Set([65_534, 65_535, 0, 1, 10, 11, 12]);
-      writeFileSync(p.a, readFileSync(p.a, 'utf8').split('\n').filter((l) => l === '' || !missed.has(Number(JSON.parse(l).message.attributes.MsgSeqNum))).join('\n'));
+      writeFileSync(
+        p.a,
+        readFileSync(p.a, 'utf8')
+          .split('\n')
+          .filter((l) => l === '' || !missed.has(Number(JSON.parse(l).message.attributes.MsgSeqNum)))
+          .join('\n'),
+      );
       const r = await compare(p.a, p.b, CME16, rows);
       const k = r.comparison.byKey[0];
       assert.equal(k.a.missed, 7);
       assert.equal(k.a.incidents, 2);
-      assert.deepEqual(r.comparison.ranges[0].aMissed, [{ from: 65_534, to: 1, count: 4 }, { from: 10, to: 12, count: 3 }]);
+      assert.deepEqual(r.comparison.ranges[0].aMissed, [
+        { from: 65_534, to: 1, count: 4 },
+        { from: 10, to: 12, count: 3 },
+      ]);
       assert.equal(k.b.incidents, 0);
       const oneSided = rows.filter((row) => !row.inA);
-      assert.deepEqual(oneSided.map((row) => row.seq), [65_534, 65_535, 0, 1, 10, 11, 12], 'one-sided rows in number order across the wrap');
+      assert.deepEqual(
+        oneSided.map((row) => row.seq),
+        [65_534, 65_535, 0, 1, 10, 11, 12],
+        'one-sided rows in number order across the wrap',
+      );
       assert.equal(rows.length, 400, 'a row per number');
     });
   });
@@ -152,7 +180,10 @@ describe('runCompare (two captures of one stream)', () => {
       for (const k of r.comparison.byKey) {
         const e = expected(p.pair.truth, k.key);
         assert.deepEqual(actual(k), { ...e, lostBoth: 0 }, k.key);
-        assert.equal(r.comparison.ranges.find((x) => x.key === k.key)!.aMissed.reduce((s, x) => s + x.count, 0), k.a.missed);
+        assert.equal(
+          r.comparison.ranges.find((x) => x.key === k.key)!.aMissed.reduce((s, x) => s + x.count, 0),
+          k.a.missed,
+        );
       }
     });
   });
@@ -171,7 +202,15 @@ describe('runCompare (two captures of one stream)', () => {
           swapB: fc.double({ min: 0, max: 0.2, noNaN: true }),
         }),
         async (o) => {
-          const pairOptions: PairOptions = { stream: stream({ seed: o.seed, keys: 3, messagesPerKey: 120 }), dropA: o.dropA, dropB: o.dropB, lagMsB: o.lag, extraCopiesA: o.copiesA, extraCopiesB: o.copiesB, swapB: o.swapB };
+          const pairOptions: PairOptions = {
+            stream: stream({ seed: o.seed, keys: 3, messagesPerKey: 120 }),
+            dropA: o.dropA,
+            dropB: o.dropB,
+            lagMsB: o.lag,
+            extraCopiesA: o.copiesA,
+            extraCopiesB: o.copiesB,
+            swapB: o.swapB,
+          };
           await withPair(pairOptions, async (p) => {
             const ab = await compare(p.a, p.b);
             const ba = await compare(p.b, p.a);

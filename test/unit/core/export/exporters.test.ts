@@ -233,7 +233,10 @@ describe('exporters', () => {
       assert.ok(text.includes('"key, with ""quotes""\r\nand lines"'), 'key quoted with doubled quotes and its CRLF kept');
       assert.ok(text.includes('"b,c.jsonl"'), 'file quoted');
       assert.ok(text.includes('"not valid JSON (Unexpected token ""x"", at position 3)"'), 'reason quoted');
-      assert.ok(text.includes(`"${JSON.stringify(events[0].type === 'message' ? events[0].attributes : {}).replace(/"/g, '""')}"`), 'attributes as quoted JSON');
+      assert.ok(
+        text.includes(`"${JSON.stringify(events[0].type === 'message' ? events[0].attributes : {}).replace(/"/g, '""')}"`),
+        'attributes as quoted JSON',
+      );
     });
 
     it('writes booleans as true / false, not 1 and an empty cell', () => {
@@ -254,18 +257,37 @@ describe('exporters', () => {
       const rows = parseCsv(new CsvFormatter().format(events));
       const keyCol = CSV_COLUMNS.indexOf('key');
       const idCol = CSV_COLUMNS.indexOf('messageId');
-      const want = ["'=HYPERLINK(\"http://x\",\"y\")", "'+1+1", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', '\u202eevil'];
-      assert.deepEqual(rows.map((r) => r[keyCol]), want);
-      assert.deepEqual(rows.map((r) => r[idCol]), want);
+      const want = ['\'=HYPERLINK("http://x","y")', "'+1+1", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', '\u202eevil'];
+      assert.deepEqual(
+        rows.map((r) => r[keyCol]),
+        want,
+      );
+      assert.deepEqual(
+        rows.map((r) => r[idCol]),
+        want,
+      );
       // A negative number is data, not a formula.
-      const [gapRow] = parseCsv(new CsvFormatter().format([{ type: 'message', key: 'k', messageId: 'm', arrivedAt: T0, releasedAt: T0, heldMs: 0, latencyMs: -5, line: 1 }]));
+      const [gapRow] = parseCsv(
+        new CsvFormatter().format([{ type: 'message', key: 'k', messageId: 'm', arrivedAt: T0, releasedAt: T0, heldMs: 0, latencyMs: -5, line: 1 }]),
+      );
       assert.equal(gapRow[CSV_COLUMNS.indexOf('latencyMs')], '-5');
     });
 
     it('writes a conflict and its reason in their own columns', () => {
       const [row] = parseCsv(
         new CsvFormatter().format([
-          { type: 'duplicate', key: 'k', seq: 2, messageId: 'm2', redelivery: false, firstMessageId: 'm2', conflict: true, conflictReason: 'data differs from the first copy', at: T0, line: 4 },
+          {
+            type: 'duplicate',
+            key: 'k',
+            seq: 2,
+            messageId: 'm2',
+            redelivery: false,
+            firstMessageId: 'm2',
+            conflict: true,
+            conflictReason: 'data differs from the first copy',
+            at: T0,
+            line: 4,
+          },
         ]),
       );
       assert.equal(row[CSV_COLUMNS.indexOf('conflict')], 'true');
@@ -280,7 +302,11 @@ describe('exporters', () => {
   });
 
   describe('chrome-trace', () => {
-    function parse(text: string): { traceEvents: ChromeEvent[]; displayTimeUnit: string; otherData: { producer: string; origin: string | null; keyOrder?: string } } {
+    function parse(text: string): {
+      traceEvents: ChromeEvent[];
+      displayTimeUnit: string;
+      otherData: { producer: string; origin: string | null; keyOrder?: string };
+    } {
       return JSON.parse(text);
     }
 
@@ -323,7 +349,7 @@ describe('exporters', () => {
       assert.equal(threads.length, 6);
     });
 
-    it('sorts the keys\' tracks in the key order asked for: by name, or most lost, late, duplicated first', () => {
+    it("sorts the keys' tracks in the key order asked for: by name, or most lost, late, duplicated first", () => {
       const sortIndex = (order: 'name' | 'findings') => {
         const doc = parse(render(new ChromeTraceFormatter(order), [sampleEvents()], T0));
         const names = new Map(doc.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => [e.pid, e.args!.name]));

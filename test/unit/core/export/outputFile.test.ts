@@ -1,7 +1,21 @@
 /** Files written for the user: in place only when whole, the target untouched otherwise, and errors in words. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportError, OutputFile, writeError } from '../../../../src/core/export/outputFile';
@@ -61,13 +75,16 @@ describe('OutputFile', () => {
     const f = await OutputFile.open(target);
     await write(f, 'whole\n');
     await f.commit();
-    assert.deepEqual(names(), [
-      `.other.jsonl.${dead}.0badf00d.part`,
-      `.trace.jsonl.${alive}.12345678.part`,
-      `.trace.jsonl.${dead}.0000beef.part`,
-      `.trace.jsonl.${dead}.notours.part`,
-      'trace.jsonl',
-    ].sort());
+    assert.deepEqual(
+      names(),
+      [
+        `.other.jsonl.${dead}.0badf00d.part`,
+        `.trace.jsonl.${alive}.12345678.part`,
+        `.trace.jsonl.${dead}.0000beef.part`,
+        `.trace.jsonl.${dead}.notours.part`,
+        'trace.jsonl',
+      ].sort(),
+    );
   });
 
   it('discard leaves an existing target as it was and no partial file', async () => {
@@ -171,7 +188,10 @@ describe('OutputFile', () => {
     });
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
-    await assert.rejects(OutputFile.open(join(file, 'trace.jsonl')), (e: unknown) => e instanceof ExportError && e.code === 'ENOTDIR' && /part of the path .* is a file, not a folder/.test(e.message));
+    await assert.rejects(
+      OutputFile.open(join(file, 'trace.jsonl')),
+      (e: unknown) => e instanceof ExportError && e.code === 'ENOTDIR' && /part of the path .* is a file, not a folder/.test(e.message),
+    );
     assert.deepEqual(names(), ['a-file'], 'a refused open leaves nothing behind');
 
     const full = writeError('/x/t.jsonl', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'unchanged');

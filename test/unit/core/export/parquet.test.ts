@@ -24,23 +24,53 @@ const HOSTILE_KEY = '=cmd|\u202e' + 'x'.repeat(2000) + '\u0007\u0000<b>';
 function events(): TraceEvent[] {
   return [
     {
-      type: 'message', key: '310', seq: 1, messageId: 'm1',
-      publishTime: '2024-03-07T13:59:59.990123456Z', receivedAt: '2024-03-07T15:00:00.000001+01:00', orderingKey: 'ok',
-      attributes: { Channel: '310', Note: 'a, "b"\nc' }, data: Buffer.from('{"x":1}').toString('base64'),
-      deliveryAttempt: 1, arrivedAt: T0, releasedAt: T0 + 10_010.5, heldMs: 10_010.5, latencyMs: 4.5, file: 'a.jsonl', line: 1,
+      type: 'message',
+      key: '310',
+      seq: 1,
+      messageId: 'm1',
+      publishTime: '2024-03-07T13:59:59.990123456Z',
+      receivedAt: '2024-03-07T15:00:00.000001+01:00',
+      orderingKey: 'ok',
+      attributes: { Channel: '310', Note: 'a, "b"\nc' },
+      data: Buffer.from('{"x":1}').toString('base64'),
+      deliveryAttempt: 1,
+      arrivedAt: T0,
+      releasedAt: T0 + 10_010.5,
+      heldMs: 10_010.5,
+      latencyMs: 4.5,
+      file: 'a.jsonl',
+      line: 1,
     },
     { type: 'gap', key: '310', from: 2, to: 4, count: 3, openedAt: T0 + 10, declaredAt: T0 + 10_010, waitedMs: 10_000, reason: 'timeout' },
     { type: 'message', key: HOSTILE_KEY, seq: 2 ** 53 - 1, messageId: '@m', arrivedAt: T0, releasedAt: T0, heldMs: 0, line: 2 },
     { type: 'duplicate', key: '310', seq: 1, messageId: 'm1', redelivery: true, deliveryAttempt: 2, at: T0 + 20_000, line: 7 },
     {
-      type: 'duplicate', key: '310', seq: 1, messageId: 'm1', redelivery: false, conflict: true, conflictReason: 'data differs from the first copy',
-      firstMessageId: 'm1', cascade: 2, at: T0 + 20_001, line: 8,
+      type: 'duplicate',
+      key: '310',
+      seq: 1,
+      messageId: 'm1',
+      redelivery: false,
+      conflict: true,
+      conflictReason: 'data differs from the first copy',
+      firstMessageId: 'm1',
+      cascade: 2,
+      at: T0 + 20_001,
+      line: 8,
     },
     { type: 'late', key: '310', seq: 3, messageId: 'm3', lostAt: T0 + 10_010, at: T0 + 30_000, line: 9 },
     { type: 'late', key: '311', seq: 7, messageId: 'm7', lostAt: T0, beforeStart: true, at: T0 + 30_000, line: 11 },
     {
-      type: 'reordered', key: 'order-1', messageId: 'r2', publishTime: '2024-03-07T13:59:58.5Z', behindPublishTime: '2024-03-07T13:59:59.25Z',
-      behindMessageId: 'r3', byMs: 750, byPosition: 2, receivedAt: '2024-03-07T14:00:01Z', at: T0 + 31_000, line: 12,
+      type: 'reordered',
+      key: 'order-1',
+      messageId: 'r2',
+      publishTime: '2024-03-07T13:59:58.5Z',
+      behindPublishTime: '2024-03-07T13:59:59.25Z',
+      behindMessageId: 'r3',
+      byMs: 750,
+      byPosition: 2,
+      receivedAt: '2024-03-07T14:00:01Z',
+      at: T0 + 31_000,
+      line: 12,
     },
     { type: 'reset', key: '310', from: 1_500_099, to: 1, at: T0 + 32_000, arrivedAt: T0 + 31_500, released: 2, lost: 1, how: 'next' },
     { type: 'invalid', line: 10, reason: 'not valid JSON', at: T0 + 30_000 },
@@ -75,12 +105,43 @@ describe('Parquet export', function () {
     assert.deepEqual(Object.keys(types), COLUMN_NAMES);
     const tz = 'TIMESTAMP WITH TIME ZONE';
     assert.deepEqual(types, {
-      type: 'VARCHAR', key: 'VARCHAR', seq: 'BIGINT', from: 'BIGINT', to: 'BIGINT', count: 'BIGINT', messageId: 'VARCHAR',
-      redelivery: 'BOOLEAN', firstMessageId: 'VARCHAR', cascade: 'BIGINT', conflict: 'BOOLEAN', conflictReason: 'VARCHAR',
-      publishTime: tz, receivedAt: tz, orderingKey: 'VARCHAR', deliveryAttempt: 'BIGINT', arrivedAt: tz, releasedAt: tz,
-      heldMs: 'DOUBLE', openedAt: tz, declaredAt: tz, waitedMs: 'DOUBLE', lostAt: tz, at: tz, reason: 'VARCHAR',
-      latencyMs: 'DOUBLE', file: 'VARCHAR', line: 'BIGINT', attributes: 'MAP(VARCHAR, VARCHAR)', data: 'BLOB',
-      behindMessageId: 'VARCHAR', behindPublishTime: tz, byMs: 'DOUBLE', byPosition: 'BIGINT', released: 'BIGINT', lost: 'BIGINT', how: 'VARCHAR',
+      type: 'VARCHAR',
+      key: 'VARCHAR',
+      seq: 'BIGINT',
+      from: 'BIGINT',
+      to: 'BIGINT',
+      count: 'BIGINT',
+      messageId: 'VARCHAR',
+      redelivery: 'BOOLEAN',
+      firstMessageId: 'VARCHAR',
+      cascade: 'BIGINT',
+      conflict: 'BOOLEAN',
+      conflictReason: 'VARCHAR',
+      publishTime: tz,
+      receivedAt: tz,
+      orderingKey: 'VARCHAR',
+      deliveryAttempt: 'BIGINT',
+      arrivedAt: tz,
+      releasedAt: tz,
+      heldMs: 'DOUBLE',
+      openedAt: tz,
+      declaredAt: tz,
+      waitedMs: 'DOUBLE',
+      lostAt: tz,
+      at: tz,
+      reason: 'VARCHAR',
+      latencyMs: 'DOUBLE',
+      file: 'VARCHAR',
+      line: 'BIGINT',
+      attributes: 'MAP(VARCHAR, VARCHAR)',
+      data: 'BLOB',
+      behindMessageId: 'VARCHAR',
+      behindPublishTime: tz,
+      byMs: 'DOUBLE',
+      byPosition: 'BIGINT',
+      released: 'BIGINT',
+      lost: 'BIGINT',
+      how: 'VARCHAR',
       beforeStart: 'BOOLEAN',
     });
   });
@@ -132,7 +193,17 @@ describe('Parquet export', function () {
   it('a 10 MB payload round-trips byte for byte', async () => {
     const payload = Buffer.alloc(10 * 1024 * 1024);
     for (let i = 0; i < payload.length; i++) payload[i] = (i * 131 + (i >> 11)) & 0xff;
-    const ev: TraceEvent = { type: 'message', key: 'big', seq: 1, messageId: 'big-1', data: payload.toString('base64'), arrivedAt: T0, releasedAt: T0, heldMs: 0, line: 1 };
+    const ev: TraceEvent = {
+      type: 'message',
+      key: 'big',
+      seq: 1,
+      messageId: 'big-1',
+      data: payload.toString('base64'),
+      arrivedAt: T0,
+      releasedAt: T0,
+      heldMs: 0,
+      line: 1,
+    };
     const path = await writeTrace('big.parquet', [ev, { ...ev, seq: 2, messageId: 'big-2', data: undefined }]);
     const rows = await query(`SELECT seq, octet_length(data) AS n, md5(data) AS md5 FROM read_parquet(${quoted(path)}) ORDER BY seq`);
     const { createHash } = await import('node:crypto');
@@ -146,7 +217,8 @@ describe('Parquet export', function () {
     const f = new ParquetFormatter(1000);
     const parts: Uint8Array[] = [f.header()];
     const many: TraceEvent[] = [];
-    for (let i = 0; i < 2500; i++) many.push({ type: 'message', key: `k${i % 7}`, seq: i, messageId: `m${i}`, arrivedAt: T0 + i, releasedAt: T0 + i, heldMs: 0, line: i + 1 });
+    for (let i = 0; i < 2500; i++)
+      many.push({ type: 'message', key: `k${i % 7}`, seq: i, messageId: `m${i}`, arrivedAt: T0 + i, releasedAt: T0 + i, heldMs: 0, line: i + 1 });
     // Two full groups leave the formatter before the footer; the rest waits for it.
     const first = f.format(many.slice(0, 2100));
     assert.ok(first.length > 0, 'the first two row groups are out');
@@ -154,7 +226,10 @@ describe('Parquet export', function () {
     const path = join(dir, 'groups.parquet');
     writeFileSync(path, Buffer.concat(parts));
     const groups = await query(`SELECT row_group_id, any_value(row_group_num_rows) AS n FROM parquet_metadata(${quoted(path)}) GROUP BY 1 ORDER BY 1`);
-    assert.deepEqual(groups.map((g) => g.n), [1000n, 1000n, 500n]);
+    assert.deepEqual(
+      groups.map((g) => g.n),
+      [1000n, 1000n, 500n],
+    );
     const [sum] = await query(`SELECT count(*) AS n, sum(seq) AS s, count(DISTINCT key) AS keys FROM read_parquet(${quoted(path)})`);
     assert.deepEqual(sum, { n: 2500n, s: BigInt((2499 * 2500) / 2), keys: 7n });
   });

@@ -40,16 +40,24 @@ describe('Hold and latency percentiles (ReplayEngine)', () => {
     const engine = new ReplayEngine(resolveOptions({ preset: 'cme' }), (e) => {
       if (e.type === 'message') messages.push(e);
     });
-    readFileSync(SAMPLE, 'utf8').trimEnd().split('\n').forEach((line, i) => engine.push(parseEntry(line, 0, i + 1)));
+    readFileSync(SAMPLE, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .forEach((line, i) => engine.push(parseEntry(line, 0, i + 1)));
     engine.finish();
     const s = engine.summary();
     assert.equal(messages.length, 2996);
     assertMatches(s.percentiles, messages, 'session');
     assert.equal(s.percentiles.hold!.max, s.maxHoldMs, 'the longest hold is the one the summary reports');
-    for (const k of s.byKey) assertMatches(k.percentiles, messages.filter((m) => m.key === k.key), `key ${k.key}`);
+    for (const k of s.byKey)
+      assertMatches(
+        k.percentiles,
+        messages.filter((m) => m.key === k.key),
+        `key ${k.key}`,
+      );
     // The sample's figures, as its README and the docs quote them.
     assert.deepEqual([s.percentiles.hold!.p50, s.percentiles.hold!.max], [0, 10_000], 'most released as they arrive; the gaps waited 10 s');
-    assert.ok(s.percentiles.hold!.count < s.delivered, 'the start windows\' releases are not holds');
+    assert.ok(s.percentiles.hold!.count < s.delivered, "the start windows' releases are not holds");
   });
 
   it('leaves out a measure the records lack: no sender time, no receivedAt', () => {

@@ -20,13 +20,23 @@ function replay(specs: LineSpec[], opts = resolveOptions({ preset: 'cme' }), ext
 
 describe('ReplayEngine', () => {
   it('sequences by Channel and MsgSeqNum with the cme preset (--seq-bits 16 wraps 65535 → 0), and reports latency from SendingTime', () => {
-    const { events, summary } = replay([
-      { t: 0, channel: '310', seq: 65535, sendingTime: -10 },
-      { t: 1, channel: '312', seq: 7, sendingTime: -2 },
-      { t: 2, channel: '310', seq: 0, sendingTime: -8 },
-    ], resolveOptions({ preset: 'cme', seqBits: 16 }));
+    const { events, summary } = replay(
+      [
+        { t: 0, channel: '310', seq: 65535, sendingTime: -10 },
+        { t: 1, channel: '312', seq: 7, sendingTime: -2 },
+        { t: 2, channel: '310', seq: 0, sendingTime: -8 },
+      ],
+      resolveOptions({ preset: 'cme', seqBits: 16 }),
+    );
     const msgs = events.filter((e) => e.type === 'message');
-    assert.deepEqual(msgs.map((m) => [m.key, m.seq]), [['310', 65535], ['310', 0], ['312', 7]]);
+    assert.deepEqual(
+      msgs.map((m) => [m.key, m.seq]),
+      [
+        ['310', 65535],
+        ['310', 0],
+        ['312', 7],
+      ],
+    );
     assert.equal(summary.keys, 2);
     assert.equal(summary.gaps, 0);
     const k310 = summary.byKey.find((k) => k.key === '310')!;
@@ -43,21 +53,54 @@ describe('ReplayEngine', () => {
   it('gives message events their fields in the order of the documented JSONL trace (docs/capture-formats.md), type first', () => {
     // JSONL export is JSON.stringify of the event: its key order is what users read and diff.
     const order = [
-      'type', 'key', 'seq', 'messageId', 'publishTime', 'receivedAt', 'orderingKey', 'attributes', 'data',
-      'deliveryAttempt', 'arrivedAt', 'releasedAt', 'heldMs', 'latencyMs', 'file', 'line',
+      'type',
+      'key',
+      'seq',
+      'messageId',
+      'publishTime',
+      'receivedAt',
+      'orderingKey',
+      'attributes',
+      'data',
+      'deliveryAttempt',
+      'arrivedAt',
+      'releasedAt',
+      'heldMs',
+      'latencyMs',
+      'file',
+      'line',
     ];
     const { events } = replay([{ t: 0, channel: '310', seq: 1, sendingTime: -1 }]);
     const keys = Object.keys(JSON.parse(JSON.stringify(events.find((e) => e.type === 'message'))));
     assert.equal(keys[0], 'type');
     assert.ok(keys.length >= 12, `most fields present: ${keys.join(', ')}`);
     // Fields the record lacks are absent; those present keep the order.
-    assert.deepEqual(keys, order.filter((k) => keys.includes(k)));
+    assert.deepEqual(
+      keys,
+      order.filter((k) => keys.includes(k)),
+    );
   });
 
   it('gives gap, duplicate, late and invalid events their fields in the order of the documented JSONL trace (docs/capture-formats.md), type first', () => {
     const order: Record<string, string[]> = {
       gap: ['type', 'key', 'from', 'to', 'count', 'openedAt', 'declaredAt', 'waitedMs', 'reason'],
-      duplicate: ['type', 'key', 'seq', 'messageId', 'redelivery', 'firstMessageId', 'cascade', 'conflict', 'conflictReason', 'deliveryAttempt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
+      duplicate: [
+        'type',
+        'key',
+        'seq',
+        'messageId',
+        'redelivery',
+        'firstMessageId',
+        'cascade',
+        'conflict',
+        'conflictReason',
+        'deliveryAttempt',
+        'publishTime',
+        'receivedAt',
+        'at',
+        'file',
+        'line',
+      ],
       late: ['type', 'key', 'seq', 'messageId', 'lostAt', 'publishTime', 'receivedAt', 'at', 'file', 'line'],
       invalid: ['type', 'line', 'reason', 'at', 'file'],
     };
@@ -77,7 +120,11 @@ describe('ReplayEngine', () => {
       const keys = Object.keys(JSON.parse(JSON.stringify(e)));
       // Fields an event lacks (file: one capture; cascade: not a redelivery; conflict and its
       // reason: not a conflict) are absent.
-      assert.deepEqual(keys, order[e.type].filter((k) => keys.includes(k)), e.type);
+      assert.deepEqual(
+        keys,
+        order[e.type].filter((k) => keys.includes(k)),
+        e.type,
+      );
       assert.ok(keys.length >= order[e.type].length - (e.type === 'duplicate' ? 4 : 2), `${e.type}: most fields present: ${keys.join(', ')}`);
     }
     assert.deepEqual([...seen].sort(), ['duplicate', 'gap', 'invalid', 'late']);
@@ -121,7 +168,7 @@ describe('ReplayEngine', () => {
       assert.equal(summary.conflicts, 1);
     });
 
-    it('is not a conflict when only the attributes\' order differs', () => {
+    it("is not a conflict when only the attributes' order differs", () => {
       const base = receivedMessage({ t: 0, channel: '310', seq: 1, sendingTime: -1 });
       const m = (base as { message: { attributes: Record<string, string> } }).message;
       const reordered = structuredClone(base) as typeof base & { message: { attributes: Record<string, string> } };
@@ -163,12 +210,15 @@ describe('ReplayEngine', () => {
       ],
       resolveOptions({}),
     );
-    assert.deepEqual(events.map((e) => [e.type, 'messageId' in e ? e.messageId : '']), [
-      ['message', 'm1'],
-      ['message', 'm2'],
-      ['message', 'm3'],
-      ['duplicate', 'm1'],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.type, 'messageId' in e ? e.messageId : '']),
+      [
+        ['message', 'm1'],
+        ['message', 'm2'],
+        ['message', 'm3'],
+        ['duplicate', 'm1'],
+      ],
+    );
     assert.equal(summary.redeliveries, 1);
     const m = events[0];
     assert.ok(m.type === 'message');
@@ -187,8 +237,15 @@ describe('ReplayEngine', () => {
     engine.pushAll([line(a, 'ES', 1, 'a1'), line(b, 'ES', 1, 'b1'), line(a, 'ES', 2, 'a2'), line(b, 'ES', 2, 'b2'), line(b, '', 3, 'b3')]);
     engine.finish();
     const summary = engine.summary();
-    assert.deepEqual(summary.byKey.map((k) => [k.key, k.delivered]), [['md-310/ES', 2], ['md-318/ES', 2], ['md-318', 1]]);
-    assert.equal(summary.duplicates, 0, 'numbers of one topic are no duplicates of the other\'s');
+    assert.deepEqual(
+      summary.byKey.map((k) => [k.key, k.delivered]),
+      [
+        ['md-310/ES', 2],
+        ['md-318/ES', 2],
+        ['md-318', 1],
+      ],
+    );
+    assert.equal(summary.duplicates, 0, "numbers of one topic are no duplicates of the other's");
     assert.equal(summary.gaps, 0);
     assert.equal(topicKey(undefined, 'ES'), 'ES', 'a record without a topic keeps its key');
   });
@@ -250,7 +307,13 @@ describe('ReplayEngine', () => {
   });
 
   it('says why and what to change when no record could be sequenced', () => {
-    const wide = replay([{ t: 0, channel: '310', seq: 1539130 }, { t: 1, channel: '310', seq: 1539131 }], resolveOptions({ preset: 'cme', seqBits: 16 })).summary;
+    const wide = replay(
+      [
+        { t: 0, channel: '310', seq: 1539130 },
+        { t: 1, channel: '310', seq: 1539131 },
+      ],
+      resolveOptions({ preset: 'cme', seqBits: 16 }),
+    ).summary;
     assert.deepEqual(wide.unsequenced, {
       reason: 'no record could be sequenced: all 2 records have MsgSeqNum too wide for 16-bit numbers (largest 1539131)',
       fix: { flag: 'use --seq-bits 32', setting: 'open it with sequence width 32 (Open Capture… › Customize…, or the seqscope.seqBits setting)' },
@@ -280,24 +343,36 @@ describe('ReplayEngine', () => {
     assert.equal(summary.lost, 1);
     assert.equal(summary.firstTime, T0);
     assert.equal(summary.lastTime, T0 + 4);
-    assert.deepEqual(summary.byKey.map((k) => [k.key, k.received, k.delivered, k.gaps]), [
-      ['A', 4, 2, 1],
-      ['B', 1, 1, 0],
-    ]);
+    assert.deepEqual(
+      summary.byKey.map((k) => [k.key, k.received, k.delivered, k.gaps]),
+      [
+        ['A', 4, 2, 1],
+        ['B', 1, 1, 0],
+      ],
+    );
   });
 
   it('with --seq mdp3 takes the number from the packet header; a disagreeing attribute or a bad packet makes the record invalid', () => {
     const packet = (n: number, attr = n, cut?: number) => {
       const bytes = encodeMdp3Packet({ msgSeqNum: n, sendingTimeNs: BigInt(T0 - 7) * 1_000_000n, messages: [{ templateId: 47, blockLength: 11 }] });
-      return { ...receivedMessage({ t: n, channel: '310', seq: attr }), message: { ...(receivedMessage({ t: n, channel: '310', seq: attr }).message as object), data: base64(cut === undefined ? bytes : bytes.subarray(0, cut)) } };
+      return {
+        ...receivedMessage({ t: n, channel: '310', seq: attr }),
+        message: {
+          ...(receivedMessage({ t: n, channel: '310', seq: attr }).message as object),
+          data: base64(cut === undefined ? bytes : bytes.subarray(0, cut)),
+        },
+      };
     };
     const lines = [packet(1), packet(2), packet(3, 30), packet(4, 4, 15), packet(5)].map((r, i) => parseEntry(JSON.stringify(r), 0, i + 1));
     const { events, summary } = replay([], resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' }), lines);
-    assert.deepEqual(events.filter((e) => e.type === 'message').map((e) => e.type === 'message' && e.seq), [1, 2, 5]);
-    assert.deepEqual(summary.invalidSamples.map((i) => i.reason), [
-      'MDP packet MsgSeqNum 3 disagrees with attribute 30',
-      'MDP 3.0 packet is cut short: message 1 at byte 12 has 3 of its 10 header bytes (truncated?)',
-    ]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'message').map((e) => e.type === 'message' && e.seq),
+      [1, 2, 5],
+    );
+    assert.deepEqual(
+      summary.invalidSamples.map((i) => i.reason),
+      ['MDP packet MsgSeqNum 3 disagrees with attribute 30', 'MDP 3.0 packet is cut short: message 1 at byte 12 has 3 of its 10 header bytes (truncated?)'],
+    );
     // receivedAt is T0 + n; the packet was sent at T0 − 7 ms.
     assert.deepEqual(summary.byKey[0].latency, { count: 3, meanMs: 7 + 8 / 3, maxMs: 12 });
   });

@@ -28,35 +28,35 @@ describe('runReplay with a heap guard', () => {
     ['on one thread', undefined],
     ['through the parallel reader', inThreadPool],
   ] as const)
-  it(`stops reading when the guard says the heap is full, and says where; what was read is summarised (${how})`, async () => {
-    // A heap (1 GB) that fills after the third batch, and a collection that frees nothing.
-    let checks = 0;
-    let reserve = -1;
-    const guard = new HeapGuard({
-      read: (): HeapUse => ({ used: checks >= 3 ? 900e6 : 100e6, limit: 1000e6 }),
-      collect: () => undefined,
+    it(`stops reading when the guard says the heap is full, and says where; what was read is summarised (${how})`, async () => {
+      // A heap (1 GB) that fills after the third batch, and a collection that frees nothing.
+      let checks = 0;
+      let reserve = -1;
+      const guard = new HeapGuard({
+        read: (): HeapUse => ({ used: checks >= 3 ? 900e6 : 100e6, limit: 1000e6 }),
+        collect: () => undefined,
+      });
+      const check = guard.check.bind(guard);
+      guard.check = (r?: number) => {
+        checks++;
+        reserve = r ?? 0;
+        check(r);
+      };
+      const r = await runReplay({ paths: [capture], options: resolveOptions({}), heapGuard: guard, scanPool });
+      assert.equal(r.cancelled, true);
+      assert.ok(r.heapStop, 'the result says the heap stopped it');
+      assert.deepEqual(r.heapStop.heap, { used: 900e6, limit: 1000e6, reserve: r.summary.keys * 256 });
+      assert.equal(r.heapStop.path, capture);
+      assert.ok(r.summary.received > 0 && r.summary.received < LINES, `${r.summary.received} of ${LINES} read`);
+      // One message per line and per key: the last line read is the count read.
+      assert.equal(r.heapStop.line, r.summary.received);
+      assert.equal(r.heapStop.keys, r.summary.keys);
+      // The parallel reader reads a few ranges ahead of what it hands on.
+      assert.ok(r.heapStop.bytesRead > 0 && r.heapStop.bytesRead <= r.heapStop.totalBytes);
+      if (scanPool === undefined) assert.ok(r.heapStop.bytesRead < r.heapStop.totalBytes);
+      assert.equal(r.summary.delivered, r.summary.received, 'what was read was sequenced to the end');
+      assert.equal(reserve, r.summary.keys * 256, 'the reserve grows with the keys');
     });
-    const check = guard.check.bind(guard);
-    guard.check = (r?: number) => {
-      checks++;
-      reserve = r ?? 0;
-      check(r);
-    };
-    const r = await runReplay({ paths: [capture], options: resolveOptions({}), heapGuard: guard, scanPool });
-    assert.equal(r.cancelled, true);
-    assert.ok(r.heapStop, 'the result says the heap stopped it');
-    assert.deepEqual(r.heapStop.heap, { used: 900e6, limit: 1000e6, reserve: r.summary.keys * 256 });
-    assert.equal(r.heapStop.path, capture);
-    assert.ok(r.summary.received > 0 && r.summary.received < LINES, `${r.summary.received} of ${LINES} read`);
-    // One message per line and per key: the last line read is the count read.
-    assert.equal(r.heapStop.line, r.summary.received);
-    assert.equal(r.heapStop.keys, r.summary.keys);
-    // The parallel reader reads a few ranges ahead of what it hands on.
-    assert.ok(r.heapStop.bytesRead > 0 && r.heapStop.bytesRead <= r.heapStop.totalBytes);
-    if (scanPool === undefined) assert.ok(r.heapStop.bytesRead < r.heapStop.totalBytes);
-    assert.equal(r.summary.delivered, r.summary.received, 'what was read was sequenced to the end');
-    assert.equal(reserve, r.summary.keys * 256, 'the reserve grows with the keys');
-  });
 
   it('runs to the end with a guard that never fires, with no heapStop', async () => {
     const r = await runReplay({ paths: [capture], options: resolveOptions({}), heapGuard: new HeapGuard() });

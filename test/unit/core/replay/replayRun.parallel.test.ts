@@ -19,7 +19,14 @@ describe('Exports on the parallel reader', () => {
   const { write, file } = suiteFolder('seqscope-parallel-export-');
 
   /** The export's bytes (decompressed) and the summary. */
-  async function exported(paths: string[], options: SequencingOptions, format: TraceFormat, gz: boolean, filtered: boolean, pool?: ScanPool): Promise<[string, unknown]> {
+  async function exported(
+    paths: string[],
+    options: SequencingOptions,
+    format: TraceFormat,
+    gz: boolean,
+    filtered: boolean,
+    pool?: ScanPool,
+  ): Promise<[string, unknown]> {
     const out = file('out', `.${format === 'csv' ? 'csv' : format === 'chrome-trace' ? 'json' : 'jsonl'}${gz ? '.gz' : ''}`);
     const writer = await TraceWriter.open(out, format);
     const exportFilter = filtered ? traceEventMatcher({ kinds: ['duplicate', 'late', 'invalid'] }) : undefined;
@@ -31,14 +38,20 @@ describe('Exports on the parallel reader', () => {
   it('writes the one-thread replay’s bytes in every format, for any cut and thread count', async () => {
     const counter = { scans: 0 };
     await fc.assert(
-      fc.asyncProperty(parallelRunArb, fc.constantFrom<TraceFormat>('jsonl', 'jsonl', 'csv', 'chrome-trace'), fc.boolean(), fc.boolean(), async (run, format, gz, filtered) => {
-        const paths = run.captures.map((c, i) => write(Math.abs(run.seed + i) % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
-        const options = run.cme ? CME : DEFAULT_OPTIONS;
-        const one = await exported(paths, options, format, gz, filtered);
-        const many = await exported(paths, options, format, gz, filtered, countingPool(run, counter));
-        assert.equal(many[0], one[0]);
-        assert.deepEqual(many[1], one[1]);
-      }),
+      fc.asyncProperty(
+        parallelRunArb,
+        fc.constantFrom<TraceFormat>('jsonl', 'jsonl', 'csv', 'chrome-trace'),
+        fc.boolean(),
+        fc.boolean(),
+        async (run, format, gz, filtered) => {
+          const paths = run.captures.map((c, i) => write(Math.abs(run.seed + i) % 3 === 0 ? gzipSync(captureBytes(c)) : captureBytes(c)));
+          const options = run.cme ? CME : DEFAULT_OPTIONS;
+          const one = await exported(paths, options, format, gz, filtered);
+          const many = await exported(paths, options, format, gz, filtered, countingPool(run, counter));
+          assert.equal(many[0], one[0]);
+          assert.deepEqual(many[1], one[1]);
+        },
+      ),
       { numRuns: 150 },
     );
     assert.ok(counter.scans > 150, 'the replays went through the pool');

@@ -49,7 +49,10 @@ describe('HeldQueue', () => {
     assert.equal(q.size, 1001);
     assert.equal(q.lowestId(), 'x');
     q.dropLowest();
-    assert.deepEqual(q.positions(), Array.from({ length: 1000 }, (_, i) => 2000 + i));
+    assert.deepEqual(
+      q.positions(),
+      Array.from({ length: 1000 }, (_, i) => 2000 + i),
+    );
   });
 
   it('clones independently', () => {

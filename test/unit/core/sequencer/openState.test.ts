@@ -39,13 +39,24 @@ describe('openState (what a live key waits for)', () => {
     s.advance(1_000);
     s.offer('A', 5, 'a', 0);
     const k = s.key('A')!;
-    assert.equal(openStateOf(s, k, 2_000)?.kind === 'collecting' && (openStateOf(s, k, 2_000) as { hole?: unknown }).hole, undefined, 'one message: no hole yet');
+    assert.equal(
+      openStateOf(s, k, 2_000)?.kind === 'collecting' && (openStateOf(s, k, 2_000) as { hole?: unknown }).hole,
+      undefined,
+      'one message: no hole yet',
+    );
     s.advance(3_000);
     s.offer('A', 7, 'b', 0); // #6 missing from here
     s.advance(3_500);
     s.offer('A', 8, 'c', 0);
     const early = openStateOf(s, k, 4_000)!;
-    assert.deepEqual(early, { kind: 'collecting', leftMs: 7_000, held: 3, openedAt: 1_000, windowMs: 10_000, hole: { expected: 6, waitedMs: 1_000, timeoutMs: 10_000, openedAt: 3_000 } });
+    assert.deepEqual(early, {
+      kind: 'collecting',
+      leftMs: 7_000,
+      held: 3,
+      openedAt: 1_000,
+      windowMs: 10_000,
+      hole: { expected: 6, waitedMs: 1_000, timeoutMs: 10_000, openedAt: 3_000 },
+    });
     assert.equal(openStateWords(early), 'waiting for #6 · 1 s of 10 s · starts in 7 s · 3 held');
     s.advance(11_000); // the window closes: 5 delivered, #6 waited for from 3 s, as shown
     const after = openStateOf(s, k, 11_000)!;

@@ -56,7 +56,10 @@ function bruteForce(arrivals: readonly Published[]): { id: string; behindId: str
 const scenarioArb = fc
   .record({
     keys: fc.integer({ min: 1, max: 3 }),
-    batches: fc.array(fc.record({ key: fc.integer({ min: 0, max: 2 }), size: fc.integer({ min: 1, max: 4 }), gapUs: fc.integer({ min: 1, max: 400 }) }), { minLength: 1, maxLength: 25 }),
+    batches: fc.array(fc.record({ key: fc.integer({ min: 0, max: 2 }), size: fc.integer({ min: 1, max: 4 }), gapUs: fc.integer({ min: 1, max: 400 }) }), {
+      minLength: 1,
+      maxLength: 25,
+    }),
     seed: fc.integer(),
     redeliveries: fc.array(fc.nat(), { maxLength: 8 }),
   })
@@ -124,7 +127,10 @@ describe('Publish order: reordered first copies', () => {
       { key: 'AAA', id: '2', publishedMs: NaN },
       { key: 'AAA', id: '3', publishedMs: 10 },
     ]);
-    assert.deepEqual(reordered.map((r) => [r.messageId, r.byPosition]), [['3', 2]]);
+    assert.deepEqual(
+      reordered.map((r) => [r.messageId, r.byPosition]),
+      [['3', 2]],
+    );
   });
 
   it('past the rises it keeps, counts the position from the oldest one kept and keeps the time exact', () => {

@@ -49,8 +49,16 @@ describe('IdMemory (the messageIds of keys without sequence numbers)', () => {
     const copy = memory.clone((k) => (k === a ? a2 : b2));
     assert.deepEqual([copy.has(a2, 'z'), copy.has(b2, 'z'), copy.has(a, 'z')], [true, true, false], 'the copy names the copies');
     copy.remember(a2, 'w'); // forgets a2's 'y'
-    assert.deepEqual(['x', 'y', 'z', 'w'].map((id) => copy.has(a2, id)), [false, false, true, true], 'the copy forgot its oldest');
-    assert.deepEqual(['x', 'y', 'z', 'w'].map((id) => memory.has(a, id)), [false, true, true, false], 'the original is untouched');
+    assert.deepEqual(
+      ['x', 'y', 'z', 'w'].map((id) => copy.has(a2, id)),
+      [false, false, true, true],
+      'the copy forgot its oldest',
+    );
+    assert.deepEqual(
+      ['x', 'y', 'z', 'w'].map((id) => memory.has(a, id)),
+      [false, true, true, false],
+      'the original is untouched',
+    );
     assert.equal(memory.has(b, 'z'), true);
   });
 
@@ -59,12 +67,21 @@ describe('IdMemory (the messageIds of keys without sequence numbers)', () => {
     const memory = new IdMemory<Key>(3);
     for (const k of keys) memory.remember(k, 'same');
     memory.remember(keys[1], 'other'); // forgets keys[0]'s 'same'
-    assert.deepEqual(keys.map((k) => memory.has(k, 'same')), [false, true, true]);
+    assert.deepEqual(
+      keys.map((k) => memory.has(k, 'same')),
+      [false, true, true],
+    );
     memory.remember(keys[0], 'same'); // forgets keys[1]'s
-    assert.deepEqual(keys.map((k) => memory.has(k, 'same')), [true, false, true]);
+    assert.deepEqual(
+      keys.map((k) => memory.has(k, 'same')),
+      [true, false, true],
+    );
     memory.remember(keys[2], 'third'); // forgets keys[2]'s
     memory.remember(keys[2], 'fourth'); // forgets keys[1]'s 'other'
-    assert.deepEqual(keys.map((k) => memory.has(k, 'same')), [true, false, false]);
+    assert.deepEqual(
+      keys.map((k) => memory.has(k, 'same')),
+      [true, false, false],
+    );
     assert.equal(memory.has(keys[1], 'other'), false);
   });
 

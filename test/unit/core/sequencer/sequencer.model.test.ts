@@ -56,24 +56,27 @@ const stepArb: fc.Arbitrary<Step> = fc.record(
       { weight: 2, arbitrary: fc.integer({ min: 0, max: 120 }) },
       { weight: 1, arbitrary: fc.integer({ min: -20, max: -1 }) },
     ),
-    arrival: fc.record({
-      key: fc.integer({ min: 0, max: 2 }),
-      // Mostly the next number; sometimes one or two skipped (a gap until they come); sometimes
-      // an older one (reordered, a duplicate, or late once its gap was declared), now and then
-      // one from further back than a stopped history's 16 (its first id forgotten).
-      delta: fc.oneof(
-        { weight: 12, arbitrary: fc.constant(1) },
-        { weight: 4, arbitrary: fc.integer({ min: 2, max: 3 }) },
-        { weight: 6, arbitrary: fc.integer({ min: -8, max: 0 }) },
-        { weight: 1, arbitrary: fc.integer({ min: -40, max: -9 }) },
-      ),
-      secondPublish: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-      // Now and then a copy with other content under the same id: a conflict if it repeats one.
-      tampered: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
-      // Now and then the publisher restarts: the key's numbers go on from a low number (1, or a
-      // few numbers around it), far behind or, past the 16/32-bit top, ahead.
-      restart: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 40, nil: undefined }),
-    }, { requiredKeys: ['key', 'delta', 'secondPublish', 'tampered'] }),
+    arrival: fc.record(
+      {
+        key: fc.integer({ min: 0, max: 2 }),
+        // Mostly the next number; sometimes one or two skipped (a gap until they come); sometimes
+        // an older one (reordered, a duplicate, or late once its gap was declared), now and then
+        // one from further back than a stopped history's 16 (its first id forgotten).
+        delta: fc.oneof(
+          { weight: 12, arbitrary: fc.constant(1) },
+          { weight: 4, arbitrary: fc.integer({ min: 2, max: 3 }) },
+          { weight: 6, arbitrary: fc.integer({ min: -8, max: 0 }) },
+          { weight: 1, arbitrary: fc.integer({ min: -40, max: -9 }) },
+        ),
+        secondPublish: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+        // Now and then a copy with other content under the same id: a conflict if it repeats one.
+        tampered: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
+        // Now and then the publisher restarts: the key's numbers go on from a low number (1, or a
+        // few numbers around it), far behind or, past the 16/32-bit top, ahead.
+        restart: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 40, nil: undefined }),
+      },
+      { requiredKeys: ['key', 'delta', 'secondPublish', 'tampered'] },
+    ),
   },
   { requiredKeys: ['dt'] },
 );
@@ -137,8 +140,16 @@ class RecordingSink implements SequencerSink<string> {
 function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink; model: ReferenceSequencer; names: string[] } {
   const sink = new RecordingSink();
   const config = {
-    gapTimeoutMs: s.gapTimeoutMs, capacity: s.capacity, seqBits: s.bits, sequenced: s.sequenced, publishOrder: s.publishOrder,
-    historySize: s.historySize, historyTotal: s.historyTotal, idsKept: s.idsKept, resets: s.resets, resetTo: s.resetTo,
+    gapTimeoutMs: s.gapTimeoutMs,
+    capacity: s.capacity,
+    seqBits: s.bits,
+    sequenced: s.sequenced,
+    publishOrder: s.publishOrder,
+    historySize: s.historySize,
+    historyTotal: s.historyTotal,
+    idsKept: s.idsKept,
+    resets: s.resets,
+    resetTo: s.resetTo,
   };
   let engine = new Sequencer<string>(config, sink, (item) => (item.endsWith('~') ? 2 : 1));
   const model = new ReferenceSequencer(config);
@@ -161,7 +172,14 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
       // A restart: 64-bit numbers go back to 0–3; 16/32-bit ones jump far behind (a quarter of the
       // space) or far ahead (almost half), to a raw number that is lower when the jump crosses the top.
       const m = 2 ** s.bits;
-      const low = a.restart === undefined ? undefined : s.bits === 64 ? a.restart : a.restart % 2 === 0 ? top[a.key] - m / 4 - 1 - a.restart : top[a.key] + m / 2 - 1 - a.restart;
+      const low =
+        a.restart === undefined
+          ? undefined
+          : s.bits === 64
+            ? a.restart
+            : a.restart % 2 === 0
+              ? top[a.key] - m / 4 - 1 - a.restart
+              : top[a.key] + m / 2 - 1 - a.restart;
       const abs = low ?? top[a.key] + a.delta;
       if (abs > top[a.key] || low !== undefined) top[a.key] = abs;
       // The canonical id makes a repeat a redelivery; a second publish carries its own.
@@ -187,7 +205,20 @@ function runBoth(s: Scenario): { engine: Sequencer<string>; sink: RecordingSink;
 }
 
 /** The per-key counters both keep (and the longest hold, which the engine keeps apart). */
-const COUNTED = ['received', 'delivered', 'duplicates', 'redeliveries', 'cascades', 'conflicts', 'gaps', 'lost', 'late', 'reordered', 'resets', 'maxHeld'] as const;
+const COUNTED = [
+  'received',
+  'delivered',
+  'duplicates',
+  'redeliveries',
+  'cascades',
+  'conflicts',
+  'gaps',
+  'lost',
+  'late',
+  'reordered',
+  'resets',
+  'maxHeld',
+] as const;
 
 /** The engine's events and counts per key are the model's. */
 function checkSameAsModel(s: Scenario): void {
@@ -214,9 +245,25 @@ describe('Sequencer against the reference model of the rules', () => {
   });
 
   it('does so on a number equal to the marker of a pending reset (-1, 64-bit): it is an ordinary number', () => {
-    const arrival = (delta: number, restart?: number) => ({ key: 2, delta, secondPublish: true, tampered: true, ...(restart === undefined ? {} : { restart }) });
+    const arrival = (delta: number, restart?: number) => ({
+      key: 2,
+      delta,
+      secondPublish: true,
+      tampered: true,
+      ...(restart === undefined ? {} : { restart }),
+    });
     checkSameAsModel({
-      sequenced: true, publishOrder: false, bits: 64, gapTimeoutMs: 5, capacity: 1, historySize: undefined, historyTotal: undefined, idsKept: undefined, resets: undefined, resetTo: undefined, keys: 3,
+      sequenced: true,
+      publishOrder: false,
+      bits: 64,
+      gapTimeoutMs: 5,
+      capacity: 1,
+      historySize: undefined,
+      historyTotal: undefined,
+      idsKept: undefined,
+      resets: undefined,
+      resetTo: undefined,
+      keys: 3,
       // 2^40 + 2000, then a restart at 1 (a reset candidate), then -1 while it is pending.
       steps: [{ dt: 0, arrival: arrival(0) }, { dt: 10, arrival: arrival(1, 1) }, { dt: 0, arrival: arrival(-2) }, { dt: 0 }],
       cloneAt: null,

@@ -134,7 +134,11 @@ describe('Sequencer properties', () => {
           delivered.forEach(bump);
           h.of('duplicate', key).forEach((d) => bump(absOf(s.bits, tr.start, d.seq as number)));
           h.of('late', key).forEach((l) => bump(absOf(s.bits, tr.start, l.seq)));
-          assert.deepEqual(new Map([...seen].sort((a, b) => a[0] - b[0])), new Map([...tr.arrivalsPer].sort((a, b) => a[0] - b[0])), 'each arrival accounted for exactly once');
+          assert.deepEqual(
+            new Map([...seen].sort((a, b) => a[0] - b[0])),
+            new Map([...tr.arrivalsPer].sort((a, b) => a[0] - b[0])),
+            'each arrival accounted for exactly once',
+          );
           for (let i = 1; i < delivered.length; i++) assert.ok(delivered[i] > delivered[i - 1], 'delivered in increasing serial order');
           // Between the first and last delivered, every number is delivered or lost, not both.
           const lost = new Set<number>();

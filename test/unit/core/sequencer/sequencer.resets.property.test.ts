@@ -114,7 +114,11 @@ describe('Sequencer properties: resets', () => {
       fc.property(planArb, (p) => {
         const b = build(p);
         const h = new Harness({ ...CONFIG, seqBits: p.bits }).feed(b.arrivals).end();
-        assert.deepEqual(h.out.filter((e) => e.type === 'message').map((e) => (e as { id: string }).id), b.originals, 'every message, once, in sequence order');
+        assert.deepEqual(
+          h.out.filter((e) => e.type === 'message').map((e) => (e as { id: string }).id),
+          b.originals,
+          'every message, once, in sequence order',
+        );
         assert.equal(h.seq.totals.resets, b.resets, 'one reset per restart');
         assert.equal(h.seq.totals.late, 0, 'nothing late');
         assert.equal(h.seq.totals.duplicates, b.copies, 'duplicates are the copies');
@@ -143,8 +147,14 @@ describe('Sequencer properties: resets', () => {
           for (let i = 0; i < before; i++) arrivals.push({ t: (t += 10 * pace), seq: space.wrap(old + i), id: `old${i}` });
           for (let i = 0; i < after; i++) arrivals.push({ t: (t += 10 * pace), seq: low + i, id: `new${i}` });
           const h = new Harness({ seqBits: bits }).feed(arrivals).end();
-          assert.deepEqual(h.of('reset').map((r) => [r.from, r.to, r.how]), [[space.wrap(old + before - 1), low, 'start']]);
-          assert.deepEqual(h.delivered(), [...Array.from({ length: before }, (_, i) => space.wrap(old + i)), ...Array.from({ length: after }, (_, i) => low + i)]);
+          assert.deepEqual(
+            h.of('reset').map((r) => [r.from, r.to, r.how]),
+            [[space.wrap(old + before - 1), low, 'start']],
+          );
+          assert.deepEqual(h.delivered(), [
+            ...Array.from({ length: before }, (_, i) => space.wrap(old + i)),
+            ...Array.from({ length: after }, (_, i) => low + i),
+          ]);
           assert.deepEqual(h.of('gap'), []);
         },
       ),

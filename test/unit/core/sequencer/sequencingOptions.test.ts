@@ -33,7 +33,7 @@ function rejects(text: OptionText, message: RegExp): void {
 }
 
 describe('sequencingOptions', () => {
-  it('judges ordering keys by publish order by default, and keeps arrival order for keys of one\'s own', () => {
+  it("judges ordering keys by publish order by default, and keeps arrival order for keys of one's own", () => {
     assert.deepEqual(resolveOptions({ key: 'attribute:Channel' }).seq, { kind: 'none' });
     assert.deepEqual(resolveOptions({ key: 'json:header.k' }).seq, { kind: 'none' });
     assert.deepEqual(resolveOptions({ key: 'none' }).seq, { kind: 'none' });
@@ -182,7 +182,10 @@ describe('sequencingOptions', () => {
   });
 
   it('describes options in one line', () => {
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme' })), 'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1');
+    assert.equal(
+      describeOptions(resolveOptions({ preset: 'cme' })),
+      'key attribute:Channel, seq attribute:MsgSeqNum (32-bit), gap timeout 10s, capacity 10000, reset to 1',
+    );
     assert.equal(describeOptions(DEFAULT_OPTIONS), 'key orderingKey, seq publishTime (publish order), gap timeout 10s, capacity 10000');
   });
 
@@ -196,7 +199,10 @@ describe('sequencingOptions', () => {
     assert.equal(resolveOptions({ preset: 'cme', time: 'none' }).sendingTimeAttribute, undefined);
     assert.equal(resolveOptions({ time: 'attribute:Sent' }).sendingTimeAttribute, 'Sent');
     assert.equal(formatSeqSpec(parseSeqSpec('mdp3')), 'mdp3');
-    assert.equal(describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })), 'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000, reset to 1');
+    assert.equal(
+      describeOptions(resolveOptions({ preset: 'cme', seq: 'mdp3', time: 'mdp3' })),
+      'key attribute:Channel, seq mdp3 (32-bit), time mdp3, gap timeout 10s, capacity 10000, reset to 1',
+    );
     assert.throws(() => resolveOptions({ time: 'soon' }), /^InputError: time "soon" is not valid: use attribute:<name>/);
     assert.throws(() => resolveOptions({ seq: 'mdp4' }), /use attribute:<name> \(e\.g\. attribute:MsgSeqNum\), mdp3/);
     assert.ok(!sameOptions(resolveOptions({ preset: 'cme' }), resolveOptions({ preset: 'cme', time: 'mdp3' })), 'latency source');
@@ -209,9 +215,12 @@ describe('sequencingOptions', () => {
       assert.deepEqual(parseTimeSpec('json:header.sentTime'), { kind: 'json', path: ['header', 'sentTime'] });
       const o = resolveOptions({ key: 'json:payload[0].instrument.symbol', seq: 'json:header.seq', time: 'json:header.sentTime' });
       assert.deepEqual(o.sendingTimeJson, ['header', 'sentTime']);
-      assert.equal(describeOptions(o), 'key json:payload[0].instrument.symbol, seq json:header.seq (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+      assert.equal(
+        describeOptions(o),
+        'key json:payload[0].instrument.symbol, seq json:header.seq (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000',
+      );
       assert.equal(formatKeySpec(o.key), 'json:payload[0].instrument.symbol');
-      assert.equal(resolveOptions({ preset: 'cme-json', time: 'none' }).sendingTimeJson, undefined, '--time none drops a preset\'s json time');
+      assert.equal(resolveOptions({ preset: 'cme-json', time: 'none' }).sendingTimeJson, undefined, "--time none drops a preset's json time");
     });
 
     it('names the option when the path is bad', () => {
@@ -221,26 +230,42 @@ describe('sequencingOptions', () => {
     });
 
     it('ships cme-json: one sequence per topic, seq and time from the header', () => {
-      assert.equal(describeOptions(resolveOptions({ preset: 'cme-json' })), 'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000');
+      assert.equal(
+        describeOptions(resolveOptions({ preset: 'cme-json' })),
+        'key none, seq json:header.sequenceNumber (64-bit), time json:header.sentTime, gap timeout 10s, capacity 10000',
+      );
     });
   });
 
   describe('user presets', () => {
-    const user = parsePresets({ feed: { key: 'attribute:Desk', seq: 'json:header.seq', seqBits: 32, time: 'json:header.ts', gapTimeout: '2s', capacity: 500 } }, 'settings');
+    const user = parsePresets(
+      { feed: { key: 'attribute:Desk', seq: 'json:header.seq', seqBits: 32, time: 'json:header.ts', gapTimeout: '2s', capacity: 500 } },
+      'settings',
+    );
 
     it('resolve by name beside the built-in ones; flags given next to one override it', () => {
       const o = resolveOptions({ preset: 'feed' }, user);
       assert.equal(describeOptions(o), 'key attribute:Desk, seq json:header.seq (32-bit), time json:header.ts, gap timeout 2s, capacity 500');
-      assert.equal(describeOptions(resolveOptions({ preset: 'feed', seqBits: '64', key: undefined }, user)), 'key attribute:Desk, seq json:header.seq (64-bit), time json:header.ts, gap timeout 2s, capacity 500');
+      assert.equal(
+        describeOptions(resolveOptions({ preset: 'feed', seqBits: '64', key: undefined }, user)),
+        'key attribute:Desk, seq json:header.seq (64-bit), time json:header.ts, gap timeout 2s, capacity 500',
+      );
       assert.equal(resolveOptions({ preset: 'cme' }, user).seqBits, 32, 'built-in presets still resolve');
       assert.throws(() => resolveOptions({ preset: 'nyse' }, user), /^InputError: preset "nyse" is unknown: use cme, cme-json, feed$/);
     });
 
     it('a bad preset names the source, the preset and the field', () => {
-      const bad = (v: unknown, message: RegExp) => assert.throws(() => parsePresets(v, 'presets.json'), (e: unknown) => e instanceof Error && e.name === 'InputError' && message.test(e.message));
+      const bad = (v: unknown, message: RegExp) =>
+        assert.throws(
+          () => parsePresets(v, 'presets.json'),
+          (e: unknown) => e instanceof Error && e.name === 'InputError' && message.test(e.message),
+        );
       bad([], /^presets.json: presets must be a JSON object of name → options$/);
       bad({ a: 'x' }, /^presets.json: preset "a" must be an object/);
-      bad({ a: { sequence: 'x' } }, /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity, resetTo, resets$/);
+      bad(
+        { a: { sequence: 'x' } },
+        /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity, resetTo, resets$/,
+      );
       bad({ a: { seq: 'MsgSeqNum' } }, /^presets.json: preset "a": field "seq": seq "MsgSeqNum" is not valid/);
       bad({ a: { key: 7 } }, /^presets.json: preset "a": field "key" must be a string$/);
       bad({ a: { seqBits: 12 } }, /^presets.json: preset "a": field "seqBits": seq-bits "12" is not valid/);
@@ -249,7 +274,7 @@ describe('sequencingOptions', () => {
       bad({ ' a': {} }, /^presets.json: preset " a": a name must not be empty or begin or end with a space$/);
     });
 
-    it('a bad preset is fixed where the caller says: the setting or the flag, not the field\'s own setting', () => {
+    it("a bad preset is fixed where the caller says: the setting or the flag, not the field's own setting", () => {
       const fixOf = (f: () => unknown) => {
         try {
           f();
@@ -258,8 +283,14 @@ describe('sequencingOptions', () => {
         }
         assert.fail('did not throw');
       };
-      assert.deepEqual(fixOf(() => parsePresets({ a: { key: 'Desk' } }, 'seqscope.presets', { setting: 'seqscope.presets' })), { setting: 'seqscope.presets' });
-      assert.deepEqual(fixOf(() => parsePresets([], 'f.json', { flag: '--preset-file' })), { flag: '--preset-file' });
+      assert.deepEqual(
+        fixOf(() => parsePresets({ a: { key: 'Desk' } }, 'seqscope.presets', { setting: 'seqscope.presets' })),
+        { setting: 'seqscope.presets' },
+      );
+      assert.deepEqual(
+        fixOf(() => parsePresets([], 'f.json', { flag: '--preset-file' })),
+        { flag: '--preset-file' },
+      );
     });
   });
 });

@@ -31,8 +31,32 @@ const name = fc.string({ unit: fc.constantFrom('a', 'B', '-', '.', '0', '0', '1'
 
 describe('key order', () => {
   it('compares names naturally: numbers by value, of any length, then as text', () => {
-    const sorted = ['acct-2', 'acct-10', 'acct-9', 'acct-07', 'acct-7', 'acct', 'acct-100000000000000000000', 'acct-99999999999999999999', 'Acct-1', 'acct-1b', 'acct-1a'].sort(compareNames);
-    assert.deepEqual(sorted, ['Acct-1', 'acct', 'acct-1a', 'acct-1b', 'acct-2', 'acct-07', 'acct-7', 'acct-9', 'acct-10', 'acct-99999999999999999999', 'acct-100000000000000000000']);
+    const sorted = [
+      'acct-2',
+      'acct-10',
+      'acct-9',
+      'acct-07',
+      'acct-7',
+      'acct',
+      'acct-100000000000000000000',
+      'acct-99999999999999999999',
+      'Acct-1',
+      'acct-1b',
+      'acct-1a',
+    ].sort(compareNames);
+    assert.deepEqual(sorted, [
+      'Acct-1',
+      'acct',
+      'acct-1a',
+      'acct-1b',
+      'acct-2',
+      'acct-07',
+      'acct-7',
+      'acct-9',
+      'acct-10',
+      'acct-99999999999999999999',
+      'acct-100000000000000000000',
+    ]);
     assert.equal(compareNames('310', '310'), 0);
     assert.ok(compareNames('', 'a') < 0);
     assert.ok(compareNames('key-007', 'key-7') < 0 && compareNames('key-7', 'key-007') > 0, 'equal values written differently do not tie');
@@ -76,7 +100,10 @@ describe('key order', () => {
     assert.deepEqual(names('arrival'), ['k-10', 'k-2', 'k-1', 'k-30', 'k-3', 'k-20']);
     assert.deepEqual(names('name'), ['k-1', 'k-2', 'k-3', 'k-10', 'k-20', 'k-30']);
     assert.deepEqual(names('findings'), ['k-30', 'k-2', 'k-3', 'k-10', 'k-1', 'k-20']);
-    assert.deepEqual(orderKeys([], 'findings', (k: (typeof keys)[number]) => k.name), []);
+    assert.deepEqual(
+      orderKeys([], 'findings', (k: (typeof keys)[number]) => k.name),
+      [],
+    );
   });
 
   it('gives every index once, whatever the keys (property)', () => {
@@ -84,10 +111,14 @@ describe('key order', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 40 }), fc.constantFrom(...KEY_ORDERS), (ks, order) => {
         const idx = orderKeys(ks, order, (k) => k.name);
-        assert.deepEqual([...idx].sort((a, b) => a - b), ks.map((_, i) => i));
+        assert.deepEqual(
+          [...idx].sort((a, b) => a - b),
+          ks.map((_, i) => i),
+        );
         for (let i = 1; i < idx.length; i++) {
           const [p, q] = [ks[idx[i - 1]], ks[idx[i]]];
-          if (order === 'findings') assert.ok(p.lost > q.lost || (p.lost === q.lost && (p.late > q.late || (p.late === q.late && p.duplicates >= q.duplicates))));
+          if (order === 'findings')
+            assert.ok(p.lost > q.lost || (p.lost === q.lost && (p.late > q.late || (p.late === q.late && p.duplicates >= q.duplicates))));
           if (order === 'name') assert.ok(compareNames(p.name, q.name) <= 0);
         }
       }),

@@ -70,7 +70,10 @@ describe('messageMatch', () => {
   });
 
   it('reads the search box: /pattern/i is a regular expression, anything else an id or text', () => {
-    assert.deepEqual(parseSearchInput(' 2070443600000002 '), { messageId: '2070443600000002', payload: { source: '2070443600000002', regex: false, ignoreCase: true } });
+    assert.deepEqual(parseSearchInput(' 2070443600000002 '), {
+      messageId: '2070443600000002',
+      payload: { source: '2070443600000002', regex: false, ignoreCase: true },
+    });
     assert.deepEqual(parseSearchInput('/"px":45\\d+/'), { payload: { source: '"px":45\\d+', regex: true, ignoreCase: false } });
     assert.deepEqual(parseSearchInput('/esz/i'), { payload: { source: 'esz', regex: true, ignoreCase: true } });
     assert.deepEqual(parseSearchInput('//'), { messageId: '//', payload: { source: '//', regex: false, ignoreCase: true } });

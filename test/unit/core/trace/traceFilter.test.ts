@@ -8,11 +8,38 @@ import { SessionFiles } from '../../../../src/timeline/sessionFiles';
 import { unpackPage } from '../../../../src/shared/pageWire';
 import { TimelineService } from '../../../../src/timeline/timelineService';
 import fc from 'fast-check';
-import { describeFilter, findingKindsOnly, isFilterActive, keyListing, overlapsNumberRange, traceEventMatcher, TraceFilterSpec } from '../../../../src/core/trace/traceFilter';
+import {
+  describeFilter,
+  findingKindsOnly,
+  isFilterActive,
+  keyListing,
+  overlapsNumberRange,
+  traceEventMatcher,
+  TraceFilterSpec,
+} from '../../../../src/core/trace/traceFilter';
 import { TraceEvent } from '../../../../src/core/trace/traceEvents';
 
-const msg = (key: string, seq: number): TraceEvent => ({ type: 'message', key, seq, messageId: `${key}-${seq}`, arrivedAt: 0, releasedAt: 0, heldMs: 0, line: 1 });
-const gap = (key: string, from: number, to: number): TraceEvent => ({ type: 'gap', key, from, to, count: 1, openedAt: 0, declaredAt: 0, waitedMs: 0, reason: 'timeout' });
+const msg = (key: string, seq: number): TraceEvent => ({
+  type: 'message',
+  key,
+  seq,
+  messageId: `${key}-${seq}`,
+  arrivedAt: 0,
+  releasedAt: 0,
+  heldMs: 0,
+  line: 1,
+});
+const gap = (key: string, from: number, to: number): TraceEvent => ({
+  type: 'gap',
+  key,
+  from,
+  to,
+  count: 1,
+  openedAt: 0,
+  declaredAt: 0,
+  waitedMs: 0,
+  reason: 'timeout',
+});
 
 describe('traceFilter', () => {
   it('keeps everything without a filter', () => {
@@ -100,7 +127,12 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
       }
       assert.equal(n, session.summary.byKey.find((k) => k.key === '312')!.received);
 
-      const svc = new TimelineService(session, { id: 's', title: 't', options: '' }, (a) => files.read(a), (name, value) => files.attributeMask(name, value));
+      const svc = new TimelineService(
+        session,
+        { id: 's', title: 't', options: '' },
+        (a) => files.read(a),
+        (name, value) => files.attributeMask(name, value),
+      );
       const dupId = session.store.keys[0].duplicate.get(0);
       const d = await svc.detail(dupId);
       assert.equal(d.event.kind, 'duplicate');
@@ -129,7 +161,9 @@ describe('SessionFiles (reading records back for the detail pane)', function () 
     try {
       assert.deepEqual([session.summary.received, session.summary.invalid], [3, 1]);
       assert.equal(session.log.line.get(2), 3);
-      await assert.rejects(files.readText(2), { message: `line 3 of ${path} is 65 MiB, too long to read back: open the file in an editor that handles large files` });
+      await assert.rejects(files.readText(2), {
+        message: `line 3 of ${path} is 65 MiB, too long to read back: open the file in an editor that handles large files`,
+      });
       assert.equal((await files.read(3))?.message.messageId, session.log.messageId.get(3), 'the records after it read back');
     } finally {
       await files.close();

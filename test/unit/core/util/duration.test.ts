@@ -36,7 +36,26 @@ describe('parseDuration', () => {
   });
 
   it('rejects what is not a duration with an InputError quoting it', () => {
-    for (const text of ['', ' ', 'abc', '10x', '-1s', '-5', '1.s', '.5s', '10sec', 'ms', 's10', '1e3', '1,5s', '10ms5', '1 000', 'Infinity', 'NaN', '9'.repeat(400)]) {
+    for (const text of [
+      '',
+      ' ',
+      'abc',
+      '10x',
+      '-1s',
+      '-5',
+      '1.s',
+      '.5s',
+      '10sec',
+      'ms',
+      's10',
+      '1e3',
+      '1,5s',
+      '10ms5',
+      '1 000',
+      'Infinity',
+      'NaN',
+      '9'.repeat(400),
+    ]) {
       assert.throws(
         () => parseDuration(text),
         (e: unknown) => {

@@ -59,7 +59,7 @@ describe('DurationStats', () => {
 
   it('stays within 3 significant digits of a sort over 200 000 log-normal latencies', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values: number[] = [];
     for (let i = 0; i < 200_000; i++) {
       // Box–Muller: a log-normal around 5 ms with a long tail; one value in 50 a second late.
@@ -82,7 +82,7 @@ describe('DurationStats', () => {
 });
 
 describe('KeyedDurations', () => {
-  it('merges keys past the raw values, in histograms, into the run\'s set: 20 keys × 5 000 log-spread values', () => {
+  it("merges keys past the raw values, in histograms, into the run's set: 20 keys × 5 000 log-spread values", () => {
     const keyed = new KeyedDurations();
     const all: number[] = [];
     for (let i = 0; i < 100_000; i++) {
@@ -104,7 +104,16 @@ describe('KeyedDurations', () => {
   it('gives each key what a DurationStats of its values gives: flat arrays, a key with one value, keys with many', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(40), fc.oneof(fc.constant(0), fc.integer({ min: -5_000, max: 5_000_000 }).map((us) => us / 1000))), { maxLength: 1500 }),
+        fc.array(
+          fc.tuple(
+            fc.nat(40),
+            fc.oneof(
+              fc.constant(0),
+              fc.integer({ min: -5_000, max: 5_000_000 }).map((us) => us / 1000),
+            ),
+          ),
+          { maxLength: 1500 },
+        ),
         (pairs) => {
           const keyed = new KeyedDurations();
           const byKey = new Map<number, number[]>();
@@ -121,7 +130,7 @@ describe('KeyedDurations', () => {
     );
   });
 
-  it('gives histograms of their own to the first keys only; later busy keys count in the run\'s set, which stays exact', () => {
+  it("gives histograms of their own to the first keys only; later busy keys count in the run's set, which stays exact", () => {
     const keyed = new KeyedDurations(2);
     const byKey: number[][] = [[], [], [], []];
     // Four keys past the raw values, the last two after the first two took the histograms; a
@@ -141,7 +150,7 @@ describe('KeyedDurations', () => {
     assertWithinPrecision(keyed.total(), sortedPercentiles([...byKey.flat(), 1, 2, 3]), 'all keys');
   });
 
-  it('bounds the histograms\' memory whatever the number of busy keys', () => {
+  it("bounds the histograms' memory whatever the number of busy keys", () => {
     const one = new KeyedDurations();
     for (let i = 0; i <= RAW_LIMIT; i++) one.record(0, 1 + (i % 10_000));
     const perKey = one.bytes();

@@ -37,8 +37,14 @@ describe('command ids (src/extension/commands/commandIds.ts) against package.jso
       ...(manifest.contributes.keybindings ?? []).map((k) => ['keybindings', k.command]),
     ];
     assert.ok(referenced.length > 0);
-    assert.deepEqual(referenced.filter(([, id]) => !declared.includes(id)), []);
-    assert.deepEqual(referenced.filter(([, id]) => !isCommandId(id)), []);
+    assert.deepEqual(
+      referenced.filter(([, id]) => !declared.includes(id)),
+      [],
+    );
+    assert.deepEqual(
+      referenced.filter(([, id]) => !isCommandId(id)),
+      [],
+    );
   });
 
   it('follows the house form: seqscope.<area>.<verb>, category SeqScope', () => {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { COMMAND_IDS } from '../../../../src/extension/commands/commandIds';
 import { commandTitles } from '../../../../src/extension/commands/commandTitles';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { commands: { command: string; title: string }[] } };
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as {
+  contributes: { commands: { command: string; title: string }[] };
+};
 
 describe('command titles (src/extension/commands/commandTitles.ts)', () => {
   it('gives every command the title package.json declares, never its id', () => {
