@@ -116,6 +116,7 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
   // load), the command runs again, once.
   let quietSince = Date.now();
   let retried = false;
+  let selectedBefore = false;
   await until(async () => {
     if (await listed()) return true;
     if (await titled('SeqScope: how should this capture be sequenced')) {
@@ -130,8 +131,10 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
         await input.press('Enter', { timeout: 1_000 }).catch(() => {});
     } else if (await fileSelected()) {
       quietSince = Date.now();
-      await new Promise((r) => setTimeout(r, 500));
-      if (await fileSelected()) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
+      // Selected on two looks in a row: the dialog stayed put, so Enter lands on it.
+      if (selectedBefore) await input.press('Enter', { timeout: 1_000 }).catch(() => {});
+      selectedBefore = true;
+      return false;
     } else if ((await open()) || (await loading.count()) > 0) {
       quietSince = Date.now();
     } else if (!retried && Date.now() - quietSince > 5_000) {
@@ -141,6 +144,7 @@ export async function openCaptureFromPalette(page: Page, fileName: string, choic
       await pickFile();
       quietSince = Date.now();
     }
+    selectedBefore = false;
     return false;
   }, timeoutMs);
 }
