@@ -48,7 +48,7 @@ export class KeyFindings {
   lostRanges: LostRange[] | undefined;
   /** Numbers below the sequence's start that arrived (late, before the start): a second copy is a duplicate. */
   beforeStart: Map<number, { readonly id: string; readonly content: number }> | undefined;
-  /** A reset candidate waiting for the next arrival (see Sequencer.settle). */
+  /** A reset candidate waiting for the next arrival (see Sequencer.offerOutOfTurn). */
   pending: ResetCandidate<unknown> | undefined;
   /** During the start window: the position of the latest jump that may be a reset, and when it arrived. */
   startJump: number | undefined;
@@ -74,13 +74,13 @@ export class KeyState<T> implements SequenceCounts, HistoryRing {
   // in a burst misses), so it is kept small — what is rarely needed lives in KeyFindings and in
   // the queues, created on demand — and field order is memory order: what an in-order delivery
   // touches comes first. V8 would keep a large or fractional number in a field as a boxed object
-  // (one more miss each), so those live in Sequencer.keyNumbers and the fields here hold small
+  // (one more miss each), so those live in SequencerState.keyNumbers and the fields here hold small
   // integers, booleans and references.
 
   /**
    * False during the start window, while the first expected number is not known yet. The next
    * position to deliver and the key's other large or fractional numbers are in the sequencer
-   * (see Sequencer.keyNumbers).
+   * (see SequencerState.keyNumbers).
    */
   started = false;
   /** What the key holds back; the shared empty queue while it holds nothing. */

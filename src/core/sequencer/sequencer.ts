@@ -39,6 +39,7 @@ export type { DuplicateInfo, GapInfo, GapReason, LateInfo, ReorderInfo, Sequence
 /** Lost ranges remembered per key for "late" detection; older ones age out. */
 const LOST_RANGES_KEPT = 1024;
 
+/** Sequences the arrivals of every key it is offered, reporting to its sink (see the header). */
 export class Sequencer<T> extends SequencerFindings<T> {
   /**
    * An independent copy of the whole state that reports to `sink`: a checkpoint for exact
