@@ -44,19 +44,7 @@ export function* snapshotSteps(
   filter?: EventFilter,
 ): Generator<number, SessionSnapshot> {
   const src = s.store;
-  const ids: number[] = [];
-  for (let id = 0; id < src.count; id++) if (matches(s, id, filter)) ids.push(id);
-  const problems: [number, string][] = [];
-  const behind: [number, string][] = [];
-  const released: [number, number][] = [];
-  ids.forEach((id, i) => {
-    const p = src.problems.get(id);
-    if (p !== undefined) problems.push([i, p]);
-    const b = src.behind.get(id);
-    if (b !== undefined) behind.push([i, b]);
-    const r = src.released.get(id);
-    if (r !== undefined) released.push([i, r]);
-  });
+  const { ids, problems, behind, released } = selectEvents(s, filter);
   const log = s.log;
   const eventColumns: [
     EventColumn,
@@ -117,6 +105,31 @@ export function* snapshotSteps(
     ...(released.length ? { released } : {}),
     records,
   };
+}
+
+/**
+ * The events that pass `filter` (all when absent), by id in order, and their sparse columns
+ * (problems, what they are behind, when they were released) re-keyed by their new numbers.
+ */
+function selectEvents(
+  s: CaptureSession,
+  filter: EventFilter | undefined,
+): { ids: number[]; problems: [number, string][]; behind: [number, string][]; released: [number, number][] } {
+  const src = s.store;
+  const ids: number[] = [];
+  for (let id = 0; id < src.count; id++) if (matches(s, id, filter)) ids.push(id);
+  const problems: [number, string][] = [];
+  const behind: [number, string][] = [];
+  const released: [number, number][] = [];
+  ids.forEach((id, i) => {
+    const p = src.problems.get(id);
+    if (p !== undefined) problems.push([i, p]);
+    const b = src.behind.get(id);
+    if (b !== undefined) behind.push([i, b]);
+    const r = src.released.get(id);
+    if (r !== undefined) released.push([i, r]);
+  });
+  return { ids, problems, behind, released };
 }
 
 /** Rows restored between two yields of `restoreSteps`. */

@@ -15,7 +15,7 @@ import { contentHash } from './contentHash';
 import { parseEntry, publishedAt, receivedAtMs } from './captureRecord';
 import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
-import { InvalidCause, newRecordFields, readFields } from './recordFields';
+import { InvalidCause, newRecordFields, readFields, RecordFields } from './recordFields';
 import { RecordScanner } from './recordScan';
 
 export { ScanKind, ScannedEntry };
@@ -82,27 +82,10 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let cap = 1;
   for (let i = b.indexOf(NL); i >= 0; i = b.indexOf(NL, i + 1)) cap++;
-  const kind = new Uint8Array(cap);
-  const line = new Int32Array(cap);
-  const offset = new Int32Array(cap);
-  const length = new Int32Array(cap);
-  const time = new Float64Array(cap);
-  const seq = new Float64Array(cap);
-  const sent = new Float64Array(cap);
-  const published = new Float64Array(cap);
-  const received = new Float64Array(cap);
-  const hash = new Int32Array(cap);
-  const key = new Int32Array(cap);
-  const idLength = new Int32Array(cap);
-  const keys: string[] = [];
-  const keyIndex = new Map<string, number>();
-  const reasons: string[] = [];
-  const wideSources: string[] = [];
-  let ids = '';
+  const out = new ColumnsBuilder(cap);
   const space = new SerialSpace(options.seqBits);
   const f = newRecordFields();
   const scanner = new RecordScanner(options, space);
-  let parsed = 0;
   let n = 0;
   let lineNo = 0;
   let start = 0;
@@ -115,94 +98,153 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     let i = start;
     while (i < stop && (b[i] === 0x20 || b[i] === 0x09)) i++;
     if (i < stop) {
-      line[n] = lineNo;
-      offset[n] = start;
-      length[n] = stop - start;
-      if (stop - start > maxRecordBytes) {
-        kind[n] = ScanKind.Record;
-        time[n] = NaN;
-        reasons.push(tooLongRecord(0, start, stop - start, maxRecordBytes).invalid as string);
-      } else if (scanner.scan(b, i, stop)) {
-        kind[n] = ScanKind.Valid;
-        time[n] = scanner.time;
-        seq[n] = scanner.seq;
-        sent[n] = scanner.sent;
-        published[n] = scanner.published;
-        received[n] = scanner.received;
-        hash[n] = scanner.hash;
-        let ki = keyIndex.get(scanner.key);
-        if (ki === undefined) {
-          ki = keys.length;
-          keys.push(scanner.key);
-          keyIndex.set(scanner.key, ki);
-        }
-        key[n] = ki;
-        ids += scanner.messageId;
-        idLength[n] = scanner.messageId.length;
-      } else {
-        parsed++;
-        const e = parseEntry(b.toString('utf8', start, stop), 0, 0);
-        time[n] = e.time;
-        const rm = e.record;
-        if (rm === undefined) {
-          kind[n] = ScanKind.Record;
-          reasons.push(e.invalid as string);
-        } else if (!readFields(rm, options, space, f)) {
-          const k = KINDS[f.cause as InvalidCause];
-          kind[n] = k;
-          seq[n] = f.seq;
-          reasons.push(f.reason as string);
-          if (k === ScanKind.Width) wideSources.push(f.wideSource as string);
-          // The session loader logs the messageId of every arrival that is a record.
-          const id = rm.message.messageId;
-          ids += id;
-          idLength[n] = id.length;
-        } else {
-          kind[n] = ScanKind.Valid;
-          seq[n] = f.seq;
-          sent[n] = f.sent;
-          published[n] = publishedAt(rm, e.time);
-          received[n] = receivedAtMs(rm, e.time);
-          hash[n] = contentHash(rm.message);
-          let ki = keyIndex.get(f.key);
-          if (ki === undefined) {
-            ki = keys.length;
-            keys.push(f.key);
-            keyIndex.set(f.key, ki);
-          }
-          key[n] = ki;
-          const id = rm.message.messageId;
-          ids += id;
-          idLength[n] = id.length;
-        }
-      }
+      out.place(n, lineNo, start, stop - start);
+      if (stop - start > maxRecordBytes) out.tooLong(n, start, stop - start, maxRecordBytes);
+      else if (scanner.scan(b, i, stop)) out.scanned(n, scanner);
+      else out.parse(n, b.toString('utf8', start, stop), options, space, f);
       n++;
     }
     lineNo++;
     if (nl < 0) break;
     start = nl + 1;
   }
-  return {
-    count: n,
-    lines: lineNo,
-    kind,
-    line,
-    offset,
-    length,
-    time,
-    seq,
-    sent,
-    published,
-    received,
-    hash,
-    key,
-    keys,
-    ids,
-    idLength,
-    reasons,
-    wideSources,
-    parsed,
-  };
+  return out.columns(n, lineNo);
+}
+
+/** One range's columns as scanLines fills them, record by record. */
+class ColumnsBuilder {
+  readonly kind: Uint8Array;
+  readonly line: Int32Array;
+  readonly offset: Int32Array;
+  readonly length: Int32Array;
+  readonly time: Float64Array;
+  readonly seq: Float64Array;
+  readonly sent: Float64Array;
+  readonly published: Float64Array;
+  readonly received: Float64Array;
+  readonly hash: Int32Array;
+  readonly key: Int32Array;
+  readonly idLength: Int32Array;
+  readonly keys: string[] = [];
+  private readonly keyIndex = new Map<string, number>();
+  readonly reasons: string[] = [];
+  readonly wideSources: string[] = [];
+  ids = '';
+  /** Records left to the full parse. */
+  parsed = 0;
+
+  /** Room for `cap` records. */
+  constructor(cap: number) {
+    this.kind = new Uint8Array(cap);
+    this.line = new Int32Array(cap);
+    this.offset = new Int32Array(cap);
+    this.length = new Int32Array(cap);
+    this.time = new Float64Array(cap);
+    this.seq = new Float64Array(cap);
+    this.sent = new Float64Array(cap);
+    this.published = new Float64Array(cap);
+    this.received = new Float64Array(cap);
+    this.hash = new Int32Array(cap);
+    this.key = new Int32Array(cap);
+    this.idLength = new Int32Array(cap);
+  }
+
+  /** Record `n`'s line (from the range's first) and its bytes' place in the range. */
+  place(n: number, lineNo: number, start: number, length: number): void {
+    this.line[n] = lineNo;
+    this.offset[n] = start;
+    this.length[n] = length;
+  }
+
+  /** A line longer than the bound: reported, not parsed. */
+  tooLong(n: number, start: number, length: number, maxRecordBytes: number): void {
+    this.kind[n] = ScanKind.Record;
+    this.time[n] = NaN;
+    this.reasons.push(tooLongRecord(0, start, length, maxRecordBytes).invalid as string);
+  }
+
+  /** A valid record the scanner read. */
+  scanned(n: number, scanner: RecordScanner): void {
+    this.kind[n] = ScanKind.Valid;
+    this.time[n] = scanner.time;
+    this.seq[n] = scanner.seq;
+    this.sent[n] = scanner.sent;
+    this.published[n] = scanner.published;
+    this.received[n] = scanner.received;
+    this.hash[n] = scanner.hash;
+    this.key[n] = this.keyIndexOf(scanner.key);
+    this.ids += scanner.messageId;
+    this.idLength[n] = scanner.messageId.length;
+  }
+
+  /** A line the scanner left to the full parse: read as parseEntry and the replay engine read it. */
+  parse(n: number, text: string, options: SequencingOptions, space: SerialSpace, f: RecordFields): void {
+    this.parsed++;
+    const e = parseEntry(text, 0, 0);
+    this.time[n] = e.time;
+    const rm = e.record;
+    if (rm === undefined) {
+      this.kind[n] = ScanKind.Record;
+      this.reasons.push(e.invalid as string);
+    } else if (!readFields(rm, options, space, f)) {
+      const k = KINDS[f.cause as InvalidCause];
+      this.kind[n] = k;
+      this.seq[n] = f.seq;
+      this.reasons.push(f.reason as string);
+      if (k === ScanKind.Width) this.wideSources.push(f.wideSource as string);
+      // The session loader logs the messageId of every arrival that is a record.
+      this.addId(n, rm.message.messageId);
+    } else {
+      this.kind[n] = ScanKind.Valid;
+      this.seq[n] = f.seq;
+      this.sent[n] = f.sent;
+      this.published[n] = publishedAt(rm, e.time);
+      this.received[n] = receivedAtMs(rm, e.time);
+      this.hash[n] = contentHash(rm.message);
+      this.key[n] = this.keyIndexOf(f.key);
+      this.addId(n, rm.message.messageId);
+    }
+  }
+
+  /** The columns of the `count` records of `lines` lines. */
+  columns(count: number, lines: number): ScanColumns {
+    return {
+      count,
+      lines,
+      kind: this.kind,
+      line: this.line,
+      offset: this.offset,
+      length: this.length,
+      time: this.time,
+      seq: this.seq,
+      sent: this.sent,
+      published: this.published,
+      received: this.received,
+      hash: this.hash,
+      key: this.key,
+      keys: this.keys,
+      ids: this.ids,
+      idLength: this.idLength,
+      reasons: this.reasons,
+      wideSources: this.wideSources,
+      parsed: this.parsed,
+    };
+  }
+
+  private keyIndexOf(key: string): number {
+    let ki = this.keyIndex.get(key);
+    if (ki === undefined) {
+      ki = this.keys.length;
+      this.keys.push(key);
+      this.keyIndex.set(key, ki);
+    }
+    return ki;
+  }
+
+  private addId(n: number, id: string): void {
+    this.ids += id;
+    this.idLength[n] = id.length;
+  }
 }
 
 /**

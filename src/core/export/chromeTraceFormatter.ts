@@ -1,5 +1,5 @@
 import { KeyOrder, orderKeys } from '../trace/keyOrder';
-import { TraceEvent } from '../trace/traceEvents';
+import { DuplicateEvent, GapEvent, InvalidEvent, LateEvent, MessageEvent, ReorderedEvent, ResetEvent, TraceEvent } from '../trace/traceEvents';
 import { TraceFormatter } from './traceFormatter';
 import { NO_KEY_LABEL } from '../trace/keyLabel';
 
@@ -82,102 +82,10 @@ export class ChromeTraceFormatter implements TraceFormatter {
         continue;
       }
       const pid = this.pidFor(ev.key, out);
-      const tally = this.tallies[pid - 1];
-      if (ev.type === 'gap') tally.lost += ev.count;
-      else if (ev.type === 'late') tally.late++;
-      else if (ev.type === 'reordered') tally.reordered++;
-      else if (ev.type === 'duplicate') tally.duplicates++;
-      switch (ev.type) {
-        case 'message': {
-          const label = ev.seq !== undefined ? `#${ev.seq}` : ev.messageId;
-          if (ev.heldMs > 0) {
-            const id = String(++this.asyncId);
-            out({ name: `hold ${label}`, ph: 'b', cat: 'hold', id, ts: this.us(ev.arrivedAt), pid });
-            out({ name: `hold ${label}`, ph: 'e', cat: 'hold', id, ts: this.us(ev.releasedAt), pid });
-          }
-          out({
-            name: label,
-            ph: 'i',
-            s: 't',
-            cat: 'delivered',
-            ts: this.us(ev.releasedAt),
-            pid,
-            tid: DELIVERED_TID,
-            args: { messageId: ev.messageId, heldMs: ev.heldMs, line: ev.line },
-          });
-          break;
-        }
-        case 'gap': {
-          const id = String(++this.asyncId);
-          const name = ev.count === 1 ? `gap #${ev.from}` : `gap #${ev.from}–${ev.to}`;
-          out({ name, ph: 'b', cat: 'gap', id, ts: this.us(ev.openedAt), pid, args: { from: ev.from, to: ev.to, count: ev.count, reason: ev.reason } });
-          out({ name, ph: 'e', cat: 'gap', id, ts: this.us(ev.declaredAt), pid });
-          break;
-        }
-        case 'duplicate':
-          out({
-            name: `${ev.conflict ? 'conflict' : ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
-            ph: 'i',
-            s: 't',
-            cat: ev.conflict ? 'duplicate,conflict' : 'duplicate',
-            ts: this.us(ev.at),
-            pid,
-            tid: FINDINGS_TID,
-            args: {
-              messageId: ev.messageId,
-              redelivery: ev.redelivery,
-              cascade: ev.cascade,
-              conflict: ev.conflict,
-              conflictReason: ev.conflictReason,
-              line: ev.line,
-            },
-          });
-          break;
-        case 'late':
-          out({
-            name: `late #${ev.seq}`,
-            ph: 'i',
-            s: 't',
-            cat: 'late',
-            ts: this.us(ev.at),
-            pid,
-            tid: FINDINGS_TID,
-            args: { messageId: ev.messageId, beforeStart: ev.beforeStart, line: ev.line },
-          });
-          break;
-        case 'reset':
-          out({
-            name: `reset #${ev.from} → #${ev.to}`,
-            ph: 'i',
-            s: 'p',
-            cat: 'reset',
-            ts: this.us(ev.at),
-            pid,
-            tid: FINDINGS_TID,
-            args: { from: ev.from, to: ev.to, released: ev.released, lost: ev.lost, how: ev.how },
-          });
-          break;
-        case 'reordered':
-          out({
-            name: `reordered ${ev.messageId}`,
-            ph: 'i',
-            s: 't',
-            cat: 'reordered',
-            ts: this.us(ev.at),
-            pid,
-            tid: FINDINGS_TID,
-            args: {
-              messageId: ev.messageId,
-              publishTime: ev.publishTime,
-              behindMessageId: ev.behindMessageId,
-              behindPublishTime: ev.behindPublishTime,
-              byMs: ev.byMs,
-              byPosition: ev.byPosition,
-              line: ev.line,
-            },
-          });
-          break;
-      }
+      this.tally(pid, ev);
+      if (ev.type === 'message') this.message(ev, pid, out);
+      else if (ev.type === 'gap') this.gap(ev, pid, out);
+      else out(findingEvent(ev, this.us(ev.at), pid));
     }
     return s;
   }
@@ -196,6 +104,43 @@ export class ChromeTraceFormatter implements TraceFormatter {
     return us > 0 ? us : 0;
   }
 
+  /** Counts a key's findings, for its place in `findings` order. */
+  private tally(pid: number, ev: Exclude<TraceEvent, InvalidEvent>): void {
+    const tally = this.tallies[pid - 1];
+    if (ev.type === 'gap') tally.lost += ev.count;
+    else if (ev.type === 'late') tally.late++;
+    else if (ev.type === 'reordered') tally.reordered++;
+    else if (ev.type === 'duplicate') tally.duplicates++;
+  }
+
+  /** A released message: its instant on the delivered thread, after its hold's slice when it was held. */
+  private message(ev: MessageEvent, pid: number, out: (c: ChromeEvent) => void): void {
+    const label = ev.seq !== undefined ? `#${ev.seq}` : ev.messageId;
+    if (ev.heldMs > 0) {
+      const id = String(++this.asyncId);
+      out({ name: `hold ${label}`, ph: 'b', cat: 'hold', id, ts: this.us(ev.arrivedAt), pid });
+      out({ name: `hold ${label}`, ph: 'e', cat: 'hold', id, ts: this.us(ev.releasedAt), pid });
+    }
+    out({
+      name: label,
+      ph: 'i',
+      s: 't',
+      cat: 'delivered',
+      ts: this.us(ev.releasedAt),
+      pid,
+      tid: DELIVERED_TID,
+      args: { messageId: ev.messageId, heldMs: ev.heldMs, line: ev.line },
+    });
+  }
+
+  /** A gap: a slice from when it opened to when it was declared lost. */
+  private gap(ev: GapEvent, pid: number, out: (c: ChromeEvent) => void): void {
+    const id = String(++this.asyncId);
+    const name = ev.count === 1 ? `gap #${ev.from}` : `gap #${ev.from}–${ev.to}`;
+    out({ name, ph: 'b', cat: 'gap', id, ts: this.us(ev.openedAt), pid, args: { from: ev.from, to: ev.to, count: ev.count, reason: ev.reason } });
+    out({ name, ph: 'e', cat: 'gap', id, ts: this.us(ev.declaredAt), pid });
+  }
+
   private pidFor(key: string, out: (c: ChromeEvent) => void): number {
     let pid = this.pids.get(key);
     if (pid === undefined) {
@@ -207,6 +152,71 @@ export class ChromeTraceFormatter implements TraceFormatter {
       out({ ...meta(pid, 'thread_name', { name: 'findings' }), tid: FINDINGS_TID });
     }
     return pid;
+  }
+}
+
+/** A finding's instant on its key's findings thread (a reset's, process-wide), at `ts` µs. */
+function findingEvent(ev: DuplicateEvent | LateEvent | ResetEvent | ReorderedEvent, ts: number, pid: number): ChromeEvent {
+  switch (ev.type) {
+    case 'duplicate':
+      return {
+        name: `${ev.conflict ? 'conflict' : ev.redelivery ? 'redelivery' : 'duplicate'} ${ev.seq !== undefined ? '#' + ev.seq : ev.messageId}`,
+        ph: 'i',
+        s: 't',
+        cat: ev.conflict ? 'duplicate,conflict' : 'duplicate',
+        ts,
+        pid,
+        tid: FINDINGS_TID,
+        args: {
+          messageId: ev.messageId,
+          redelivery: ev.redelivery,
+          cascade: ev.cascade,
+          conflict: ev.conflict,
+          conflictReason: ev.conflictReason,
+          line: ev.line,
+        },
+      };
+    case 'late':
+      return {
+        name: `late #${ev.seq}`,
+        ph: 'i',
+        s: 't',
+        cat: 'late',
+        ts,
+        pid,
+        tid: FINDINGS_TID,
+        args: { messageId: ev.messageId, beforeStart: ev.beforeStart, line: ev.line },
+      };
+    case 'reset':
+      return {
+        name: `reset #${ev.from} → #${ev.to}`,
+        ph: 'i',
+        s: 'p',
+        cat: 'reset',
+        ts,
+        pid,
+        tid: FINDINGS_TID,
+        args: { from: ev.from, to: ev.to, released: ev.released, lost: ev.lost, how: ev.how },
+      };
+    case 'reordered':
+      return {
+        name: `reordered ${ev.messageId}`,
+        ph: 'i',
+        s: 't',
+        cat: 'reordered',
+        ts,
+        pid,
+        tid: FINDINGS_TID,
+        args: {
+          messageId: ev.messageId,
+          publishTime: ev.publishTime,
+          behindMessageId: ev.behindMessageId,
+          behindPublishTime: ev.behindPublishTime,
+          byMs: ev.byMs,
+          byPosition: ev.byPosition,
+          line: ev.line,
+        },
+      };
   }
 }
 

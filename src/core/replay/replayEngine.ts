@@ -4,15 +4,16 @@
  * records' own times, and turns what the sequencer finds into trace events and a summary.
  */
 import { CaptureEntry, publishedAt, receivedAtMs } from '../capture/captureRecord';
-import { conflictReason, contentDifferences, contentHash } from '../capture/contentHash';
+import { contentHash } from '../capture/contentHash';
 import { KeyState, SequenceCounts, Sequencer, SequencerSink, GapInfo, DuplicateInfo, LateInfo, ReorderInfo } from '../sequencer/sequencer';
 import { SequencingOptions, describeOptions, judgesPublishOrder, sequencerConfig } from '../sequencer/sequencingOptions';
 import { causeOf, ScanKind, ScannedEntry } from '../capture/scannedEntry';
 import { InvalidCause, newRecordFields, readFields } from '../capture/recordFields';
-import { DuplicateEvent, InvalidEvent, MessageEvent, TraceEvent } from '../trace/traceEvents';
+import { InvalidEvent, TraceEvent } from '../trace/traceEvents';
 import { SeqBits } from '../sequencer/serial';
 import { ResetInfo } from '../sequencer/resets';
 import { KeyTimes } from './messageTimes';
+import { duplicateEvent, gapEvent, lateEvent, messageEvent, reorderedEvent, resetEvent } from './replayEvents';
 import { TimePercentiles } from './timePercentiles';
 
 export interface LatencyStats {
@@ -371,109 +372,25 @@ export class ReplayEngine {
           if (latencyMs > l.maxMs) l.maxMs = latencyMs;
         }
         if (!listener) return;
-        // Without the record (a scanned entry whose bytes were not kept): what sequencing read.
-        const rm = e.record;
-        const m = rm?.message;
-        listener(
-          new MessageRelease(
-            'message',
-            k.name,
-            seq,
-            m === undefined ? (e as ScannedEntry).messageId : m.messageId,
-            m?.publishTime,
-            rm?.receivedAt,
-            m?.orderingKey,
-            m?.attributes,
-            m?.data,
-            rm?.deliveryAttempt,
-            arrivedAt,
-            releasedAt,
-            heldMs,
-            latencyMs,
-            this.fileName(e),
-            e.line,
-          ),
-          e,
-        );
+        listener(messageEvent(k.name, seq, e, arrivedAt, releasedAt, heldMs, latencyMs, this.fileName(e)), e);
       },
       gap: (k: KeyState<CaptureEntry>, g: GapInfo): void => {
-        listener?.({
-          type: 'gap',
-          key: k.name,
-          from: g.from,
-          to: g.to,
-          count: g.count,
-          openedAt: g.openedAt,
-          declaredAt: g.declaredAt,
-          waitedMs: g.declaredAt - g.openedAt,
-          reason: g.reason,
-        });
+        listener?.(gapEvent(k.name, g));
       },
       duplicate: (k: KeyState<CaptureEntry>, d: DuplicateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = d.item.record;
-        const ev: DuplicateEvent = {
-          type: 'duplicate',
-          key: k.name,
-          seq: d.seq,
-          messageId: d.messageId,
-          redelivery: d.redelivery,
-          firstMessageId: d.firstMessageId,
-          cascade: d.cascade,
-          conflict: d.conflict ? true : undefined,
-          conflictReason: d.conflict ? conflictReason(rm && d.firstItem?.record && contentDifferences(d.firstItem.record.message, rm.message)) : undefined,
-          deliveryAttempt: rm?.deliveryAttempt,
-          publishTime: rm?.message.publishTime,
-          receivedAt: rm?.receivedAt,
-          at: d.at,
-          file: this.fileName(d.item),
-          line: d.item.line,
-        };
-        listener(ev, d.item);
+        listener(duplicateEvent(k.name, d, this.fileName(d.item)), d.item);
       },
       reordered: (k: KeyState<CaptureEntry>, r: ReorderInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = r.item.record;
-        listener(
-          {
-            type: 'reordered',
-            key: k.name,
-            messageId: r.messageId,
-            publishTime: rm?.message.publishTime ?? isoTime(r.publishedMs),
-            behindPublishTime: r.behindItem.record?.message.publishTime ?? isoTime(r.behindMs),
-            behindMessageId: r.behindId,
-            byMs: r.byMs,
-            byPosition: r.byPosition,
-            receivedAt: rm?.receivedAt,
-            at: r.at,
-            file: this.fileName(r.item),
-            line: r.item.line,
-          },
-          r.item,
-        );
+        listener(reorderedEvent(k.name, r, this.fileName(r.item)), r.item);
       },
       late: (k: KeyState<CaptureEntry>, l: LateInfo<CaptureEntry>): void => {
         if (!listener) return;
-        const rm = l.item.record;
-        listener(
-          {
-            type: 'late',
-            key: k.name,
-            seq: l.seq,
-            messageId: l.messageId,
-            lostAt: l.lostAt,
-            beforeStart: l.beforeStart ? true : undefined,
-            publishTime: rm?.message.publishTime,
-            receivedAt: rm?.receivedAt,
-            at: l.at,
-            file: this.fileName(l.item),
-            line: l.item.line,
-          },
-          l.item,
-        );
+        listener(lateEvent(k.name, l, this.fileName(l.item)), l.item);
       },
       reset: (k: KeyState<CaptureEntry>, r: ResetInfo): void => {
-        listener?.({ type: 'reset', key: k.name, from: r.from, to: r.to, at: r.at, arrivedAt: r.arrivedAt, released: r.released, lost: r.lost, how: r.how });
+        listener?.(resetEvent(k.name, r));
       },
     };
   }
@@ -488,37 +405,4 @@ function worstReorder(byKey: readonly KeySummary[]): MaxReorder {
     if (k.maxReorder.byPosition > worst.byPosition) worst.byPosition = k.maxReorder.byPosition;
   }
   return worst;
-}
-
-/** A publish time the record did not keep as text (a scanned entry): ISO 8601, to the ms. */
-function isoTime(ms: number): string | undefined {
-  return ms === ms ? new Date(ms).toISOString() : undefined;
-}
-
-/**
- * A message event, made by a class rather than an object literal: an exporter holds a batch's
- * events until it writes them, so most survive a young-generation collection, and V8 then may
- * allocate an object literal's site in the old generation (see RecordEntry in captureRecord.ts
- * for what that costs). Parameters in the order of the JSONL export's fields, `type` first: a
- * class field would be defined after them.
- */
-class MessageRelease implements MessageEvent {
-  constructor(
-    readonly type: 'message',
-    readonly key: string,
-    readonly seq: number | undefined,
-    readonly messageId: string,
-    readonly publishTime: string | undefined,
-    readonly receivedAt: string | undefined,
-    readonly orderingKey: string | undefined,
-    readonly attributes: Record<string, string> | undefined,
-    readonly data: string | undefined,
-    readonly deliveryAttempt: number | undefined,
-    readonly arrivedAt: number,
-    readonly releasedAt: number,
-    readonly heldMs: number,
-    readonly latencyMs: number | undefined,
-    readonly file: string | undefined,
-    readonly line: number,
-  ) {}
 }

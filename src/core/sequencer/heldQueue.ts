@@ -130,7 +130,7 @@ export class HeldQueue<T> {
   /**
    * Gives the arrays' storage back when nothing is held (does nothing otherwise): for a queue
    * that grew past what is worth keeping for reuse. Empty queues themselves go back to the
-   * sequencer's pool (Sequencer.recycleQueues).
+   * sequencer's pool (SequencerState.recycleQueues).
    */
   freeStorage(): void {
     if (this.end !== this.head) return;

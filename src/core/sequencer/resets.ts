@@ -47,7 +47,7 @@ export interface ResetCandidate<T> {
   readonly at: number;
 }
 
-/** The delivery history a key keeps by default (sequencer.ts): how far back a copy can be recognised. */
+/** The delivery history a key keeps by default (sequencerState.ts): how far back a copy can be recognised. */
 export const RESET_HISTORY = 65_536;
 
 /**
