@@ -4,7 +4,7 @@ import { captureVersion } from '../core/capture/fileIdentity';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import * as path from 'node:path';
 import { captureTitle } from '../timeline/captureSession';
-import { loadSessionInWorker } from '../timeline/loadInWorker';
+import { loadSessionInWorker } from '../timeline/node/loadInWorker';
 import type { HeapStop } from '../core/replay/replayRun';
 import type { InputFormat } from '../core/capture/captureReader';
 import { sniffAvro } from '../core/capture/avroArchive';
