@@ -68,24 +68,24 @@ const targets = [
     plugins: [pubsubApart],
   },
   {
-    // Loads captures on a worker thread for the extension (src/timeline/loadInWorker.ts).
-    entryPoints: ['src/timeline/loadWorker.ts'],
+    // Loads captures on a worker thread for the extension (src/timeline/node/loadInWorker.ts).
+    entryPoints: ['src/timeline/node/loadWorker.ts'],
     outfile: 'dist/loadWorker.js',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
   },
   {
-    // Find Messages on a worker thread for the extension (src/timeline/searchInWorker.ts).
-    entryPoints: ['src/timeline/searchWorker.ts'],
+    // Find Messages on a worker thread for the extension (src/timeline/node/searchInWorker.ts).
+    entryPoints: ['src/timeline/node/searchWorker.ts'],
     outfile: 'dist/searchWorker.js',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
   },
   {
-    // The parallel reader's scanning threads (src/timeline/scanPool.ts), for the CLI and the loader.
-    entryPoints: ['src/timeline/scanWorker.ts'],
+    // The parallel reader's scanning threads (src/timeline/node/scanPool.ts), for the CLI and the loader.
+    entryPoints: ['src/timeline/node/scanWorker.ts'],
     outfile: 'dist/scanWorker.js',
     platform: 'node',
     target: 'node20',

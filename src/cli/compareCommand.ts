@@ -13,7 +13,7 @@ import { CompareRunResult, runCompare, sideProblem } from '../core/compare/compa
 import { HeapGuard } from '../core/replay/heapGuard';
 import { mebibytes } from '../core/util/byteSize';
 import { noun } from '../core/util/plural';
-import { defaultThreads } from '../timeline/scanPool';
+import { defaultThreads } from '../timeline/node/scanPool';
 import type { ScanPool } from '../core/capture/parallelReader';
 import { formatComparison } from './compareTable';
 import { parseNameList } from './exportFilterFlags';

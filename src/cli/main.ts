@@ -36,7 +36,7 @@ import { isInputError } from '../core/util/inputError';
 import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultThreads, WorkerScanPool } from '../timeline/scanPool';
+import { defaultThreads, WorkerScanPool } from '../timeline/node/scanPool';
 import { InlineScanPool } from '../core/capture/parallelReader';
 
 declare const SEQSCOPE_VERSION: string;

@@ -221,7 +221,7 @@ export class DecompressedCaptures implements vscode.Disposable {
   }
 
   /**
-   * A new folder for an archive's JSON Lines copy (see timeline/archiveCopy.ts): made, named and
+   * A new folder for an archive's JSON Lines copy (see timeline/node/archiveCopy.ts): made, named and
    * cleaned up like a decompressed copy's. `release` deletes it (once).
    */
   async copyFolder(): Promise<{ dir: string; release: () => Promise<void> }> {

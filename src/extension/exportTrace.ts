@@ -6,7 +6,7 @@ import { inputOverwrittenBy } from '../core/capture/fileIdentity';
 import { runReplay } from '../core/replay/replayRun';
 import { describeFilter, traceEventMatcher } from '../core/trace/traceFilter';
 import { TraceWriter } from '../core/export/traceWriter';
-import { writeStandaloneHtml } from '../timeline/standaloneHtml';
+import { writeStandaloneHtml } from '../timeline/node/standaloneHtml';
 import { describeOptions } from '../core/sequencer/sequencingOptions';
 import { InputError } from '../core/util/inputError';
 import { maxEmbeddedRecords } from './settings';

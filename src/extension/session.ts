@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
 import type { OpenState } from '../core/sequencer/openState';
 import { CaptureSession, captureTitle } from '../timeline/captureSession';
-import { SessionFiles } from '../timeline/sessionFiles';
+import { SessionFiles } from '../timeline/node/sessionFiles';
 import { lanesOf, TimelineService } from '../timeline/timelineService';
 import type { LaneInfo, LiveConnection } from '../shared/protocol';
 import type { SessionMeta } from '../shared/timelineModel';

@@ -4,7 +4,7 @@ import { captureVersion } from '../core/capture/fileIdentity';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import * as path from 'node:path';
 import { captureTitle } from '../timeline/captureSession';
-import { loadSessionInWorker } from '../timeline/loadInWorker';
+import { loadSessionInWorker } from '../timeline/node/loadInWorker';
 import type { HeapStop } from '../core/replay/replayRun';
 import type { InputFormat } from '../core/capture/captureReader';
 import { sniffAvro } from '../core/capture/avroArchive';
@@ -100,7 +100,7 @@ export class SessionManager extends Disposable {
    * first, to a copy the session reads and deletes when it closes (see compressedCaptures.ts);
    * cancelling that opens nothing. Archives (Avro, text) load into a JSON Lines copy of their
    * records, which the session reads back from and deletes in the same way (see
-   * timeline/archiveCopy.ts).
+   * timeline/node/archiveCopy.ts).
    */
   async open(paths: string[], options: SequencingOptions, watcher: LoadWatcher = {}, how: OpenHow = {}): Promise<Session | undefined> {
     // Taken before reading: a file written to during the load is not the version loaded.

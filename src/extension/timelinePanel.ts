@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { captureTitle } from '../timeline/captureSession';
-import { inlineScript, inlineStyle, jsonForHtml } from '../timeline/standaloneHtml';
+import { inlineScript, inlineStyle, jsonForHtml } from '../timeline/node/standaloneHtml';
 import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../shared/standaloneEmbed';
 import type { WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';

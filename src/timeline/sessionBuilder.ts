@@ -12,7 +12,17 @@ import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
 import { Flag, Kind, RESET_HOWS } from '../shared/timelineModel';
 import { GapReason } from '../core/sequencer/sequencer';
-import type { ArchiveCopy } from './archiveCopy';
+
+/**
+ * Where a load also writes each arrival, to read it back by byte range (an archive's JSON Lines
+ * copy, node/archiveCopy.ts).
+ */
+export interface ArrivalCopy {
+  /** Appends the entry's line; its place is then lastOffset / lastLength. */
+  append(e: CaptureEntry): void;
+  readonly lastOffset: number;
+  readonly lastLength: number;
+}
 
 /** A gap's reason as its flag (timeout: none). */
 const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.reasonCapacity, end: Flag.reasonEnd, reset: Flag.reasonReset };
@@ -27,7 +37,7 @@ export class SessionBuilder {
   private engine: ReplayEngine | undefined;
 
   /** @param copy Where each arrival is also written, and read back from (an archive's load). */
-  constructor(private readonly copy?: ArchiveCopy) {}
+  constructor(private readonly copy?: ArrivalCopy) {}
 
   /** The engine whose events this builder records (its key indexes are the session's). */
   attach(engine: ReplayEngine): void {

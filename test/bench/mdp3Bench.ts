@@ -114,7 +114,7 @@ export async function buildWithoutDecoder(): Promise<string> {
   };
   for (const [entry, out] of [
     ['src/cli/main.ts', 'cli.js'],
-    ['src/timeline/scanWorker.ts', 'scanWorker.js'],
+    ['src/timeline/node/scanWorker.ts', 'scanWorker.js'],
   ]) {
     await build({
       absWorkingDir: ROOT,

@@ -11,8 +11,8 @@ const root = join(__dirname, '..', '..');
 export async function buildCli(dir: string, { withPubsub = false } = {}): Promise<string> {
   const { targets } = (await import(join(root, 'esbuild.js'))) as { targets: BuildOptions[] };
   // The scanning threads' entry beside cli.js, as in dist/: replays read on all cores.
-  const wanted = ['src/cli/main.ts', 'src/timeline/scanWorker.ts', ...(withPubsub ? ['src/pubsub/index.ts'] : [])];
-  const names: Record<string, string> = { 'src/cli/main.ts': 'cli.js', 'src/timeline/scanWorker.ts': 'scanWorker.js', 'src/pubsub/index.ts': 'pubsub.js' };
+  const wanted = ['src/cli/main.ts', 'src/timeline/node/scanWorker.ts', ...(withPubsub ? ['src/pubsub/index.ts'] : [])];
+  const names: Record<string, string> = { 'src/cli/main.ts': 'cli.js', 'src/timeline/node/scanWorker.ts': 'scanWorker.js', 'src/pubsub/index.ts': 'pubsub.js' };
   await Promise.all(
     wanted.map((entry) => {
       const target = targets.find((t) => (t.entryPoints as string[])[0] === entry)!;

@@ -28,6 +28,17 @@ describe('layer rules (eslint.config.mjs)', function () {
     assert.deepEqual(found.get('src/webview/importsVscode.ts'), ['no-restricted-imports']);
   });
 
+  it('fail on the webview importing the Node side of the timeline (src/timeline/node)', () => {
+    assert.deepEqual(found.get('src/webview/importsTimelineNode.ts'), ['no-restricted-imports']);
+  });
+
+  it('fail on the portable timeline importing a Node built-in, the Node side, or using a Node global', () => {
+    assert.deepEqual(found.get('src/timeline/importsNodeFs.ts'), ['no-restricted-imports']);
+    assert.deepEqual(found.get('src/timeline/importsBareFs.ts'), ['no-restricted-imports']);
+    assert.deepEqual(found.get('src/timeline/importsNodePart.ts'), ['no-restricted-imports']);
+    assert.deepEqual(found.get('src/timeline/usesBuffer.ts'), ['no-restricted-globals']);
+  });
+
   it('fail on an import cycle, in each of its files', () => {
     assert.deepEqual(found.get('src/core/cycleA.ts'), ['import-x/no-cycle']);
     assert.deepEqual(found.get('src/core/cycleB.ts'), ['import-x/no-cycle']);
@@ -36,5 +47,11 @@ describe('layer rules (eslint.config.mjs)', function () {
   it('pass a file that keeps to its layer', () => {
     assert.deepEqual(found.get('src/core/clean.ts'), []);
     assert.deepEqual(found.get('src/webview/view.ts'), []);
+  });
+
+  it('pass the webview importing the portable timeline, and the Node side importing Node and the portable part', () => {
+    assert.deepEqual(found.get('src/webview/importsTimeline.ts'), []);
+    assert.deepEqual(found.get('src/timeline/query.ts'), []);
+    assert.deepEqual(found.get('src/timeline/node/loader.ts'), []);
   });
 });

@@ -21,7 +21,7 @@ export interface ScanJob {
   readonly maxRecordBytes: number;
 }
 
-/** Threads that scan ranges (src/timeline/scanPool.ts runs them on worker threads). */
+/** Threads that scan ranges (src/timeline/node/scanPool.ts runs them on worker threads). */
 export interface ScanPool {
   readonly threads: number;
   /** Bytes per range handed to a thread (default: about a mebibyte; tests cut smaller). */

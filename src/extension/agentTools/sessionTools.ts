@@ -20,7 +20,7 @@ import { CaptureError } from '../../core/capture/captureReader';
 import { log } from '../log';
 import { optionsFromSettings } from '../settings';
 import { orderKeys } from '../../core/trace/keyOrder';
-import { searchInWorker } from '../../timeline/searchInWorker';
+import { searchInWorker } from '../../timeline/node/searchInWorker';
 import { findingOf, SessionFindings, sessionFindings } from '../../timeline/sessionFindings';
 import { Session } from '../session';
 import { SessionManager } from '../sessionManager';

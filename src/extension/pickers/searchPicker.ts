@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseSearchInput } from '../../core/trace/messageMatch';
 import { displayKey } from '../../core/trace/keyLabel';
 import { isInputError } from '../../core/util/inputError';
-import type { SearchResult } from '../../timeline/sessionSearch';
+import type { SearchResult } from '../../timeline/node/sessionSearch';
 import { reportError } from '../errors';
 import type { Session } from '../session';
 

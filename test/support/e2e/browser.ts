@@ -8,9 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, Frame, Locator, Page } from 'playwright-core';
 import { describeOptions, resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { writeStandaloneHtml } from '../../../src/timeline/standaloneHtml';
+import { writeStandaloneHtml } from '../../../src/timeline/node/standaloneHtml';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import type { TimelineSnapshot } from '../../../src/webview/timelineSnapshot';
 import { fileRecordSource } from './fileRecords';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { packLanes, unpackLanes } from '../../../src/shared/laneWire';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { lanesOf, TimelineService } from '../../../src/timeline/timelineService';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import type { LaneInfo } from '../../../src/shared/protocol';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { packMarks, packPage, unpackMarks, unpackPage } from '../../../src/shared/pageWire';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { TimelineService } from '../../../src/timeline/timelineService';
 import type { MarkList } from '../../../src/shared/timelineModel';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';

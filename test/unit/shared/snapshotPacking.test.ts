@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { packSnapshot } from '../../../src/timeline/standaloneHtml';
+import { packSnapshot } from '../../../src/timeline/node/standaloneHtml';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { restoreSession, snapshotSession } from '../../../src/timeline/sessionSnapshot';
 import { restoreSessionSliced } from '../../../src/webview/sessionRestore';
 import { shuffle, unpackSnapshot, unshuffle } from '../../../src/shared/snapshotPacking';

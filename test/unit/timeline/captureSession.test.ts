@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { StringColumn } from '../../../src/timeline/columns';
 import { join } from 'node:path';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { heldRuns, ReplayCursor } from '../../../src/timeline/replayCursor';
 import { KeyStateView } from '../../../src/shared/timelineModel';
 import { queryTimeline, overview } from '../../../src/timeline/timelineQuery';

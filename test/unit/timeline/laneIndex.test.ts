@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { queryTimeline } from '../../../src/timeline/timelineQuery';
 import { LaneIndex } from '../../../src/timeline/laneIndex';
 import { unpackPage } from '../../../src/shared/pageWire';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ReceivedMessage } from '../../../src/core/capture/captureRecord';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { LiveFeed } from '../../../src/timeline/liveFeed';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { LineSpec, receivedMessage, T0 } from '../../support/captureLines';
 
 // 16-bit: the stream wraps 65535 → 0.

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { SessionFiles } from '../../../src/timeline/sessionFiles';
+import { loadSession } from '../../../src/timeline/node/loadSession';
+import { SessionFiles } from '../../../src/timeline/node/sessionFiles';
 import { TimelineService } from '../../../src/timeline/timelineService';
 
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'cme', 'smartstream-310.jsonl');

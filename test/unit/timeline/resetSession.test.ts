@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { Kind } from '../../../src/shared/timelineModel';
 import { CaptureSession } from '../../../src/timeline/captureSession';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { restoreSession, snapshotSession } from '../../../src/timeline/sessionSnapshot';
 import { packSession, unpackSession } from '../../../src/timeline/sessionTransfer';
 import { queryTimeline } from '../../../src/timeline/timelineQuery';

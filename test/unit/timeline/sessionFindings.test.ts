@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FindingEvent, inspectCaptures } from '../../../src/core/inspect/captureInspection';
 import { resolveOptions, OptionText } from '../../../src/core/sequencer/sequencingOptions';
-import { loadSession } from '../../../src/timeline/loadSession';
+import { loadSession } from '../../../src/timeline/node/loadSession';
 import { sessionFindings } from '../../../src/timeline/sessionFindings';
 import { captureText } from '../../support/captureLines';
 

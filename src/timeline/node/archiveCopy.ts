@@ -16,11 +16,12 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { CaptureEntry } from '../core/capture/captureRecord';
+import type { CaptureEntry } from '../../core/capture/captureRecord';
+import type { ArrivalCopy } from '../sessionBuilder';
 
 const FLUSH_BYTES = 1 << 20;
 
-export class ArchiveCopy {
+export class ArchiveCopy implements ArrivalCopy {
   private fd: number | undefined;
   private buffer = Buffer.allocUnsafe(FLUSH_BYTES * 2);
   private used = 0;

@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chooseRecords, jsonForHtml, writeStandaloneHtml } from '../../../src/timeline/standaloneHtml';
-import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import type { CaptureSession } from '../../../src/timeline/captureSession';
-import { Kind } from '../../../src/shared/timelineModel';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { restoreSession } from '../../../src/timeline/sessionSnapshot';
-import { unpackLanes } from '../../../src/shared/laneWire';
-import { unpackPage } from '../../../src/shared/pageWire';
-import { queryTimeline } from '../../../src/timeline/timelineQuery';
-import { PackedSnapshot, unpackSnapshot } from '../../../src/shared/snapshotPacking';
-import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { fileRecordSource } from '../../support/e2e/fileRecords';
+import { chooseRecords, jsonForHtml, writeStandaloneHtml } from '../../../../src/timeline/node/standaloneHtml';
+import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import type { CaptureSession } from '../../../../src/timeline/captureSession';
+import { Kind } from '../../../../src/shared/timelineModel';
+import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { restoreSession } from '../../../../src/timeline/sessionSnapshot';
+import { unpackLanes } from '../../../../src/shared/laneWire';
+import { unpackPage } from '../../../../src/shared/pageWire';
+import { queryTimeline } from '../../../../src/timeline/timelineQuery';
+import { PackedSnapshot, unpackSnapshot } from '../../../../src/shared/snapshotPacking';
+import type { StandalonePreview } from '../../../../src/shared/standaloneEmbed';
+import { fileRecordSource } from '../../../support/e2e/fileRecords';
 
-const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const SAMPLE = join(__dirname, '..', '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 const nodeB64 = { encode: (b: Uint8Array) => Buffer.from(b).toString('base64'), decode: (t: string) => new Uint8Array(Buffer.from(t, 'base64')) };
 
 function block<T>(html: string, id: string): T {

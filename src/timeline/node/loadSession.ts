@@ -3,14 +3,14 @@
  * records every arrival and every event into columns. Memory grows with the number of events
  * (tens of bytes each), not with the size of the records, which stay in the file.
  */
-import type { InputFormat } from '../core/capture/captureReader';
-import type { ScanPool } from '../core/capture/parallelReader';
-import { HeapGuard } from '../core/replay/heapGuard';
-import { HeapStop, runReplay } from '../core/replay/replayRun';
-import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import type { InputFormat } from '../../core/capture/captureReader';
+import type { ScanPool } from '../../core/capture/parallelReader';
+import { HeapGuard } from '../../core/replay/heapGuard';
+import { HeapStop, runReplay } from '../../core/replay/replayRun';
+import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { ArchiveCopy } from './archiveCopy';
-import { CaptureSession } from './captureSession';
-import { SessionBuilder } from './sessionBuilder';
+import { CaptureSession } from '../captureSession';
+import { SessionBuilder } from '../sessionBuilder';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;

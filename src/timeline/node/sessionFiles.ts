@@ -4,11 +4,11 @@
  * The session keeps neither records nor attributes in memory; the files are the store.
  */
 import { open, FileHandle } from 'node:fs/promises';
-import { CaptureReader } from '../core/capture/captureReader';
-import { ReceivedMessage, toRecord } from '../core/capture/captureRecord';
-import { MAX_RECORD_BYTES } from '../core/capture/captureSplitters';
-import { mergeCaptures } from '../core/capture/mergeCaptures';
-import { CaptureSession } from './captureSession';
+import { CaptureReader } from '../../core/capture/captureReader';
+import { ReceivedMessage, toRecord } from '../../core/capture/captureRecord';
+import { MAX_RECORD_BYTES } from '../../core/capture/captureSplitters';
+import { mergeCaptures } from '../../core/capture/mergeCaptures';
+import { CaptureSession } from '../captureSession';
 
 export class SessionFiles {
   private handles = new Map<number, Promise<FileHandle>>();

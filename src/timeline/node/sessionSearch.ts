@@ -9,10 +9,10 @@
  * n-th record being its n-th arrival.
  */
 import { open } from 'node:fs/promises';
-import { CaptureReader } from '../core/capture/captureReader';
-import { ReceivedMessage, toRecord } from '../core/capture/captureRecord';
-import { MAX_RECORD_BYTES } from '../core/capture/captureSplitters';
-import { compilePayloadFinder, compilePayloadPattern, payloadText, SearchInput, snippet } from '../core/trace/messageMatch';
+import { CaptureReader } from '../../core/capture/captureReader';
+import { ReceivedMessage, toRecord } from '../../core/capture/captureRecord';
+import { MAX_RECORD_BYTES } from '../../core/capture/captureSplitters';
+import { compilePayloadFinder, compilePayloadPattern, payloadText, SearchInput, snippet } from '../../core/trace/messageMatch';
 
 /** Where each arrival's record is: the arrival log's columns (ArrivalLog). */
 export interface RecordRanges {

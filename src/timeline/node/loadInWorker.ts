@@ -6,13 +6,13 @@
  * keeps only the finished columns, moved over without a copy (see sessionTransfer.ts).
  */
 import { ResourceLimits, Worker } from 'node:worker_threads';
-import { CaptureError, InputFormat } from '../core/capture/captureReader';
-import type { HeapStop } from '../core/replay/replayRun';
-import { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { CaptureError, InputFormat } from '../../core/capture/captureReader';
+import type { HeapStop } from '../../core/replay/replayRun';
+import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
-import { PackedSession, unpackSession } from './sessionTransfer';
-import type { StandalonePreview } from '../shared/standaloneEmbed';
-import type { SessionMeta } from '../shared/timelineModel';
+import { PackedSession, unpackSession } from '../sessionTransfer';
+import type { StandalonePreview } from '../../shared/standaloneEmbed';
+import type { SessionMeta } from '../../shared/timelineModel';
 
 /**
  * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { DEFAULT_OPTIONS } from '../../../src/core/sequencer/sequencingOptions';
-import { IDLE_REPLAY } from '../../../src/shared/protocol';
-import { CaptureSession } from '../../../src/timeline/captureSession';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { TimelineService } from '../../../src/timeline/timelineService';
-import { captureBytes, CME, countingPool, parallelRunArb, suiteFolder } from '../../support/parallelCaptures';
-import { assertSameSession } from '../../support/sameSession';
+import { DEFAULT_OPTIONS } from '../../../../src/core/sequencer/sequencingOptions';
+import { IDLE_REPLAY } from '../../../../src/shared/protocol';
+import { CaptureSession } from '../../../../src/timeline/captureSession';
+import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { TimelineService } from '../../../../src/timeline/timelineService';
+import { captureBytes, CME, countingPool, parallelRunArb, suiteFolder } from '../../../support/parallelCaptures';
+import { assertSameSession } from '../../../support/sameSession';
 
 /** What the timeline shows of a session: its first view, and a page of every lane over all of it. */
 async function pages(session: CaptureSession): Promise<unknown[]> {

@@ -3,7 +3,7 @@
  * Lines it is sent into columns (core/capture/lineScan.ts) and sends them back, moved, not copied.
  */
 import { parentPort } from 'node:worker_threads';
-import { columnBuffers, scanLines } from '../core/capture/lineScan';
+import { columnBuffers, scanLines } from '../../core/capture/lineScan';
 import { ScanReply, ScanRequest } from './scanPool';
 
 const port = parentPort;

@@ -3,29 +3,29 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildSync } from 'esbuild';
 import { join } from 'node:path';
-import { CaptureError } from '../../../src/core/capture/captureReader';
-import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { IntColumn } from '../../../src/timeline/columns';
-import { loadSessionInWorker, WorkerLoadOptions } from '../../../src/timeline/loadInWorker';
-import { TimelineService } from '../../../src/timeline/timelineService';
-import { describeOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { captureTitle } from '../../../src/timeline/captureSession';
-import { IDLE_REPLAY } from '../../../src/shared/protocol';
-import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { answerFromPreview } from '../../../src/shared/timelineChannel';
-import { LANE_HEIGHT } from '../../../src/webview/layout';
-import { laneBlock, pageWindow } from '../../../src/shared/paging';
-import { Viewport } from '../../../src/webview/viewport';
-import { unpackLanes } from '../../../src/shared/laneWire';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { packSession, unpackSession } from '../../../src/timeline/sessionTransfer';
-import { generateCapture } from '../../../scripts/lib/captureGenerator';
-import { writeKeyPerMessageCapture } from '../../support/captureLines';
-import { ReplayCursor } from '../../../src/timeline/replayCursor';
-import { assertSameSession } from '../../support/sameSession';
+import { CaptureError } from '../../../../src/core/capture/captureReader';
+import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { IntColumn } from '../../../../src/timeline/columns';
+import { loadSessionInWorker, WorkerLoadOptions } from '../../../../src/timeline/node/loadInWorker';
+import { TimelineService } from '../../../../src/timeline/timelineService';
+import { describeOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { captureTitle } from '../../../../src/timeline/captureSession';
+import { IDLE_REPLAY } from '../../../../src/shared/protocol';
+import type { StandalonePreview } from '../../../../src/shared/standaloneEmbed';
+import { answerFromPreview } from '../../../../src/shared/timelineChannel';
+import { LANE_HEIGHT } from '../../../../src/webview/layout';
+import { laneBlock, pageWindow } from '../../../../src/shared/paging';
+import { Viewport } from '../../../../src/webview/viewport';
+import { unpackLanes } from '../../../../src/shared/laneWire';
+import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { packSession, unpackSession } from '../../../../src/timeline/sessionTransfer';
+import { generateCapture } from '../../../../scripts/lib/captureGenerator';
+import { writeKeyPerMessageCapture } from '../../../support/captureLines';
+import { ReplayCursor } from '../../../../src/timeline/replayCursor';
+import { assertSameSession } from '../../../support/sameSession';
 
-const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
-const INVALID = join(__dirname, '..', '..', 'fixtures', 'captures', 'with-invalid.jsonl');
+const SAMPLE = join(__dirname, '..', '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
+const INVALID = join(__dirname, '..', '..', '..', 'fixtures', 'captures', 'with-invalid.jsonl');
 const CME = resolveOptions({ preset: 'cme' });
 // The worker entry, bundled by the product's own esbuild target for dist/loadWorker.js (a worker
 // thread does not inherit mocha's TypeScript loader).
@@ -37,10 +37,10 @@ describe('Loading a session on a worker thread', function () {
 
   before(() => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { targets } = require('../../../esbuild.js') as { targets: { outfile: string }[] };
+    const { targets } = require('../../../../esbuild.js') as { targets: { outfile: string }[] };
     const target = targets.find((t) => t.outfile === 'dist/loadWorker.js');
     assert.ok(target, 'esbuild.js builds dist/loadWorker.js');
-    buildSync({ ...target, outfile: WORKER, bundle: true, logLevel: 'silent', absWorkingDir: join(__dirname, '..', '..', '..') });
+    buildSync({ ...target, outfile: WORKER, bundle: true, logLevel: 'silent', absWorkingDir: join(__dirname, '..', '..', '..', '..') });
   });
 
   it('packs a session into trimmed arrays and unpacks the same session', async () => {

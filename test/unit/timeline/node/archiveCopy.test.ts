@@ -1,14 +1,14 @@
-/** An archive loads into a session whose records read back from a JSON Lines copy (see src/timeline/archiveCopy.ts). */
+/** An archive loads into a session whose records read back from a JSON Lines copy (see src/timeline/node/archiveCopy.ts). */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { SessionFiles } from '../../../src/timeline/sessionFiles';
-import { packSession, unpackSession } from '../../../src/timeline/sessionTransfer';
+import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { SessionFiles } from '../../../../src/timeline/node/sessionFiles';
+import { packSession, unpackSession } from '../../../../src/timeline/sessionTransfer';
 
-const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'archives');
+const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'archives');
 const OPTIONS = resolveOptions({ seq: 'attribute:n', gapTimeout: '5s' });
 
 describe('Archive copies', () => {

@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { parseSearchInput } from '../../../src/core/trace/messageMatch';
-import { loadSession } from '../../../src/timeline/loadSession';
-import { recordFiles, recordRanges, searchInWorker } from '../../../src/timeline/searchInWorker';
-import { searchCaptures } from '../../../src/timeline/sessionSearch';
-import { CaptureSession } from '../../../src/timeline/captureSession';
-import { captureText } from '../../support/captureLines';
+import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { parseSearchInput } from '../../../../src/core/trace/messageMatch';
+import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { recordFiles, recordRanges, searchInWorker } from '../../../../src/timeline/node/searchInWorker';
+import { searchCaptures } from '../../../../src/timeline/node/sessionSearch';
+import { CaptureSession } from '../../../../src/timeline/captureSession';
+import { captureText } from '../../../support/captureLines';
 
-const root = join(__dirname, '..', '..', '..');
+const root = join(__dirname, '..', '..', '..', '..');
 const SAMPLE = join(root, 'media', 'samples', 'cme-sample.jsonl');
 const AVRO = join(root, 'test', 'fixtures', 'archives', 'gcs-metadata.avro');
 const TEXT = join(root, 'test', 'fixtures', 'archives', 'gcs-text.txt');
@@ -177,7 +177,7 @@ describe('Find Messages over a session (sessionSearch)', function () {
     let worker = '';
     before(() => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { targets } = require('../../../esbuild.js') as { targets: { outfile: string }[] };
+      const { targets } = require('../../../../esbuild.js') as { targets: { outfile: string }[] };
       const target = targets.find((t) => t.outfile === 'dist/searchWorker.js');
       assert.ok(target, 'esbuild.js builds dist/searchWorker.js');
       worker = join(dir, 'searchWorker.js');

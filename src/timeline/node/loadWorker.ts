@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
-import { HeapGuard } from '../core/replay/heapGuard';
+import { HeapGuard } from '../../core/replay/heapGuard';
 import { loadSession } from './loadSession';
-import { packSession } from './sessionTransfer';
-import { TimelineService } from './timelineService';
-import { IDLE_REPLAY } from '../shared/protocol';
+import { packSession } from '../sessionTransfer';
+import { TimelineService } from '../timelineService';
+import { IDLE_REPLAY } from '../../shared/protocol';
 import { defaultThreads, WorkerScanPool } from './scanPool';
 
 const port = parentPort;

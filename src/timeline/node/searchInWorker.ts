@@ -5,8 +5,8 @@
  * ranges (16 bytes an arrival) and reads the captures itself.
  */
 import { Worker } from 'node:worker_threads';
-import type { SearchInput } from '../core/trace/messageMatch';
-import type { CaptureSession } from './captureSession';
+import type { SearchInput } from '../../core/trace/messageMatch';
+import type { CaptureSession } from '../captureSession';
 import { RecordRanges, SearchOptions, SearchResult } from './sessionSearch';
 
 /** Main thread → worker. */

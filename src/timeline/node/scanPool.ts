@@ -5,8 +5,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ScanColumns } from '../core/capture/lineScan';
-import { ScanJob, ScanPool } from '../core/capture/parallelReader';
+import { ScanColumns } from '../../core/capture/lineScan';
+import { ScanJob, ScanPool } from '../../core/capture/parallelReader';
 
 /** Reader's thread → scanning thread. */
 export interface ScanRequest {
