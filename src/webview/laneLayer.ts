@@ -23,16 +23,11 @@ import { HitList } from './layout';
 import { emptyStats, LayerStats } from './layerStats';
 import { markerSprites, SPRITE, Sprites } from './markerSprites';
 import type { OpenGapBand } from './openGapBand';
+import { PointMarks } from './pointMarks';
 import { Theme, withAlpha } from './theme';
 import type { DrawnMark } from './timelineSnapshot';
 
-/** Bit 0 of a duplicate's aux: it was a redelivery (same messageId). */
-const REDELIVERY = 1;
-/** Bit 3 of a duplicate's aux: a conflict (the first copy's messageId, other content); see Flag. */
-const CONFLICT = 8;
 const MARKS_LISTED = 300;
-/** Point findings of one kind closer than this (px) are drawn once (markers are ~10 px wide). */
-const MARKER_GAP = 5;
 
 export interface LayerSpec {
   lanes: readonly LaneInfo[];
@@ -63,6 +58,14 @@ export interface LayerSpec {
 const LABEL_ROWS = 2;
 const LABEL_ROW_STEP = 11;
 
+/** A gap's (or an open band's) label, measured, before placement. */
+interface GapLabel {
+  x: number;
+  w: number;
+  text: string;
+  keep: boolean;
+}
+
 export class LaneLayer {
   private readonly canvas: OffscreenCanvas | HTMLCanvasElement;
   private readonly ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
@@ -75,6 +78,8 @@ export class LaneLayer {
   spec: LayerSpec | undefined;
   stats: LayerStats = emptyStats();
   private sprites: Sprites | undefined;
+  /** A lane's point findings by marker (collectPoints, then stampPoints). */
+  private readonly points = new PointMarks();
 
   constructor() {
     this.canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
@@ -160,62 +165,62 @@ export class LaneLayer {
   }
 
   private drawLanePage(s: LayerSpec, page: TimelinePage, lp: LanePage, y: number, h: number, open: OpenGapBand | undefined): void {
-    const ctx = this.ctx;
-    const th = s.theme;
     const mid = y + h / 2;
-    const t1 = this.t1;
-    const st = this.stats.marks;
-
     // Gap bands first: everything else draws over them.
-    const fl = lp.findings;
-    this.drawGaps(s, fl, y, h, open);
-
-    if (lp.density) {
-      // Messages per bucket: columns, height by share of the busiest bucket in view.
-      const d = lp.density;
-      const bw = (page.t1 - page.t0) / page.buckets;
-      const b0 = Math.max(0, Math.floor((s.t0 - page.t0) / bw));
-      const b1 = Math.min(d.length, Math.ceil((t1 - page.t0) / bw) + 1);
-      const v0 = Math.max(0, Math.floor((s.viewT0 - page.t0) / bw));
-      const v1 = Math.min(d.length, Math.ceil((s.viewT1 - page.t0) / bw) + 1);
-      let max = 1;
-      for (let b = v0; b < v1; b++) if (d[b] > max) max = d[b];
-      ctx.fillStyle = th.message;
-      ctx.beginPath();
-      let lastCol = NaN;
-      let lastH = 0;
-      const hMax = h - 10;
-      for (let b = b0; b < b1; b++) {
-        const c = d[b];
-        if (!c) continue;
-        const x0 = this.x(page.t0 + b * bw);
-        const x1 = this.x(page.t0 + (b + 1) * bw);
-        const bh = Math.max(2, hMax * Math.sqrt(Math.min(1, c / max)));
-        // Several buckets in one pixel column: keep the tallest.
-        const col = Math.floor(x0);
-        if (col === lastCol && bh <= lastH) continue;
-        ctx.rect(col, mid - bh / 2, Math.max(1, x1 - x0), bh);
-        if (col !== lastCol && this.visible(page.t0 + (b + 0.5) * bw)) st.density++;
-        lastCol = col;
-        lastH = bh;
-      }
-      ctx.fill();
-    } else if (lp.marks) {
-      this.drawMessages(s, lp.marks, mid);
-    }
-
+    this.drawGaps(s, lp.findings, y, h, open);
+    if (lp.density) this.drawDensity(s, page, lp.density, mid, h);
+    else if (lp.marks) this.drawMessages(s, lp.marks, mid);
     // Point findings over the messages: positions first, then one path per kind (a path per
     // mark is a raster pass each).
-    const rings: number[] = [];
-    const diamonds: number[] = [];
-    const conflicts: number[] = [];
-    const triangles: number[] = [];
-    const chevrons: number[] = [];
-    const resets: number[] = [];
-    let lastDupX = -Infinity;
-    let lastLateX = -Infinity;
-    let lastReorderedX = -Infinity;
-    let lastResetX = -Infinity;
+    const selectedX = this.collectPoints(s, lp.findings, mid);
+    this.stampPoints(s, y, h, mid);
+    if (selectedX !== undefined) this.drawSelection(s.theme, selectedX, mid);
+    if (lp.findingsOmitted > 0) this.sayOmitted(s, lp.findingsOmitted, y);
+  }
+
+  /** Messages per bucket: columns, height by share of the busiest bucket in view. */
+  private drawDensity(s: LayerSpec, page: TimelinePage, d: readonly number[], mid: number, h: number): void {
+    const ctx = this.ctx;
+    const st = this.stats.marks;
+    const bw = (page.t1 - page.t0) / page.buckets;
+    const b0 = Math.max(0, Math.floor((s.t0 - page.t0) / bw));
+    const b1 = Math.min(d.length, Math.ceil((this.t1 - page.t0) / bw) + 1);
+    const v0 = Math.max(0, Math.floor((s.viewT0 - page.t0) / bw));
+    const v1 = Math.min(d.length, Math.ceil((s.viewT1 - page.t0) / bw) + 1);
+    let max = 1;
+    for (let b = v0; b < v1; b++) if (d[b] > max) max = d[b];
+    ctx.fillStyle = s.theme.message;
+    ctx.beginPath();
+    let lastCol = NaN;
+    let lastH = 0;
+    const hMax = h - 10;
+    for (let b = b0; b < b1; b++) {
+      const c = d[b];
+      if (!c) continue;
+      const x0 = this.x(page.t0 + b * bw);
+      const x1 = this.x(page.t0 + (b + 1) * bw);
+      const bh = Math.max(2, hMax * Math.sqrt(Math.min(1, c / max)));
+      // Several buckets in one pixel column: keep the tallest.
+      const col = Math.floor(x0);
+      if (col === lastCol && bh <= lastH) continue;
+      ctx.rect(col, mid - bh / 2, Math.max(1, x1 - x0), bh);
+      if (col !== lastCol && this.visible(page.t0 + (b + 0.5) * bw)) st.density++;
+      lastCol = col;
+      lastH = bh;
+    }
+    ctx.fill();
+  }
+
+  /**
+   * Puts the lane's point findings (duplicates, late, reordered, resets) in `points` by marker,
+   * with their hits, counts and test-hook entries; returns the selected finding's x when it is
+   * among them.
+   */
+  private collectPoints(s: LayerSpec, fl: MarkList, mid: number): number | undefined {
+    const pts = this.points;
+    pts.clear();
+    const st = this.stats.marks;
+    const t1 = this.t1;
     let selectedX: number | undefined;
     for (let i = 0; i < fl.id.length; i++) {
       const kind = fl.kind[i];
@@ -226,72 +231,54 @@ export class LaneLayer {
       const id = fl.id[i];
       const selected = id === s.selectedId;
       if (selected) selectedX = x;
-      const shown = this.visible(t);
-      if (kind === Kind.duplicate) {
-        // Markers are ~10 px wide: one every MARKER_GAP px per kind is all the eye can tell apart.
-        if (x - lastDupX < MARKER_GAP && !selected) continue;
-        lastDupX = x;
-        const mark = (fl.aux[i] & CONFLICT) !== 0 ? 'conflict' : (fl.aux[i] & REDELIVERY) !== 0 ? 'redelivery' : 'republish';
-        (mark === 'conflict' ? conflicts : mark === 'redelivery' ? rings : diamonds).push(x);
-        if (shown) {
-          st[mark]++;
-          st.duplicate++;
-        }
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(this.stats.findings, { id, kind: mark, x, y: mid }, t);
-      } else if (kind === Kind.reset) {
-        if (x - lastResetX < MARKER_GAP && !selected) continue;
-        lastResetX = x;
-        resets.push(x);
-        if (shown) st.reset++;
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(this.stats.findings, { id, kind: 'reset', x, y: mid }, t);
-      } else if (kind === Kind.reordered) {
-        if (x - lastReorderedX < MARKER_GAP && !selected) continue;
-        lastReorderedX = x;
-        chevrons.push(x);
-        if (shown) st.reordered++;
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(this.stats.findings, { id, kind: 'reordered', x, y: mid }, t);
-      } else {
-        if (x - lastLateX < MARKER_GAP && !selected) continue;
-        lastLateX = x;
-        triangles.push(x);
-        if (shown) st.late++;
-        this.hits.push(id, kind, x, mid, 0, 2);
-        this.list(this.stats.findings, { id, kind: 'late', x, y: mid }, t);
+      const mark = pts.add(kind, fl.aux[i], x, selected);
+      if (!mark) continue;
+      if (this.visible(t)) {
+        st[mark]++;
+        if (kind === Kind.duplicate) st.duplicate++;
       }
+      this.hits.push(id, kind, x, mid, 0, 2);
+      this.list(this.stats.findings, { id, kind: mark, x, y: mid }, t);
     }
-    // Stamped from pre-rendered sprites: a bitmap copy per marker instead of a path to stroke
-    // (anti-aliased curves were most of what a render cost).
+    return selectedX;
+  }
+
+  /**
+   * Draws the markers collectPoints put in `points`, stamped from pre-rendered sprites: a bitmap
+   * copy per marker instead of a path to stroke (anti-aliased curves were most of what a render
+   * cost). A reset concerns the whole key: a line across its lane, under the mark.
+   */
+  private stampPoints(s: LayerSpec, y: number, h: number, mid: number): void {
+    const ctx = this.ctx;
+    const pts = this.points.x;
     const sp = this.spritesFor(s);
-    if (resets.length) {
-      // A reset concerns the whole key: a line across its lane, under the mark.
-      ctx.strokeStyle = th.reset;
+    if (pts.reset.length) {
+      ctx.strokeStyle = s.theme.reset;
       ctx.lineWidth = 1;
       ctx.beginPath();
-      for (const x of resets) {
+      for (const x of pts.reset) {
         const px = Math.round(x) + 0.5;
         ctx.moveTo(px, y + 1);
         ctx.lineTo(px, y + h - 1);
       }
       ctx.stroke();
     }
-    for (const x of rings) this.stamp(sp.ring, x, mid);
-    for (const x of diamonds) this.stamp(sp.diamond, x, mid);
-    for (const x of conflicts) this.stamp(sp.conflict, x, mid);
-    for (const x of triangles) this.stamp(sp.triangle, x, mid);
-    for (const x of chevrons) this.stamp(sp.chevrons, x, mid);
-    for (const x of resets) this.stamp(sp.reset, x, mid);
-    if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);
-    if (lp.findingsOmitted > 0) {
-      // Said once per screen of the layer, so one is always in view.
-      ctx.fillStyle = th.muted;
-      ctx.textAlign = 'right';
-      const third = s.widthPx / 3;
-      for (let k = 1; k <= 3; k++) ctx.fillText(`+${count(lp.findingsOmitted)} findings (zoom in)`, k * third - 4, y + 8);
-      ctx.textAlign = 'left';
-    }
+    for (const x of pts.redelivery) this.stamp(sp.ring, x, mid);
+    for (const x of pts.republish) this.stamp(sp.diamond, x, mid);
+    for (const x of pts.conflict) this.stamp(sp.conflict, x, mid);
+    for (const x of pts.late) this.stamp(sp.triangle, x, mid);
+    for (const x of pts.reordered) this.stamp(sp.chevrons, x, mid);
+    for (const x of pts.reset) this.stamp(sp.reset, x, mid);
+  }
+
+  /** "+N findings (zoom in)" for a page that left findings out: once per screen of the layer, so one is always in view. */
+  private sayOmitted(s: LayerSpec, omitted: number, y: number): void {
+    const ctx = this.ctx;
+    ctx.fillStyle = s.theme.muted;
+    ctx.textAlign = 'right';
+    const third = s.widthPx / 3;
+    for (let k = 1; k <= 3; k++) ctx.fillText(`+${count(omitted)} findings (zoom in)`, k * third - 4, y + 8);
+    ctx.textAlign = 'left';
   }
 
   /**
@@ -306,7 +293,7 @@ export class LaneLayer {
     const t1 = this.t1;
     const vx0 = this.x(s.viewT0);
     const vx1 = this.x(s.viewT1);
-    const labels: { x: number; w: number; text: string; keep: boolean }[] = [];
+    const labels: GapLabel[] = [];
     let lastEnd = -Infinity;
     for (let i = 0; fl && i < fl.id.length; i++) {
       if (fl.kind[i] !== Kind.gap) continue;
@@ -356,31 +343,42 @@ export class LaneLayer {
         ctx.strokeRect(cx0 - 1, y + 2, cx1 - cx0 + 2, h - 4);
       }
     }
-    if (open && open.tDeadline >= s.t0 && open.t0 <= t1) {
-      // The whole wait outlined (dashed, to the timeout or the window's end), the part waited
-      // so far filled: red for an open gap, the muted colour for a start window (waiting by rule).
-      const colour = open.kind === 'gap' ? th.gap : th.muted;
-      const x0 = this.x(open.t0);
-      const xNow = Math.max(x0 + 2, this.x(open.tNow));
-      const xEnd = Math.max(xNow, this.x(open.tDeadline));
-      ctx.fillStyle = withAlpha(colour, open.kind === 'gap' ? 0.35 : 0.22);
-      ctx.fillRect(Math.max(-2, x0), y + 3, Math.min(s.widthPx + 2, xNow) - Math.max(-2, x0), h - 6);
-      ctx.strokeStyle = colour;
-      ctx.lineWidth = 1;
-      ctx.setLineDash([3, 3]);
-      ctx.strokeRect(x0 + 0.5, y + 3.5, xEnd - x0 - 1, h - 7);
-      ctx.setLineDash([]);
-      ctx.fillStyle = colour;
-      ctx.fillRect(x0, y + 3, 1.5, h - 6);
-      ctx.fillRect(xNow - 1.5, y + 3, 1.5, h - 6);
-      if (open.kind === 'gap') this.stats.marks.openGap++;
-      else this.stats.marks.startWindow++;
-      // Its words may be wider than the band: centred on what is in view of the whole wait.
-      const lx0 = Math.max(x0, vx0);
-      const lx1 = Math.min(xEnd, vx1);
-      if (lx1 > lx0) labels.push({ x: (lx0 + lx1) / 2, w: ctx.measureText(open.label).width, text: open.label, keep: true });
-    }
-    if (!labels.length) return;
+    if (open && open.tDeadline >= s.t0 && open.t0 <= t1) this.drawOpenBand(s, open, y, h, vx0, vx1, labels);
+    if (labels.length) this.drawGapLabels(th, labels, mid, vx0, vx1);
+  }
+
+  /**
+   * A live lane's open gap or start window: the whole wait outlined (dashed, to the timeout or
+   * the window's end), the part waited so far filled: red for an open gap, the muted colour for
+   * a start window (waiting by rule). Its label goes into `labels`, placed with the gaps'.
+   */
+  private drawOpenBand(s: LayerSpec, open: OpenGapBand, y: number, h: number, vx0: number, vx1: number, labels: GapLabel[]): void {
+    const ctx = this.ctx;
+    const colour = open.kind === 'gap' ? s.theme.gap : s.theme.muted;
+    const x0 = this.x(open.t0);
+    const xNow = Math.max(x0 + 2, this.x(open.tNow));
+    const xEnd = Math.max(xNow, this.x(open.tDeadline));
+    ctx.fillStyle = withAlpha(colour, open.kind === 'gap' ? 0.35 : 0.22);
+    ctx.fillRect(Math.max(-2, x0), y + 3, Math.min(s.widthPx + 2, xNow) - Math.max(-2, x0), h - 6);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([3, 3]);
+    ctx.strokeRect(x0 + 0.5, y + 3.5, xEnd - x0 - 1, h - 7);
+    ctx.setLineDash([]);
+    ctx.fillStyle = colour;
+    ctx.fillRect(x0, y + 3, 1.5, h - 6);
+    ctx.fillRect(xNow - 1.5, y + 3, 1.5, h - 6);
+    if (open.kind === 'gap') this.stats.marks.openGap++;
+    else this.stats.marks.startWindow++;
+    // Its words may be wider than the band: centred on what is in view of the whole wait.
+    const lx0 = Math.max(x0, vx0);
+    const lx1 = Math.min(xEnd, vx1);
+    if (lx1 > lx0) labels.push({ x: (lx0 + lx1) / 2, w: ctx.measureText(open.label).width, text: open.label, keep: true });
+  }
+
+  /** Draws the lane's gap labels where placeLabels puts them (in view, stacked in up to LABEL_ROWS rows). */
+  private drawGapLabels(th: Theme, labels: readonly GapLabel[], mid: number, vx0: number, vx1: number): void {
+    const ctx = this.ctx;
     ctx.fillStyle = th.foreground;
     ctx.textAlign = 'left';
     for (const p of placeLabels(labels, { rows: LABEL_ROWS, pad: 8, minX: vx0, maxX: vx1 })) {

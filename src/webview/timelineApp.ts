@@ -1,8 +1,9 @@
 /**
  * The timeline webview's coordinator: owns the view state (window, lane scroll, selection,
  * filter, replay), answers the host's messages and turns user actions into view changes. Its
- * parts: the page requester (pageRequester.ts), finding navigation (findingNav.ts), the keys
- * (keymap.ts), the toolbar (toolbar.ts), the page around the canvas (shell.ts), frames
+ * parts: the page requester (pageRequester.ts), the time window (timeWindow.ts), the selection
+ * and its detail (eventSelection.ts), finding navigation (findingNav.ts), the keys (keymap.ts,
+ * viewKeys.ts), the toolbar (toolbar.ts), the page around the canvas (shell.ts), frames
  * (frames.ts), the saved view (viewState.ts) and the test hook (testProbe.ts). Which host it
  * talks to (VS Code or the standalone page) is main.ts's business.
  *
@@ -11,21 +12,21 @@
  * if not stale, goes into the cache → another frame.
  */
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
-import type { EventView, HostMessage, LaneInfo, MarkList, Overview, ReplayInfo, SessionInfo, TimelineFilter, TimelinePage } from '../shared/protocol';
+import type { HostMessage, LaneInfo, MarkList, Overview, ReplayInfo, SessionInfo, TimelineFilter, TimelinePage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { assertNever } from '../core/util/assertNever';
 import { unpackLanes } from '../shared/laneWire';
 import { unpackPage } from '../shared/pageWire';
 import { laneBlock, pageWindow } from '../shared/paging';
 import { attachCanvasInput } from './canvasInput';
-import { DetailPane } from './detailPane';
+import { EventSelection } from './eventSelection';
 import { FilterBar } from './filterBar';
-import { FindingNavigator, Selection } from './findingNav';
+import { FindingNavigator } from './findingNav';
 import { clockTime } from './format';
 import { Drawn, Frames } from './frames';
 import type { HostChannel } from './hostChannel';
 import { RequestIds } from './hostChannel';
-import { KeyAction, keyAction, keyHint, ViewAction } from './keymap';
+import { KeyAction, keyAction, keyHint } from './keymap';
 import { computeLayout, Layout, LANE_HEIGHT } from './layout';
 import { PageRequester, REQUEST_MAX_WAIT_MS, ViewNeed } from './pageRequester';
 import { ReplayBar } from './replayBar';
@@ -35,10 +36,12 @@ import { probeSnapshot } from './testProbe';
 import { readTheme, Theme, watchTheme } from './theme';
 import { countsShown, FrameStats, kindName, TimelineView } from './timelineView';
 import type { TimelineSnapshot } from './timelineSnapshot';
-import { Toolbar, ZOOM_STEP } from './toolbar';
+import { Toolbar } from './toolbar';
 import { ViewState } from './viewState';
-import { liveDataEnd, OpenGapBand, openGapBand } from './openGapBand';
-import { FollowWindow, LaneScroll, liveDomain, Viewport } from './viewport';
+import { OpenGapBand, openGapBand } from './openGapBand';
+import { TimeWindow } from './timeWindow';
+import { runViewKey } from './viewKeys';
+import { LaneScroll, Viewport } from './viewport';
 
 const windowClock = {
   now: () => performance.now(),
@@ -50,7 +53,6 @@ export class TimelineApp {
   private readonly shell: Shell;
   private readonly canvas: HTMLCanvasElement;
   private readonly view: TimelineView;
-  private readonly detail: DetailPane;
   private readonly replayBar: ReplayBar;
   private readonly filterBar: FilterBar;
   private readonly toolbar: Toolbar;
@@ -60,6 +62,16 @@ export class TimelineApp {
   private readonly nav: FindingNavigator;
   private readonly frames = new Frames((allowStale) => this.draw(allowStale));
   private readonly saved: ViewState;
+  private readonly time = new TimeWindow(() => this.viewChanged());
+  private readonly selection = new EventSelection({
+    post: (m) => this.channel.post(m),
+    nextId: () => this.ids.next(),
+    viewport: () => this.vp,
+    focusKey: (key) => this.focusKey(key),
+    redraw: () => this.frames.request(),
+    viewChanged: () => this.viewChanged(),
+    focusCanvas: () => this.canvas.focus(),
+  });
 
   private session: SessionInfo | undefined;
   private overview: Overview | undefined;
@@ -67,8 +79,6 @@ export class TimelineApp {
   /** The lanes' order (the host's `keyOrder`; the toolbar asks the host to change it). */
   private keyOrder: KeyOrder = 'arrival';
   private replay: ReplayInfo = IDLE_REPLAY;
-  /** What "Follow live" keeps in view (the user's pick, kept across the session's re-inits). */
-  private followWindow: FollowWindow = 'all';
   /** The last session whose first frame with data was drawn (reported to the host once). */
   private paintedSession: string | undefined;
   /** Whether the filter chose the lanes shown (see listKeys). */
@@ -77,15 +87,12 @@ export class TimelineApp {
   private lanes: LaneInfo[] = [];
   /** The lanes' keys, in lane order: asked for on every frame (what to request, what is fresh). */
   private laneKeys: number[] = [];
-  private vp: Viewport | undefined;
   private readonly scroll = new LaneScroll(LANE_HEIGHT, 0, 0);
   private layout: Layout | undefined;
   private theme: Theme = readTheme();
   private stats: FrameStats | undefined;
   /** A live session's open gaps by lane key, as the host last sent them. */
   private openBands = new Map<number, OpenGapBand>();
-  private selected: Selection | undefined;
-  private detailRequest = 0;
   private focusedLane = 0;
   private statusTimer: number | undefined;
 
@@ -93,19 +100,14 @@ export class TimelineApp {
     private readonly channel: HostChannel,
     container: HTMLElement,
   ) {
-    this.detail = new DetailPane(() => {
-      this.detail.hide();
-      this.canvas.focus();
-      this.frames.request();
-    });
     this.replayBar = new ReplayBar((m) => this.channel.post(m));
     this.replayBar.root.hidden = true;
     this.filterBar = new FilterBar((f) => this.channel.post({ type: 'setFilter', filter: f }));
     this.toolbar = new Toolbar({
-      zoom: (f) => this.zoom(f),
-      fitAll: () => this.fitAll(),
-      toggleFollow: () => this.toggleFollow(),
-      followWindow: (w) => this.setFollowWindow(w),
+      zoom: (f) => this.time.zoom(f),
+      fitAll: () => this.time.fitAll(!!this.session?.live),
+      toggleFollow: () => this.time.toggleFollow(),
+      followWindow: (w) => this.time.setFollowWindow(w),
       navigate: (dir) => this.nav.navigate(dir),
       keyOrder: (order) => this.channel.post({ type: 'setKeyOrder', order }),
       toggleFilter: () => {
@@ -120,7 +122,7 @@ export class TimelineApp {
       toolbar: this.toolbar.root,
       replayBar: this.replayBar.root,
       filterBar: this.filterBar.root,
-      detail: this.detail.root,
+      detail: this.selection.pane.root,
       statePanel: this.replayBar.statePanel,
       dialogs: [this.help.root],
     });
@@ -142,13 +144,13 @@ export class TimelineApp {
     );
     this.nav = new FindingNavigator({
       viewport: () => this.vp,
-      selected: () => this.selected,
+      selected: () => this.selection.current,
       visibleFindings: () => this.visibleFindings(),
       pageWindow: () => this.pages.needed(),
       overview: () => this.overview,
       isFresh: () => this.pages.isFresh(),
       goTo: (found) => {
-        this.show(found);
+        this.selection.show(found);
         this.shell.say(`Selected ${found.kind} (event ${found.id}) at ${clockTime(found.t)}`);
       },
       jumped: () => {
@@ -157,6 +159,13 @@ export class TimelineApp {
       },
       say: (text) => this.shell.say(text),
     });
+    this.listen();
+    channel.onMessage((m) => this.onHost(m));
+    channel.post({ type: 'ready' });
+  }
+
+  /** The canvas's pointer and keys, its focus and size, and the theme: each redraws what it changes. */
+  private listen(): void {
     attachCanvasInput(this.canvas, {
       layout: () => this.layout,
       viewport: () => this.vp,
@@ -179,8 +188,10 @@ export class TimelineApp {
       this.theme = readTheme();
       this.frames.request();
     });
-    channel.onMessage((m) => this.onHost(m));
-    channel.post({ type: 'ready' });
+  }
+
+  private get vp(): Viewport | undefined {
+    return this.time.vp;
   }
 
   private hasReplay(): boolean {
@@ -211,7 +222,7 @@ export class TimelineApp {
         this.nav.pageArrived();
         return;
       case 'detail':
-        if (m.requestId === this.detailRequest) this.detail.show(m.detail);
+        this.selection.detailArrived(m.requestId, m.detail);
         return;
       case 'replay':
         this.onReplay(m.replay);
@@ -226,7 +237,7 @@ export class TimelineApp {
         this.frames.request();
         return;
       case 'reveal':
-        this.reveal(m.event);
+        this.selection.reveal(m.event);
         return;
       case 'error':
         this.shell.showError(m.message);
@@ -263,20 +274,11 @@ export class TimelineApp {
     this.keyOrder = keyOrder;
     this.toolbar.session(session, keyOrder, filter);
     document.title = `SeqScope — ${session.title}`;
-    // A live session: its open gaps, and where its data ends (a wait goes on past the last arrival).
+    // A live session's open gaps: bands growing while they wait, and where its data ends.
     const bands = (session.open ?? []).flatMap((o) => openGapBand(o.key, o.state) ?? []);
     this.openBands = new Map(bands.map((b) => [b.key, b]));
-    const { t0: start, t1: end } = session.live ? liveDomain(session.start, liveDataEnd(session.end, bands)) : { t0: session.start, t1: session.end };
-    const grown = !!session.live && !!this.vp && previous === session.id;
-    if (grown && this.vp) {
-      // The same live session, grown (it re-inits every second): the window stays the user's,
-      // or follows the data.
-      this.vp.setDomain(start, end);
-      this.vp.followEnd();
-    } else {
-      this.vp = new Viewport(start, end, this.layout?.plotW ?? 800);
-      this.vp.setFollow(!!session.live, this.followWindow);
-    }
+    // The same live session, grown (it re-inits every second), keeps its window.
+    const grown = this.time.open(session, bands, previous, this.layout?.plotW ?? 800);
     this.filterBar.setup(
       session.lanes.map((l) => l.name),
       !session.standalone,
@@ -287,7 +289,7 @@ export class TimelineApp {
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
     // A live session opens following its data, not on a window saved while it was smaller.
-    if (!grown && !session.live) this.saved.restore(session.id, this.vp, this.scroll);
+    if (!grown && !session.live && this.vp) this.saved.restore(session.id, this.vp, this.scroll);
     // A live session grown: its pages stand in, drawn until the new ones come (no blank lanes
     // twice a second); another session: nothing cached is of use.
     if (grown) this.pages.invalidate();
@@ -379,7 +381,7 @@ export class TimelineApp {
       layout: L,
       theme: this.theme,
       pageFor,
-      selectedId: this.selected?.id,
+      selectedId: this.selection.current?.id,
       cursorTime: this.replay.active ? this.replay.state?.time : undefined,
       focusedLane: this.shell.canvasFocused ? this.focusedLane : undefined,
       message: this.lanesFiltered
@@ -417,33 +419,6 @@ export class TimelineApp {
     this.saved.saveSoon();
   }
 
-  private zoom(factor: number): void {
-    this.vp?.zoomAt(factor);
-    this.viewChanged();
-  }
-
-  /** Fit all; on a live session that is following the whole session as it grows. */
-  private fitAll(): void {
-    if (this.session?.live) this.vp?.setFollow(true, 'all');
-    else this.vp?.fitAll();
-    this.viewChanged();
-  }
-
-  /** "Follow live" on (the window goes where the data is) or off. */
-  private toggleFollow(): void {
-    const vp = this.vp;
-    if (!vp) return;
-    vp.setFollow(!vp.follow);
-    this.viewChanged();
-  }
-
-  /** The user picked what following keeps in view: following resumes with it. */
-  private setFollowWindow(window: FollowWindow): void {
-    this.followWindow = window;
-    this.vp?.setFollow(true, window);
-    this.viewChanged();
-  }
-
   private onKey(a: KeyAction): void {
     if ('replay' in a) {
       this.channel.post({ type: 'replay', action: a.replay === 'playPause' ? (this.replay.playing ? 'pause' : 'play') : a.replay });
@@ -451,35 +426,19 @@ export class TimelineApp {
     }
     const vp = this.vp;
     if (!vp) return;
-    const lanesPerScreen = Math.max(1, Math.floor(this.scroll.viewHeight / this.scroll.laneHeight) - 1);
-    const act: Record<ViewAction, () => void> = {
-      zoomIn: () => this.zoom(ZOOM_STEP),
-      zoomOut: () => this.zoom(1 / ZOOM_STEP),
-      panBack: () => this.pan(-vp.span * 0.1),
-      panForward: () => this.pan(vp.span * 0.1),
-      panToStart: () => this.pan(vp.domainT0 - vp.t1),
-      panToEnd: () => this.pan(vp.domainT1 - vp.t0),
-      fitAll: () => this.fitAll(),
-      laneUp: () => this.focusLane(this.focusedLane - 1),
-      laneDown: () => this.focusLane(this.focusedLane + 1),
-      lanePageUp: () => this.focusLane(this.focusedLane - lanesPerScreen),
-      lanePageDown: () => this.focusLane(this.focusedLane + lanesPerScreen),
-      nextFinding: () => this.nav.navigate(1),
-      previousFinding: () => this.nav.navigate(-1),
-      openDetail: () => (this.selected ? this.openDetail(this.selected.id) : this.nav.navigate(1)),
-      dismiss: () => {
-        if (this.detail.isOpen) this.detail.hide();
-        else this.selected = undefined;
-        this.frames.request();
-      },
+    const selection = this.selection;
+    runViewKey(a.view, {
+      time: this.time,
+      viewport: vp,
+      live: !!this.session?.live,
+      focusedLane: this.focusedLane,
+      lanesPerScreen: Math.max(1, Math.floor(this.scroll.viewHeight / this.scroll.laneHeight) - 1),
+      focusLane: (i) => this.focusLane(i),
+      navigate: (dir) => this.nav.navigate(dir),
+      openDetail: () => (selection.current ? selection.openDetail(selection.current.id) : this.nav.navigate(1)),
+      dismiss: () => selection.dismiss(),
       help: () => this.help.open(this.hasReplay()),
-    };
-    act[a.view]();
-  }
-
-  private pan(dt: number): void {
-    this.vp?.panTime(dt);
-    this.viewChanged();
+    });
   }
 
   private focusLane(i: number): void {
@@ -489,6 +448,14 @@ export class TimelineApp {
     this.viewChanged();
     const lane = this.lanes[this.focusedLane];
     this.shell.sayLane(lane, countsShown(lane, this.pages.bestFor(lane.key)?.page, this.replay.active));
+  }
+
+  /** Focuses the lane of `key` and scrolls it into view, when it is shown. */
+  private focusKey(key: number): void {
+    const lane = this.lanes.findIndex((l) => l.key === key);
+    if (lane < 0) return;
+    this.focusedLane = lane;
+    this.scroll.ensureVisible(lane);
   }
 
   private clickAt(x: number, y: number): void {
@@ -501,52 +468,15 @@ export class TimelineApp {
       this.frames.request();
       return;
     }
-    this.select({ id: hit.id, t: hit.t, key: laneIndex >= 0 ? this.lanes[laneIndex].key : -1, kind: kindName(hit.kind) });
-    this.openDetail(hit.id);
-  }
-
-  private select(s: Selection): void {
-    this.selected = s;
-    this.channel.post({ type: 'select', eventId: s.id });
-    this.frames.request();
-  }
-
-  private openDetail(id: number): void {
-    this.detailRequest = this.ids.next();
-    this.detail.loading({ id });
-    this.channel.post({ type: 'requestDetail', requestId: this.detailRequest, eventId: id });
-  }
-
-  /** Selects `s`, shows its lane and opens its detail (the view already shows its time). */
-  private show(s: Selection): void {
-    const lane = this.lanes.findIndex((l) => l.key === s.key);
-    if (lane >= 0) {
-      this.focusedLane = lane;
-      this.scroll.ensureVisible(lane);
-    }
-    this.select(s);
-    this.openDetail(s.id);
-    this.viewChanged();
-  }
-
-  /** Host asked to show an event: centre it (whole, for a gap), select it, open its detail. */
-  private reveal(e: EventView): void {
-    const vp = this.vp;
-    if (!vp) return;
-    const at = e.kind === 'gap' ? (e.t0 + e.t1) / 2 : e.t1;
-    const domain = vp.domainT1 - vp.domainT0;
-    if (e.kind === 'gap' && e.t1 - e.t0 > vp.span * 0.8) vp.show(e.t0 - (e.t1 - e.t0) * 0.2, e.t1 + (e.t1 - e.t0) * 0.2);
-    // Zoomed out over most of the session, centring would be clamped: show a tenth of it around the event.
-    else if (vp.span > domain / 2) vp.show(at - domain / 20, at + domain / 20);
-    else vp.centerOn(at);
-    this.show({ id: e.id, t: e.t1, key: e.keyIndex, kind: e.kind });
+    this.selection.select({ id: hit.id, t: hit.t, key: laneIndex >= 0 ? this.lanes[laneIndex].key : -1, kind: kindName(hit.kind) });
+    this.selection.openDetail(hit.id);
   }
 
   // -------------------------------------------------------------------------------------------
   // Status, persisted state, test hook
 
   private updateStatus(): void {
-    if (this.vp && this.session) this.shell.sayView(this.vp, this.session, this.lanes.length, this.selected);
+    if (this.vp && this.session) this.shell.sayView(this.vp, this.session, this.lanes.length, this.selection.current);
   }
 
   snapshot(): TimelineSnapshot {
@@ -558,8 +488,8 @@ export class TimelineApp {
       log: this.frames.log,
       pages: this.pages,
       replay: this.replay,
-      selected: this.selected,
-      detail: this.detail,
+      selected: this.selection.current,
+      detail: this.selection.pane,
       focusedLane: this.focusedLane,
       background: this.theme.background,
       error: this.shell.error,

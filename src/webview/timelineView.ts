@@ -63,6 +63,11 @@ const LANE_MARGIN = 2;
 /** While zooming, the layer may be copied scaled up to this factor before it is rendered again. */
 const MAX_STALE_SCALE = 4;
 
+/** The page to draw a lane from (as FrameInput.pageFor; a frame asks once per lane). */
+type PageFor = FrameInput['pageFor'];
+/** How a frame used the lane layer (see prepareLayer). */
+type LayerUse = 'exact' | 'copied' | 'rendered';
+
 export class TimelineView {
   private readonly ctx: CanvasRenderingContext2D;
   private readonly layer = new LaneLayer();
@@ -114,55 +119,13 @@ export class TimelineView {
     ctx.textBaseline = 'middle';
 
     const { first, end } = scroll.visible();
-    const want = { first: Math.max(0, first - LANE_MARGIN), end: Math.min(f.lanes.length, end + LANE_MARGIN) };
-    const invalidHeight = L.invalidLane ? L.invalidLane.h : 0;
-    const pages = new Map<number, ReturnType<FrameInput['pageFor']>>();
+    const pages = new Map<number, ReturnType<PageFor>>();
     const pageFor = (k: number) => {
       if (!pages.has(k)) pages.set(k, f.pageFor(k));
       return pages.get(k);
     };
-    const parts: (number | string)[] = [this.idOf(th), this.idOf(f.lanes), f.selectedId ?? -1, this.dpr, scroll.laneHeight, invalidHeight];
-    for (let i = want.first; i < want.end; i++) {
-      const got = pageFor(f.lanes[i].key);
-      parts.push(this.idOf(got?.page), got?.fresh ? 1 : 0);
-    }
-    if (invalidHeight) parts.push(this.idOf(pageFor(-1)?.page));
-    for (const b of f.openBands?.values() ?? []) parts.push(`o${b.key}:${b.t0}:${b.tNow}:${b.label}`);
-    const content = parts.join(',');
-
-    const spec = this.layer.spec;
-    const W = L.plotW;
-    const sameScale = !!spec && Math.abs(spec.msPerPx - vp.msPerPx) <= vp.msPerPx * 1e-9;
-    const sameShape =
-      !!spec && spec.lanes === f.lanes && spec.invalidHeight === invalidHeight && spec.dpr === this.dpr && spec.laneHeight === scroll.laneHeight;
-    const covers = !!spec && vp.t0 >= spec.t0 - 1e-9 * vp.span && vp.t1 <= this.layer.t1 + 1e-9 * vp.span && first >= spec.first && end <= spec.end;
-    const exact = sameShape && sameScale && covers && spec.content === content;
-    const ratio = spec ? vp.msPerPx / spec.msPerPx : 0;
-    const overlap = spec ? Math.min(vp.t1, this.layer.t1) - Math.max(vp.t0, spec.t0) : 0;
-    const usable = sameShape && ratio >= 1 / MAX_STALE_SCALE && ratio <= MAX_STALE_SCALE && overlap >= vp.span * 0.5;
-    let rendered = false;
-    if (!exact && !(f.allowStale && usable)) {
-      this.layer.render({
-        lanes: f.lanes,
-        first: want.first,
-        end: want.end,
-        laneHeight: scroll.laneHeight,
-        invalidHeight,
-        t0: vp.t0 - W * vp.msPerPx,
-        msPerPx: vp.msPerPx,
-        widthPx: 3 * W,
-        viewT0: vp.t0,
-        viewT1: vp.t1,
-        pageFor,
-        selectedId: f.selectedId,
-        theme: th,
-        dpr: this.dpr,
-        ...(f.openBands?.size ? { openBands: f.openBands } : {}),
-        content,
-      });
-      rendered = true;
-    }
-    const isExact = rendered || exact;
+    const layer = this.prepareLayer(f, first, end, pageFor);
+    const isExact = layer !== 'copied';
 
     // Nothing arrived yet (a live session's first seconds): no time axis, whose range would be
     // made up (it read 1969, its span "508917 h"), only the empty state below.
@@ -181,10 +144,86 @@ export class TimelineView {
       allFresh: isExact,
       anyData: false,
       stale: !isExact,
-      rendered,
+      rendered: layer === 'rendered',
     };
+    this.drawLanes(f, first, end, pageFor, stats);
+    if (L.invalidLane) {
+      this.drawInvalidRow(f, L.invalidLane);
+      if (!pageFor(-1)) stats.allFresh = false;
+    }
+    this.blitLayer(f);
+    this.drawGridOverLanes(f);
+    this.drawCursor(f);
+    this.drawScrollbar(f);
+    ctx.fillStyle = th.grid;
+    ctx.fillRect(0, L.axis.y + L.axis.h - 1, L.width, 1);
+    if (isExact) this.addDrawnMarks(f, stats);
+    this.last = { vp: { t0: vp.t0, msPerPx: vp.msPerPx }, scrollY: scroll.scrollY, layout: L };
+    return stats;
+  }
 
-    // Rows and names, then the layer's marks over the plot part of the rows.
+  /**
+   * The lane layer for this frame: kept when it shows exactly this view (`exact`), copied shifted
+   * or scaled while a gesture is under way and it still covers enough of the view (`copied`),
+   * else rendered again for the lanes in view and LANE_MARGIN either side (`rendered`).
+   */
+  private prepareLayer(f: FrameInput, first: number, end: number, pageFor: PageFor): LayerUse {
+    const { layout: L, viewport: vp, scroll } = f;
+    const want = { first: Math.max(0, first - LANE_MARGIN), end: Math.min(f.lanes.length, end + LANE_MARGIN) };
+    const invalidHeight = L.invalidLane ? L.invalidLane.h : 0;
+    const content = this.layerContent(f, want.first, want.end, invalidHeight, pageFor);
+    const spec = this.layer.spec;
+    const W = L.plotW;
+    const sameScale = !!spec && Math.abs(spec.msPerPx - vp.msPerPx) <= vp.msPerPx * 1e-9;
+    const sameShape =
+      !!spec && spec.lanes === f.lanes && spec.invalidHeight === invalidHeight && spec.dpr === this.dpr && spec.laneHeight === scroll.laneHeight;
+    const covers = !!spec && vp.t0 >= spec.t0 - 1e-9 * vp.span && vp.t1 <= this.layer.t1 + 1e-9 * vp.span && first >= spec.first && end <= spec.end;
+    if (sameShape && sameScale && covers && spec.content === content) return 'exact';
+    const ratio = spec ? vp.msPerPx / spec.msPerPx : 0;
+    const overlap = spec ? Math.min(vp.t1, this.layer.t1) - Math.max(vp.t0, spec.t0) : 0;
+    const usable = sameShape && ratio >= 1 / MAX_STALE_SCALE && ratio <= MAX_STALE_SCALE && overlap >= vp.span * 0.5;
+    if (f.allowStale && usable) return 'copied';
+    this.layer.render({
+      lanes: f.lanes,
+      first: want.first,
+      end: want.end,
+      laneHeight: scroll.laneHeight,
+      invalidHeight,
+      t0: vp.t0 - W * vp.msPerPx,
+      msPerPx: vp.msPerPx,
+      widthPx: 3 * W,
+      viewT0: vp.t0,
+      viewT1: vp.t1,
+      pageFor,
+      selectedId: f.selectedId,
+      theme: f.theme,
+      dpr: this.dpr,
+      ...(f.openBands?.size ? { openBands: f.openBands } : {}),
+      content,
+    });
+    return 'rendered';
+  }
+
+  /**
+   * What the lanes [first, end) of the layer show besides geometry, as a key: the theme, the
+   * lanes, the selection, the pixel ratio and row heights, each lane's page and whether it is
+   * fresh, the open gaps.
+   */
+  private layerContent(f: FrameInput, first: number, end: number, invalidHeight: number, pageFor: PageFor): string {
+    const parts: (number | string)[] = [this.idOf(f.theme), this.idOf(f.lanes), f.selectedId ?? -1, this.dpr, f.scroll.laneHeight, invalidHeight];
+    for (let i = first; i < end; i++) {
+      const got = pageFor(f.lanes[i].key);
+      parts.push(this.idOf(got?.page), got?.fresh ? 1 : 0);
+    }
+    if (invalidHeight) parts.push(this.idOf(pageFor(-1)?.page));
+    for (const b of f.openBands?.values() ?? []) parts.push(`o${b.key}:${b.t0}:${b.tNow}:${b.label}`);
+    return parts.join(',');
+  }
+
+  /** The rows and names of the lanes in view (the layer's marks go over their plot part), each into `stats`. */
+  private drawLanes(f: FrameInput, first: number, end: number, pageFor: PageFor, stats: FrameStats): void {
+    const ctx = this.ctx;
+    const { theme: th, layout: L, scroll } = f;
     ctx.save();
     clip(ctx, L.lanes);
     for (let i = first; i < end; i++) {
@@ -207,28 +246,15 @@ export class TimelineView {
       ctx.textAlign = 'left';
     }
     ctx.restore();
-    if (L.invalidLane) {
-      this.drawInvalidRow(f, L.invalidLane);
-      if (!pageFor(-1)) stats.allFresh = false;
-    }
-    this.blitLayer(f);
-    this.drawGridOverLanes(f);
-    this.drawCursor(f);
-    this.drawScrollbar(f);
-    ctx.fillStyle = th.grid;
-    ctx.fillRect(0, L.axis.y + L.axis.h - 1, L.width, 1);
+  }
 
-    if (isExact) {
-      // Positions for the test hook, from layer to canvas coordinates (valid for this view).
-      const toCanvas = (m: DrawnMark): DrawnMark => ({ ...m, ...this.layerToCanvas(f, m.x, m.y) });
-      stats.findings = this.layer.stats.findings.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y) || inside(L.invalidLane, m.x, m.y));
-      stats.messages = this.layer.stats.messages.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y));
-      stats.labels.push(
-        ...this.layer.stats.labels.map((l) => ({ ...l, ...this.layerToCanvas(f, l.x, l.y) })).filter((l) => inside(L.lanes, l.x + l.w / 2, l.y)),
-      );
-    }
-    this.last = { vp: { t0: vp.t0, msPerPx: vp.msPerPx }, scrollY: scroll.scrollY, layout: L };
-    return stats;
+  /** The layer's marks and labels as drawn, for the test hook: from layer to canvas coordinates (valid for this view). */
+  private addDrawnMarks(f: FrameInput, stats: FrameStats): void {
+    const L = f.layout;
+    const toCanvas = (m: DrawnMark): DrawnMark => ({ ...m, ...this.layerToCanvas(f, m.x, m.y) });
+    stats.findings = this.layer.stats.findings.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y) || inside(L.invalidLane, m.x, m.y));
+    stats.messages = this.layer.stats.messages.map(toCanvas).filter((m) => inside(L.lanes, m.x, m.y));
+    stats.labels.push(...this.layer.stats.labels.map((l) => ({ ...l, ...this.layerToCanvas(f, l.x, l.y) })).filter((l) => inside(L.lanes, l.x + l.w / 2, l.y)));
   }
 
   /** Copies the layer under the plot: shifted (and scaled, mid-zoom) to the current view. */

@@ -8,6 +8,7 @@ import type { SessionInfo, TimelineFilter } from '../shared/protocol';
 import { iconButton, relabel, singleSelect, textButton, toggleButton, VscodeButton, VscodeSingleSelect, VscodeToolbarButton } from './controls';
 import { el } from './dom';
 import { FilterBar } from './filterBar';
+import { ZOOM_STEP } from './timeWindow';
 import type { FollowState, FollowWindow } from './viewport';
 
 /** What "Follow live" can keep in view: the select's values are these keys. */
@@ -31,8 +32,6 @@ export interface ToolbarActions {
   toggleFilter(): void;
   shortcuts(): void;
 }
-
-export const ZOOM_STEP = 1.5;
 
 export class Toolbar {
   readonly root: HTMLElement;
