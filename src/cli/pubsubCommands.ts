@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { CaptureReader } from '../core/capture/captureReader';
 import { noun } from '../core/util/plural';
 import { UsageError } from './usageError';
+import { positiveInt } from './numberFlags';
 import { inputName, StandardInput, standardInputProblem } from './standardInput';
 import { formatDuration, parseDuration, parseWhen } from '../core/util/duration';
 import { futureSeekProblem } from '../core/util/seekTime';
@@ -13,7 +14,8 @@ import { mebibytes } from '../core/util/byteSize';
 import { HeapGuard } from '../core/replay/heapGuard';
 import { runReplay } from '../core/replay/replayRun';
 import type * as PubsubLayer from '../pubsub';
-import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
+import { addSequencingOptions, optionsFromFlags, SequencingFlags } from './sequencingFlags';
+import { RunAction } from './cliIo';
 import { formatSummary } from './summaryTable';
 import { bytesDone, ProgressLine, progressLineFor } from './progressLine';
 import { DRAIN_QUIET_MS, drainRule, watchDrain } from './recordDrain';
@@ -42,12 +44,6 @@ export function addConnectionOptions(cmd: Command): Command {
 
 async function openConnection(layer: typeof PubsubLayer, flags: ConnectionFlags): Promise<PubsubLayer.PubsubConnection> {
   return layer.connect({ projectId: flags.project, emulatorHost: flags.emulatorHost });
-}
-
-function positiveInt(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, not "${text}"`, flag);
-  return Number(text);
 }
 
 /** Resolves on SIGINT/SIGTERM (the normal way to stop a recording), with a way to stop listening. */
@@ -435,8 +431,8 @@ export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
 }
 
 /** Adds record / publish / seek / taps to the program. `run` maps an action's result to the exit code. */
-export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command): void {
-  addSequencing(
+export function registerPubsubCommands(program: Command, io: CliIo, run: RunAction): void {
+  addSequencingOptions(
     addConnectionOptions(
       program
         .command('record')

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TRACE_FORMATS } from '../../../src/core/export';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { exitCodeFor } from '../../../src/cli/main';
+import { exitCodeFor } from '../../../src/cli/exitCodes';
 import { loadSession } from '../../../src/timeline/loadSession';
 import { writeStandaloneHtml } from '../../../src/timeline/standaloneHtml';
 import { buildCli } from '../../support/builtCli';
