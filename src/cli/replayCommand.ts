@@ -40,6 +40,7 @@ interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
   threads?: string;
 }
 
+/** What `seqscope replay --help` says after the options. */
 const REPLAY_HELP = `
 Sequencing rules (full text in README.md):
   A key's messages are held for the gap timeout after its first message; its lowest number is then
