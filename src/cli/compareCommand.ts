@@ -11,20 +11,20 @@ import { clockNote, readClocks } from '../core/compare/clockOffset';
 import { CompareExport } from '../core/compare/compareExport';
 import { CompareRunResult, runCompare, sideProblem } from '../core/compare/compareRun';
 import { HeapGuard } from '../core/replay/heapGuard';
+import { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { mebibytes } from '../core/util/byteSize';
 import { noun } from '../core/util/plural';
 import { defaultThreads } from '../timeline/node/scanPool';
-import type { ScanPool } from '../core/capture/parallelReader';
+import { Io, RunAction } from './cliIo';
 import { formatComparison } from './compareTable';
+import { EXIT } from './exitCodes';
 import { parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
-import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
-import { inputName, StandardInput, standardInputProblem } from './standardInput';
+import { parseThreads } from './numberFlags';
+import { scanPoolFor } from './scanPools';
+import { addSequencingOptions, optionsFromFlags, SequencingFlags } from './sequencingFlags';
+import { inputName, standardInputProblem } from './standardInput';
 import { UsageError } from './usageError';
-import { Writable } from 'node:stream';
-
-/** As main.ts's EXIT. */
-const EXIT = { ok: 0, usage: 2, findings: 3, interrupted: 130 } as const;
 
 export const COMPARE_FINDINGS = ['only-a', 'only-b', 'lost-both'] as const;
 type CompareFinding = (typeof COMPARE_FINDINGS)[number];
@@ -40,24 +40,9 @@ interface CompareFlags extends SequencingFlags {
   progress?: boolean;
 }
 
-interface CompareIo {
-  stdout: Writable;
-  stderr: Writable;
-  stdin?: StandardInput;
-}
-
-/** A scan pool for `threads` threads (main.ts's), closed by the caller. */
-/** A scan pool for these threads (undefined: scan in the reading loop); `exporting` as in replay. */
-type ScanPoolFor = (threads: number, exporting: boolean) => (ScanPool & { close(): Promise<void> }) | undefined;
-
-export function registerCompareCommand(
-  program: Command,
-  io: CompareIo,
-  run: (p: Promise<number>) => Promise<void>,
-  addSequencing: (c: Command) => Command,
-  scanPoolFor: ScanPoolFor,
-): void {
-  addSequencing(
+/** Adds `compare`, its flags and its help to the program. */
+export function registerCompareCommand(program: Command, io: Io, run: RunAction): void {
+  addSequencingOptions(
     program
       .command('compare')
       .description(
@@ -97,10 +82,47 @@ Examples:
   seqscope compare recording.jsonl 'archive/*.avro' --seq attribute:n --label-b archive
   seqscope compare feed-a.jsonl feed-b.jsonl --preset cme --export diff.csv --fail-on lost-both`,
     )
-    .action((a: string, b: string, flags: CompareFlags) => run(compare(a, b, flags, io, scanPoolFor)));
+    .action((a: string, b: string, flags: CompareFlags) => run(compare(a, b, flags, io)));
 }
 
-async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo, scanPoolFor: ScanPoolFor): Promise<number> {
+/** What the flags ask of a comparison, checked before anything is read. */
+interface ComparePlan {
+  /** The sides as named on the command line. */
+  readonly a: string;
+  readonly b: string;
+  readonly labels: [string, string];
+  readonly pathsA: string[];
+  readonly pathsB: string[];
+  readonly options: SequencingOptions;
+  readonly failOn: CompareFinding[];
+  readonly threads: number;
+}
+
+async function compare(a: string, b: string, flags: CompareFlags, io: Io): Promise<number> {
+  const plan = await planCompare(a, b, flags, io);
+  const rows = flags.export === undefined ? undefined : await CompareExport.open(flags.export, io.stdout);
+  const result = await runUntilInterrupted(plan, flags, rows, io);
+  for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
+  const failure = whyNotCompared(result, plan);
+  if (failure !== undefined) {
+    await rows?.discard();
+    io.stderr.write(`seqscope: ${failure}\n`);
+    return EXIT.usage;
+  }
+  await rows?.close();
+  writeComparison(result, plan, flags, rows, io);
+  if (result.cancelled) return EXIT.interrupted;
+  const totals = result.comparison.totals;
+  const hit = plan.failOn.filter((f) => findingCount(totals, f) > 0);
+  if (hit.length) {
+    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${findingCount(totals, f)} ${f}`).join(', ')}\n`);
+    return EXIT.findings;
+  }
+  return EXIT.ok;
+}
+
+/** The sides' files and the options the flags name; a usage error for what cannot be compared as given. */
+async function planCompare(a: string, b: string, flags: CompareFlags, io: Io): Promise<ComparePlan> {
   const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, COMPARE_FINDINGS, '--fail-on', 'a finding');
   const labels: [string, string] = [flags.labelA ?? defaultLabel(a), flags.labelB ?? defaultLabel(b)];
@@ -119,18 +141,22 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
   const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, inputs) : undefined;
   if (overwritten !== undefined) throw new UsageError(`--export ${flags.export} would overwrite a capture being read: export to another file`, '--export');
   const threads = flags.threads === undefined ? defaultThreads() : parseThreads(flags.threads);
-  const rows = flags.export === undefined ? undefined : await CompareExport.open(flags.export, io.stdout);
+  return { a, b, labels, pathsA, pathsB, options, failOn, threads };
+}
+
+/** Runs the comparison; Ctrl-C stops reading, and what was read is still compared. A side that cannot be read is named. */
+async function runUntilInterrupted(plan: ComparePlan, flags: CompareFlags, rows: CompareExport | undefined, io: Io): Promise<CompareRunResult> {
+  const { pathsA, pathsB } = plan;
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
-  const progress = progressLineFor(io.stderr, `${inputName(a)} ⇄ ${inputName(b)}`, flags.progress);
-  const scanPool = scanPoolFor(threads, flags.export !== undefined);
-  let result: CompareRunResult;
+  const progress = progressLineFor(io.stderr, `${inputName(plan.a)} ⇄ ${inputName(plan.b)}`, flags.progress);
+  const scanPool = scanPoolFor(plan.threads, flags.export !== undefined);
   try {
-    result = await runCompare({
+    return await runCompare({
       a: { paths: pathsA },
       b: { paths: pathsB },
-      options,
+      options: plan.options,
       stdin: io.stdin,
       inputFormat: flags.inputFormat,
       signal: abort.signal,
@@ -147,30 +173,35 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
     progress?.clear();
     await scanPool?.close();
   }
-  for (const note of result.notes) io.stderr.write(`seqscope: note: ${note}\n`);
+}
+
+/** Why the result is no comparison (a side empty or not sequenced, the memory full), or undefined. */
+function whyNotCompared(result: CompareRunResult, { labels, pathsA, pathsB }: ComparePlan): string | undefined {
   const problem = sideProblem(result, labels, [pathsA, pathsB], inputName, '--preset, --key, --seq');
-  if (problem !== undefined) {
-    await rows?.discard();
-    io.stderr.write(`seqscope: ${problem}\n`);
-    return EXIT.usage;
-  }
+  if (problem !== undefined) return problem;
   if (result.heapStop) {
-    await rows?.discard();
     const h = result.heapStop.heap;
-    io.stderr.write(
-      `seqscope: stopped reading: the comparison's keys and unmatched messages fill the memory Node allows (${mebibytes(h.used)} of ${mebibytes(h.limit)} MiB): give Node more (NODE_OPTIONS=--max-old-space-size=…) or compare by a coarser key\n`,
-    );
-    return EXIT.usage;
+    return `stopped reading: the comparison's keys and unmatched messages fill the memory Node allows (${mebibytes(h.used)} of ${mebibytes(h.limit)} MiB): give Node more (NODE_OPTIONS=--max-old-space-size=…) or compare by a coarser key`;
   }
-  await rows?.close();
+  return undefined;
+}
+
+/** The comparison as a table or JSON: on stdout, or on stderr when the rows are exported to stdout. Notes go to stderr. */
+function writeComparison(
+  result: CompareRunResult,
+  { labels, pathsA, pathsB }: ComparePlan,
+  flags: CompareFlags,
+  rows: CompareExport | undefined,
+  io: Io,
+): void {
   const c = result.comparison;
   const notes: string[] = [];
   if (c.sharedKeys === 0)
     notes.push(`no shared key: A and B have no key in common (${noun(c.byKey.length, 'key')} in all) — are they of one stream, sequenced with the same --key?`);
   const clock = clockNote(readClocks(result.spread), labels);
   if (clock) notes.push(clock);
+  const out = flags.export === '-' ? io.stderr : io.stdout;
   if (flags.json) {
-    const out = flags.export === '-' ? io.stderr : io.stdout;
     out.write(
       JSON.stringify({
         a: { label: labels[0], files: pathsA },
@@ -182,7 +213,6 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
     );
     for (const n of notes) io.stderr.write(`seqscope: note: ${n}\n`);
   } else {
-    const out = flags.export === '-' ? io.stderr : io.stdout;
     out.write(
       formatComparison({
         labels,
@@ -195,15 +225,9 @@ async function compare(a: string, b: string, flags: CompareFlags, io: CompareIo,
       }),
     );
   }
-  if (result.cancelled) return EXIT.interrupted;
-  const hit = failOn.filter((f) => findingCount(c.totals, f) > 0);
-  if (hit.length) {
-    io.stderr.write(`seqscope: --fail-on: ${hit.map((f) => `${findingCount(c.totals, f)} ${f}`).join(', ')}\n`);
-    return EXIT.findings;
-  }
-  return EXIT.ok;
 }
 
+/** A side's name when --label-a or --label-b does not give one: its file or folder name. */
 function defaultLabel(arg: string): string {
   return arg === '-' ? 'standard input' : basename(arg.replace(/[/\\]+$/, '')) || arg;
 }
@@ -218,7 +242,7 @@ async function sidePaths(arg: string, side: 'A' | 'B', label: string): Promise<s
   }
 }
 
-/** Why a side cannot be compared: it held no records, or none could be sequenced. */
+/** How many times `f` occurred. */
 function findingCount(t: CompareRunResult['comparison']['totals'], f: CompareFinding): number {
   switch (f) {
     case 'only-a':
@@ -228,10 +252,4 @@ function findingCount(t: CompareRunResult['comparison']['totals'], f: CompareFin
     case 'lost-both':
       return t.lostBoth;
   }
-}
-
-function parseThreads(text: string): number {
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= 256)) throw new UsageError(`--threads must be a whole number from 1 to 256, not ${JSON.stringify(text)}`, '--threads');
-  return n;
 }

@@ -1,283 +1,21 @@
 /**
- * The live Pub/Sub subcommands: `record`, `publish`, `seek` and `taps`. The Pub/Sub layer (and
- * the client library in it) is loaded only when one of them runs.
+ * The live Pub/Sub subcommands: `record` (in recordCommand.ts), `publish`, `seek` and `taps`. The
+ * Pub/Sub layer (and the client library in it) is loaded only when one of them runs.
  */
 import { Command, Option } from 'commander';
-import { CaptureReader } from '../core/capture/captureReader';
-import { noun } from '../core/util/plural';
-import { UsageError } from './usageError';
-import { inputName, StandardInput, standardInputProblem } from './standardInput';
-import { formatDuration, parseDuration, parseWhen } from '../core/util/duration';
-import { futureSeekProblem } from '../core/util/seekTime';
-import { mebibytes } from '../core/util/byteSize';
-import { HeapGuard } from '../core/replay/heapGuard';
-import { runReplay } from '../core/replay/replayRun';
 import type * as PubsubLayer from '../pubsub';
-import { optionsFromFlags, SequencingFlags } from './sequencingFlags';
-import { formatSummary } from './summaryTable';
-import { bytesDone, ProgressLine, progressLineFor } from './progressLine';
-import { DRAIN_QUIET_MS, drainRule, watchDrain } from './recordDrain';
-
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** Where `publish -` reads a capture from. */
-  stdin?: StandardInput;
-}
-
-export interface ConnectionFlags {
-  project?: string;
-  emulatorHost?: string;
-}
-
-function loadLayer(): Promise<typeof PubsubLayer> {
-  return import('../pubsub');
-}
-
-export function addConnectionOptions(cmd: Command): Command {
-  return cmd
-    .option('--project <id>', 'Google Cloud project for bare names (default: PUBSUB_PROJECT_ID, GOOGLE_CLOUD_PROJECT, else the gcloud/ADC default)')
-    .option('--emulator-host <host:port>', 'use the Pub/Sub emulator there (default: PUBSUB_EMULATOR_HOST)');
-}
-
-async function openConnection(layer: typeof PubsubLayer, flags: ConnectionFlags): Promise<PubsubLayer.PubsubConnection> {
-  return layer.connect({ projectId: flags.project, emulatorHost: flags.emulatorHost });
-}
-
-function positiveInt(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, not "${text}"`, flag);
-  return Number(text);
-}
-
-/** Resolves on SIGINT/SIGTERM (the normal way to stop a recording), with a way to stop listening. */
-function onInterrupt(): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController();
-  const stop = () => ac.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    signal: ac.signal,
-    dispose() {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
-
-// ---------------------------------------------------------------- record
-
-interface RecordFlags extends ConnectionFlags, SequencingFlags {
-  subscription?: string;
-  /** Repeated and/or comma-separated: every topic is tapped into the one recording. */
-  topic?: string[];
-  out: string;
-  append?: boolean;
-  overwrite?: boolean;
-  maxMessages?: string;
-  duration?: string;
-  /** --drain: true (the ack deadline plus 2 s), or how long nothing must arrive. */
-  drain?: boolean | string;
-  json?: boolean;
-  /** False with --no-progress. */
-  progress?: boolean;
-}
-
-/** The exit code of a `--drain` that stopped without evidence that the subscription is empty. */
-const DRAIN_UNCONFIRMED = 4;
-
-export async function record(flags: RecordFlags, io: CliIo): Promise<number> {
-  const topicTexts = flags.topic ?? [];
-  if (!!flags.subscription === topicTexts.length > 0)
-    throw new UsageError(
-      'give one of --subscription (consume it) or --topic (record through a temporary tap; repeat it to record several topics into one file)',
-    );
-  const stopAfter = positiveInt(flags.maxMessages, '--max-messages');
-  const durationMs = flags.duration === undefined ? undefined : parseDuration(flags.duration);
-  const drainQuietMs = typeof flags.drain === 'string' ? parseDuration(flags.drain) : undefined;
-  if (drainQuietMs !== undefined && drainQuietMs < DRAIN_QUIET_MS)
-    throw new UsageError(`--drain ${flags.drain}: give at least ${formatDuration(DRAIN_QUIET_MS)}`, '--drain');
-  // Checked before connecting, so a typo costs nothing.
-  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
-  const layer = await loadLayer();
-  // A name ending in .gz records gzip-compressed (as --export does); --append keeps the file's own format.
-  if (flags.append && flags.overwrite) throw new UsageError('--append continues the file and --overwrite replaces it: give one of them', '--append');
-  const recorderOptions = { append: flags.append, overwrite: flags.overwrite, gzip: /\.gz$/i.test(flags.out) };
-  const outProblem = await layer.CaptureRecorder.problemWith(flags.out, recorderOptions);
-  if (outProblem) throw new UsageError(`--out: ${outProblem}`, '--out');
-  const conn = await openConnection(layer, flags);
-  const interrupt = onInterrupt();
-  let taps: PubsubLayer.Tap[] = [];
-  let recorder: PubsubLayer.CaptureRecorder | undefined;
-  const started = Date.now();
-  const sources: PubsubLayer.LiveSource[] = [];
-  const progress = progressLineFor(io.stderr, flags.out, flags.progress);
-  // What is said while recording goes above the progress line, not after it on the same line.
-  const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
-  let ticker: NodeJS.Timeout | undefined;
-  let drainTimer: NodeJS.Timeout | undefined;
-  try {
-    let subscriptions: PubsubLayer.ResourceName[];
-    if (topicTexts.length) {
-      taps = await layer.createTaps(conn, layer.parseTopicList(topicTexts, conn.projectId));
-      subscriptions = taps.map((t) => t.subscription);
-      for (const t of taps) {
-        for (const note of t.notes ?? []) io.stderr.write(`seqscope: note: ${note}\n`);
-        io.stderr.write(`seqscope: tapping ${t.topic.path} through ${t.subscription.path} (deleted when recording stops)\n`);
-      }
-      if (taps.length > 1)
-        io.stderr.write(`seqscope: ${taps.length} topics into one recording: each line carries its "topic", and keys are per topic (topic/key)\n`);
-    } else {
-      subscriptions = [layer.parseResourceName('subscriptions', flags.subscription!, conn.projectId)];
-    }
-    recorder = await layer.CaptureRecorder.open(flags.out, recorderOptions).catch((e: Error) => {
-      // Checked above, but the disk can change while the tap is made.
-      throw new UsageError(`--out: ${e.message}`, '--out');
-    });
-    const rec = recorder;
-    // One count for every source: --max-messages is what the recording holds.
-    const budget = stopAfter === undefined ? undefined : { remaining: stopAfter };
-    const received = () => sources.reduce((n, s) => n + s.stats.received, 0);
-    const several = subscriptions.length > 1;
-    let lastArrival = Date.now();
-    let stopDrained: (why: string) => void = () => undefined;
-    const done = new Promise<string>((resolve) => {
-      stopDrained = resolve;
-      interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
-      if (durationMs !== undefined) setTimeout(() => resolve(`${flags.duration} elapsed`), durationMs).unref();
-      subscriptions.forEach((subscription, i) => {
-        const label = several ? `${taps[i].topic.id}: ` : '';
-        sources.push(
-          new layer.LiveSource(
-            { connection: conn, subscription, recorder: rec, budget, topic: several ? taps[i].topic.path : undefined },
-            {
-              record() {
-                lastArrival = Date.now();
-                if (budget !== undefined && budget.remaining <= 0) resolve(`${stopAfter} messages recorded`);
-              },
-              state(state, detail) {
-                if (state === 'disconnected' || (state === 'live' && detail.startsWith('reconnected'))) say(`seqscope: ${label}${detail}\n`);
-              },
-              problem(e) {
-                say(`seqscope: ${label}${e.message}\n`);
-              },
-            },
-          ),
-        );
-      });
-    });
-    let ackDeadlineSeconds = 0;
-    for (const source of sources) {
-      const info = await source.start();
-      ackDeadlineSeconds = Math.max(ackDeadlineSeconds, info.ackDeadlineSeconds);
-      for (const caveat of layer.subscriptionCaveats(info)) say(`seqscope: note: ${caveat}\n`);
-    }
-    // Taps said so as they were made; a subscription says it here, once its stream is open (a
-    // script starting several recorders can wait for this line before publishing).
-    if (!taps.length) say(`seqscope: recording ${subscriptions[0].path} to ${flags.out}\n`);
-    lastArrival = Date.now();
-    const drain = flags.drain ? drainRule(ackDeadlineSeconds, drainQuietMs, conn.emulatorHost !== undefined) : undefined;
-    if (drain)
-      drainTimer = watchDrain(
-        drain,
-        () => lastArrival,
-        say,
-        (why) => stopDrained(why),
-      );
-    if (progress) ticker = recordingProgress(progress, received, started);
-    const why = await done;
-    clearInterval(ticker);
-    clearInterval(drainTimer);
-    progress?.clear();
-    for (const source of sources) await source.stop();
-    const gzip = recorder.gzip;
-    await recorder.close();
-    recorder = undefined;
-    const stats = sumStats(sources.map((s) => s.stats));
-    const elapsed = Date.now() - started;
-    // The summary is a replay of the file just written: the same verdict `seqscope replay` gives,
-    // and the same stop when its keys fill the heap (the recording is whole either way).
-    const { summary, heapStop } = await runReplay({ paths: [flags.out], options, heapGuard: new HeapGuard() });
-    const stopped = heapStop && { summaryStopped: 'memory', summaryLines: heapStop.line ?? 0 };
-    const from = several ? `${taps.length} topics (${taps.map((t) => t.topic.path).join(', ')})` : subscriptions[0].path;
-    if (flags.json) {
-      const what = {
-        subscription: subscriptions[0].path,
-        ...(several ? { subscriptions: subscriptions.map((s) => s.path) } : {}),
-        ...(taps.length ? { topics: taps.map((t) => t.topic.path) } : {}),
-      };
-      io.stdout.write(
-        JSON.stringify({
-          recorded: { file: flags.out, gzip, ...what, tap: taps.length > 0, stoppedBecause: why, elapsedMs: elapsed, ...stats },
-          summary,
-          ...stopped,
-        }) + '\n',
-      );
-    } else {
-      io.stdout.write(
-        `Recorded ${stats.received} ${noun(stats.received, 'message')} from ${from} to ${flags.out}${gzip ? ' (gzip)' : ''} in ${formatDuration(elapsed)} (${why}; ${stats.acked} acked${stats.released ? `, ${stats.released} released unrecorded to the subscription's other consumers` : ''}${stats.reconnects ? `, ${stats.reconnects} ${noun(stats.reconnects, 'reconnect')}` : ''}).\n\n`,
-      );
-      io.stdout.write(formatSummary(summary, { stoppedForMemory: heapStop !== undefined }));
-    }
-    const unconfirmed = drain?.unconfirmed !== undefined && why.startsWith('drained');
-    if (unconfirmed) io.stderr.write(`seqscope: the drain is not confirmed: ${drain.unconfirmed}\n`);
-    if (heapStop) {
-      io.stderr.write(
-        `seqscope: the recording is complete, but its summary covers only the first ${heapStop.line ?? 0} lines: its ${heapStop.keys} keys fill the memory Node allows (of ${mebibytes(heapStop.heap.limit)} MiB). ` +
-          `Replay it with more memory: NODE_OPTIONS=--max-old-space-size=${Math.ceil((2 * heapStop.heap.limit) / 2 ** 30) * 1024} seqscope replay ${flags.out}\n`,
-      );
-      return 2;
-    }
-    return unconfirmed ? DRAIN_UNCONFIRMED : 0;
-  } finally {
-    clearInterval(ticker);
-    clearInterval(drainTimer);
-    progress?.clear();
-    interrupt.dispose();
-    for (const source of sources) await source.stop().catch(() => undefined);
-    await recorder?.close().catch(() => undefined);
-    for (const tap of taps) {
-      await layer
-        .deleteTap(conn, tap.subscription)
-        .catch((e: Error) =>
-          io.stderr.write(
-            `seqscope: could not delete tap ${tap.subscription.path}: ${e.message} (it expires by itself; \`seqscope taps --delete\` removes it)\n`,
-          ),
-        );
-    }
-    await conn.close().catch(() => undefined);
-  }
-}
-
-/** The sources' counts added up (one recording from several taps). */
-function sumStats(all: readonly PubsubLayer.LiveStats[]): PubsubLayer.LiveStats {
-  const sum: PubsubLayer.LiveStats = { received: 0, acked: 0, nacked: 0, withheld: 0, reconnects: 0, released: 0, lastReconnectAt: 0 };
-  for (const s of all) {
-    sum.received += s.received;
-    sum.acked += s.acked;
-    sum.nacked += s.nacked;
-    sum.withheld += s.withheld;
-    sum.reconnects += s.reconnects;
-    sum.released += s.released;
-    sum.lastReconnectAt = Math.max(sum.lastReconnectAt, s.lastReconnectAt);
-  }
-  return sum;
-}
-
-/** Redraws "recording N messages · R/s · elapsed" every second; the caller clears the interval. */
-function recordingProgress(progress: ProgressLine, count: () => number, started: number): NodeJS.Timeout {
-  let last = 0;
-  let lastAt = started;
-  const draw = () => {
-    const n = count();
-    const now = Date.now();
-    const rate = ((n - last) * 1000) / Math.max(1, now - lastAt);
-    last = n;
-    lastAt = now;
-    progress.show(`recording ${n} ${noun(n, 'message')} · ${Math.round(rate)}/s · ${formatDuration(now - started)}`);
-  };
-  return setInterval(draw, 1000);
-}
+import { CaptureReader } from '../core/capture/captureReader';
+import { formatDuration, parseWhen } from '../core/util/duration';
+import { noun } from '../core/util/plural';
+import { futureSeekProblem } from '../core/util/seekTime';
+import { Io, RunAction } from './cliIo';
+import { positiveInt } from './numberFlags';
+import { bytesDone, progressLineFor } from './progressLine';
+import { addConnectionOptions, ConnectionFlags, loadLayer, onInterrupt, openConnection } from './pubsubConnection';
+import { record, RecordFlags } from './recordCommand';
+import { addSequencingOptions } from './sequencingFlags';
+import { inputName, standardInputProblem } from './standardInput';
+import { UsageError } from './usageError';
 
 // ---------------------------------------------------------------- publish
 
@@ -292,7 +30,7 @@ interface PublishFlags extends ConnectionFlags {
   progress?: boolean;
 }
 
-export async function publish(paths: string[], flags: PublishFlags, io: CliIo): Promise<number> {
+export async function publish(paths: string[], flags: PublishFlags, io: Io): Promise<number> {
   const concurrency = positiveInt(flags.concurrency, '--concurrency') ?? 16;
   const retries = flags.retries === undefined ? 3 : Number(flags.retries);
   if (!Number.isInteger(retries) || retries < 0) throw new UsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`, '--retries');
@@ -380,7 +118,7 @@ interface SeekFlags extends ConnectionFlags {
   force?: boolean;
 }
 
-export async function seek(flags: SeekFlags, io: CliIo): Promise<number> {
+export async function seek(flags: SeekFlags, io: Io): Promise<number> {
   if (!!flags.time === !!flags.snapshot) throw new UsageError('give one of --time or --snapshot');
   let time: Date | undefined;
   if (flags.time) {
@@ -409,7 +147,7 @@ interface TapsFlags extends ConnectionFlags {
   json?: boolean;
 }
 
-export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
+export async function taps(flags: TapsFlags, io: Io): Promise<number> {
   const layer = await loadLayer();
   const conn = await openConnection(layer, flags);
   try {
@@ -435,8 +173,8 @@ export async function taps(flags: TapsFlags, io: CliIo): Promise<number> {
 }
 
 /** Adds record / publish / seek / taps to the program. `run` maps an action's result to the exit code. */
-export function registerPubsubCommands(program: Command, io: CliIo, run: (p: Promise<number>) => Promise<void>, addSequencing: (c: Command) => Command): void {
-  addSequencing(
+export function registerPubsubCommands(program: Command, io: Io, run: RunAction): void {
+  addSequencingOptions(
     addConnectionOptions(
       program
         .command('record')

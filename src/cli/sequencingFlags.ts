@@ -1,8 +1,9 @@
-/** The sequencing flags `replay` and `record` share, and the options they describe. */
+/** The sequencing flags `replay`, `compare` and `record` share, and the options they describe. */
+import { Command, Option } from 'commander';
 import { InputError } from '../core/util/inputError';
 import { readFileSync } from 'node:fs';
 import { formatDuration } from '../core/util/duration';
-import { parsePresets, resolveOptions, SequencingOptions, UserPresets } from '../core/sequencer/sequencingOptions';
+import { parsePresets, PRESETS, resolveOptions, SequencingOptions, UserPresets } from '../core/sequencer/sequencingOptions';
 
 /** The flags as commander hands them over (strings). */
 export interface SequencingFlags {
@@ -18,6 +19,33 @@ export interface SequencingFlags {
   resetTo?: string;
   /** False with --no-resets. */
   resets?: boolean;
+}
+
+/** Adds the sequencing flags to a command. */
+export function addSequencingOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--preset <name>',
+      `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`,
+    )
+    .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
+    .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
+    .option(
+      '--seq <spec>',
+      'sequence number: attribute:<name> | mdp3 (the MsgSeqNum in the MDP 3.0 packet that is the payload; 32-bit; a record whose MsgSeqNum attribute disagrees is invalid) | json:<path> (a payload field, e.g. json:header.seq) | publishTime (no numbers: arrival order, a message that came after one of its key published later is reordered; the default with --key orderingKey) | none (keep arrival order, find duplicates by messageId)',
+    )
+    .option(
+      '--time <spec>',
+      "sender's time, for latency: attribute:<name> (ms since the epoch) | mdp3 (the MDP 3.0 packet's SendingTime, ns) | json:<path> (ISO 8601, zone-less read as UTC, or ms/ns since the epoch) | none",
+    )
+    .addOption(new Option('--seq-bits <bits>', 'sequence width; 16 and 32 wrap (RFC 1982 serial arithmetic)').choices(['16', '32', '64']))
+    .option('--gap-timeout <duration>', 'how long a gap (and the start of a key) waits before missing numbers are declared lost: 500ms, 10s, 2m (default 10s)')
+    .option('--capacity <n>', 'messages a key may hold; above it the lowest gap is declared lost at once (default 10000)')
+    .option(
+      '--reset-to <n>',
+      'a jump back to exactly this number is a sequence reset at once (cme: 1); other far jumps down are resets when what follows continues from them',
+    )
+    .option('--no-resets', 'no reset detection: a jump back is late, duplicates or a gap');
 }
 
 /**

@@ -224,7 +224,10 @@ describe('emulator: seqscope publish and record', function () {
     const dir = tempDir();
     const outs = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
     const recs = await Promise.all(outs.map((out) => startCli(emu, ['record', '--subscription', sub, '--out', out, '--duration', '12s', '--json'])));
-    await new Promise((r) => setTimeout(r, 1500)); // both streams open
+    // Both streams open before anything is published (each says so on stderr), so keys can go to either.
+    for (const [i, r] of recs.entries())
+      await waitFor(`recorder ${i + 1} to open its stream`, () => /seqscope: recording /.test(r.stderr) || r.child.exitCode !== null);
+    for (const r of recs) assert.equal(r.child.exitCode, null, r.stderr);
     const pt = conn.client.topic(topic, { messageOrdering: true });
     const keys = ['acct-1', 'acct-2', 'acct-3', 'acct-4'];
     await Promise.all(

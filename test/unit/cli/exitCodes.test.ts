@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EXIT, exitCodeFor } from '../../../src/cli/main';
+import { EXIT, exitCodeFor } from '../../../src/cli/exitCodes';
 import { UsageError } from '../../../src/cli/usageError';
 import { HistoryArena } from '../../../src/core/sequencer/historyArena';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';

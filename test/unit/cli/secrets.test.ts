@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TRACE_FORMATS } from '../../../src/core/export';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
-import { exitCodeFor } from '../../../src/cli/main';
+import { exitCodeFor } from '../../../src/cli/exitCodes';
 import { loadSession } from '../../../src/timeline/node/loadSession';
 import { writeStandaloneHtml } from '../../../src/timeline/node/standaloneHtml';
 import { buildCli } from '../../support/builtCli';
