@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { noun } from '../core/util/plural';
 import { positionWords } from '../timeline/replayCursor';
 import { Disposable } from './dispose';
-import { emulatorHostInUse } from './pubsubCommands';
+import { emulatorHostInUse } from './pubsubService';
 import { SessionManager } from './sessionManager';
 import { judgesPublishOrder, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { TRACE_FORMATS } from '../../src/core/export';
 import type { SeqScopeApi } from '../../src/extension/extension';
-import type { LiveResult } from '../../src/extension/pubsubCommands';
+import type { LiveResult } from '../../src/extension/liveArgs';
 import type * as PubsubLayer from '../../src/pubsub';
 import { plantSecrets } from '../support/plantedSecrets';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
