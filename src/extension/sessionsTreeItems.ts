@@ -200,7 +200,7 @@ function groupItem(node: GroupNode, groupCount: (node: GroupNode) => number): vs
 function eventNodeItem(node: EventNode): vscode.TreeItem {
   const item = eventItem(node.event);
   item.id = `session:${node.session.id}:event:${node.event.id}`;
-  item.command = { command: 'seqscope.revealInTimeline', title: 'Reveal in Timeline', arguments: [node] };
+  item.command = { command: 'seqscope.timeline.reveal', title: 'Reveal in Timeline', arguments: [node] };
   return item;
 }
 

@@ -16,7 +16,7 @@ export class SessionStatusBar extends Disposable {
   constructor(private readonly manager: SessionManager) {
     super();
     this.item.name = 'SeqScope Session';
-    this.item.command = 'seqscope.showTimeline';
+    this.item.command = 'seqscope.timeline.show';
     this.emulator.name = 'SeqScope Pub/Sub Emulator';
     this.emulator.command = { command: 'workbench.action.openSettings', title: 'Pub/Sub settings', arguments: ['seqscope.pubsub'] };
     this._register(manager.onDidChange(() => this.update()));

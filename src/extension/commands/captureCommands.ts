@@ -16,16 +16,16 @@ import { SessionViews } from './sessionViews';
 export function captureCommands(
   ctx: CommandContext,
   views: SessionViews,
-): Handlers<'seqscope.openCapture' | 'seqscope.openSample' | 'seqscope.openOrderingSample' | 'seqscope.exportTrace'> {
+): Handlers<'seqscope.capture.open' | 'seqscope.capture.openSample' | 'seqscope.capture.openOrderingSample' | 'seqscope.session.exportTrace'> {
   const { manager } = ctx;
   return {
-    'seqscope.openCapture': (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => openCapture(ctx, views, arg, second),
+    'seqscope.capture.open': (arg?: vscode.Uri | vscode.Uri[], second?: vscode.Uri[] | OptionText) => openCapture(ctx, views, arg, second),
 
-    'seqscope.openSample': () => openSample('cme-sample.jsonl', resolveOptions({ preset: 'cme' })),
+    'seqscope.capture.openSample': () => openSample('cme-sample.jsonl', resolveOptions({ preset: 'cme' })),
     // Ordering keys without numbers: judged by publish order, the default.
-    'seqscope.openOrderingSample': () => openSample('orders-sample.jsonl', resolveOptions({})),
+    'seqscope.capture.openOrderingSample': () => openSample('orders-sample.jsonl', resolveOptions({})),
 
-    'seqscope.exportTrace': (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(manager, arg), ctx.extensionUri, req),
+    'seqscope.session.exportTrace': (arg?: unknown, req?: ExportRequest) => exportTrace(sessionFrom(manager, arg), ctx.extensionUri, req),
   };
 
   /** Opens a sample shipped in media/samples (or shows the session that has it open already). */

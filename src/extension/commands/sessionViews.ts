@@ -73,7 +73,7 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     else
       void vscode.window
         .showInformationMessage(`SeqScope: ${s.title} was closed since: open it again to see its timeline.`, 'Open Again…')
-        .then((a) => a && runCommand('seqscope.openCapture', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
+        .then((a) => a && runCommand('seqscope.capture.open', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
   }
 
   /** A session just opened: shown in the Sessions view, its summary said. */

@@ -120,7 +120,7 @@ class RecordingsQuickPick {
         picker.dispose();
         // Opened after the picker is gone: Open Capture asks for the options with a picker of its
         // own. Its failures are reported by its own command wrapper.
-        if (opened) await Promise.resolve(runCommand('seqscope.openCapture', vscode.Uri.file(opened))).catch(() => undefined);
+        if (opened) await Promise.resolve(runCommand('seqscope.capture.open', vscode.Uri.file(opened))).catch(() => undefined);
         done({ ...(opened ? { opened } : {}), deleted: this.deleted });
       });
       picker.show();
