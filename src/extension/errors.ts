@@ -26,8 +26,8 @@ export class NoSessionError extends Error {
 
 /** What a command without its session offers, by label: the command that provides one. */
 const SESSION_PROVIDERS: Readonly<Record<string, CommandId>> = {
-  'Open Capture…': 'seqscope.openCapture',
-  'Open Sample Capture': 'seqscope.openSample',
+  'Open Capture…': 'seqscope.capture.open',
+  'Open Sample Capture': 'seqscope.capture.openSample',
   'Attach to Subscription…': 'seqscope.pubsub.attach',
   'Tap Topic…': 'seqscope.pubsub.tapTopic',
 };

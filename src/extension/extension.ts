@@ -8,10 +8,12 @@ import { CaptureEditorProvider } from './captureEditor';
 import { registerAllCommands } from './commands';
 import type { SessionTool } from './agentTools/sessionTools';
 import { DecompressedCaptures } from './compressedCaptures';
-import { PubsubCommands } from './pubsubCommands';
+import { PubsubFlows, showNotice } from './pubsubFlows';
+import { PubsubService } from './pubsubService';
 import { disposeLog, log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
+import { SessionNotices } from './sessionNotices';
 import { keyOrderSetting } from './settings';
 import { revealEventInTree, SessionsTreeProvider, TreeNode } from './sessionsTree';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
@@ -24,12 +26,13 @@ export interface SeqScopeApi {
   readonly tree: SessionsTreeProvider;
   /** The Sessions view (what it has selected, for tests). */
   readonly treeView: vscode.TreeView<TreeNode>;
-  readonly pubsub: PubsubCommands;
+  /** The live Pub/Sub service: connections and live sessions. */
+  readonly pubsub: PubsubService;
   /** The language model tools as registered (their confirmations, for tests). */
   readonly agentTools: readonly SessionTool[];
 }
 
-let pubsubRef: PubsubCommands | undefined;
+let pubsubRef: PubsubService | undefined;
 let decompressedRef: DecompressedCaptures | undefined;
 
 export function activate(context: vscode.ExtensionContext): SeqScopeApi {
@@ -42,7 +45,9 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
   const tree = new SessionsTreeProvider(manager);
   const treeView = vscode.window.createTreeView<TreeNode>('seqscope.sessions', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
   const statusBar = new SessionStatusBar(manager);
-  const pubsub = new PubsubCommands(manager, context.globalStorageUri, context.workspaceState);
+  // Live sessions' notifications (a gone tap's Re-tap), settled as the sessions move on.
+  const liveNotices = new SessionNotices(showNotice, Date.now, (m) => log().warn(m));
+  const pubsub = new PubsubService(manager, context.globalStorageUri, liveNotices);
   pubsubRef = pubsub;
 
   const revealInTree = (s: Session, eventId: number) => void revealEventInTree(tree, treeView, s, eventId);
@@ -57,7 +62,10 @@ export function activate(context: vscode.ExtensionContext): SeqScopeApi {
     );
   };
   updateContext();
-  const commands = registerAllCommands({ extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON }, pubsub);
+  const commands = registerAllCommands(
+    { extensionUri: context.extensionUri, manager, tree, treeView, packageJSON: context.extension.packageJSON },
+    new PubsubFlows(pubsub, manager, context.workspaceState),
+  );
 
   context.subscriptions.push(
     manager,

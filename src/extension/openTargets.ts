@@ -44,7 +44,7 @@ export function dialogTakesFolders(): boolean {
   );
 }
 
-/** Option text as automation passes it (`executeCommand('seqscope.openCapture', uri, text)`), split from the input format. */
+/** Option text as automation passes it (`executeCommand('seqscope.capture.open', uri, text)`), split from the input format. */
 export function splitInputFormat(text: OptionText & { inputFormat?: InputFormat }): { text: OptionText; inputFormat?: InputFormat } {
   const { inputFormat, ...rest } = text;
   if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'text')

@@ -205,9 +205,16 @@ export class SessionManager extends Disposable {
     });
     // The worker's first view is this session's: not computed again below.
     if (firstView) session.timeline.adoptFirstView(firstView);
-    // Work ahead for the timeline, a step per turn of the event loop, once the window has had a
-    // second for the new session (tree, status bar, a timeline opened with the load): a long
-    // synchronous run right after the load held the extension host's messages back by 0.3–0.8 s.
+    this.warmUp(session);
+    return session;
+  }
+
+  /**
+   * Work ahead for the timeline, a step per turn of the event loop, once the window has had a
+   * second for the new session (tree, status bar, a timeline opened with the load): a long
+   * synchronous run right after the load held the extension host's messages back by 0.3–0.8 s.
+   */
+  private warmUp(session: Session): void {
     const steps = session.timeline.warmUpSteps(session.replay.info());
     let warm: ReturnType<typeof setTimeout> | undefined;
     const next = () => {
@@ -218,7 +225,6 @@ export class SessionManager extends Disposable {
     };
     warm = setTimeout(next, 1000);
     session.onDidDispose(() => clearTimeout(warm));
-    return session;
   }
 
   /** Adds a session made elsewhere (a live one) and makes it active. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { noun } from '../core/util/plural';
 import { positionWords } from '../timeline/replayCursor';
 import { Disposable } from './dispose';
-import { emulatorHostInUse } from './pubsubCommands';
+import { emulatorHostInUse } from './pubsubService';
 import { SessionManager } from './sessionManager';
 import { judgesPublishOrder, unseenFindings } from '../core/sequencer/sequencingOptions';
 import { openStateWords } from '../core/sequencer/openState';
@@ -16,7 +16,7 @@ export class SessionStatusBar extends Disposable {
   constructor(private readonly manager: SessionManager) {
     super();
     this.item.name = 'SeqScope Session';
-    this.item.command = 'seqscope.showTimeline';
+    this.item.command = 'seqscope.timeline.show';
     this.emulator.name = 'SeqScope Pub/Sub Emulator';
     this.emulator.command = { command: 'workbench.action.openSettings', title: 'Pub/Sub settings', arguments: ['seqscope.pubsub'] };
     this._register(manager.onDidChange(() => this.update()));

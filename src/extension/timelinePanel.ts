@@ -135,7 +135,7 @@ export class TimelinePanel extends Disposable {
         `SeqScope: the timeline cannot come back after the reload: ${gone.join(', ')} is gone.`,
         'Open Capture…',
       );
-      if (pick) await vscode.commands.executeCommand('seqscope.openCapture');
+      if (pick) await vscode.commands.executeCommand('seqscope.capture.open');
       return;
     }
     const s = await p.openCaptures(restore.paths, restore.options);

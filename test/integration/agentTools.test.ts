@@ -48,7 +48,7 @@ describe('Language model tools', function () {
   });
 
   const open = async (path: string, options: Record<string, string>) =>
-    (await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), options)).id;
+    (await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(path), options)).id;
 
   it('are registered with VS Code as the manifest declares them', async () => {
     const manifest = vscode.extensions.getExtension('seqscope.seqscope')!.packageJSON as {

@@ -32,7 +32,7 @@ describe('Pub/Sub archives', function () {
 
   async function open(target: string | string[], options: object = OPTIONS): Promise<Session> {
     const uris = (Array.isArray(target) ? target : [target]).map((p) => vscode.Uri.file(join(fixtures, p)));
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', uris.length === 1 ? uris[0] : uris, options);
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', uris.length === 1 ? uris[0] : uris, options);
     assert.ok(r, `${String(target)} opened`);
     const s = api.manager.get(r.id);
     assert.ok(s);
@@ -165,7 +165,7 @@ describe('Pub/Sub archives', function () {
       const list = await items;
       return picks++ === 0 ? (list as vscode.QuickPickItem[]).find((i) => i.label === 'Customize…') : '64';
     }) as never);
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     assert.ok(r);
     assert.ok(dialog?.canSelectMany, 'several files');
     assert.equal(dialog?.canSelectFolders, true, 'VS Code’s own dialog (this host) takes folders');
@@ -186,7 +186,7 @@ describe('Pub/Sub archives', function () {
       offered.push(...list.map((i) => i.label));
       return list.find((i) => i.label === 'Text archive (bare payloads)');
     }) as never);
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     assert.ok(r);
     const s = api.manager.get(r.id)!;
     assert.equal(s.title, 'gcs-text.txt');
@@ -231,7 +231,10 @@ describe('Pub/Sub archives', function () {
   it('a wrong Avro schema is one error with a next step; nothing opens and no copy is left', async () => {
     const before = api.manager.all.length;
     // Shown once, not rethrown: the command resolves to nothing.
-    assert.equal(await vscode.commands.executeCommand('seqscope.openCapture', vscode.Uri.file(join(fixtures, 'bad', 'wrong-schema.avro')), OPTIONS), undefined);
+    assert.equal(
+      await vscode.commands.executeCommand('seqscope.capture.open', vscode.Uri.file(join(fixtures, 'bad', 'wrong-schema.avro')), OPTIONS),
+      undefined,
+    );
     await until('the error', () => errors.length > 0);
     assert.equal(errors.length, 1, errors.join('\n'));
     assert.match(

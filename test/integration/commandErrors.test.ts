@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { COMMAND_IDS, CommandId } from '../../src/extension/commands/commandIds';
+import { COMMAND_ALIASES, COMMAND_IDS, CommandId } from '../../src/extension/commands/commandIds';
 import { reportError } from '../../src/extension/errors';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import { failingCommand } from './hostProbes';
@@ -19,16 +19,16 @@ const EXTENSION_ID = 'seqscope.seqscope';
  * command run without its tree node does nothing. Every other command needs one.
  */
 const WITHOUT_SESSION: readonly CommandId[] = [
-  'seqscope.openCapture',
-  'seqscope.openSample',
-  'seqscope.openOrderingSample',
-  'seqscope.showTimeline',
+  'seqscope.capture.open',
+  'seqscope.capture.openSample',
+  'seqscope.capture.openOrderingSample',
+  'seqscope.timeline.show',
   'seqscope.session.closeAll',
-  'seqscope.revealInTimeline',
-  'seqscope.copyMessage',
-  'seqscope.sortKeys',
+  'seqscope.timeline.reveal',
+  'seqscope.tree.copyMessage',
+  'seqscope.keys.sort',
   'seqscope.tree.loadMore',
-  'seqscope.showLog',
+  'seqscope.log.show',
   'seqscope.pubsub.attach',
   'seqscope.pubsub.tapTopic',
   'seqscope.pubsub.deleteLeftoverTaps',
@@ -60,10 +60,10 @@ describe('command errors', function () {
     await vscode.commands.executeCommand('seqscope.session.closeAll');
   });
 
-  it('registers exactly the commands of COMMAND_IDS under seqscope.*', async () => {
+  it('registers exactly the commands of COMMAND_IDS and the aliases of their old ids under seqscope.*', async () => {
     // VS Code adds commands of its own for the view (seqscope.sessions.focus, …).
     const ours = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('seqscope.') && !c.startsWith('seqscope.sessions.'));
-    assert.deepEqual([...new Set(ours)].sort(), [...COMMAND_IDS].sort());
+    assert.deepEqual([...new Set(ours)].sort(), [...COMMAND_IDS, ...Object.keys(COMMAND_ALIASES)].sort());
   });
 
   it('a failing command shows one notification with its next step, and resolves', async () => {
@@ -97,7 +97,7 @@ describe('command errors', function () {
 
   it("a bad automation argument is the caller's input, not an internal error", async () => {
     const sample = vscode.Uri.file(join(root, 'media', 'samples', 'cme-sample.jsonl'));
-    const message = await failingCommand('seqscope.openCapture', sample, { inputFormat: 'xml' });
+    const message = await failingCommand('seqscope.capture.open', sample, { inputFormat: 'xml' });
     assert.equal(message, 'SeqScope: the option inputFormat "xml" is not valid: pass "auto" (Pub/Sub messages) or "text" (bare payloads)');
     assert.deepEqual(shown[0].items, []);
     assert.equal(api.manager.all.length, 0, 'nothing opened');
@@ -108,7 +108,7 @@ describe('command errors', function () {
     await config.update('gapTimeout', 'soon', vscode.ConfigurationTarget.Global);
     try {
       const sample = vscode.Uri.file(join(root, 'media', 'samples', 'cme-sample.jsonl'));
-      const message = await failingCommand('seqscope.openCapture', sample, {});
+      const message = await failingCommand('seqscope.capture.open', sample, {});
       assert.equal(message, 'SeqScope: gap-timeout "soon" is not valid: write a duration like 500ms, 10s or 2m (setting seqscope.gapTimeout)');
       assert.deepEqual(shown[0].items, ['Open Settings']);
       assert.equal(api.manager.all.length, 0, 'nothing opened');
@@ -126,11 +126,11 @@ describe('command errors', function () {
       overflow = e;
     }
     assert.ok(overflow instanceof RangeError);
-    await reportError('seqscope.openCapture', overflow);
-    await reportError('seqscope.openCapture', new RangeError('ringSize must be a power of two'));
+    await reportError('seqscope.capture.open', overflow);
+    await reportError('seqscope.capture.open', new RangeError('ringSize must be a power of two'));
     assert.equal(shown.length, 2);
     for (const { message, items } of shown) {
-      assert.match(message, /^SeqScope: internal error in seqscope\.openCapture: .+\. This is a bug in SeqScope; the log has the details\.$/);
+      assert.match(message, /^SeqScope: internal error in seqscope\.capture\.open: .+\. This is a bug in SeqScope; the log has the details\.$/);
       assert.deepEqual(items, ['Show Log', 'Report Issue']);
     }
     assert.match(shown[0].message, /Maximum call stack size exceeded/);

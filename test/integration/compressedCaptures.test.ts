@@ -34,7 +34,7 @@ describe('gzip-compressed captures', function () {
   const stub = stubber(restore);
 
   async function open(path: string): Promise<Session> {
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), { preset: 'cme' });
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(path), { preset: 'cme' });
     assert.ok(r, `${basename(path)} opened`);
     const s = api.manager.get(r.id);
     assert.ok(s);
@@ -135,7 +135,7 @@ describe('gzip-compressed captures', function () {
     const tabs = vscode.window.tabGroups.onDidChangeTabs(() => timelineTabs().forEach((t) => seen.add(t)));
     let r: OpenResult | undefined;
     try {
-      r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+      r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
       assert.ok(r);
       assert.ok(filters && Object.values(filters).some((exts) => exts.includes('gz')), `the dialog's filters offer gz: ${JSON.stringify(filters)}`);
       assert.equal(r.title, 'cme-sample.jsonl');
@@ -178,7 +178,7 @@ describe('gzip-compressed captures', function () {
     writeFileSync(header, Buffer.from([0x1f, 0x8b, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xff, 0xff]));
     await open(plain);
     const before = api.manager.all.length;
-    await failingCommand('seqscope.openCapture', vscode.Uri.file(header), { preset: 'cme' });
+    await failingCommand('seqscope.capture.open', vscode.Uri.file(header), { preset: 'cme' });
     assert.equal(errors.length, 1);
     assert.match(
       errors[0],
@@ -206,7 +206,7 @@ describe('gzip-compressed captures', function () {
         source.cancel();
         return task(progress, source.token);
       })) as never);
-    const result = await vscode.commands.executeCommand<OpenResult | undefined>('seqscope.openCapture', vscode.Uri.file(gz), { preset: 'cme' });
+    const result = await vscode.commands.executeCommand<OpenResult | undefined>('seqscope.capture.open', vscode.Uri.file(gz), { preset: 'cme' });
     assert.equal(result, undefined);
     assert.deepEqual(titles, ['SeqScope: decompressing cme-sample.jsonl.gz'], 'cancelled while decompressing: no load follows');
     assert.equal(api.manager.all.length, 0);

@@ -36,13 +36,13 @@ describe('Find Messages', function () {
   async function find(id: string, text: string): Promise<{ result: FindResult; picker: FakeQuickPick | undefined }> {
     let picker: FakeQuickPick | undefined;
     stubber(restore)('createQuickPick', (() => (picker = new FakeQuickPick(() => undefined))) as never);
-    const result = await vscode.commands.executeCommand<FindResult>('seqscope.findMessages', id, text);
+    const result = await vscode.commands.executeCommand<FindResult>('seqscope.search.findMessages', id, text);
     assert.ok(result, `Find Messages "${text}" returns what it found`);
     return { result, picker };
   }
 
   it('finds the sample’s messages by id and by payload text, and reveals a pick in the tree and the timeline', async () => {
-    const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
+    const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(sample), { preset: 'cme' });
     const session = api.manager.get(id)!;
     const records = readFileSync(sample, 'utf8')
       .trim()
@@ -109,9 +109,9 @@ describe('Find Messages', function () {
   });
 
   it('names a bad regular expression, and says when nothing matches', async () => {
-    const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
+    const { id } = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(sample), { preset: 'cme' });
     assert.match(
-      await failingCommand('seqscope.findMessages', id, '/"px":(45/'),
+      await failingCommand('seqscope.search.findMessages', id, '/"px":(45/'),
       /^SeqScope: the regular expression \/"px":\(45\/ is not valid: missing closing \): `"px":\(45`$/,
     );
     const said: string[] = [];

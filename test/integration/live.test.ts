@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { FakeQuickPick } from './windowStubs';
 import type * as PubsubLayer from '../../src/pubsub';
-import type { LiveResult } from '../../src/extension/pubsubCommands';
+import type { LiveResult } from '../../src/extension/liveArgs';
 import type { SessionNode, SummaryNode } from '../../src/extension/sessionsTree';
 import { failingCommand, until } from './hostProbes';
 import { useLiveEmulator } from './liveEmulator';

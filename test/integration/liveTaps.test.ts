@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type * as PubsubLayer from '../../src/pubsub';
 import type { Session } from '../../src/extension/session';
-import type { LiveResult } from '../../src/extension/pubsubCommands';
+import type { LiveResult } from '../../src/extension/liveArgs';
 import type { KeyNode, SessionNode, SummaryNode } from '../../src/extension/sessionsTree';
 import { openStateWords } from '../../src/core/sequencer/openState';
 import { until } from './hostProbes';

@@ -60,7 +60,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
 
   it('opens the timeline as the load begins and shows the session in it', async () => {
     answer(sample);
-    const opening = vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    const opening = vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     // The panel is there before the session: it shows the load's progress meanwhile.
     await until('the timeline tab', () => timelineTabs().length === 1);
     const result = await opening;
@@ -68,14 +68,14 @@ describe('Open Capture… with the timeline (interactive)', function () {
     assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl']);
     assert.equal(api.manager.active?.id, result.id, 'the new session is the active one, the one the timeline shows');
     // Show Timeline reuses that panel.
-    await vscode.commands.executeCommand('seqscope.showTimeline');
+    await vscode.commands.executeCommand('seqscope.timeline.show');
     assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl']);
 
     // A second session, then closed: the timeline goes back to the first. The last closed: the
     // timeline closes too (it kept drawing the closed session under an error bar).
-    const second = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme', gapTimeout: '5s' });
+    const second = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(sample), { preset: 'cme', gapTimeout: '5s' });
     assert.ok(second && second.id !== result.id);
-    await vscode.commands.executeCommand('seqscope.showTimeline', second.id);
+    await vscode.commands.executeCommand('seqscope.timeline.show', second.id);
     await vscode.commands.executeCommand('seqscope.session.close', second.id);
     assert.equal(api.manager.active?.id, result.id);
     assert.deepEqual(timelineTabs(), ['Timeline: cme-sample.jsonl'], 'showing the first session');
@@ -93,15 +93,15 @@ describe('Open Capture… with the timeline (interactive)', function () {
       return items.includes('Show Timeline') ? clicked : undefined;
     }) as never);
     answer(withInvalid);
-    const shown = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    const shown = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     assert.ok(shown);
     assert.deepEqual(timelineTabs(), ['Timeline: with-invalid.jsonl']);
     // The timeline follows the active session: opened again with other options, it shows that one.
-    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '1s' });
+    await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(withInvalid), { gapTimeout: '1s' });
     // With the timeline closed, the warning offers it.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the timeline to close', () => timelineTabs().length === 0);
-    const last = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(withInvalid), { gapTimeout: '2s' });
+    const last = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(withInvalid), { gapTimeout: '2s' });
     assert.deepEqual(offered, [[], [], ['Show Timeline']]);
     // Clicked after its session was closed, it says so instead of showing a closed session.
     const infos: string[] = [];
@@ -115,17 +115,17 @@ describe('Open Capture… with the timeline (interactive)', function () {
 
   it('closes the timeline it opened when the load fails and no other session is open', async () => {
     answer(notACapture);
-    assert.match(await failingCommand('seqscope.openCapture'), /is not a capture/);
+    assert.match(await failingCommand('seqscope.capture.open'), /is not a capture/);
     await until('the timeline to close', () => timelineTabs().length === 0);
     assert.equal(api.manager.all.length, 0);
   });
 
   it('shows the other open session when the load fails', async () => {
     answer(sample);
-    await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     answer(notACapture);
-    assert.match(await failingCommand('seqscope.openCapture'), /is not a capture/);
+    assert.match(await failingCommand('seqscope.capture.open'), /is not a capture/);
     await until('the timeline to show the open session', () => timelineTabs()[0] === 'Timeline: cme-sample.jsonl');
     assert.equal(timelineTabs().length, 1);
   });
@@ -140,7 +140,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
         source.cancel();
         return task(progress, source.token);
       })) as never);
-    const result = await vscode.commands.executeCommand<OpenResult | undefined>('seqscope.openCapture');
+    const result = await vscode.commands.executeCommand<OpenResult | undefined>('seqscope.capture.open');
     const all = api.manager.all;
     if (!result) {
       assert.equal(all.length, 0, 'nothing read: no session');
@@ -156,7 +156,7 @@ describe('Open Capture… with the timeline (interactive)', function () {
   it('opens no timeline when seqscope.timeline.showOnOpen is off', async () => {
     await vscode.workspace.getConfiguration('seqscope').update('timeline.showOnOpen', false, vscode.ConfigurationTarget.Global);
     answer(sample);
-    const result = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture');
+    const result = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open');
     assert.ok(result);
     assert.deepEqual(timelineTabs(), []);
   });

@@ -70,7 +70,7 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
       items = await offered;
       return items.find((i) => i.label === label);
     }) as never);
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(capture));
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(capture));
     assert.ok(r, `opened with ${label}`);
     const session = api.manager.get(r.id);
     assert.ok(session);
@@ -205,7 +205,7 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
     await vscode.workspace.getConfiguration('seqscope').update('presets', { mine: { key: 'Channel' } }, vscode.ConfigurationTarget.Global);
     try {
       stub('showQuickPick', (async () => assert.fail('no picker is shown for bad presets')) as never);
-      const message = await failingCommand('seqscope.openCapture', vscode.Uri.file(capture));
+      const message = await failingCommand('seqscope.capture.open', vscode.Uri.file(capture));
       assert.match(
         message,
         /^SeqScope: seqscope\.presets: preset "mine": field "key": key "Channel" is not valid: use orderingKey, attribute:<name>, json:<path>/,
@@ -238,7 +238,7 @@ describe('presets: cme-json and seqscope.presets in the sequencing picker', func
       assert.equal(await o.validateInput(answers[which]), undefined, `${which}: ${answers[which]} is accepted`);
       return answers[which];
     }) as never);
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(capture));
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(capture));
     assert.ok(r);
     assert.match(refused.key ?? '', /^key "json:payload\[0\.instrument": /);
     assert.match(refused.seq ?? '', /^seq "json:": /);

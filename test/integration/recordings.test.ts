@@ -82,7 +82,7 @@ describe('SeqScope: Recordings…', function () {
     // A capture of the user's own, in the folder the setting names: not a recording, never deleted.
     const mine = join(rec, 'my-capture.jsonl');
     writeFileSync(mine, readFileSync(b));
-    const opened = await vscode.commands.executeCommand<{ id: string }>('seqscope.openCapture', vscode.Uri.file(inSession), { preset: 'cme' });
+    const opened = await vscode.commands.executeCommand<{ id: string }>('seqscope.capture.open', vscode.Uri.file(inSession), { preset: 'cme' });
     assert.ok(opened);
 
     let { p, done } = await openPicker();

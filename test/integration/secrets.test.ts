@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { TRACE_FORMATS } from '../../src/core/export';
 import type { SeqScopeApi } from '../../src/extension/extension';
-import type { LiveResult } from '../../src/extension/pubsubCommands';
+import type { LiveResult } from '../../src/extension/liveArgs';
 import type * as PubsubLayer from '../../src/pubsub';
 import { plantSecrets } from '../support/plantedSecrets';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
@@ -133,11 +133,11 @@ describe('planted credentials in the real extension host: never in its logs, not
 
   it('a capture opened, exported in every format and as the standalone HTML', async () => {
     const sample = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'media', 'samples', 'cme-sample.jsonl');
-    const opened = await vscode.commands.executeCommand<{ id: string }>('seqscope.openCapture', vscode.Uri.file(sample), { preset: 'cme' });
+    const opened = await vscode.commands.executeCommand<{ id: string }>('seqscope.capture.open', vscode.Uri.file(sample), { preset: 'cme' });
     assert.ok(opened, 'the sample opened');
     for (const format of [...TRACE_FORMATS, 'html']) {
       const path = join(out, `trace.${format}`);
-      assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', opened.id, { format, path }), path);
+      assert.equal(await vscode.commands.executeCommand('seqscope.session.exportTrace', opened.id, { format, path }), path);
       const text = readFileSync(path, 'utf8');
       assert.ok(text.length > 1000, `the ${format} export holds the session`);
       assertClean(`the ${format} export`, text);

@@ -15,6 +15,7 @@ import { ReplayCursor } from '../../src/timeline/replayCursor';
 import { TraceEvent } from '../../src/core/trace/traceEvents';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
+import { COMMAND_ALIASES } from '../../src/extension/commands/commandIds';
 import type { EventNode, GroupNode, InfoNode, KeyNode, SessionNode, TreeNode } from '../../src/extension/sessionsTree';
 import { captureText, LineSpec } from '../support/captureLines';
 import { FakeQuickPick, stubber } from './windowStubs';
@@ -50,7 +51,7 @@ describe('SeqScope in VS Code', function () {
   after(() => rmSync(out, { recursive: true, force: true }));
 
   async function open(path = sample, options: object = { preset: 'cme' }): Promise<OpenResult> {
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', vscode.Uri.file(path), options);
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(path), options);
     assert.ok(r, 'openCapture returns the session');
     return r;
   }
@@ -84,16 +85,25 @@ describe('SeqScope in VS Code', function () {
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const c of [
-      'seqscope.openCapture',
-      'seqscope.openSample',
-      'seqscope.showTimeline',
-      'seqscope.exportTrace',
+      'seqscope.capture.open',
+      'seqscope.capture.openSample',
+      'seqscope.timeline.show',
+      'seqscope.session.exportTrace',
       'seqscope.replay.stepForward',
       'seqscope.replay.nextGap',
       'seqscope.filter.set',
     ]) {
       assert.ok(all.includes(c), c);
     }
+  });
+
+  it('answers to the old command ids: each alias runs its command', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const alias of Object.keys(COMMAND_ALIASES)) assert.ok(all.includes(alias), alias);
+    const first = await open();
+    const byAlias = await vscode.commands.executeCommand<OpenResult>('seqscope.openSample');
+    assert.equal(byAlias?.id, first.id, 'the old Open Sample Capture id shows the session the new one opened');
+    assert.equal(api.manager.all.length, 1);
   });
 
   it('opens a capture and shows the engine’s counts in the tree', async () => {
@@ -188,7 +198,7 @@ describe('SeqScope in VS Code', function () {
   });
 
   it('opens the ordering key sample judged by publish order: its moved key is listed with its reordered messages', async () => {
-    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openOrderingSample');
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.openOrderingSample');
     assert.ok(r, 'Open Ordering Key Sample opens a session');
     const session = api.manager.get(r.id)!;
     assert.match(session.data.summary.options, /seq publishTime \(publish order\)/);
@@ -202,14 +212,14 @@ describe('SeqScope in VS Code', function () {
       ['Reordered'],
     );
     assert.equal(children(groups[0]).length, 4);
-    const again = await vscode.commands.executeCommand<OpenResult>('seqscope.openOrderingSample');
+    const again = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.openOrderingSample');
     assert.equal(again?.id, r.id, 'opened again: the same session');
   });
 
   it('exports JSONL, CSV and Chrome trace that match the engine', async () => {
     const { id } = await open();
     const jsonl = join(out, 'trace.jsonl');
-    assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path: jsonl }), jsonl);
+    assert.equal(await vscode.commands.executeCommand('seqscope.session.exportTrace', id, { format: 'jsonl', path: jsonl }), jsonl);
     const lines = readFileSync(jsonl, 'utf8')
       .trim()
       .split('\n')
@@ -221,17 +231,17 @@ describe('SeqScope in VS Code', function () {
     );
 
     const csv = join(out, 'trace.csv');
-    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'csv', path: csv });
+    await vscode.commands.executeCommand('seqscope.session.exportTrace', id, { format: 'csv', path: csv });
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
     assert.match(rows[0], /^type,key,seq/);
 
     const chrome = join(out, 'trace.json');
-    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'chrome-trace', path: chrome });
+    await vscode.commands.executeCommand('seqscope.session.exportTrace', id, { format: 'chrome-trace', path: chrome });
     const trace = JSON.parse(readFileSync(chrome, 'utf8'));
     assert.ok(trace.traceEvents.filter((e: { ph: string; cat?: string }) => e.cat === 'gap' && e.ph === 'b').length === engine.summary.gaps);
 
     const html = join(out, 'timeline.html');
-    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'html', path: html });
+    await vscode.commands.executeCommand('seqscope.session.exportTrace', id, { format: 'html', path: html });
     const page = readFileSync(html, 'utf8');
     assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
     assert.match(page, /id="seqscope-session"/, 'the session is embedded');
@@ -248,7 +258,7 @@ describe('SeqScope in VS Code', function () {
       const said = `${capture} and ${link} are the same file: open each capture once (read twice, it would merge with itself and every message would count as a duplicate)`;
       // As the Explorer passes a multi-selection: (clicked, all selected), then the options would be asked.
       assert.equal(
-        await failingCommand('seqscope.openCapture', vscode.Uri.file(capture), [vscode.Uri.file(capture), vscode.Uri.file(link)]),
+        await failingCommand('seqscope.capture.open', vscode.Uri.file(capture), [vscode.Uri.file(capture), vscode.Uri.file(link)]),
         `SeqScope: ${said}`,
       );
       assert.equal(api.manager.all.length, before, 'nothing opened');
@@ -256,14 +266,14 @@ describe('SeqScope in VS Code', function () {
       // The two as separate captures with the same content still open (two recorders on one subscription).
       const copy = join(out, 'twice-copy.jsonl');
       copyFileSync(sample, copy);
-      const r = await vscode.commands.executeCommand<OpenResult>('seqscope.openCapture', [vscode.Uri.file(capture), vscode.Uri.file(copy)], { preset: 'cme' });
+      const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', [vscode.Uri.file(capture), vscode.Uri.file(copy)], { preset: 'cme' });
       assert.ok(r, 'two files with the same content open');
     }));
 
   it('shows the session of a capture opened again unchanged and sequenced alike, and loads it anew when it changed or with other options', async () => {
     const first = await open();
     assert.equal((await open()).id, first.id, 'the same file, the same options: the open session');
-    const sampleAgain = await vscode.commands.executeCommand<OpenResult>('seqscope.openSample');
+    const sampleAgain = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.openSample');
     assert.equal(sampleAgain?.id, first.id, 'Open Sample Capture shows it too');
     assert.equal(api.manager.all.length, 1);
     assert.equal(api.manager.active?.id, first.id);
@@ -298,9 +308,9 @@ describe('SeqScope in VS Code', function () {
       const own = join(out, 'feed-for-export.jsonl');
       copyFileSync(sample, own);
       const s = await open(own);
-      assert.equal(await vscode.commands.executeCommand('seqscope.exportTrace', s.id, { format: 'csv' }), undefined, 'backed out of the dialog');
-      const sampleSession = await vscode.commands.executeCommand<OpenResult>('seqscope.openSample');
-      await vscode.commands.executeCommand('seqscope.exportTrace', sampleSession!.id, { format: 'csv' });
+      assert.equal(await vscode.commands.executeCommand('seqscope.session.exportTrace', s.id, { format: 'csv' }), undefined, 'backed out of the dialog');
+      const sampleSession = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.openSample');
+      await vscode.commands.executeCommand('seqscope.session.exportTrace', sampleSession!.id, { format: 'csv' });
       const home = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
       assert.deepEqual(offered, [join(out, 'feed-for-export.ordered.csv'), join(home, 'cme-sample.ordered.csv')]);
     } finally {
@@ -318,7 +328,7 @@ describe('SeqScope in VS Code', function () {
       const { id } = await open(capture);
       for (const target of [capture, link, `${out}/./own.jsonl`]) {
         assert.equal(
-          await failingCommand('seqscope.exportTrace', id, { format: 'jsonl', path: target }),
+          await failingCommand('seqscope.session.exportTrace', id, { format: 'jsonl', path: target }),
           `SeqScope: exporting to ${target} would overwrite the capture being read: choose another file`,
         );
         assert.deepEqual(readFileSync(capture), before, `the capture is untouched (${target})`);
@@ -335,7 +345,7 @@ describe('SeqScope in VS Code', function () {
       rmSync(capture);
       const target = join(out, 'kept.jsonl');
       writeFileSync(target, 'the previous export\n');
-      assert.match(await failingCommand('seqscope.exportTrace', id, { format: 'jsonl', path: target }), /no such file/);
+      assert.match(await failingCommand('seqscope.session.exportTrace', id, { format: 'jsonl', path: target }), /no such file/);
       assert.equal(readFileSync(target, 'utf8'), 'the previous export\n');
       assert.deepEqual(
         readdirSync(out).filter((n) => n.includes('kept.jsonl')),
@@ -346,7 +356,7 @@ describe('SeqScope in VS Code', function () {
       const nowhere = join(out, 'no-such-folder', 'trace.jsonl');
       const { id: other } = await open();
       assert.equal(
-        await failingCommand('seqscope.exportTrace', other, { format: 'csv', path: nowhere }),
+        await failingCommand('seqscope.session.exportTrace', other, { format: 'csv', path: nowhere }),
         `SeqScope: cannot write ${nowhere}: the folder ${join(out, 'no-such-folder')} does not exist. Next: create it, or export to a folder that exists.`,
       );
       assert.equal(errors.length, 2, 'one notification for each failure');
@@ -356,7 +366,7 @@ describe('SeqScope in VS Code', function () {
     const { id } = await open();
     await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
     const path = join(out, 'filtered.jsonl');
-    await vscode.commands.executeCommand('seqscope.exportTrace', id, { format: 'jsonl', path });
+    await vscode.commands.executeCommand('seqscope.session.exportTrace', id, { format: 'jsonl', path });
     const types = new Set(
       readFileSync(path, 'utf8')
         .trim()
@@ -508,7 +518,7 @@ describe('SeqScope in VS Code', function () {
       );
 
       // From the Command Palette (the picker stubbed: the user picks Name).
-      assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys'), 'name');
+      assert.equal(await vscode.commands.executeCommand('seqscope.keys.sort'), 'name');
       assert.deepEqual(picked, ['Now: first seen: First seen (current), Name, Most findings']);
       assert.equal(vscode.workspace.getConfiguration('seqscope').get('keyOrder'), 'name', 'kept as the setting');
       assert.deepEqual(
@@ -539,13 +549,13 @@ describe('SeqScope in VS Code', function () {
       assert.equal(names[(node.parent.parent as KeyNode).key], 'acct-25');
 
       // Named by its argument, as automation does; most lost first, then the duplicate.
-      assert.equal(await vscode.commands.executeCommand('seqscope.sortKeys', 'findings'), 'findings');
+      assert.equal(await vscode.commands.executeCommand('seqscope.keys.sort', 'findings'), 'findings');
       assert.deepEqual((await rowsBecome('acct-12')).slice(0, 4), ['acct-12', 'acct-7', 'acct-25', 'acct-24']);
       assert.match(String(sessionRow()), / · 25 keys by most findings · /);
       // With a filter on findings only: the keys with one, in the key order.
       await vscode.commands.executeCommand('seqscope.filter.set', { kinds: ['gap', 'duplicate'] });
       assert.deepEqual(await eventually(() => (keyRows().length === 3 ? keyRows() : undefined)), ['acct-12', 'acct-7', 'acct-25']);
-      assert.equal(await failingCommand('seqscope.sortKeys', 'size'), 'SeqScope: unknown key order "size": use arrival, name, findings');
+      assert.equal(await failingCommand('seqscope.keys.sort', 'size'), 'SeqScope: unknown key order "size": use arrival, name, findings');
       assert.equal(session.keyOrder, 'findings', 'a refused order changes nothing');
       assert.deepEqual(errors, ['SeqScope: unknown key order "size": use arrival, name, findings']);
 
@@ -563,7 +573,7 @@ describe('SeqScope in VS Code', function () {
         } as vscode.WorkspaceConfiguration;
       }) as typeof vscode.workspace.getConfiguration;
       try {
-        assert.match(await failingCommand('seqscope.sortKeys', 'name'), /settings.json is read-only/);
+        assert.match(await failingCommand('seqscope.keys.sort', 'name'), /settings.json is read-only/);
       } finally {
         ws.getConfiguration = real;
       }
@@ -719,7 +729,7 @@ describe('SeqScope in VS Code', function () {
 
   it('gives a clear error for a file that is not a capture', async () => {
     const bad = join(extPath, 'README.md');
-    assert.match(await failingCommand('seqscope.openCapture', vscode.Uri.file(bad), { preset: 'cme' }), /is not a capture/);
+    assert.match(await failingCommand('seqscope.capture.open', vscode.Uri.file(bad), { preset: 'cme' }), /is not a capture/);
     assert.equal(api.manager.all.length, 0);
   });
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { registerSessionTools, SessionTool, sessionTools } from '../agentTools/sessionTools';
-import { PubsubCommands } from '../pubsubCommands';
+import { PubsubFlows } from '../pubsubFlows';
 import { captureCommands } from './captureCommands';
 import { CommandId } from './commandIds';
 import { commandTitles } from './commandTitles';
@@ -22,7 +22,7 @@ import { sessionViews } from './sessionViews';
 
 export type { CommandContext, OpenResult } from './context';
 
-export function registerAllCommands(ctx: CommandContext, pubsub: PubsubCommands): { disposables: vscode.Disposable[]; agentTools: readonly SessionTool[] } {
+export function registerAllCommands(ctx: CommandContext, pubsub: PubsubFlows): { disposables: vscode.Disposable[]; agentTools: readonly SessionTool[] } {
   const views = sessionViews(ctx);
   const handlers = {
     ...captureCommands(ctx, views),

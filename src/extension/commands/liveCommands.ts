@@ -1,5 +1,6 @@
-/** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time, re-tap (see PubsubCommands). */
-import { AttachArgs, LiveResult, PubsubCommands, TapArgs } from '../pubsubCommands';
+/** Live Pub/Sub: attach, tap, recordings, leftover taps, publishing, detach, replay from time, re-tap (see PubsubFlows). */
+import { AttachArgs, LiveResult, TapArgs } from '../liveArgs';
+import { PubsubFlows } from '../pubsubFlows';
 import { SessionManager } from '../sessionManager';
 import { liveSessionFrom } from './context';
 import { Handlers } from './registry';
@@ -15,7 +16,7 @@ type LiveCommandId =
   | 'seqscope.live.replayFromTime'
   | 'seqscope.live.retap';
 
-export function liveCommands(pubsub: PubsubCommands, manager: SessionManager, views: SessionViews): Handlers<LiveCommandId> {
+export function liveCommands(pubsub: PubsubFlows, manager: SessionManager, views: SessionViews): Handlers<LiveCommandId> {
   /** A live session started: shown in the Sessions view, wherever the user was (an editor keeps the keyboard). */
   const shown = async (started: Promise<LiveResult | undefined>) => {
     const result = await started;

@@ -26,7 +26,7 @@ export interface FindResult {
   readonly found: readonly FoundMessage[];
 }
 
-export function searchCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.findMessages'> {
+export function searchCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.search.findMessages'> {
   const { manager } = ctx;
 
   /** Shows a found message in the timeline and in the Sessions view. */
@@ -40,7 +40,7 @@ export function searchCommands(ctx: CommandContext, views: SessionViews): Handle
      * `arg`: a session (tree node or id), else the active one. `text`: what to find, as typed in
      * the search box; asked for when absent.
      */
-    'seqscope.findMessages': async (arg?: unknown, text?: unknown): Promise<FindResult | undefined> => {
+    'seqscope.search.findMessages': async (arg?: unknown, text?: unknown): Promise<FindResult | undefined> => {
       const s = sessionFrom(manager, arg);
       const typed = typeof text === 'string' ? text : await askSearchText(s.title);
       if (typed === undefined) return undefined;

@@ -11,19 +11,19 @@ import { Handlers } from './registry';
 import { SessionViews } from './sessionViews';
 
 type SessionCommandId =
-  | 'seqscope.showTimeline'
+  | 'seqscope.timeline.show'
   | 'seqscope.session.close'
   | 'seqscope.session.closeAll'
-  | 'seqscope.revealInTimeline'
-  | 'seqscope.copyMessage'
-  | 'seqscope.sortKeys'
+  | 'seqscope.timeline.reveal'
+  | 'seqscope.tree.copyMessage'
+  | 'seqscope.keys.sort'
   | 'seqscope.tree.loadMore'
-  | 'seqscope.showLog';
+  | 'seqscope.log.show';
 
 export function sessionCommands(ctx: CommandContext, views: SessionViews): Handlers<SessionCommandId> {
   const { manager, tree } = ctx;
   return {
-    'seqscope.showTimeline': (arg?: unknown) => {
+    'seqscope.timeline.show': (arg?: unknown) => {
       const s = manager.all.length ? sessionFrom(manager, arg) : undefined;
       views.showTimeline(s);
     },
@@ -31,12 +31,12 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
     'seqscope.session.close': (arg?: unknown) => manager.close(sessionFrom(manager, arg)),
     'seqscope.session.closeAll': () => manager.closeAll(),
 
-    'seqscope.revealInTimeline': (node?: EventNode) => {
+    'seqscope.timeline.reveal': (node?: EventNode) => {
       if (!(node instanceof EventNode)) return;
       views.showTimeline(node.session).reveal(node.session, node.event.id);
     },
 
-    'seqscope.copyMessage': async (node?: EventNode) => {
+    'seqscope.tree.copyMessage': async (node?: EventNode) => {
       if (!(node instanceof EventNode) || node.event.arrival === undefined) return;
       const text = await node.session.files.readText(node.event.arrival);
       if (text === undefined) throw new Error('the record cannot be read back from its file');
@@ -50,7 +50,7 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
       vscode.window.setStatusBarMessage('SeqScope: message copied', 2000);
     },
 
-    'seqscope.sortKeys': async (order?: unknown) => {
+    'seqscope.keys.sort': async (order?: unknown) => {
       let v: KeyOrder | undefined;
       if (order !== undefined) {
         if (!isKeyOrder(order)) throw new InputError(`unknown key order ${JSON.stringify(order)}: use ${KEY_ORDERS.join(', ')}`);
@@ -68,6 +68,6 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
       if (node instanceof LoadMoreNode) tree.loadMore(node);
     },
 
-    'seqscope.showLog': () => log().show(),
+    'seqscope.log.show': () => log().show(),
   };
 }

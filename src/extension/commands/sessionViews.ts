@@ -73,43 +73,52 @@ export function sessionViews(ctx: CommandContext): SessionViews {
     else
       void vscode.window
         .showInformationMessage(`SeqScope: ${s.title} was closed since: open it again to see its timeline.`, 'Open Again…')
-        .then((a) => a && runCommand('seqscope.openCapture', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
+        .then((a) => a && runCommand('seqscope.capture.open', s.data.paths[0] ? vscode.Uri.file(s.data.paths[0]) : undefined));
   }
 
   /** A session just opened: shown in the Sessions view, its summary said. */
   async function revealSession(s: Session): Promise<void> {
     await revealInSessionsView(s);
-    const sum = s.data.summary;
-    const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.reordered ? `, ${sum.reordered} reordered` : ''}${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
-    // One notification: a damaged gzip capture's cut-off record is also an invalid one.
-    const damage = [...(s.damage ?? []), ...(s.notes ?? [])].map((d) => `${d}. `).join('');
-    // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
-    if (sum.unsequenced) {
-      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      const fix = barePayloads(sum) ? BARE_PAYLOADS_FIX : sum.unsequenced.fix.setting;
-      void vscode.window
-        .showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions)
-        .then((a) => a && showTimelineIfOpen(s));
-    } else if (sum.tooWide) {
-      // Once for the run, however many records it was.
-      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window
-        .showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions)
-        .then((a) => a && showTimelineIfOpen(s));
-    } else if (sum.received + sum.invalid === 0 && !damage) {
-      void vscode.window.showWarningMessage(
-        `SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`,
-      );
-    } else if (sum.invalid || damage) {
-      // Show Timeline only where it would show something: not when the timeline is on it already.
-      const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
-      void vscode.window
-        .showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions)
-        .then((a) => a && showTimelineIfOpen(s));
-    } else {
-      vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
-    }
+    saySummary(s, showTimelineIfOpen);
   }
 
   return { showTimeline, showLoading, showOpenAlready, revealSession, revealInSessionsView };
+}
+
+/**
+ * What a session just opened holds, said once: an error with the fix when nothing could be
+ * sequenced, a warning for a run too wide, an empty session or skipped records, else the status
+ * bar. `showTimeline` answers a notice's Show Timeline.
+ */
+function saySummary(s: Session, showTimeline: (s: Session) => void): void {
+  const sum = s.data.summary;
+  const msg = `${s.title}: ${sum.delivered} delivered, ${sum.gaps} ${noun(sum.gaps, 'gap')} (${sum.lost} lost), ${sum.duplicates} ${noun(sum.duplicates, 'duplicate')}, ${sum.late} late${sum.reordered ? `, ${sum.reordered} reordered` : ''}${sum.invalid ? `, ${sum.invalid} invalid` : ''}`;
+  // One notification: a damaged gzip capture's cut-off record is also an invalid one.
+  const damage = [...(s.damage ?? []), ...(s.notes ?? [])].map((d) => `${d}. `).join('');
+  // Records read and none sequenced: the options do not fit the capture. An error, with the fix.
+  if (sum.unsequenced) {
+    const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+    const fix = barePayloads(sum) ? BARE_PAYLOADS_FIX : sum.unsequenced.fix.setting;
+    void vscode.window
+      .showErrorMessage(`SeqScope: ${s.title}: ${damage}${sum.unsequenced.reason}. To sequence it, ${fix}.`, ...actions)
+      .then((a) => a && showTimeline(s));
+  } else if (sum.tooWide) {
+    // Once for the run, however many records it was.
+    const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+    void vscode.window
+      .showWarningMessage(`SeqScope: ${damage}${msg}. ${tooWideMessage(sum.tooWide, 'setting')}.`, ...actions)
+      .then((a) => a && showTimeline(s));
+  } else if (sum.received + sum.invalid === 0 && !damage) {
+    void vscode.window.showWarningMessage(
+      `SeqScope: ${s.title} holds no records: the session is empty. Is it the right file? (A recording of a quiet topic is empty too.)`,
+    );
+  } else if (sum.invalid || damage) {
+    // Show Timeline only where it would show something: not when the timeline is on it already.
+    const actions = TimelinePanel.isShowing(s) ? [] : ['Show Timeline'];
+    void vscode.window
+      .showWarningMessage(`SeqScope: ${damage}${msg}.${sum.invalid ? ' Invalid records were skipped: see the Invalid group.' : ''}`, ...actions)
+      .then((a) => a && showTimeline(s));
+  } else {
+    vscode.window.setStatusBarMessage(`SeqScope: ${msg}`, 5000);
+  }
 }

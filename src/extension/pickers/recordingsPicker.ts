@@ -62,26 +62,74 @@ async function reveal(path: string): Promise<void> {
   vscode.window.setStatusBarMessage(`SeqScope: copied ${path}`, 5000);
 }
 
+/** "Recordings…": the list, or, with none yet, a way to start a live session that records. */
 export async function showRecordings(place: RecordingsPlace): Promise<RecordingsResult> {
-  const deleted: string[] = [];
-  let list = await listRecordings(place.folders());
+  const list = await listRecordings(place.folders());
   if (!list.length) {
     const pick = await vscode.window.showInformationMessage(
       `SeqScope: no recordings yet in ${place.folders()[0]}. Live sessions record there: tap a topic or attach to a subscription.`,
       'Tap Topic…',
     );
     if (pick === 'Tap Topic…') void runCommand('seqscope.pubsub.tapTopic');
-    return { deleted };
+    return { deleted: [] };
+  }
+  return new RecordingsQuickPick(place, list).run();
+}
+
+/** The open Recordings picker: its list, what was deleted from it, and a deletion under way. */
+class RecordingsQuickPick {
+  private readonly picker = vscode.window.createQuickPick<RecordingItem>();
+  private readonly deleted: string[] = [];
+  private hidden = false;
+  /** A deletion under way: the picker, if closed meanwhile, reports once it is done. */
+  private removing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly place: RecordingsPlace,
+    private list: RecordingFile[],
+  ) {
+    const picker = this.picker;
+    picker.placeholder = 'Pick a recording to open it as a capture';
+    picker.matchOnDescription = true;
+    picker.matchOnDetail = true;
+    picker.buttons = [OPEN_FOLDER, DELETE_UNUSED];
   }
 
-  const picker = vscode.window.createQuickPick<RecordingItem>();
-  picker.placeholder = 'Pick a recording to open it as a capture';
-  picker.matchOnDescription = true;
-  picker.matchOnDetail = true;
-  picker.buttons = [OPEN_FOLDER, DELETE_UNUSED];
-  const itemsOf = (files: readonly RecordingFile[]): RecordingItem[] => {
-    const now = place.recordingNow();
-    const open = place.openInSessions();
+  /** Shows the picker; resolves when it closes, after the recording picked (if any) is opened. */
+  run(): Promise<RecordingsResult> {
+    const picker = this.picker;
+    this.show(this.list);
+    return new Promise<RecordingsResult>((done) => {
+      let opened: string | undefined;
+      /** Event handlers' failures (a folder gone unreadable, a dialog refused) reach the user. */
+      const reported =
+        <A>(fn: (a: A) => Promise<void>) =>
+        (a: A): void =>
+          void fn(a).catch((e) => reportError('Recordings', e));
+      picker.onDidTriggerItemButton(reported((e: vscode.QuickPickItemButtonEvent<RecordingItem>) => this.onItemButton(e)));
+      picker.onDidTriggerButton(reported((button: vscode.QuickInputButton) => this.onButton(button)));
+      picker.onDidAccept(() => {
+        const item = picker.selectedItems[0];
+        if (!item) return;
+        opened = item.recording.path;
+        picker.hide();
+      });
+      picker.onDidHide(async () => {
+        this.hidden = true;
+        await this.removing.catch(() => undefined); // reported where it failed
+        picker.dispose();
+        // Opened after the picker is gone: Open Capture asks for the options with a picker of its
+        // own. Its failures are reported by its own command wrapper.
+        if (opened) await Promise.resolve(runCommand('seqscope.capture.open', vscode.Uri.file(opened))).catch(() => undefined);
+        done({ ...(opened ? { opened } : {}), deleted: this.deleted });
+      });
+      picker.show();
+    });
+  }
+
+  private itemsOf(files: readonly RecordingFile[]): RecordingItem[] {
+    const now = this.place.recordingNow();
+    const open = this.place.openInSessions();
     const severalFolders = new Set(files.map((f) => dirname(f.path))).size > 1;
     const stamp = Date.now();
     return files.map((f) => {
@@ -100,28 +148,64 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
         inUse: live || inSession,
       };
     });
-  };
-  const show = (files: readonly RecordingFile[]) => {
+  }
+
+  private show(files: readonly RecordingFile[]): void {
     const total = files.reduce((n, f) => n + f.bytes, 0);
-    picker.title = `SeqScope Recordings: ${files.length} ${noun(files.length, 'file')}, ${formatBytes(total)}`;
-    picker.items = itemsOf(files);
-  };
-  const refresh = async () => {
-    picker.busy = true;
+    this.picker.title = `SeqScope Recordings: ${files.length} ${noun(files.length, 'file')}, ${formatBytes(total)}`;
+    this.picker.items = this.itemsOf(files);
+  }
+
+  private async refresh(): Promise<void> {
+    this.picker.busy = true;
     try {
-      list = await listRecordings(place.folders());
-      show(list);
+      this.list = await listRecordings(this.place.folders());
+      this.show(this.list);
     } finally {
-      picker.busy = false;
+      this.picker.busy = false;
     }
-  };
-  let hidden = false;
-  /** A deletion under way: the picker, if closed meanwhile, reports once it is done. */
-  let removing: Promise<void> = Promise.resolve();
+  }
+
+  /** A row's buttons: reveal it, or delete it when not in use. */
+  private async onItemButton({ item, button }: vscode.QuickPickItemButtonEvent<RecordingItem>): Promise<void> {
+    if (button === REVEAL) await reveal(item.recording.path);
+    else if (button === DELETE && !item.inUse)
+      await this.remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
+  }
+
+  /** The title's buttons: open the folder, or delete every recording not in use. */
+  private async onButton(button: vscode.QuickInputButton): Promise<void> {
+    if (button === OPEN_FOLDER) {
+      // The file manager opens a folder by one of its files, selected (the folder recorded
+      // into now may not exist yet); elsewhere the folder's path is copied.
+      const folder = this.place.folders()[0];
+      await reveal(canRevealInOS() ? (this.list.find((f) => dirname(f.path) === folder) ?? this.list[0]).path : folder);
+      return;
+    }
+    if (button !== DELETE_UNUSED) return;
+    const unused = this.itemsOf(this.list)
+      .filter((i) => !i.inUse)
+      .map((i) => i.recording);
+    if (!unused.length) {
+      void vscode.window.showInformationMessage('SeqScope: every recording listed is in use (recording now, or open in a session).');
+      return;
+    }
+    const kept = this.list.length - unused.length;
+    const bytes = unused.reduce((n, f) => n + f.bytes, 0);
+    await this.remove(
+      unused,
+      `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`,
+    );
+  }
+
   /** Deletes after the user confirms in a modal dialog; the picker stays open behind it. */
-  const remove = (files: readonly RecordingFile[], question: string): Promise<void> => (removing = removeConfirmed(files, question));
-  const removeConfirmed = async (files: readonly RecordingFile[], question: string): Promise<void> => {
-    picker.ignoreFocusOut = true;
+  private remove(files: readonly RecordingFile[], question: string): Promise<void> {
+    this.removing = this.removeConfirmed(files, question);
+    return this.removing;
+  }
+
+  private async removeConfirmed(files: readonly RecordingFile[], question: string): Promise<void> {
+    this.picker.ignoreFocusOut = true;
     try {
       const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: 'This cannot be undone.' }, 'Delete');
       if (answer !== 'Delete') return;
@@ -129,7 +213,7 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
       for (const f of files) {
         try {
           await rm(f.path, { force: true });
-          deleted.push(f.path);
+          this.deleted.push(f.path);
         } catch (e) {
           failed.push(`${f.name}: ${(e as Error).message}`);
         }
@@ -138,68 +222,10 @@ export async function showRecordings(place: RecordingsPlace): Promise<Recordings
         void vscode.window.showErrorMessage(
           `SeqScope: could not delete ${failed.join('; ')}. Check the folder's permissions, or reveal it and delete by hand.`,
         );
-      await refresh();
+      await this.refresh();
     } finally {
-      picker.ignoreFocusOut = false;
-      if (!hidden) picker.show();
+      this.picker.ignoreFocusOut = false;
+      if (!this.hidden) this.picker.show();
     }
-  };
-
-  show(list);
-  return new Promise<RecordingsResult>((done) => {
-    let opened: string | undefined;
-    /** Event handlers' failures (a folder gone unreadable, a dialog refused) reach the user. */
-    const reported =
-      <A>(fn: (a: A) => Promise<void>) =>
-      (a: A): void =>
-        void fn(a).catch((e) => reportError('Recordings', e));
-    picker.onDidTriggerItemButton(
-      reported(async ({ item, button }: vscode.QuickPickItemButtonEvent<RecordingItem>) => {
-        if (button === REVEAL) await reveal(item.recording.path);
-        else if (button === DELETE && !item.inUse)
-          await remove([item.recording], `Delete the recording ${item.recording.name} (${formatBytes(item.recording.bytes)})?`);
-      }),
-    );
-    picker.onDidTriggerButton(
-      reported(async (button: vscode.QuickInputButton) => {
-        if (button === OPEN_FOLDER) {
-          // The file manager opens a folder by one of its files, selected (the folder recorded
-          // into now may not exist yet); elsewhere the folder's path is copied.
-          const folder = place.folders()[0];
-          await reveal(canRevealInOS() ? (list.find((f) => dirname(f.path) === folder) ?? list[0]).path : folder);
-          return;
-        }
-        if (button !== DELETE_UNUSED) return;
-        const unused = itemsOf(list)
-          .filter((i) => !i.inUse)
-          .map((i) => i.recording);
-        if (!unused.length) {
-          void vscode.window.showInformationMessage('SeqScope: every recording listed is in use (recording now, or open in a session).');
-          return;
-        }
-        const kept = list.length - unused.length;
-        const bytes = unused.reduce((n, f) => n + f.bytes, 0);
-        await remove(
-          unused,
-          `Delete ${unused.length} ${noun(unused.length, 'recording')} (${formatBytes(bytes)})?${kept ? ` ${kept} in use ${kept === 1 ? 'stays' : 'stay'}.` : ''}`,
-        );
-      }),
-    );
-    picker.onDidAccept(() => {
-      const item = picker.selectedItems[0];
-      if (!item) return;
-      opened = item.recording.path;
-      picker.hide();
-    });
-    picker.onDidHide(async () => {
-      hidden = true;
-      await removing.catch(() => undefined); // reported where it failed
-      picker.dispose();
-      // Opened after the picker is gone: Open Capture asks for the options with a picker of its
-      // own. Its failures are reported by its own command wrapper.
-      if (opened) await Promise.resolve(runCommand('seqscope.openCapture', vscode.Uri.file(opened))).catch(() => undefined);
-      done({ ...(opened ? { opened } : {}), deleted });
-    });
-    picker.show();
-  });
+  }
 }

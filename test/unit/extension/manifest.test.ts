@@ -6,9 +6,10 @@
  * take JSON files from the text editor.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SESSION_TOOL_SCHEMAS } from '../../../src/extension/agentTools/toolSchemas';
+import { COMMAND_ALIASES, COMMAND_IDS, CommandAlias, withAliases } from '../../../src/extension/commands/commandIds';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -22,7 +23,7 @@ interface Manifest {
   contributes: {
     configuration: { properties: Record<string, { scope?: string }> };
     customEditors?: { viewType: string; displayName: string; priority?: string; selector: { filenamePattern: string }[] }[];
-    commands: { command: string }[];
+    commands: { command: string; title: string; category?: string }[];
     languageModelTools?: {
       name: string;
       displayName: string;
@@ -140,6 +141,50 @@ describe('the extension manifest (package.json)', () => {
       assert.ok(t.displayName.length > 0 && (t.userDescription ?? '').length > 0, `${t.name}: a name and description users read`);
       assert.ok(t.modelDescription.length >= 200, `${t.name}: a model description that says what it answers and when to use it`);
       assert.match(t.icon ?? '', /^\$\([a-z-]+\)$/, `${t.name}: a codicon`);
+    }
+  });
+
+  it('names every command seqscope.<area>.<verb>, category SeqScope; the old ids only as hidden aliases', () => {
+    const aliases = Object.keys(COMMAND_ALIASES);
+    for (const c of pkg.contributes.commands) {
+      assert.equal(c.category, 'SeqScope', `${c.command}'s category`);
+      if (aliases.includes(c.command)) continue;
+      assert.match(c.command, /^seqscope\.[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/, c.command);
+    }
+    for (const id of COMMAND_IDS) assert.match(id, /^seqscope\.[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/, id);
+    const palette = pkg.contributes.menus.commandPalette ?? [];
+    for (const alias of aliases) {
+      assert.ok(
+        pkg.contributes.commands.some((c) => c.command === alias),
+        `${alias} is declared (a key binding on it activates the extension)`,
+      );
+      assert.deepEqual(
+        palette.filter((m) => m.command === alias),
+        [{ command: alias, when: 'false' }],
+        `${alias} is hidden from the Command Palette`,
+      );
+      const menus = Object.entries(pkg.contributes.menus).flatMap(([menu, items]) => items.filter((m) => m.command === alias).map(() => menu));
+      assert.deepEqual(menus, ['commandPalette'], `${alias} is in no menu`);
+    }
+  });
+
+  it('runs the same command under an alias as under its new id, and leaves the aliases out of the docs', () => {
+    const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, () => id])) as Record<(typeof COMMAND_IDS)[number], () => string>;
+    const all = withAliases(handlers);
+    for (const [alias, id] of Object.entries(COMMAND_ALIASES) as [CommandAlias, (typeof COMMAND_IDS)[number]][]) {
+      assert.ok(COMMAND_IDS.includes(id), `${alias} stands for a command (${id})`);
+      assert.equal(all[alias], handlers[id], `${alias} runs ${id}'s handler`);
+    }
+    for (const id of COMMAND_IDS) assert.equal(all[id], handlers[id], id);
+    const docs = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join('docs', f)),
+    ];
+    for (const doc of docs) {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      for (const alias of Object.keys(COMMAND_ALIASES)) assert.ok(!new RegExp(`${alias.replace(/\./g, '\\.')}\\b`).test(text), `${doc} names ${alias}`);
     }
   });
 });
