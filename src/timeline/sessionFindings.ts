@@ -3,8 +3,7 @@
  * (core/inspect) read from the session's columns instead of sequencing the files again. Times,
  * numbers, messageIds and reasons come from the columns; publish times are not kept there.
  */
-import type { FindingEvent } from '../core/inspect/captureInspection';
-import { MAX_FINDINGS_KEPT } from '../core/inspect/captureInspection';
+import { type FindingEvent, MAX_FINDINGS_KEPT } from '../core/inspect/findingKinds';
 import { assertNever } from '../core/util/assertNever';
 import type { EventView } from '../shared/timelineModel';
 import type { CaptureSession } from './captureSession';

@@ -3,6 +3,7 @@
  * dynamic imports alike — and its cycles, for the test that keeps the tree free of them.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -86,6 +87,33 @@ export function cycles(graph: ImportGraph): string[][] {
     }
   }
   return found.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/**
+ * The Node built-ins reached from `starts` through the tree's imports (type-only too), each with
+ * the chain of files that reaches it: `'node:fs  timeline/a.ts > core/b.ts'`.
+ */
+export function builtinsReached(root: string, graph: ImportGraph, starts: readonly string[]): string[] {
+  const via = new Map<string, string | undefined>(starts.map((s) => [s, undefined]));
+  const todo = [...starts];
+  while (todo.length) {
+    const from = todo.pop()!;
+    for (const to of graph.get(from) ?? []) {
+      if (via.has(to)) continue;
+      via.set(to, from);
+      todo.push(to);
+    }
+  }
+  const found: string[] = [];
+  for (const file of via.keys()) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
+    const builtins = importedFiles.map((i) => i.fileName).filter((n) => isBuiltin(n));
+    if (!builtins.length) continue;
+    const chain: string[] = [];
+    for (let f: string | undefined = file; f; f = via.get(f)) chain.unshift(f);
+    found.push(`${builtins.join(', ')}  ${chain.join(' > ')}`);
+  }
+  return found.sort();
 }
 
 function tsFiles(dir: string): string[] {

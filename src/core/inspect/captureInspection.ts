@@ -9,16 +9,10 @@ import { captureVersion } from '../capture/fileIdentity';
 import { runReplay } from '../replay/replayRun';
 import { ReplaySummary } from '../replay/replayEngine';
 import { describeOptions, SequencingOptions } from '../sequencer/sequencingOptions';
-import { MessageEvent, TraceEvent } from '../trace/traceEvents';
+import { MessageEvent } from '../trace/traceEvents';
 import { compileQuery, MessageQuery } from '../trace/messageMatch';
 import { InputError } from '../util/inputError';
-
-/** What the sequencer found: every trace event that is not a released message. */
-export type FindingEvent = Exclude<TraceEvent, MessageEvent>;
-export type FindingKind = FindingEvent['type'];
-
-/** Findings kept per inspection; past this the list says it was cut (the summary counts all). */
-export const MAX_FINDINGS_KEPT = 200_000;
+import { FindingEvent, MAX_FINDINGS_KEPT } from './findingKinds';
 
 export interface Inspection {
   readonly paths: readonly string[];

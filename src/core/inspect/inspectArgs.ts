@@ -7,7 +7,7 @@ import { OptionText, resolveOptions, SequencingOptions } from '../sequencer/sequ
 import { MessageQuery, PayloadPattern } from '../trace/messageMatch';
 import { parseTimestampMs } from '../util/timestamp';
 import { InputError } from '../util/inputError';
-import { FindingKind } from './captureInspection';
+import { FindingKind } from './findingKinds';
 import { FINDING_KINDS, FindingsFilter } from './inspectText';
 
 export type Args = Readonly<Record<string, unknown>>;

@@ -14,7 +14,8 @@ import { payloadText } from '../trace/messageMatch';
 import { assertNever } from '../util/assertNever';
 import { formatDuration } from '../util/duration';
 import { InputError } from '../util/inputError';
-import { FindingEvent, FindingKind, Inspection, MessageSearch } from './captureInspection';
+import { Inspection, MessageSearch } from './captureInspection';
+import { FindingEvent, FindingKind } from './findingKinds';
 
 /** Keys listed in a summary before "… N more". */
 const KEYS_LISTED = 20;

@@ -7,7 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FindingEvent, Inspection } from '../../core/inspect/captureInspection';
+import { Inspection } from '../../core/inspect/captureInspection';
+import { FindingEvent } from '../../core/inspect/findingKinds';
 import { assertReadable, capturePaths } from '../../core/inspect/captureTools';
 import { compareForAgent, comparisonText } from '../../core/inspect/compareInspection';
 import { Args, findingsFilter, JsonSchema, messageQuery, optionalString, SEQUENCING_PROPERTIES, sequencingText } from '../../core/inspect/inspectArgs';
