@@ -51,7 +51,7 @@ import { loadAverage, machineInfo } from './machine';
 import { checked, count, mib, rate, ratio, seconds, table, verdict } from './report';
 import { StreamKind } from './streams';
 
-const TARGETS = { inOrder: 10e6, reordered: 3e6, vsBaseline: 3, replayVsBare: 1.5 } as const;
+const TARGETS = { inOrder: 10e6, reordered: 3e6, vsBaseline: 3, replayVsBare: 1.5, parquetVsJsonl: 2 } as const;
 const REPS = 3;
 /**
  * Fresh processes per engine contender, interleaved, best taken: on these shared machines one
@@ -300,11 +300,14 @@ function cliCases() {
 
   progress('cli: warming the page cache');
   runNode([bare, big.path]);
-  progress('cli: bare parse loop, seqscope replay --json, replay --export /dev/null --format jsonl, replay of the .gz copy, --export .jsonl.gz (interleaved)');
-  const [bareRun, replay, exported, gzReplay, gzExported] = bestRuns(REPS, [
+  progress(
+    'cli: bare parse loop, seqscope replay --json, replay --export /dev/null as jsonl and as parquet, replay of the .gz copy, --export .jsonl.gz (interleaved)',
+  );
+  const [bareRun, replay, exported, parquet, gzReplay, gzExported] = bestRuns(REPS, [
     [bare, big.path],
     replayArgs(big.path),
     [...replayArgs(big.path), '--export', '/dev/null', '--format', 'jsonl'],
+    [...replayArgs(big.path), '--export', '/dev/null', '--format', 'parquet'],
     replayArgs(gz.path),
     [...replayArgs(big.path), '--export', gzExport],
   ]);
@@ -342,6 +345,7 @@ function cliCases() {
     },
     replay: { wallMs: replay.wallMs, cpuMs: replay.cpuMs, maxRss: replay.maxRssAll, problems: checkSummary(replay.stdout, big.truth) },
     export: { wallMs: exported.wallMs, cpuMs: exported.cpuMs, maxRss: exported.maxRssAll, problems: checkSummary(exported.stdout, big.truth) },
+    parquet: { wallMs: parquet.wallMs, cpuMs: parquet.cpuMs, maxRss: parquet.maxRssAll, problems: checkSummary(parquet.stdout, big.truth) },
     gzip: { bytes: gz.bytes, wallMs: gzReplay.wallMs, cpuMs: gzReplay.cpuMs, maxRss: gzReplay.maxRssAll, problems: checkSummary(gzReplay.stdout, big.truth) },
     gzipExport: {
       bytes: gzExportBytes,
@@ -587,10 +591,16 @@ function cliReport(c: ReturnType<typeof cliCases>, vsBare: number): string[] {
           checked(c.replay.problems),
         ],
         untargeted('… `--export /dev/null --format jsonl`', c.export),
+        untargeted('… `--export /dev/null --format parquet`', c.parquet),
         untargeted(`\`seqscope replay\` of the capture gzip-compressed (${mib(c.gzip.bytes)})`, c.gzip),
         untargeted(`… \`--export trace.jsonl.gz\` (wrote ${mib(c.gzipExport.bytes)})`, c.gzipExport),
       ],
     ),
+    '',
+  );
+  const parquetVsJsonl = c.parquet.wallMs / c.export.wallMs;
+  report.push(
+    `Parquet export against the JSON Lines export of the same trace: wall ${ratio(parquetVsJsonl)} (target ≤ ${ratio(TARGETS.parquetVsJsonl)}: ${verdict(parquetVsJsonl <= TARGETS.parquetVsJsonl)}), CPU time ${ratio(c.parquet.cpuMs / c.export.cpuMs)}.`,
     '',
   );
   report.push(

@@ -198,17 +198,39 @@ export function cell(kind: ColumnKind, value: unknown): unknown {
 
 const FRACTION = /[.,](\d+)/;
 const NS_DIGITS = /^\d{16,}$/;
+/** The shape nearly every record's time has (Pub/Sub's own): UTC, to the second, an optional fraction after a point. */
+const UTC_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(\d{1,9}))?Z$/;
+
+/** The last second read in that shape, and its µs: a trace's times come in runs of the same second. */
+let lastSecond = '';
+let lastSecondMicros = 0;
 
 /**
  * A record's time string in µs since the epoch, exactly (the fraction's digits are not passed
  * through a double); null when it is not a time.
  */
 export function recordTimeMicros(text: string): bigint | null {
+  const utc = UTC_SECOND.exec(text);
+  if (utc) {
+    const second = text.slice(0, 19);
+    if (second !== lastSecond) {
+      const ms = parseTimestampMs(`${second}Z`);
+      if (typeof ms !== 'number') return null;
+      lastSecond = second;
+      lastSecondMicros = ms * 1000;
+    }
+    return BigInt(lastSecondMicros + (utc[1] === undefined ? 0 : fractionMicros(utc[1])));
+  }
   const t = text.trim();
   if (NS_DIGITS.test(t)) return BigInt(t) / 1000n;
   const frac = FRACTION.exec(t);
   const whole = parseTimestampMs(frac ? t.slice(0, frac.index) + t.slice(frac.index + frac[0].length) : t);
   if (typeof whole !== 'number') return null;
   if (!frac) return BigInt(Math.round(whole * 1000));
-  return BigInt(Math.round(whole)) * 1000n + BigInt((frac[1] + '000000').slice(0, 6));
+  return BigInt(Math.round(whole)) * 1000n + BigInt(fractionMicros(frac[1]));
+}
+
+/** A fraction of a second's digits as whole µs, cut (not rounded) past the sixth. */
+function fractionMicros(digits: string): number {
+  return Number((digits + '000000').slice(0, 6));
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -246,5 +247,26 @@ describe('Parquet export', function () {
     assert.equal(recordTimeMicros('1709819999990123456'), 1709819999990123n);
     assert.equal(recordTimeMicros('1709819999990'), 1709819999990000n);
     assert.equal(recordTimeMicros('not a time'), null);
+  });
+
+  it('reads a second it has just read the same way as any other, whatever came before', () => {
+    const second = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_102_444_700 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.stringMatching(/^\d{0,9}$/)), { minLength: 1, maxLength: 20 }),
+        (base, times) => {
+          for (const [offset, digits] of times) {
+            const s = base + offset;
+            const text = `${second(s * 1000)}${digits ? `.${digits}` : ''}Z`;
+            const micros = BigInt(s) * 1_000_000n + BigInt((digits + '000000').slice(0, 6));
+            assert.equal(recordTimeMicros(text), micros, text);
+            assert.equal(recordTimeMicros(` ${text}`), micros, `padded ${text}`);
+          }
+        },
+      ),
+    );
+    assert.equal(recordTimeMicros('2024-02-30T00:00:00.5Z'), null);
+    assert.equal(recordTimeMicros('2024-03-07T13:59:59.5+01:00'), 1709816399500000n);
   });
 });
