@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: runs every test tier and ends with one line "N passed, N failed, N skipped".
 // Tiers: unit (plain Node, mocha); emulator (plain Node, against the Pub/Sub emulator); integration (mocha inside a real VS Code 1.100 extension
-// host: scripts/vscode-host/run-suite.mjs); e2e (Playwright on the VS Code workbench, mocha in
+// host: scripts/vscode-host/run-suite.mjs, then test/integration/restricted/ again in a window in Restricted Mode); e2e (Playwright on the VS Code workbench, mocha in
 // plain Node); e2e-modal (the same, on a workbench without the smoke-test driver, so that modal
 // dialogs show; against the Pub/Sub emulator). Each tier's reporter appends its counts to a results file.
 // The host tiers run on the oldest VS Code `engines.vscode` allows (1.100), and the integration
@@ -43,6 +43,7 @@ const tiers = [
         steps: [
           [node, vscodeHost('build-suite.mjs')],
           [node, vscodeHost('run-suite.mjs')],
+          [node, vscodeHost('run-suite.mjs'), '--restricted'],
         ],
       },
       { name: `e2e${suffix}`, vscode, testsDir: join(root, 'test/e2e'), steps: [[node, mocha, '--config', join(root, '.mocharc.e2e.json')]] },

@@ -15,7 +15,7 @@ export const SUITE_INDEX = join(SUITE_OUT, 'index.js');
 export async function buildSuite() {
   const entryPoints = readdirSync(SUITE_SRC, { recursive: true })
     .map(String)
-    .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
+    .filter((f) => f === 'index.ts' || f.endsWith('/index.ts') || f.endsWith('.test.ts'))
     .map((f) => join(SUITE_SRC, f));
   rmSync(SUITE_OUT, { recursive: true, force: true });
   await esbuild.build({

@@ -5,13 +5,16 @@
 // $SEQSCOPE_TEST_RESULTS (tier $SEQSCOPE_TEST_TIER, default "integration") and exits with the
 // suite's code. Any run that ends without the suite's counts is recorded as a failure.
 //
-//   node scripts/vscode-host/run-suite.mjs [--workspace DIR] [--extension DIR] [--suite FILE] [--timeout S] [--load-timeout S]
+//   node scripts/vscode-host/run-suite.mjs [--restricted] [--workspace DIR] [--extension DIR] [--suite FILE] [--timeout S] [--load-timeout S]
 //
+// --restricted: the folder opens in Restricted Mode (workspace trust on, the folder untrusted, its
+// settings holding values the manifest restricts) and the suite is out/integration/restricted/index.js
+// (test/integration/restricted/); its counts are recorded as the tier "… (Restricted Mode)".
 // --workspace: the folder the workbench opens (default: a temp copy of test/fixtures/captures);
 // --extension: the extension under development (default: the repository root); --timeout: for the whole run (default 600);
 // --load-timeout: for the workbench to appear (default 120).
 // SEQSCOPE_GREP=pattern runs only matching tests; SEQSCOPE_HOST_VERBOSE=1 shows the browser console.
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout } from 'node:timers';
@@ -23,7 +26,8 @@ const { values: opts } = parseArgs({
   options: {
     workspace: { type: 'string' },
     extension: { type: 'string' },
-    suite: { type: 'string', default: join(ROOT, 'out', 'integration', 'index.js') },
+    suite: { type: 'string' },
+    restricted: { type: 'boolean', default: false },
     timeout: { type: 'string', default: process.env.SEQSCOPE_HOST_TIMEOUT ?? '600' },
     'load-timeout': { type: 'string', default: '120' },
   },
@@ -39,15 +43,29 @@ const NOISE = [
   /^\[Service Worker\] registration/,
 ];
 const verbose = !!process.env.SEQSCOPE_HOST_VERBOSE;
-const tier = process.env.SEQSCOPE_TEST_TIER || 'integration';
+const restricted = opts.restricted;
+const suite = opts.suite ?? join(ROOT, 'out', 'integration', ...(restricted ? ['restricted'] : []), 'index.js');
+const tier = `${process.env.SEQSCOPE_TEST_TIER || 'integration'}${restricted ? ' (Restricted Mode)' : ''}`;
 const started = Date.now();
 const timeoutMs = Number(opts.timeout) * 1000;
+
+/** Kept in step with test/integration/restricted/restrictedMode.test.ts. */
+const RESTRICTED_WORKSPACE_SETTINGS = {
+  'seqscope.pubsub.emulatorHost': 'localhost:1',
+  'seqscope.pubsub.projectId': 'not-trusted',
+  'seqscope.tree.pageSize': 77,
+};
 
 let workspace = opts.workspace && resolve(opts.workspace);
 let tempWorkspace;
 if (!workspace) {
   tempWorkspace = mkdtempSync(join(tmpdir(), 'seqscope-ws-'));
   cpSync(join(ROOT, 'test', 'fixtures', 'captures'), tempWorkspace, { recursive: true });
+  // Settings the manifest restricts: Restricted Mode must read them from the folder and not apply them.
+  if (restricted) {
+    mkdirSync(join(tempWorkspace, '.vscode'));
+    writeFileSync(join(tempWorkspace, '.vscode', 'settings.json'), JSON.stringify(RESTRICTED_WORKSPACE_SETTINGS, null, 2));
+  }
   workspace = tempWorkspace;
 }
 
@@ -100,13 +118,14 @@ setTimeout(() => finish(1, `timed out after ${opts.timeout} s (set --timeout or 
 const exitCode = new Promise((resolveExit) => {
   const extension = opts.extension ? resolve(opts.extension) : devExtensionPath();
   log(`extension under development: ${extension}`);
-  log(`suite: ${opts.suite}; workspace: ${workspace}`);
+  log(`suite: ${suite}; workspace: ${workspace}${restricted ? ' (Restricted Mode)' : ''}`);
   opening = openWorkbench({
     signal: aborter.signal,
     loadTimeoutMs: Number(opts['load-timeout']) * 1000,
     folder: workspace,
     extensionDevelopmentPath: extension,
-    extensionTestsPath: resolve(opts.suite),
+    extensionTestsPath: resolve(suite),
+    restricted,
     onLog: (level, message) => {
       const text = Array.isArray(message) ? format(...message) : String(message);
       const m = /^SEQSCOPE_COUNTS (\{.*\})$/m.exec(text);

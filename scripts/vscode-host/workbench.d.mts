@@ -42,12 +42,20 @@ export interface OpenWorkbenchOptions {
    * refuses modal dialogs; the e2e-modal tier turns it off to see them.
    */
   smokeTestDriver?: boolean;
+  /** Open the folder in Restricted Mode: workspace trust on, the folder not trusted (default false). */
+  restricted?: boolean;
   /** The browser's viewport (default 1400×900). */
   viewport?: { width: number; height: number };
 }
 
 export function freePort(): Promise<number>;
-export function startServer(options: { dir: string; env?: Record<string, string>; readyTimeoutMs?: number; smokeTestDriver?: boolean }): Promise<HostServer>;
+export function startServer(options: {
+  dir: string;
+  env?: Record<string, string>;
+  readyTimeoutMs?: number;
+  smokeTestDriver?: boolean;
+  restricted?: boolean;
+}): Promise<HostServer>;
 export function launchBrowser(profileDir: string, options?: { viewport?: { width: number; height: number } }): Promise<BrowserContext>;
 export function workbenchUrl(
   origin: string,

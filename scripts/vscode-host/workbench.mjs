@@ -59,7 +59,7 @@ function tail(file, lines = 25) {
  * in its own process group. Resolves once GET /version answers.
  * @returns {Promise<{port: number, origin: string, logFile: string, stop(): Promise<void>}>}
  */
-export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smokeTestDriver = true } = {}) {
+export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smokeTestDriver = true, restricted = false } = {}) {
   if (!installedMarker()) throw new Error('the VS Code server is not installed: run node scripts/vscode-host/install.mjs');
   const port = await freePort();
   const logFile = join(dir, 'server.log');
@@ -83,8 +83,10 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smok
     '--extensions-dir',
     sub('extensions'),
     '--disable-telemetry',
-    '--disable-workspace-trust',
   ];
+  // Workspace trust is off unless the run is about Restricted Mode: then the folder opens
+  // untrusted, without the startup question (a modal the smoke-test driver would refuse).
+  if (!restricted) args.push('--disable-workspace-trust');
   // The smoke-test driver lets the integration tier report through codeAutomationLog/Exit, and
   // makes the workbench refuse modal dialogs (it answers them itself): the e2e-modal tier runs
   // without it, so that modals show as a user sees them.
@@ -99,6 +101,7 @@ export async function startServer({ dir, env = {}, readyTimeoutMs = 60_000, smok
       {
         'chat.disableAIFeatures': true,
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        ...(restricted && { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }),
       },
       null,
       2,
@@ -197,6 +200,7 @@ export async function openWorkbench({
   keep = false,
   signal,
   smokeTestDriver = true,
+  restricted = false,
   viewport,
 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'seqscope-host-'));
@@ -227,7 +231,7 @@ export async function openWorkbench({
   };
   try {
     const started = Date.now();
-    server = await step(startServer({ dir, smokeTestDriver }), (srv) => srv.stop());
+    server = await step(startServer({ dir, smokeTestDriver, restricted }), (srv) => srv.stop());
     log(`server ready on ${server.origin} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid group ${server.pid}, log ${server.logFile})`);
     context = await step(launchBrowser(join(dir, 'browser-profile'), { viewport }), (ctx) => ctx.close());
     const page = context.pages()[0] ?? (await context.newPage());

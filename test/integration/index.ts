@@ -4,7 +4,7 @@
 // `SEQSCOPE_COUNTS {"passed":n,"failed":n,"skipped":n}`, that scripts/vscode-host/run-suite.mjs
 // reads for the closing "N passed, N failed, N skipped" line of `npm test`.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Mocha from 'mocha';
 
 const { EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END } = Mocha.Runner.constants;
@@ -21,7 +21,13 @@ class CountingSpecReporter extends Mocha.reporters.Spec {
   }
 }
 
+/** Every test file of the suite but those of `restricted/`, which run in a window of their own (restricted/index.ts). */
 export async function run(): Promise<void> {
+  await runFiles(__dirname, (f) => !f.startsWith('restricted/'));
+}
+
+/** Runs the compiled test files under `dir` that `pick` keeps (paths relative to `dir`, with `/`). */
+export async function runFiles(dir: string, pick: (file: string) => boolean): Promise<void> {
   const mocha = new Mocha({
     ui: 'bdd',
     color: false,
@@ -29,11 +35,12 @@ export async function run(): Promise<void> {
     reporter: CountingSpecReporter,
     ...(process.env.SEQSCOPE_GREP ? { grep: process.env.SEQSCOPE_GREP } : {}),
   });
-  const files = readdirSync(__dirname, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.test.js'))
+  const files = readdirSync(dir, { recursive: true })
+    .map((f) => String(f).split(sep).join('/'))
+    .filter((f) => f.endsWith('.test.js') && pick(f))
     .sort();
-  for (const f of files) mocha.addFile(join(__dirname, f));
+  if (files.length === 0) throw new Error(`no test files under ${dir}`);
+  for (const f of files) mocha.addFile(join(dir, f));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} integration test(s) failed`);
 }
