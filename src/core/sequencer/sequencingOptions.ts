@@ -5,6 +5,7 @@
 import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
 import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
+import type { SchemaSet } from '../schema/schemaSet';
 import type { SequencerConfig } from './sequencer';
 import { SEQ_BITS, SeqBits } from './serial';
 
@@ -45,6 +46,8 @@ export interface SequencingOptions {
   readonly resets?: false;
   /** A jump to exactly this number from far away is a reset at once (`--reset-to`). */
   readonly resetTo?: number;
+  /** Schemas `json:` options read payloads by (`--schema`); payloads that name their own are read by it. */
+  readonly schemas?: SchemaSet;
 }
 
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
