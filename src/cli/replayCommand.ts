@@ -13,6 +13,7 @@ import { HeapGuard } from '../core/replay/heapGuard';
 import { ReplayRunOptions, ReplayRunResult, runReplay } from '../core/replay/replayRun';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder } from '../core/trace/keyOrder';
+import { decodedTextOf } from '../core/trace/decodedText';
 import { describeQuery, MessageQuery, traceEventQueryMatcher } from '../core/trace/messageMatch';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { describeFilter, traceEventMatcher, TraceFilterSpec } from '../core/trace/traceFilter';
@@ -144,6 +145,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
       ? undefined
       : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, plan.format ?? formatForPath(flags.export), flags.sortKeys, {
           mdp3: plan.options.payload === 'mdp3',
+          schemas: plan.options.schemas,
         });
   const result = await runUntilInterrupted(plan, flags, writer, exportFilter, io);
   const { filter, query } = plan;
@@ -205,9 +207,10 @@ async function planReplay(named: string[], flags: ReplayFlags, io: Io): Promise<
 }
 
 /** The export's filter: the events --only… and --grep… keep, counted in `tally`; undefined when neither was given. */
-function exportMatcher({ filter, query }: ReplayPlan, tally: ExportTally): ReplayRunOptions['exportFilter'] {
+function exportMatcher(plan: ReplayPlan, tally: ExportTally): ReplayRunOptions['exportFilter'] {
+  const { filter, query } = plan;
   const matches = filter && traceEventMatcher(filter);
-  const queryMatches = query && traceEventQueryMatcher(query, { flag: '--grep' }, () => tally.binaryPayloads++);
+  const queryMatches = query && traceEventQueryMatcher(query, { flag: '--grep' }, () => tally.binaryPayloads++, decodedTextOf(plan.options.schemas));
   if (!matches && !queryMatches) return undefined;
   return (ev: TraceEvent, e?: CaptureEntry): boolean => {
     if (matches && !matches(ev, e)) return false;

@@ -1,10 +1,10 @@
 /**
  * `--schema` and payloads with a Pub/Sub schema (test/fixtures/schemas): keys and numbers from
- * decoded fields, bad payloads as invalid records.
+ * decoded fields, bad payloads as invalid records, the decoded record in the export and in --grep.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main';
@@ -80,6 +80,25 @@ describe('seqscope replay --schema', function () {
     assert.match(missing.stderr, /--schema .*none\.avsc: cannot be read \(ENOENT\)/);
     const kind = await seqscope('replay', AVRO_BINARY, ...FIELDS, '--schema', join(dir, 'trades.xml'));
     assert.match(kind.stderr, /is not a schema file: give an Avro schema \(FILE\.avsc\) or a Protocol Buffers file/);
+  });
+
+  it('--export JSONL carries each message decoded (or why not); --grep matches the decoded text', async () => {
+    const out = join(dir, 'trace.jsonl');
+    const r = await seqscope('replay', AVRO_BINARY, '--schema', join(DIR, 'trades.avsc'), '--export', out);
+    assert.equal(r.code, 0, r.stderr);
+    const events = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(events[0].decoded, { channel: 'A', seq: 1, price: 101.25, side: 'BUY' });
+    assert.match(events.at(-1).decodeError, /field "price", at byte 3/);
+    const grep = await seqscope('replay', AVRO_BINARY, '--schema', join(DIR, 'trades.avsc'), '--export', '-', '--grep', '"side":"SELL"');
+    assert.equal(grep.code, 0, grep.stderr);
+    const ids = grep.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).messageId);
+    assert.deepEqual(ids, ['9001', '9002', '9006']);
   });
 
   it('compare takes --schema too: an Avro side and a Protocol Buffers side of one stream match message for message', async () => {
