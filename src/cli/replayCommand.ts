@@ -20,6 +20,8 @@ import { describeFilter, traceEventMatcher, TraceFilterSpec } from '../core/trac
 import { Io, RunAction } from './cliIo';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, messageQueryFromFlags, parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
+import type { ConnectionFlags } from './pubsubConnection';
+import { withFetchedSchemas } from './schemaPrefetch';
 import { Finding, FINDINGS } from './replayFindings';
 import { reportReplay } from './replayReport';
 import { parseThreads } from './numberFlags';
@@ -29,7 +31,7 @@ import { inputName, standardInputProblem } from './standardInput';
 import { UsageError } from './usageError';
 import { defaultThreads } from '../timeline/node/scanPool';
 
-interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
+interface ReplayFlags extends SequencingFlags, ExportFilterFlags, ConnectionFlags {
   export?: string;
   format?: string;
   json?: boolean;
@@ -113,6 +115,11 @@ export function registerReplayCommand(program: Command, io: Io, run: RunAction):
     )
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
+    .option(
+      '--project <id>',
+      "fetch the schema revisions payloads name from the Schema service (of each schema's own project), with this project's credentials",
+    )
+    .option('--emulator-host <host:port>', 'fetch them from the Pub/Sub emulator there (default: PUBSUB_EMULATOR_HOST, when set)')
     .addHelpText('after', REPLAY_HELP)
     .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
 }
@@ -168,7 +175,9 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
 /** The paths and options the flags name; a usage error for flags that do not go together. */
 async function planReplay(named: string[], flags: ReplayFlags, io: Io): Promise<ReplayPlan> {
   const paths = await expandCapturePaths(named);
-  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
+  const warn = (line: string) => io.stderr.write(line);
+  // Connected, the schema revisions the captures name are fetched first (the threads decode without waiting).
+  const options = await withFetchedSchemas(optionsFromFlags(flags, warn), paths, flags, warn);
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
   const query = messageQueryFromFlags(flags);
