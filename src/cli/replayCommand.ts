@@ -21,7 +21,7 @@ import { Io, RunAction } from './cliIo';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, messageQueryFromFlags, parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
 import type { ConnectionFlags } from './pubsubConnection';
-import { withFetchedSchemas } from './schemaPrefetch';
+import { addSchemaServiceOptions, withFetchedSchemas } from './schemaPrefetch';
 import { Finding, FINDINGS } from './replayFindings';
 import { reportReplay } from './replayReport';
 import { parseThreads } from './numberFlags';
@@ -99,7 +99,7 @@ export function registerReplayCommand(program: Command, io: Io, run: RunAction):
         'trace format; default from the file extension (.csv → csv, .json → chrome-trace, .parquet → parquet, else jsonl)',
       ).choices([...TRACE_FORMATS]),
     );
-  addExportFilterOptions(replayCommand)
+  addExportFilterOptions(addSchemaServiceOptions(replayCommand))
     .option('--json', 'print the summary as one JSON object on stdout')
     .addOption(
       new Option(
@@ -115,11 +115,6 @@ export function registerReplayCommand(program: Command, io: Io, run: RunAction):
     )
     .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)')
     .option('--fail-on <findings>', `exit 3 when any of these occurred: comma-separated ${FINDINGS.join(',')}`)
-    .option(
-      '--project <id>',
-      "fetch the schema revisions payloads name from the Schema service (of each schema's own project), with this project's credentials",
-    )
-    .option('--emulator-host <host:port>', 'fetch them from the Pub/Sub emulator there (default: PUBSUB_EMULATOR_HOST, when set)')
     .addHelpText('after', REPLAY_HELP)
     .action((paths: string[], flags: ReplayFlags) => run(replay(paths, flags, io)));
 }

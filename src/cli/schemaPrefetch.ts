@@ -5,6 +5,7 @@
  * asked for once each, and handed to them as definitions. What cannot be fetched is said once,
  * with the next step; the replay goes on with what it has.
  */
+import type { Command } from 'commander';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -16,6 +17,16 @@ import { type ConnectionFlags, loadLayer, openConnection } from './pubsubConnect
 const NAME = /"googclient_schemaname"\s*:\s*"([^"\\]+)"/;
 const ENCODING = /"googclient_schemaencoding"\s*:\s*"(JSON|BINARY)"/;
 const REVISION = /"googclient_schemarevisionid"\s*:\s*"([^"\\]+)"/;
+
+/** Adds --project and --emulator-host, which let a command read schemas from the Schema service, to a command. */
+export function addSchemaServiceOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--project <id>',
+      "fetch the schema revisions payloads name from the Schema service (of each schema's own project), with this project's credentials",
+    )
+    .option('--emulator-host <host:port>', 'fetch them from the Pub/Sub emulator there (default: PUBSUB_EMULATOR_HOST, when set)');
+}
 
 /** Whether the flags or the environment name a Pub/Sub service to ask. */
 export function isConnected(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): boolean {
