@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localDefinition, parseSchemaFileSpec } from '../../../../src/core/schema/schemaDefinition';
@@ -80,6 +81,39 @@ describe('schema sets: which definition reads a payload', () => {
           { flag: parseSchemaFlag('b.proto'), definition: proto },
         ]),
       (e: unknown) => isInputError(e) && /NAME=FILE/.test((e as Error).message),
+    );
+  });
+});
+
+describe('schema sets: malformed payloads, fuzzed', () => {
+  it('any bytes, under any attributes, read as a record or an invalid reason — never a throw', () => {
+    const set = schemaSetOf([
+      { flag: parseSchemaFlag('trades.avsc'), definition: avsc },
+      { flag: parseSchemaFlag('quotes=trade.proto'), definition: proto },
+    ]);
+    const valid = Array.from(A1);
+    const payloads = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      // Valid Avro cut, extended or with one byte changed: the likely corruptions.
+      fc.tuple(fc.nat(valid.length), fc.uint8Array({ maxLength: 6 })).map(([cut, tail]) => Uint8Array.from([...valid.slice(0, cut), ...tail])),
+      fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 })).map(([at, b]) => Uint8Array.from(valid.map((v, i) => (i === at ? b : v)))),
+      fc.json().map((t) => new TextEncoder().encode(t)),
+    );
+    const attributes = fc.constantFrom<Record<string, string> | undefined>(
+      undefined,
+      attrs('BINARY'),
+      attrs('JSON'),
+      attrs('BINARY', 'r1', 'projects/p/schemas/quotes'),
+      attrs('JSON', 'r1', 'projects/p/schemas/quotes'),
+      { googclient_schemaname: '_deleted-schema_', googclient_schemaencoding: 'BINARY' },
+    );
+    fc.assert(
+      fc.property(payloads, attributes, (payload, a) => {
+        const r = readPayload(set, a, undefined, payload);
+        assert.ok(r.kind === 'decoded' || (r.kind === 'invalid' && r.reason.length > 0) || r.kind === 'plain');
+        if (r.kind === 'decoded') JSON.stringify(r.record);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
