@@ -71,7 +71,8 @@ Examples:
   seqscope replay --input-format text archive/                  (its text files: bare payloads)
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late
   seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310
-  seqscope replay feed.jsonl --export - --grep '"sym":"ES[HZ]6"'`;
+  seqscope replay feed.jsonl --export - --grep '"sym":"ES[HZ]6"'
+  seqscope replay trades.jsonl --key json:channel --seq json:seq --schema trades=trades.avsc   (Avro payloads)`;
 
 /** Adds `replay`, its flags and its help to the program. */
 export function registerReplayCommand(program: Command, io: Io, run: RunAction): void {
