@@ -21,6 +21,8 @@ import { EXIT } from './exitCodes';
 import { parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
 import { parseThreads } from './numberFlags';
+import type { ConnectionFlags } from './pubsubConnection';
+import { addSchemaServiceOptions, withFetchedSchemas } from './schemaPrefetch';
 import { scanPoolFor } from './scanPools';
 import { addSequencingOptions, optionsFromFlags, SequencingFlags } from './sequencingFlags';
 import { inputName, standardInputProblem } from './standardInput';
@@ -29,7 +31,7 @@ import { UsageError } from './usageError';
 export const COMPARE_FINDINGS = ['only-a', 'only-b', 'lost-both'] as const;
 type CompareFinding = (typeof COMPARE_FINDINGS)[number];
 
-interface CompareFlags extends SequencingFlags {
+interface CompareFlags extends SequencingFlags, ConnectionFlags {
   labelA?: string;
   labelB?: string;
   json?: boolean;
@@ -42,14 +44,16 @@ interface CompareFlags extends SequencingFlags {
 
 /** Adds `compare`, its flags and its help to the program. */
 export function registerCompareCommand(program: Command, io: Io, run: RunAction): void {
-  addSequencingOptions(
-    program
-      .command('compare')
-      .description(
-        'Compare two captures of one stream (two subscriptions, A and B feeds, a recording and its archive): per key what both had, what only one had, what both lost, which was first, and the merged stream.',
-      )
-      .argument('<a>', 'side A: a capture file, a folder or a quoted pattern of archive files, or "-" (standard input)')
-      .argument('<b>', 'side B: the same kinds; "-" on one side only'),
+  addSchemaServiceOptions(
+    addSequencingOptions(
+      program
+        .command('compare')
+        .description(
+          'Compare two captures of one stream (two subscriptions, A and B feeds, a recording and its archive): per key what both had, what only one had, what both lost, which was first, and the merged stream.',
+        )
+        .argument('<a>', 'side A: a capture file, a folder or a quoted pattern of archive files, or "-" (standard input)')
+        .argument('<b>', 'side B: the same kinds; "-" on one side only'),
+    ),
   )
     .addOption(
       new Option('--input-format <format>', 'auto: tell the format from the content; text: Cloud Storage text archives')
@@ -123,7 +127,8 @@ async function compare(a: string, b: string, flags: CompareFlags, io: Io): Promi
 
 /** The sides' files and the options the flags name; a usage error for what cannot be compared as given. */
 async function planCompare(a: string, b: string, flags: CompareFlags, io: Io): Promise<ComparePlan> {
-  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
+  const warn = (line: string) => io.stderr.write(line);
+  const given = optionsFromFlags(flags, warn);
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, COMPARE_FINDINGS, '--fail-on', 'a finding');
   const labels: [string, string] = [flags.labelA ?? defaultLabel(a), flags.labelB ?? defaultLabel(b)];
   const [pathsA, pathsB] = [await sidePaths(a, 'A', labels[0]), await sidePaths(b, 'B', labels[1])];
@@ -141,6 +146,8 @@ async function planCompare(a: string, b: string, flags: CompareFlags, io: Io): P
   const overwritten = flags.export !== undefined && flags.export !== '-' ? inputOverwrittenBy(flags.export, inputs) : undefined;
   if (overwritten !== undefined) throw new UsageError(`--export ${flags.export} would overwrite a capture being read: export to another file`, '--export');
   const threads = flags.threads === undefined ? defaultThreads() : parseThreads(flags.threads);
+  // Connected, the schema revisions both sides name are fetched first.
+  const options = await withFetchedSchemas(given, inputs, flags, warn);
   return { a, b, labels, pathsA, pathsB, options, failOn, threads };
 }
 

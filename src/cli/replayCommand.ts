@@ -13,12 +13,15 @@ import { HeapGuard } from '../core/replay/heapGuard';
 import { ReplayRunOptions, ReplayRunResult, runReplay } from '../core/replay/replayRun';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { KEY_ORDER_DETAILS, KEY_ORDERS, KeyOrder } from '../core/trace/keyOrder';
+import { decodedTextOf } from '../core/trace/decodedText';
 import { describeQuery, MessageQuery, traceEventQueryMatcher } from '../core/trace/messageMatch';
 import { TraceEvent } from '../core/trace/traceEvents';
 import { describeFilter, traceEventMatcher, TraceFilterSpec } from '../core/trace/traceFilter';
 import { Io, RunAction } from './cliIo';
 import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, messageQueryFromFlags, parseNameList } from './exportFilterFlags';
 import { progressLineFor } from './progressLine';
+import type { ConnectionFlags } from './pubsubConnection';
+import { addSchemaServiceOptions, withFetchedSchemas } from './schemaPrefetch';
 import { Finding, FINDINGS } from './replayFindings';
 import { reportReplay } from './replayReport';
 import { parseThreads } from './numberFlags';
@@ -28,7 +31,7 @@ import { inputName, standardInputProblem } from './standardInput';
 import { UsageError } from './usageError';
 import { defaultThreads } from '../timeline/node/scanPool';
 
-interface ReplayFlags extends SequencingFlags, ExportFilterFlags {
+interface ReplayFlags extends SequencingFlags, ExportFilterFlags, ConnectionFlags {
   export?: string;
   format?: string;
   json?: boolean;
@@ -68,7 +71,8 @@ Examples:
   seqscope replay --input-format text archive/                  (its text files: bare payloads)
   seqscope replay feed.jsonl --preset cme --export trace.json --format chrome-trace --fail-on gap,late
   seqscope replay feed.jsonl --preset cme --export - --only gap,late --only-key 310
-  seqscope replay feed.jsonl --export - --grep '"sym":"ES[HZ]6"'`;
+  seqscope replay feed.jsonl --export - --grep '"sym":"ES[HZ]6"'
+  seqscope replay trades.jsonl --key json:channel --seq json:seq --schema trades=trades.avsc   (Avro payloads)`;
 
 /** Adds `replay`, its flags and its help to the program. */
 export function registerReplayCommand(program: Command, io: Io, run: RunAction): void {
@@ -96,7 +100,7 @@ export function registerReplayCommand(program: Command, io: Io, run: RunAction):
         'trace format; default from the file extension (.csv → csv, .json → chrome-trace, .parquet → parquet, else jsonl)',
       ).choices([...TRACE_FORMATS]),
     );
-  addExportFilterOptions(replayCommand)
+  addExportFilterOptions(addSchemaServiceOptions(replayCommand))
     .option('--json', 'print the summary as one JSON object on stdout')
     .addOption(
       new Option(
@@ -144,6 +148,7 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
       ? undefined
       : await TraceWriter.open(flags.export === '-' ? io.stdout : flags.export, plan.format ?? formatForPath(flags.export), flags.sortKeys, {
           mdp3: plan.options.payload === 'mdp3',
+          schemas: plan.options.schemas,
         });
   const result = await runUntilInterrupted(plan, flags, writer, exportFilter, io);
   const { filter, query } = plan;
@@ -166,7 +171,9 @@ async function replay(named: string[], flags: ReplayFlags, io: Io): Promise<numb
 /** The paths and options the flags name; a usage error for flags that do not go together. */
 async function planReplay(named: string[], flags: ReplayFlags, io: Io): Promise<ReplayPlan> {
   const paths = await expandCapturePaths(named);
-  const options = optionsFromFlags(flags, (line) => io.stderr.write(line));
+  const warn = (line: string) => io.stderr.write(line);
+  // Connected, the schema revisions the captures name are fetched first (the threads decode without waiting).
+  const options = await withFetchedSchemas(optionsFromFlags(flags, warn), paths, flags, warn);
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
   const query = messageQueryFromFlags(flags);
@@ -205,9 +212,10 @@ async function planReplay(named: string[], flags: ReplayFlags, io: Io): Promise<
 }
 
 /** The export's filter: the events --only… and --grep… keep, counted in `tally`; undefined when neither was given. */
-function exportMatcher({ filter, query }: ReplayPlan, tally: ExportTally): ReplayRunOptions['exportFilter'] {
+function exportMatcher(plan: ReplayPlan, tally: ExportTally): ReplayRunOptions['exportFilter'] {
+  const { filter, query } = plan;
   const matches = filter && traceEventMatcher(filter);
-  const queryMatches = query && traceEventQueryMatcher(query, { flag: '--grep' }, () => tally.binaryPayloads++);
+  const queryMatches = query && traceEventQueryMatcher(query, { flag: '--grep' }, () => tally.binaryPayloads++, decodedTextOf(plan.options.schemas));
   if (!matches && !queryMatches) return undefined;
   return (ev: TraceEvent, e?: CaptureEntry): boolean => {
     if (matches && !matches(ev, e)) return false;

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { InputError } from '../core/util/inputError';
 import { readFileSync } from 'node:fs';
 import { formatDuration } from '../core/util/duration';
+import { collectSchema, schemasFromFlags } from './schemaFlags';
 import { parsePresets, PRESETS, resolveOptions, SequencingOptions, UserPresets } from '../core/sequencer/sequencingOptions';
 
 /** The flags as commander hands them over (strings). */
@@ -19,6 +20,8 @@ export interface SequencingFlags {
   resetTo?: string;
   /** False with --no-resets. */
   resets?: boolean;
+  /** `--schema FILE` / `--schema NAME=FILE`, once per schema. */
+  schema?: string[];
 }
 
 /** Adds the sequencing flags to a command. */
@@ -45,7 +48,12 @@ export function addSequencingOptions(cmd: Command): Command {
       '--reset-to <n>',
       'a jump back to exactly this number is a sequence reset at once (cme: 1); other far jumps down are resets when what follows continues from them',
     )
-    .option('--no-resets', 'no reset detection: a jump back is late, duplicates or a gap');
+    .option('--no-resets', 'no reset detection: a jump back is late, duplicates or a gap')
+    .option(
+      '--schema <file>',
+      'decode payloads by a local schema for json:<path> fields, --grep and the export: FILE.avsc (Avro) or FILE.proto[:package.Message] for payloads without a schema of their own (and the schema the file is named after); NAME=FILE for the messages whose googclient_schemaname (or topic) is NAME; once per schema',
+      collectSchema,
+    );
 }
 
 /**
@@ -69,13 +77,15 @@ export function optionsFromFlags(flags: SequencingFlags, warn: (line: string) =>
     },
     presets,
   );
+  const schemas = schemasFromFlags(flags.schema);
+  const withSchemas = schemas ? { ...options, schemas } : options;
   const bare = flags.gapTimeout?.trim();
   if (bare !== undefined && /^\d+(\.\d+)?$/.test(bare) && options.gapTimeoutMs > 0) {
     warn(
       `seqscope: --gap-timeout ${bare} has no unit, so it is ${formatDuration(options.gapTimeoutMs)}; write ${bare}s for seconds (or ${bare}ms to say so)\n`,
     );
   }
-  return options;
+  return withSchemas;
 }
 
 /** A `--preset-file`: a bad one is an input error (RangeError) naming the file and the field. */

@@ -13,3 +13,4 @@ export * from './pubsubErrors';
 export * from './receivedRecord';
 export * from './resourceNames';
 export * from './tap';
+export * from './schemaService';

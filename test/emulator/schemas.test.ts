@@ -5,12 +5,16 @@
  * readable from what it kept.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Type } from 'avsc';
 import type { Message } from '@google-cloud/pubsub';
 import { readSchemaRef, type SchemaRef } from '../../src/core/schema/schemaRef';
 import { type SchemaFetch, SchemaRevisions } from '../../src/core/schema/schemaRevisions';
 import { schemaFetch } from '../../src/pubsub/schemaService';
-import { PROJECT, uniqueId, useEmulator } from './emulatorSupport';
+import { main } from '../../src/cli/main';
+import { textSink } from '../support/textSink';
+import { PROJECT, tempDir, uniqueId, useEmulator } from './emulatorSupport';
 
 const V1 = {
   type: 'record',
@@ -24,7 +28,7 @@ const V1 = {
 };
 const V2 = { ...V1, fields: [...V1.fields, { name: 'venue', type: 'string', default: 'XCME' }] };
 
-/** The next `n` messages of a subscription, acked. */
+/** The next `n` messages of a subscription, acked, in publish order (the emulator numbers messageIds as it publishes; delivery may reorder them). */
 function receive(sub: ReturnType<import('@google-cloud/pubsub').PubSub['subscription']>, n: number): Promise<Message[]> {
   return new Promise((resolve, reject) => {
     const got: Message[] = [];
@@ -32,7 +36,7 @@ function receive(sub: ReturnType<import('@google-cloud/pubsub').PubSub['subscrip
     sub.on('message', (m: Message) => {
       m.ack();
       got.push(m);
-      if (got.length === n) void sub.close().then(() => resolve(got));
+      if (got.length === n) void sub.close().then(() => resolve(got.sort((a, b) => Number(a.id) - Number(b.id))));
     });
   });
 }
@@ -110,5 +114,83 @@ describe('emulator: topic schemas (Avro)', function () {
     const again = await kept.resolve(first);
     assert.ok('decoder' in again);
     assert.deepEqual(again.decoder.decode(received[0].data, 'BINARY'), records[0]);
+  });
+
+  it('records a BINARY topic, replays it with keys and numbers from decoded fields, and offline with --schema once its revision is deleted', async () => {
+    const { emu, conn } = env;
+    const id = uniqueId('trades');
+    const name = `projects/${PROJECT}/schemas/${id}`;
+    const admin = await conn.client.getSchemaClient();
+    const trade = {
+      type: 'record',
+      name: 'Trade',
+      namespace: 'md',
+      fields: [
+        { name: 'channel', type: 'string' },
+        { name: 'seq', type: 'long' },
+      ],
+    };
+    await admin.createSchema({ parent: `projects/${PROJECT}`, schemaId: id, schema: { type: 'AVRO', definition: JSON.stringify(trade) } });
+    const [topic] = await conn.client.createTopic({ name: id, schemaSettings: { schema: name, encoding: 'BINARY' } });
+    const sub = `${id}-sub`;
+    await topic.createSubscription(sub);
+    const type = Type.forSchema(trade as never);
+    // Channel A: 1, 2, 4, 3; channel B: 1.
+    for (const [channel, seq] of [
+      ['A', 1],
+      ['A', 2],
+      ['B', 1],
+      ['A', 4],
+      ['A', 3],
+    ] as const)
+      await topic.publishMessage({ data: type.toBuffer({ channel, seq }) });
+    const out = join(tempDir(), 'trades.jsonl');
+    const rec = { stdout: textSink(), stderr: textSink() };
+    const connected = ['--emulator-host', emu.host, '--project', PROJECT];
+    assert.equal(
+      await main(['record', '--subscription', sub, '--out', out, '--max-messages', '5', '--duration', '60s', ...connected], rec),
+      0,
+      rec.stderr.text,
+    );
+
+    const replay = async (...extra: string[]) => {
+      const io = { stdout: textSink(), stderr: textSink() };
+      const code = await main(['replay', out, '--key', 'json:channel', '--seq', 'json:seq', '--threads', '1', '--json', ...extra], io);
+      return { code, summary: io.stdout.text ? JSON.parse(io.stdout.text) : undefined, stderr: io.stderr.text };
+    };
+    const counts = (s: { received: number; delivered: number; invalid: number; keys: number; gaps: number }) => ({
+      received: s.received,
+      delivered: s.delivered,
+      invalid: s.invalid,
+      keys: s.keys,
+      gaps: s.gaps,
+    });
+    const online = await replay('--emulator-host', emu.host);
+    assert.equal(online.code, 0, online.stderr);
+    assert.deepEqual(counts(online.summary), { received: 5, delivered: 5, invalid: 0, keys: 2, gaps: 0 });
+
+    // The revision the messages name deleted (a second one committed first: the last cannot go).
+    await admin.commitSchema({
+      name,
+      schema: { type: 'AVRO', definition: JSON.stringify({ ...trade, fields: [...trade.fields, { name: 'venue', type: 'string', default: 'X' }] }) },
+    });
+    const original = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]).message.attributes.googclient_schemarevisionid as string;
+    assert.ok(original);
+    await admin.deleteSchemaRevision({ name: `${name}@${original}` });
+    const gone = await replay('--emulator-host', emu.host);
+    assert.equal(gone.code, 2, 'binary payloads without their schema cannot be sequenced');
+    assert.match(gone.stderr, new RegExp(`schema ${name}@\\S+ no longer exists .*--schema ${id}=FILE\\.avsc`));
+
+    const file = join(tempDir(), 'trade.avsc');
+    writeFileSync(file, JSON.stringify(trade));
+    const saved = process.env.PUBSUB_EMULATOR_HOST;
+    delete process.env.PUBSUB_EMULATOR_HOST;
+    try {
+      const offline = await replay('--schema', `${id}=${file}`);
+      assert.equal(offline.code, 0, offline.stderr);
+      assert.deepEqual(counts(offline.summary), { received: 5, delivered: 5, invalid: 0, keys: 2, gaps: 0 });
+    } finally {
+      if (saved !== undefined) process.env.PUBSUB_EMULATOR_HOST = saved;
+    }
   });
 });

@@ -1,14 +1,27 @@
-/** A message's payload (`data`, base64) read as JSON, for `json:<path>` options. */
+/**
+ * A message's payload (`data`, base64) as the record `json:<path>` options read: decoded by its
+ * schema when it has one (its `googclient_*` attributes, or the session's `--schema`), else read
+ * as JSON text.
+ */
 import { base64Bytes } from './mdp3';
+import type { ReceivedMessage } from './receivedMessage';
+import { needsSchema, type PayloadReading, readPayload, type SchemaSet } from '../schema/schemaSet';
 
 export type PayloadJson = { readonly value: unknown } | { readonly error: string };
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export function parsePayloadJson(data: string | undefined): PayloadJson {
+export function parsePayloadJson(rm: ReceivedMessage, schemas: SchemaSet | undefined): PayloadJson {
+  const m = rm.message;
+  const data = m.data;
   if (typeof data !== 'string' || data === '') return { error: 'the message has no payload (data) to read JSON fields from' };
   const bytes = base64Bytes(data);
   if (bytes === undefined) return { error: 'the payload (data) is not base64' };
+  if (needsSchema(schemas, m.attributes)) {
+    const r = readPayload(schemas, m.attributes, rm.topic, bytes);
+    if (r.kind === 'decoded') return { value: r.record };
+    if (r.kind === 'invalid') return { error: r.reason };
+  }
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -20,4 +33,22 @@ export function parsePayloadJson(data: string | undefined): PayloadJson {
   } catch {
     return { error: 'the payload is not JSON' };
   }
+}
+
+/**
+ * The payload decoded by its schema, for what shows a payload (the export, `--grep`): undefined
+ * when no schema applies to it (read it as it is), else the reading — the record or why it does
+ * not match.
+ */
+export function schemaReading(
+  data: string | undefined,
+  attributes: Readonly<Record<string, string>> | undefined,
+  topic: string | undefined,
+  schemas: SchemaSet | undefined,
+): Exclude<PayloadReading, { kind: 'plain' }> | undefined {
+  if (typeof data !== 'string' || data === '' || !needsSchema(schemas, attributes)) return undefined;
+  const bytes = base64Bytes(data);
+  if (bytes === undefined) return undefined;
+  const r = readPayload(schemas, attributes, topic, bytes);
+  return r.kind === 'plain' ? undefined : r;
 }

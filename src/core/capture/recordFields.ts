@@ -61,10 +61,10 @@ export function readFields(rm: ReceivedMessage, o: SequencingOptions, space: Ser
   let packetSent = NaN;
   let jsonSent = NaN;
   const m = rm.message;
-  // Only when asked (a json: option): parsed once per record, and a replay that does not ask never parses.
+  // Only when asked (a json: option): parsed (or decoded by its schema) once per record, and a replay that does not ask never parses.
   let doc: unknown;
   if (readsJson(o)) {
-    const parsed = parsePayloadJson(m.data);
+    const parsed = parsePayloadJson(rm, o.schemas);
     if ('error' in parsed) {
       return invalid(f, parsed.error, 'json');
     }

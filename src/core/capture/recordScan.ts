@@ -14,13 +14,15 @@
  * skipped (jsonBytes.ts), so a line JSON.parse would refuse is never read as a record.
  *
  * The payload (`data`) is hashed as it is stepped over; it is decoded only when the options read
- * it (`json:` fields, `mdp3` headers), and then `readFields` reads it as it reads any record.
+ * it (`json:` fields, `mdp3` headers), and then `readFields` reads it as it reads any record —
+ * with the schema attributes beside it, so a payload with a schema is decoded by it.
  */
 import { parseRfc3339, PubsubMessage, ReceivedMessage, topicKey } from './captureRecord';
 import { FNV_PRIME, fnv, SEED } from './contentHash';
 import { BYTE_CLASS, ByteClass, bytesEqual, lastString, skipSpace, skipString, skipValue, StringFlags } from './jsonBytes';
 import { newRecordFields, readFields } from './recordFields';
-import { SequencingOptions } from '../sequencer/sequencingOptions';
+import { readsJson, SequencingOptions } from '../sequencer/sequencingOptions';
+import { SCHEMA_ENCODING_ATTRIBUTE, SCHEMA_NAME_ATTRIBUTE, SCHEMA_REVISION_ATTRIBUTE } from '../schema/schemaRef';
 import { SerialSpace } from '../sequencer/serial';
 
 const QUOTE = 0x22;
@@ -81,7 +83,11 @@ const SEQ = 1;
 const SENT = 2;
 /** The MsgSeqNum attribute an `mdp3` number is checked against. */
 const MDP3_SEQ = 3;
-const SLOTS = 4;
+/** The schema attributes, read with the payload for `json:` options: a payload with a schema is decoded by it. */
+const SCHEMA_NAME = 4;
+const SCHEMA_ENCODING = 5;
+const SCHEMA_REVISION = 6;
+const SLOTS = 7;
 
 /** A string value without escapes from `i`: the position after it, or -1. Its flags are in `lastString`. */
 function plainString(b: Uint8Array, i: number, end: number): number {
@@ -171,6 +177,11 @@ export class RecordScanner {
     this.slotNames[SEQ] = o.seq.kind === 'attribute' ? o.seq.name : undefined;
     this.slotNames[SENT] = o.sendingTimeAttribute;
     this.slotNames[MDP3_SEQ] = o.seq.kind === 'mdp3' ? 'MsgSeqNum' : undefined;
+    if (readsJson(o)) {
+      this.slotNames[SCHEMA_NAME] = SCHEMA_NAME_ATTRIBUTE;
+      this.slotNames[SCHEMA_ENCODING] = SCHEMA_ENCODING_ATTRIBUTE;
+      this.slotNames[SCHEMA_REVISION] = SCHEMA_REVISION_ATTRIBUTE;
+    }
     for (let k = 0; k < SLOTS; k++) {
       const name = this.slotNames[k];
       this.slotBytes[k] = name !== undefined && /^[\x20-\x7e]*$/.test(name) ? ascii(name) : undefined;

@@ -10,6 +10,23 @@ import { type DecodedPayload, type JsonValue, type PayloadDecoder, payloadText, 
 import type { SchemaDefinition } from './schemaDefinition';
 import type { SchemaEncoding } from './schemaRef';
 
+/**
+ * Node's Buffer, which avsc reads and writes. Declared here rather than taken from Node's types,
+ * so that the modules importing the decoders still type-check where those types are absent (the
+ * webview's check reaches this file through the sequencing options' types, never at run time).
+ */
+interface NodeBuffer extends Uint8Array {
+  readBigInt64LE(offset: number): bigint;
+  writeBigInt64LE(value: bigint, offset?: number): number;
+  toString(encoding?: string): string;
+}
+interface NodeBufferClass {
+  alloc(size: number): NodeBuffer;
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBuffer;
+  isBuffer(value: unknown): value is NodeBuffer;
+}
+const NodeBuffer = (globalThis as unknown as { Buffer: NodeBufferClass }).Buffer;
+
 const TWO_53 = 2n ** 53n;
 
 /** A 64-bit integer as a number when exact, else its decimal string. */
@@ -29,9 +46,9 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** Avro `long` read exactly: a number up to 2^53, a decimal string beyond. */
 const ExactLong = avroTypes.LongType.__with({
-  fromBuffer: (b: Buffer) => exactLong(b.readBigInt64LE(0)),
+  fromBuffer: (b: NodeBuffer) => exactLong(b.readBigInt64LE(0)),
   toBuffer: (v: number | string) => {
-    const b = Buffer.alloc(8);
+    const b = NodeBuffer.alloc(8);
     b.writeBigInt64LE(BigInt(v));
     return b;
   },
@@ -63,7 +80,7 @@ export function plainAvro(v: unknown): JsonValue {
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'bigint') return exactLong(v);
-  if (Buffer.isBuffer(v)) return v.toString('base64');
+  if (NodeBuffer.isBuffer(v)) return v.toString('base64');
   if (Array.isArray(v)) return v.map(plainAvro);
   const out: Record<string, JsonValue> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = plainAvro(x);
@@ -95,10 +112,10 @@ export function avroDecoder(def: SchemaDefinition): PayloadDecoder {
 }
 
 function decodeBinary(type: Type, payload: Uint8Array): DecodedPayload {
-  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const buf = NodeBuffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   let read: { value: unknown; offset: number };
   try {
-    read = type.decode(buf, 0);
+    read = type.decode(buf as never, 0);
   } catch (e) {
     return { invalid: `not ${type.name ?? type.typeName} in Avro binary: ${reasonOf(e)}${whereBinary(type, buf)}` };
   }
@@ -108,14 +125,14 @@ function decodeBinary(type: Type, payload: Uint8Array): DecodedPayload {
 }
 
 /** For a record: the first field that does not read, and at which byte (decoding field by field). */
-function whereBinary(type: Type, buf: Buffer): string {
+function whereBinary(type: Type, buf: NodeBuffer): string {
   const fields = (type as { fields?: { name: string; type: Type }[] }).fields;
   if (!fields) return '';
   let pos = 0;
   for (const f of fields) {
     let r: { offset: number };
     try {
-      r = f.type.decode(buf, pos);
+      r = f.type.decode(buf as never, pos);
     } catch {
       return ` (field "${f.name}", at byte ${pos})`;
     }

@@ -5,6 +5,7 @@
 import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
 import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
+import type { SchemaSet } from '../schema/schemaSet';
 import type { SequencerConfig } from './sequencer';
 import { SEQ_BITS, SeqBits } from './serial';
 
@@ -45,6 +46,8 @@ export interface SequencingOptions {
   readonly resets?: false;
   /** A jump to exactly this number from far away is a reset at once (`--reset-to`). */
   readonly resetTo?: number;
+  /** Schemas `json:` options read payloads by (`--schema`); payloads that name their own are read by it. */
+  readonly schemas?: SchemaSet;
 }
 
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
@@ -360,7 +363,17 @@ export function describeOptions(o: SequencingOptions): string {
   const seq = isSequenced(o) ? `seq ${formatSeqSpec(o.seq)} (${o.seqBits}-bit)` : judgesPublishOrder(o) ? 'seq publishTime (publish order)' : 'seq none';
   const time = o.sendingTimeMdp3 ? ', time mdp3' : o.sendingTimeJson ? `, time json:${formatJsonPath(o.sendingTimeJson)}` : '';
   const resets = !isSequenced(o) ? '' : o.resets === false ? ', resets off' : o.resetTo !== undefined ? `, reset to ${o.resetTo}` : '';
-  return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}${resets}`;
+  return `key ${formatKeySpec(o.key)}, ${seq}${time}, gap timeout ${formatDurationExact(o.gapTimeoutMs)}, capacity ${o.capacity}${resets}${describeSchemas(o.schemas)}`;
+}
+
+/** The schemas a session decodes payloads with, by where each came from: `, schemas trades.avsc, quote.proto`. */
+function describeSchemas(set: SchemaSet | undefined): string {
+  if (!set) return '';
+  const sources = new Set<string>();
+  if (set.fallback) sources.add(set.fallback.source);
+  for (const d of Object.values(set.byName ?? {})) sources.add(d.source);
+  for (const d of Object.values(set.recorded ?? {})) sources.add(d.source);
+  return sources.size === 0 ? '' : `, ${sources.size === 1 ? 'schema' : 'schemas'} ${[...sources].join(', ')}`;
 }
 
 /**

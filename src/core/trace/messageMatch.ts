@@ -19,7 +19,7 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { base64Bytes } from '../capture/mdp3';
 import { InputError, InputFix } from '../util/inputError';
-import type { CaptureEntry } from '../capture/captureRecord';
+import type { CaptureEntry, ReceivedMessage } from '../capture/captureRecord';
 import type { TraceEvent } from './traceEvents';
 
 /** What a payload is to a text search. */
@@ -150,12 +150,18 @@ export type MatchResult = 'match' | 'no' | 'binary';
  * payload is binary (so it could not be searched).
  */
 export function compileQuery(q: MessageQuery, fix: InputFix = {}): (messageId: string, data: string | undefined) => MatchResult {
+  const match = compileTextQuery(q, fix);
+  return (messageId, data) => match(messageId, () => payloadText(data));
+}
+
+/** The query over a payload's text as the caller reads it (`text` called only when the query needs it). */
+function compileTextQuery(q: MessageQuery, fix: InputFix): (messageId: string, text: () => PayloadText) => MatchResult {
   const ids = q.messageIds?.length ? new Set(q.messageIds) : undefined;
   const test = q.payload && compilePayloadPattern(q.payload, fix);
-  return (messageId, data) => {
+  return (messageId, text) => {
     if (ids && !ids.has(messageId)) return 'no';
     if (!test) return 'match';
-    const p = payloadText(data);
+    const p = text();
     if (p === 'binary') return 'binary';
     return p !== 'empty' && test(p.text) ? 'match' : 'no';
   };
@@ -190,15 +196,21 @@ export function parseSearchInput(input: string, fix: InputFix = {}): SearchInput
 /**
  * A predicate for trace events, as export filters apply it: an event about a record passes when
  * the record matches; a gap, which has no record, passes (as with the attribute filter, so an
- * export still shows where numbers are missing). `onBinary` hears of each record passed over.
+ * export still shows where numbers are missing). `onBinary` hears of each record passed over;
+ * `textOf` reads a record's payload as text (decodedText.ts: decoded by its schema).
  */
-export function traceEventQueryMatcher(q: MessageQuery, fix: InputFix = {}, onBinary?: () => void): (ev: TraceEvent, entry?: CaptureEntry) => boolean {
-  const match = compileQuery(q, fix);
+export function traceEventQueryMatcher(
+  q: MessageQuery,
+  fix: InputFix = {},
+  onBinary?: () => void,
+  textOf: (rm: ReceivedMessage) => PayloadText = (rm) => payloadText(rm.message.data),
+): (ev: TraceEvent, entry?: CaptureEntry) => boolean {
+  const match = compileTextQuery(q, fix);
   return (ev, entry) => {
     if (ev.type === 'gap') return true;
-    const m = entry?.record?.message;
-    if (!m) return false;
-    const r = match(m.messageId, m.data);
+    const rm = entry?.record;
+    if (!rm) return false;
+    const r = match(rm.message.messageId, () => textOf(rm));
     if (r === 'binary') onBinary?.();
     return r === 'match';
   };
