@@ -38,7 +38,7 @@ import { countsShown, FrameStats, kindName, TimelineView } from './timelineView'
 import type { TimelineSnapshot } from './timelineSnapshot';
 import { Toolbar } from './toolbar';
 import { ViewState } from './viewState';
-import { OpenGapBand, openGapBand } from './openGapBand';
+import { OpenGapBand, openGapBand } from '../shared/openGapBand';
 import { TimeWindow } from './timeWindow';
 import { runViewKey } from './viewKeys';
 import { LaneScroll, Viewport } from './viewport';
@@ -134,7 +134,7 @@ export class TimelineApp {
         need: () => this.need(),
         send: (r) => {
           if (this.pages.pagesRequested === 1) performance.mark('seqscope:first-request');
-          this.channel.post({ type: 'requestPage', ...r });
+          this.channel.post({ type: 'requestPage', ...r, ...this.time.pageFollow(!!this.session?.live, this.layout?.plotW) });
         },
         nextId: () => this.ids.next(),
         maxWaitMs: () => (this.session?.standalone ? Infinity : REQUEST_MAX_WAIT_MS),

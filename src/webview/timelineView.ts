@@ -11,7 +11,7 @@ import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './forma
 import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
 import { OverviewStrip } from './overviewStrip';
-import type { OpenGapBand } from './openGapBand';
+import type { OpenGapBand } from '../shared/openGapBand';
 import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
 import type { DrawnLabel, DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
