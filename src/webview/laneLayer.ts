@@ -1,6 +1,6 @@
 /**
  * The lanes' marks, rendered into an offscreen canvas three screens wide (the view and one
- * screen either side) for a range of lanes. The visible canvas copies from it: while the user
+ * screen either side; the view alone while it follows a live session) for a range of lanes. The visible canvas copies from it: while the user
  * drags or zooms, a frame is one image copy (shifted, or scaled while zooming) instead of
  * thousands of marks to rasterise, which is what costs a frame, not the JavaScript. The layer is
  * rendered again when the gesture settles, when new pages or a new selection change what it
