@@ -16,6 +16,7 @@ import { assertNever } from '../core/util/assertNever';
 import type { EventView, HostMessage, KeyOrder, PanelRestore, ReplayAction, ReplayInfo, ReplaySpeed, TimelineFilter, WebviewMessage } from '../shared/protocol';
 import type { StandalonePreview } from '../shared/standaloneEmbed';
 import { answerFromPreview, TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
+import type { LiveFollow } from '../shared/liveWindow';
 import type { TimelineService } from '../timeline/timelineService';
 
 /** Longest a load waits for the webview to paint its first view (see `firstView`). */
@@ -42,7 +43,7 @@ export interface ControlledSession {
   readonly sourcePaths: readonly string[];
   readonly filter: TimelineFilter;
   readonly keyOrder: KeyOrder;
-  readonly timeline: Pick<TimelineService, 'handle' | 'firstView' | 'initMessage' | 'overview'>;
+  readonly timeline: Pick<TimelineService, 'handle' | 'firstView' | 'initMessage' | 'liveInit' | 'overview'>;
   readonly replay: {
     readonly active: boolean;
     readonly position: number;
@@ -112,6 +113,8 @@ export class TimelineController<S extends ControlledSession> {
   private sessionSubs: Subscription[] = [];
   /** The key order the webview was last told (with `init` or `keyOrder`). */
   private postedKeyOrder: KeyOrder | undefined;
+  /** How the webview follows the live session shown, as its last page request said (undefined: it does not). */
+  private follow: LiveFollow | undefined;
   /** What the webview keeps for a reload (see PanelRestore). */
   restore: PanelRestore | undefined;
   private readonly replayPost: Throttle;
@@ -309,6 +312,7 @@ export class TimelineController<S extends ControlledSession> {
 
   /** Requests go to `session` from now on (none: nothing is answered); `drop`: what waits was about another view. */
   private answerFrom(session: S | undefined, drop: boolean): void {
+    this.follow = undefined;
     this.requests.answerWith(session ? this.answerer(session) : NOTHING, drop);
   }
 
@@ -359,8 +363,8 @@ export class TimelineController<S extends ControlledSession> {
         return;
       case 'ready': {
         const s = st.session;
-        // A live session re-inits every second as it grows: no page ahead, it would be stale.
-        if (s.live) this.post(s.timeline.initMessage(s.replay.info()));
+        // A live session re-inits as it grows: with the page of the window the webview follows.
+        if (s.live) this.post(s.timeline.liveInit(s.replay.info(), this.follow));
         else {
           // With the page the webview asks for first, computed ahead after the load: no round trip.
           const view = s.timeline.firstView(s.replay.info());
@@ -419,6 +423,9 @@ export class TimelineController<S extends ControlledSession> {
           await this.host.setKeyOrder(m.order).finally(() => this.post({ type: 'keyOrder', order: s.keyOrder }));
           return {};
         case 'requestPage':
+          // The view's next page comes with each refresh while it follows the data.
+          this.follow = s.live && m.follow ? { ...m.follow, lanes: m.lanes } : undefined;
+          return { reply: await s.timeline.handle(m) };
         case 'requestDetail':
           return { reply: await s.timeline.handle(m) };
         default:

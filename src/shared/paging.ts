@@ -44,7 +44,10 @@ export interface PageWindow {
 export function pageWindow(view: TimeWindow, widthPx: number): PageWindow {
   const span = Math.max(MIN_SPAN_MS, view.t1 - view.t0);
   const level = Math.ceil(Math.log2(span) * 2) / 2;
-  const levelSpan = 2 ** level; // ≥ span, < span·√2
+  // 2^level (≥ span, < span·√2) as a power of two times √2: the same double in every engine, so
+  // the host's pages ahead match the webview's requests to the bit (engines' pow(2, k + ½) differ
+  // in the last bit).
+  const levelSpan = 2 ** Math.floor(level) * (level % 1 ? Math.SQRT2 : 1);
   const step = levelSpan / 2;
   const pageSpan = levelSpan * 2 + step;
   // Start on the grid, at least half a level span before the view starts.

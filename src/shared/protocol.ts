@@ -13,6 +13,7 @@ import type { TimePercentiles } from '../core/replay/timePercentiles';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { TraceFilterSpec } from '../core/trace/traceFilter';
 import type { WireLanes } from './laneWire';
+import type { LiveFollow } from './liveWindow';
 import type { PanelRestore } from './panelRestore';
 import type { WirePage } from './pageWire';
 import type { CursorState, EventView, LaneInfo, LiveConnection, Overview } from './timelineModel';
@@ -65,6 +66,9 @@ export interface SessionInfo {
 export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
   lanes: WireLanes;
 }
+
+/** A page request's view following a live session: what it keeps in view and its plot's width (CSS px). */
+export type PageFollow = Pick<LiveFollow, 'window' | 'widthPx'>;
 
 /** Keys, kinds, number range, attribute value: one filter for tree, timeline and exports. */
 export type TimelineFilter = TraceFilterSpec;
@@ -119,7 +123,7 @@ export interface MessageDetail {
   percentiles?: { key?: TimePercentiles; all: TimePercentiles };
 }
 
-/** A page the host computed before it was asked: the fit-all window, the first lanes. */
+/** A page the host computed before it was asked: the fit-all window and the first lanes, or a live view's next page. */
 export interface FirstPage {
   t0: number;
   t1: number;
@@ -157,7 +161,12 @@ export type HostMessage =
 export type WebviewMessage =
   /** `shown`: the session the webview already shows from the first view embedded in its page. */
   | { type: 'ready'; shown?: string }
-  | { type: 'requestPage'; requestId: number; t0: number; t1: number; buckets: number; lanes: number[] }
+  /**
+   * `follow`: the view follows a live session (what it keeps in view, its plot's width): with each
+   * refresh the host sends the page the view will ask for next along with the `init` (its
+   * `firstPage`), so a refresh draws without a round trip.
+   */
+  | { type: 'requestPage'; requestId: number; t0: number; t1: number; buckets: number; lanes: number[]; follow?: PageFollow }
   | { type: 'requestDetail'; requestId: number; eventId: number }
   | { type: 'replay'; action: ReplayAction }
   | { type: 'setSpeed'; speed: ReplaySpeed }

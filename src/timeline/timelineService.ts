@@ -8,6 +8,7 @@ import { decodeMdp3Base64, isMdp3Error } from '../core/capture/mdp3';
 import type { ReceivedMessage } from '../core/capture/captureRecord';
 import type { HostMessage, LaneInfo, MessageDetail, ReplayInfo, TimelineFilter, WebviewMessage, WireSessionInfo } from '../shared/protocol';
 import { PREVIEW_BUCKETS, PREVIEW_LANES, StandalonePreview } from '../shared/standaloneEmbed';
+import { followPageWindow, LiveFollow } from '../shared/liveWindow';
 import { fitWindow, laneBlock, pageWindow } from '../shared/paging';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { CaptureSession } from './captureSession';
@@ -163,6 +164,20 @@ export class TimelineService {
   /** The `init` message for a webview: the session, its overview and filter, and `replay`. */
   initMessage(replay: ReplayInfo): StandalonePreview['init'] {
     return { type: 'init', session: this.info(), overview: this.overview(), filter: this.filter, keyOrder: this.order, replay };
+  }
+
+  /**
+   * A live session's `init` for a webview following it as `follow` says (absent: not following),
+   * with the page that webview asks for next as its `firstPage` (shared/liveWindow.ts): the
+   * refresh is drawn without a round trip for its page.
+   */
+  liveInit(replay: ReplayInfo, follow: LiveFollow | undefined): StandalonePreview['init'] {
+    const init = this.initMessage(replay);
+    if (!follow) return init;
+    const win = followPageWindow(init.session, follow);
+    const lanes = follow.lanes;
+    const page = packPage(this.query({ t0: win.t0, t1: win.t1, buckets: win.buckets, lanes, position: this.position }));
+    return { ...init, firstPage: { t0: win.t0, t1: win.t1, lanes, page } };
   }
 
   /**

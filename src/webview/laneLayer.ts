@@ -1,6 +1,6 @@
 /**
  * The lanes' marks, rendered into an offscreen canvas three screens wide (the view and one
- * screen either side) for a range of lanes. The visible canvas copies from it: while the user
+ * screen either side; the view alone while it follows a live session) for a range of lanes. The visible canvas copies from it: while the user
  * drags or zooms, a frame is one image copy (shifted, or scaled while zooming) instead of
  * thousands of marks to rasterise, which is what costs a frame, not the JavaScript. The layer is
  * rendered again when the gesture settles, when new pages or a new selection change what it
@@ -17,12 +17,13 @@
  */
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
 import { Kind } from '../shared/timelineModel';
+import { ColumnHeights, TickRuns } from './columnRuns';
 import { count, missingRange } from './format';
 import { placeLabels } from './labelPlacement';
 import { HitList } from './layout';
 import { emptyStats, LayerStats } from './layerStats';
 import { markerSprites, SPRITE, Sprites } from './markerSprites';
-import type { OpenGapBand } from './openGapBand';
+import type { OpenGapBand } from '../shared/openGapBand';
 import { PointMarks } from './pointMarks';
 import { Theme, withAlpha } from './theme';
 import type { DrawnMark } from './timelineSnapshot';
@@ -69,17 +70,16 @@ interface GapLabel {
 export class LaneLayer {
   private readonly canvas: OffscreenCanvas | HTMLCanvasElement;
   private readonly ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
-  /**
-   * What the frames copy from: an immutable bitmap of the rendered layer. Copying from a live
-   * canvas costs a snapshot of it on every frame; a bitmap is taken once per render.
-   */
-  private bitmap: ImageBitmap | undefined;
   readonly hits = new HitList();
   spec: LayerSpec | undefined;
   stats: LayerStats = emptyStats();
   private sprites: Sprites | undefined;
   /** A lane's point findings by marker (collectPoints, then stampPoints). */
   private readonly points = new PointMarks();
+  /** A lane's bars by pixel column (density), and its ticks as runs of columns (messages). */
+  private readonly columns = new ColumnHeights();
+  private tickMid = 0;
+  private readonly ticks = new TickRuns((c0, c1) => this.ctx.rect(c0 - 0.75, this.tickMid - 7, c1 - c0 + 0.5, 12));
 
   constructor() {
     this.canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
@@ -88,9 +88,14 @@ export class LaneLayer {
     this.ctx = ctx;
   }
 
-  /** The rendered layer, to copy from; its size is the layer's in device pixels. */
+  /**
+   * The rendered layer, to copy from; its size is the layer's in device pixels. The canvas itself,
+   * not a bitmap taken from it: the browser keeps its snapshot until the next render, while a
+   * transferred bitmap has the marks rasterised at the transfer and a new backing store made
+   * for the next render, which cost more than the marks.
+   */
   get image(): CanvasImageSource & { width: number; height: number } {
-    return this.bitmap ?? this.canvas;
+    return this.canvas;
   }
 
   get t1(): number {
@@ -144,10 +149,6 @@ export class LaneLayer {
       const got = spec.pageFor(-1);
       if (got) this.drawInvalid(spec, got.page.invalid, spec.invalidHeight / 2);
     }
-    if (this.canvas instanceof OffscreenCanvas) {
-      this.bitmap?.close();
-      this.bitmap = this.canvas.transferToImageBitmap();
-    }
   }
 
   private x(t: number): number {
@@ -178,10 +179,12 @@ export class LaneLayer {
     if (lp.findingsOmitted > 0) this.sayOmitted(s, lp.findingsOmitted, y);
   }
 
-  /** Messages per bucket: columns, height by share of the busiest bucket in view. */
+  /**
+   * Messages per bucket: columns, height by share of the busiest bucket in view; each column
+   * keeps its tallest bucket and columns of one height fill as one rectangle (columnRuns.ts).
+   */
   private drawDensity(s: LayerSpec, page: TimelinePage, d: readonly number[], mid: number, h: number): void {
     const ctx = this.ctx;
-    const st = this.stats.marks;
     const bw = (page.t1 - page.t0) / page.buckets;
     const b0 = Math.max(0, Math.floor((s.t0 - page.t0) / bw));
     const b1 = Math.min(d.length, Math.ceil((this.t1 - page.t0) / bw) + 1);
@@ -189,26 +192,22 @@ export class LaneLayer {
     const v1 = Math.min(d.length, Math.ceil((s.viewT1 - page.t0) / bw) + 1);
     let max = 1;
     for (let b = v0; b < v1; b++) if (d[b] > max) max = d[b];
-    ctx.fillStyle = s.theme.message;
-    ctx.beginPath();
-    let lastCol = NaN;
-    let lastH = 0;
+    const cols = this.columns;
+    cols.reset(s.widthPx);
     const hMax = h - 10;
     for (let b = b0; b < b1; b++) {
       const c = d[b];
       if (!c) continue;
-      const x0 = this.x(page.t0 + b * bw);
-      const x1 = this.x(page.t0 + (b + 1) * bw);
-      const bh = Math.max(2, hMax * Math.sqrt(Math.min(1, c / max)));
-      // Several buckets in one pixel column: keep the tallest.
-      const col = Math.floor(x0);
-      if (col === lastCol && bh <= lastH) continue;
-      ctx.rect(col, mid - bh / 2, Math.max(1, x1 - x0), bh);
-      if (col !== lastCol && this.visible(page.t0 + (b + 0.5) * bw)) st.density++;
-      lastCol = col;
-      lastH = bh;
+      const x0 = Math.floor(this.x(page.t0 + b * bw));
+      cols.bar(x0, Math.max(x0 + 1, Math.round(this.x(page.t0 + (b + 1) * bw))), Math.max(2, hMax * Math.sqrt(Math.min(1, c / max))));
     }
+    ctx.fillStyle = s.theme.message;
+    ctx.beginPath();
+    cols.runs((c0, c1, bh) => ctx.rect(c0, Math.round(mid - bh / 2), c1 - c0, bh));
     ctx.fill();
+    // Columns in view holding a bar, for the test hook.
+    const st = this.stats.marks;
+    for (let c = Math.max(0, Math.floor(this.x(s.viewT0))), e = Math.min(s.widthPx, Math.ceil(this.x(s.viewT1))); c < e; c++) if (cols.at(c) > 0) st.density++;
   }
 
   /**
@@ -412,9 +411,10 @@ export class LaneLayer {
       if (r >= s.viewT0 && a <= s.viewT1) st.hold++;
     }
     ctx.stroke();
-    // Release ticks, one per pixel column.
+    // Release ticks, one per pixel column; adjacent columns fill as one rectangle (columnRuns.ts).
     ctx.fillStyle = th.message;
     ctx.beginPath();
+    this.tickMid = mid;
     let lastCol = NaN;
     let selectedX: number | undefined;
     for (let i = 0; i < n; i++) {
@@ -426,11 +426,12 @@ export class LaneLayer {
       if (id === s.selectedId) selectedX = x;
       if (col === lastCol && id !== s.selectedId) continue;
       lastCol = col;
-      ctx.rect(col - 0.75, mid - 7, 1.5, 12);
+      this.ticks.add(col);
       if (this.visible(t)) st.message++;
       this.hits.push(id, Kind.message, x, mid, 0, 0);
       this.list(this.stats.messages, { id, kind: 'message', x, y: mid }, t);
     }
+    this.ticks.flush();
     ctx.fill();
     // After the fill: the ring is a path of its own.
     if (selectedX !== undefined) this.drawSelection(th, selectedX, mid);

@@ -4,8 +4,8 @@
  * do to it: zoom, pan, fit all, follow live and what following keeps in view. Each of those
  * reports the change, so the view redraws and asks for pages once it settles.
  */
-import type { SessionInfo } from '../shared/protocol';
-import { liveDataEnd, OpenGapBand } from './openGapBand';
+import type { PageFollow, SessionInfo } from '../shared/protocol';
+import { liveDataEnd, OpenGapBand } from '../shared/openGapBand';
 import { FollowWindow, liveDomain, Viewport } from './viewport';
 
 /** The factor one zoom step (the toolbar's buttons, the + and − keys) zooms by. */
@@ -35,6 +35,12 @@ export class TimeWindow {
     this.vp = new Viewport(t0, t1, plotW);
     this.vp.setFollow(!!session.live, this.followWindow);
     return false;
+  }
+
+  /** What a page request says while the window follows a live session (see PageFollow); nothing otherwise. */
+  pageFollow(live: boolean, plotW: number | undefined): { follow?: PageFollow } {
+    const vp = this.vp;
+    return live && vp?.follow && plotW !== undefined ? { follow: { window: vp.followWindow, widthPx: plotW } } : {};
   }
 
   zoom(factor: number): void {

@@ -38,7 +38,7 @@ import { countsShown, FrameStats, kindName, TimelineView } from './timelineView'
 import type { TimelineSnapshot } from './timelineSnapshot';
 import { Toolbar } from './toolbar';
 import { ViewState } from './viewState';
-import { OpenGapBand, openGapBand } from './openGapBand';
+import { OpenGapBand, openGapBand } from '../shared/openGapBand';
 import { TimeWindow } from './timeWindow';
 import { runViewKey } from './viewKeys';
 import { LaneScroll, Viewport } from './viewport';
@@ -134,7 +134,7 @@ export class TimelineApp {
         need: () => this.need(),
         send: (r) => {
           if (this.pages.pagesRequested === 1) performance.mark('seqscope:first-request');
-          this.channel.post({ type: 'requestPage', ...r });
+          this.channel.post({ type: 'requestPage', ...r, ...this.time.pageFollow(!!this.session?.live, this.layout?.plotW) });
         },
         nextId: () => this.ids.next(),
         maxWaitMs: () => (this.session?.standalone ? Infinity : REQUEST_MAX_WAIT_MS),
@@ -265,6 +265,7 @@ export class TimelineApp {
   private init(session: SessionInfo, overview: Overview, filter: TimelineFilter, keyOrder: KeyOrder, replay: ReplayInfo): void {
     performance.mark('seqscope:init');
     const previous = this.session?.id;
+    const keysBefore = this.session?.lanes.length;
     // Another session (a detached live session's recording, reopened): an error about the one
     // before — "detach the live session first" — no longer holds.
     if (this.session && this.session.id !== session.id) this.shell.clearError();
@@ -279,13 +280,11 @@ export class TimelineApp {
     this.openBands = new Map(bands.map((b) => [b.key, b]));
     // The same live session, grown (it re-inits every second), keeps its window.
     const grown = this.time.open(session, bands, previous, this.layout?.plotW ?? 800);
-    this.filterBar.setup(
-      session.lanes.map((l) => l.name),
-      !session.standalone,
-      session.seqBits,
-    );
+    // A live session grown keeps its keys (and gains some): its filter bar and legend stay as they are.
+    const names = session.lanes.map((l) => l.name);
+    if (!grown || names.length !== keysBefore) this.filterBar.setup(names, !session.standalone, session.seqBits);
     this.filterBar.set(filter);
-    this.shell.legend(!session.standalone, keyHint(!session.standalone));
+    if (!grown) this.shell.legend(!session.standalone, keyHint(!session.standalone));
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
     // A live session opens following its data, not on a window saved while it was smaller.
@@ -392,6 +391,7 @@ export class TimelineApp {
       // Mid-gesture, copy the lane layer shifted or scaled; render it again once settled.
       allowStale,
       openBands: this.openBands,
+      following: !!session.live && vp.follow,
     });
     this.stats = stats;
     this.toolbar.follow(!!session.live, vp.state, vp.followWindow);

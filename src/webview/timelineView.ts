@@ -11,7 +11,7 @@ import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './forma
 import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
 import { OverviewStrip } from './overviewStrip';
-import type { OpenGapBand } from './openGapBand';
+import type { OpenGapBand } from '../shared/openGapBand';
 import { inside, Layout, Rect, scrollThumb } from './layout';
 import { Theme, withAlpha } from './theme';
 import type { DrawnLabel, DrawnLane, DrawnMark, MarkCounts } from './timelineSnapshot';
@@ -39,6 +39,8 @@ export interface FrameInput {
   allowStale: boolean;
   /** A live session's open gaps by lane key (bands growing while they wait). */
   openBands?: ReadonlyMap<number, OpenGapBand>;
+  /** The view follows a live session: it moves only with the data, never by a pan the layer's sides would serve. */
+  following?: boolean;
 }
 
 export interface FrameStats {
@@ -183,15 +185,17 @@ export class TimelineView {
     const overlap = spec ? Math.min(vp.t1, this.layer.t1) - Math.max(vp.t0, spec.t0) : 0;
     const usable = sameShape && ratio >= 1 / MAX_STALE_SCALE && ratio <= MAX_STALE_SCALE && overlap >= vp.span * 0.5;
     if (f.allowStale && usable) return 'copied';
+    // A screen either side to pan into; following live, the view alone (a third of the marks to draw).
+    const side = f.following ? 0 : W;
     this.layer.render({
       lanes: f.lanes,
       first: want.first,
       end: want.end,
       laneHeight: scroll.laneHeight,
       invalidHeight,
-      t0: vp.t0 - W * vp.msPerPx,
+      t0: vp.t0 - side * vp.msPerPx,
       msPerPx: vp.msPerPx,
-      widthPx: 3 * W,
+      widthPx: W + 2 * side,
       viewT0: vp.t0,
       viewT1: vp.t1,
       pageFor,

@@ -6,23 +6,10 @@
  * Times are the engine clock (ms since the epoch, fractional). At ~1.8e12 ms a double still
  * resolves ~0.0004 ms, so the narrowest window is kept well above that.
  */
-import { FIT_PAD, fitWindow, MIN_SPAN_MS } from '../shared/paging';
+import { clampSpan, FollowWindow, followView, maxSpanOf } from '../shared/liveWindow';
+import { FIT_PAD, fitWindow } from '../shared/paging';
 
-/** What "Follow live" keeps in view: the whole session, or its last N milliseconds. */
-export type FollowWindow = 'all' | number;
-
-/** The narrowest window a live session shows: its first arrivals are not a degenerate span. */
-export const LIVE_MIN_SPAN_MS = 5_000;
-
-/**
- * A live session's time range: it ends where the data (or a wait) ends and spans at least
- * LIVE_MIN_SPAN_MS; a start that is not a time yet (nothing has arrived) is not taken as one.
- */
-export function liveDomain(start: number, end: number): { t0: number; t1: number } {
-  const t1 = Number.isFinite(end) && end > 0 ? end : start;
-  const t0 = Number.isFinite(start) && start > 0 && start <= t1 ? start : t1;
-  return { t0: Math.min(t0, t1 - LIVE_MIN_SPAN_MS), t1 };
-}
+export { type FollowWindow, LIVE_MIN_SPAN_MS, liveDomain } from '../shared/liveWindow';
 
 /** A live session's view: following the data, paused by the user's own move, or neither (a capture). */
 export type FollowState = 'off' | 'following' | 'paused';
@@ -59,7 +46,7 @@ export class Viewport {
 
   /** Widest window: the session with its padding (zooming further out only shows emptiness). */
   get maxSpan(): number {
-    return (this.domainT1 - this.domainT0) * (1 + 2 * FIT_PAD);
+    return maxSpanOf(this.domainT0, this.domainT1);
   }
 
   setWidth(px: number): void {
@@ -156,13 +143,7 @@ export class Viewport {
   /** The data grew (after setDomain): when following, the window goes where the rule puts it. */
   followEnd(): void {
     if (!this.following) return;
-    if (this.window === 'all') {
-      this.fitAll();
-      return;
-    }
-    this.t1 = this.liveEnd;
-    this.t0 = this.t1 - this.window;
-    this.clamp();
+    ({ t0: this.t0, t1: this.t1 } = followView(this.domainT0, this.domainT1, this.window));
   }
 
   /** The latest a window may end: the data's end and its padding. */
@@ -197,11 +178,6 @@ export class Viewport {
     if (this.t0 + span > hi) this.t0 = hi - span;
     this.t1 = this.t0 + span;
   }
-}
-
-function clampSpan(span: number, max: number): number {
-  if (!(span > 0)) return MIN_SPAN_MS;
-  return Math.min(max, Math.max(MIN_SPAN_MS, span));
 }
 
 /** Vertical scrolling of lanes (the canvas draws only the lanes in view). */

@@ -73,6 +73,7 @@ function fakeSession(id: string) {
       },
       firstView: () => ({ init: init(id), page: undefined }),
       initMessage: () => init(id),
+      liveInit: (_replay, follow) => ({ ...init(id), ...(follow ? { firstPage: { t0: 0, t1: 1, lanes: follow.lanes, page: { follow } as never } } : {}) }),
       overview: () => ({}) as never,
     },
     replay: {
@@ -119,7 +120,14 @@ function fakePanel(active?: ControlledSession) {
 /** The state's kind, read afresh (not narrowed by an earlier assertion). */
 const kindOf = (c: TimelineController<ControlledSession>): string => c.state.kind;
 
-const pageRequest = (requestId: number): WebviewMessage => ({ type: 'requestPage', requestId, t0: 0, t1: 10, buckets: 4, lanes: [0] });
+const pageRequest = (requestId: number): Extract<WebviewMessage, { type: 'requestPage' }> => ({
+  type: 'requestPage',
+  requestId,
+  t0: 0,
+  t1: 10,
+  buckets: 4,
+  lanes: [0],
+});
 
 describe('TimelineController', () => {
   it('load → preview → ready: progress, then the first view, then the session answers what waited', async () => {
@@ -333,5 +341,50 @@ describe('TimelineController', () => {
     assert.equal(timers.pending, 0, 'nothing more to post');
     a.changed.fire();
     assert.equal(inits(), before + 3, 'idle again: at once');
+  });
+
+  it('a live refresh brings the page of the window the webview follows, as its last page request said; none once it stops following', async () => {
+    const { c, posted, timers } = fakePanel();
+    const a = fakeSession('a');
+    (a.session as { live: unknown }).live = {};
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    const lastInit = () => posted.filter((m) => m.type === 'init').at(-1);
+    const refresh = () => {
+      timers.advance(LIVE_POST_MS);
+      a.changed.fire();
+    };
+    refresh();
+    assert.equal(lastInit()?.firstPage, undefined, 'before any page request: nothing to send ahead');
+    c.receive({ ...pageRequest(1), lanes: [0, 1], follow: { window: 'all', widthPx: 900 } });
+    await settle();
+    refresh();
+    assert.deepEqual(lastInit()?.firstPage, { t0: 0, t1: 1, lanes: [0, 1], page: { follow: { window: 'all', widthPx: 900, lanes: [0, 1] } } });
+    c.receive({ ...pageRequest(2), follow: { window: 60_000, widthPx: 900 } });
+    await settle();
+    refresh();
+    assert.deepEqual(lastInit()?.firstPage?.page, { follow: { window: 60_000, widthPx: 900, lanes: [0] } }, 'the last request says');
+    c.receive(pageRequest(3));
+    await settle();
+    refresh();
+    assert.equal(lastInit()?.firstPage, undefined, 'following paused: the webview asks for what it needs');
+  });
+
+  it('forgets how the webview followed a session once another is shown', async () => {
+    const { c, posted, timers } = fakePanel();
+    const a = fakeSession('a');
+    const b = fakeSession('b');
+    (a.session as { live: unknown }).live = {};
+    (b.session as { live: unknown }).live = {};
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    c.receive({ ...pageRequest(1), follow: { window: 'all', widthPx: 900 } });
+    await settle();
+    c.attach(b.session);
+    timers.advance(LIVE_POST_MS);
+    b.changed.fire();
+    const inits = posted.filter((m) => m.type === 'init');
+    assert.equal(inits.at(-1)?.session.id, 'b');
+    assert.equal(inits.at(-1)?.firstPage, undefined);
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { FIT_PAD } from '../../../src/shared/paging';
 import { placeLabels } from '../../../src/webview/labelPlacement';
-import { liveDataEnd, openGapBand } from '../../../src/webview/openGapBand';
+import { liveDataEnd, openGapBand } from '../../../src/shared/openGapBand';
 import { Sequencer } from '../../../src/core/sequencer/sequencer';
 import { openStateOf } from '../../../src/core/sequencer/openState';
 import { FollowWindow, LIVE_MIN_SPAN_MS, liveDomain, Viewport } from '../../../src/webview/viewport';

@@ -78,6 +78,18 @@ describe('webview pageWindow (which page to request)', () => {
     }
   });
 
+  it("spans a power of two, or one times √2 at a half level: a double every engine computes alike (pow(2, k + ½) differs in the last bit between Node's and the webview's)", () => {
+    for (const k of [-5, 3, 13, 14, 21, 22]) {
+      const half = pageWindow({ t0: T0, t1: T0 + 2 ** k * 1.3 }, 1000);
+      const L = 2 ** k * Math.SQRT2;
+      assert.equal(half.level, k + 0.5);
+      assert.equal(half.t1, half.t0 + (L * 2 + L / 2), `2^${k}·√2`);
+      assert.equal(half.t0, Math.floor((T0 - L / 2) / (L / 2)) * (L / 2));
+      const whole = pageWindow({ t0: T0, t1: T0 + 2 ** k * 0.9 }, 1000);
+      assert.equal(whole.t1, whole.t0 + 2 ** k * 2.5, `2^${k}`);
+    }
+  });
+
   it('asks for the same page for nearby views (so the cache hits)', () => {
     const a = pageWindow({ t0: T0 + 10_000, t1: T0 + 20_000 }, 1000);
     const b = pageWindow({ t0: T0 + 10_400, t1: T0 + 20_300 }, 1000);
