@@ -16,6 +16,7 @@ import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
 import { InputError } from '../core/util/inputError';
+import { sideLaneOf } from '../timeline/compareLanes';
 
 /** Who watches a load (a timeline opened with it). */
 export interface LoadWatcher {
@@ -211,6 +212,7 @@ export class SessionManager extends Disposable {
       if (notes.length) s.notes = notes;
       s.inputFormat = how.inputFormat;
       s.comparison = comparison;
+      if (comparison) s.timeline.alsoReceivedOn = sideLaneOf(data.log, comparison.paths[0].length);
       return s;
     });
     // The worker's first view is this session's: not computed again below.

@@ -107,3 +107,11 @@ export function comparisonIndex(f: ComparisonFacts): ComparisonIndex {
   if (!i) indexes.set(f, (i = new ComparisonIndex(f)));
   return i;
 }
+
+/**
+ * The side lane an arrival of a comparison session came in on: its key's A or B lane, which sit
+ * just above the merged lane it is logged on. `firstB`: the index of side B's first file.
+ */
+export function sideLaneOf(log: { readonly key: { get(i: number): number }; readonly file: { get(i: number): number } }, firstB: number) {
+  return (arrival: number): number => log.key.get(arrival) - (log.file.get(arrival) < firstB ? 2 : 1);
+}

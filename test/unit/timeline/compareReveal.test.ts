@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveOptions } from '../../../src/core/sequencer/sequencingOptions';
 import { Kind } from '../../../src/shared/timelineModel';
-import { comparisonIndex, ComparisonFacts } from '../../../src/timeline/compareLanes';
+import { comparisonIndex, ComparisonFacts, sideLaneOf } from '../../../src/timeline/compareLanes';
+import { TimelineService } from '../../../src/timeline/timelineService';
+import { unpackPage } from '../../../src/shared/pageWire';
 import { inRun, missedRangeEvent } from '../../../src/timeline/compareReveal';
 import { comparisonNotes, sidesLine, totalsLine } from '../../../src/timeline/comparisonWords';
 import { loadComparison } from '../../../src/timeline/node/loadComparison';
@@ -95,6 +97,41 @@ describe('step-through replay of a comparison session', () => {
         assert.ok(st.keys.length > 0);
         for (const k of st.keys) assert.equal(session.keyNames[k.keyIndex], k.key);
         assert.ok(st.keys.every((k) => f.roles[k.keyIndex].side === 'merged'));
+      }
+    } finally {
+      p.remove();
+    }
+  });
+});
+
+describe('a comparison session’s lanes while replaying', () => {
+  it('count each arrival as received on its side’s lane and on the merged lane, up to every position and at the end as the summary does', async () => {
+    const p = writePair({
+      stream: { seed: 6, keys: 2, messagesPerKey: 80, startSeq: 10, reorderFraction: 0, redeliveries: 2, republishes: 0, burstGapMs: 2, intraBurstMs: 0.3 },
+      dropA: 0.1,
+      dropB: 0.1,
+    });
+    try {
+      const { session, comparison: f } = await loadComparison({ a: [p.a], b: [p.b], labels: ['a', 'b'] }, CME16);
+      const svc = new TimelineService(session, { id: 'c', title: 'a ⇄ b', options: '' });
+      svc.alsoReceivedOn = sideLaneOf(session.log, 1);
+      const { start, end } = session.timeRange;
+      const lanes = session.keyNames.map((_, i) => i);
+      const n = session.arrivalCount;
+      for (const at of [7, n, n + 1, 3]) {
+        svc.position = at;
+        const reply = await svc.handle({ type: 'requestPage', requestId: 1, t0: start, t1: end, buckets: 50, lanes });
+        assert.ok(reply?.type === 'page');
+        for (const lane of unpackPage(JSON.parse(JSON.stringify(reply.page))).lanes) {
+          const role = f.roles[lane.key];
+          let received = 0;
+          for (let i = 0; i < Math.min(at, n); i++) {
+            const side = session.log.file.get(i) === 0 ? 'a' : 'b';
+            if (f.roles[session.log.key.get(i)].key === role.key && (role.side === 'merged' || role.side === side)) received++;
+          }
+          assert.equal(lane.countsAt!.received, received, `${session.keyNames[lane.key]} at ${at}`);
+          if (at > n) assert.equal(received, session.summary.byKey[lane.key].received);
+        }
       }
     } finally {
       p.remove();

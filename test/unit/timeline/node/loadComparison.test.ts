@@ -4,6 +4,7 @@ import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions
 import { compareLaneName, CompareLanes, missedOnLane } from '../../../../src/timeline/compareLanes';
 import { loadComparison } from '../../../../src/timeline/node/loadComparison';
 import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { lanesOf } from '../../../../src/timeline/timelineService';
 import { PairOptions } from '../../../../scripts/lib/abPairGenerator';
 import { writePair } from '../../../support/abPairFiles';
 
@@ -71,6 +72,13 @@ describe('loadComparison (two captures as one session)', () => {
         assert.deepEqual([c.both, c.onlyA, c.onlyB, c.lostBoth], [k.both, k.onlyA, k.onlyB, k.lostBoth], key);
       }
       assert.ok(t.totals.onlyA > 0 && t.totals.onlyB > 0 && t.totals.lostBoth > 0, 'the pair has every kind of difference');
+      // A merged lane holds both sides' copies: no hot key for that (hot is over 3× the lanes' mean).
+      assert.deepEqual(
+        lanesOf(session)
+          .filter((l) => l.hot)
+          .map((l) => l.name),
+        [],
+      );
       // The merged lane's events are those of a plain load of both files together.
       const plain = await loadSession([p.a, p.b], CME16);
       const merged = (s: typeof session, lane: (k: number) => boolean) => {
