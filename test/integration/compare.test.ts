@@ -174,6 +174,16 @@ describe('Compare with…', function () {
       apart.remove();
     }
 
+    // What a menu passes besides the session (the timeline's title bar: an object) is no side B: the list is asked.
+    let asked = 0;
+    stub('showQuickPick', (async () => {
+      asked++;
+      return undefined;
+    }) as unknown as typeof vscode.window.showQuickPick);
+    const count = api.manager.all.length;
+    assert.equal(await vscode.commands.executeCommand('seqscope.session.compareWith', a, { groupId: 1 }), undefined);
+    assert.deepEqual([asked, api.manager.all.length], [1, count]);
+
     const empty = join(pair.dir, 'empty.jsonl');
     writeFileSync(empty, '');
     const before = api.manager.all.length;

@@ -18,8 +18,8 @@ import { SessionViews } from './sessionViews';
 
 export function compareCommands(ctx: CommandContext, views: SessionViews): Handlers<'seqscope.session.compareWith'> {
   return {
-    // Automation passes side B as a session id, a file's Uri or several.
-    'seqscope.session.compareWith': (arg?: unknown, other?: string | vscode.Uri | vscode.Uri[]) => compareWith(ctx, views, arg, other),
+    // Automation passes side B as a session id, a file's Uri or several; what a menu passes besides is no side B.
+    'seqscope.session.compareWith': (arg?: unknown, other?: unknown) => compareWith(ctx, views, arg, sideBGiven(other)),
   };
 }
 
@@ -29,6 +29,11 @@ function sidePaths(s: Session, side: 'A' | 'B'): readonly string[] {
   if (!s.live) return s.sourcePaths;
   if (s.live.recording) return [s.live.recording];
   throw new InputError(`${s.title} records to no file, so there is nothing to compare as side ${side}: attach with a recording, or compare a capture`);
+}
+
+function sideBGiven(other: unknown): string | vscode.Uri | vscode.Uri[] | undefined {
+  if (typeof other === 'string' || other instanceof vscode.Uri) return other;
+  return Array.isArray(other) && other.length > 0 && other.every((u) => u instanceof vscode.Uri) ? other : undefined;
 }
 
 function targetFrom(ctx: CommandContext, other: string | vscode.Uri | vscode.Uri[]): CompareTarget {
