@@ -12,6 +12,7 @@ import { InputError } from '../core/util/inputError';
 import { maxEmbeddedRecords } from './settings';
 import { log } from './log';
 import { Session } from './session';
+import { exportComparison } from './exportComparison';
 
 export type ExportFormat = TraceFormat | 'html';
 
@@ -87,6 +88,8 @@ const extraExporters: Partial<Record<ExportFormat, Exporter>> = { html: exportHt
  * Returns the written path, or undefined when the user backed out.
  */
 export async function exportTrace(session: Session, extensionUri: vscode.Uri, req: ExportRequest = {}): Promise<string | undefined> {
+  // A comparison exports its rows (key, number, in A, in B, arrivals, Δt, messageIds).
+  if (session.comparison) return exportComparison(session, session.comparison, req);
   let format = req.format;
   if (!format) {
     const pick = await vscode.window.showQuickPick(

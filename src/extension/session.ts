@@ -13,6 +13,7 @@ import { Disposable } from './dispose';
 import type { InputFormat } from '../core/capture/captureReader';
 import { ReplayController } from './replayController';
 import type { OutageWords } from './outageWords';
+import type { ComparisonFacts } from '../timeline/compareLanes';
 /** What a live session shows about its source (src/extension/liveSession.ts keeps it current). */
 export interface LiveStatus {
   state: 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -72,6 +73,8 @@ export class Session extends Disposable {
   notes: readonly string[] | undefined;
   /** `text` when the captures were read as text archives (bare payloads), as the user chose. */
   inputFormat: InputFormat | undefined;
+  /** Set when the session is a comparison of two captures (Compare with…): its sides, counts and ranges. */
+  comparison: ComparisonFacts | undefined;
   private readonly disposed = new vscode.EventEmitter<void>();
   /** Fired once, when the session is closed. */
   readonly onDidDispose = this.disposed.event;

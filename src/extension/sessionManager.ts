@@ -15,6 +15,8 @@ import { byteProgress } from './byteProgress';
 import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
+import { InputError } from '../core/util/inputError';
+import { sideLaneOf } from '../timeline/compareLanes';
 
 /** Who watches a load (a timeline opened with it). */
 export interface LoadWatcher {
@@ -34,6 +36,8 @@ export interface OpenHow {
   readonly inputFormat?: InputFormat;
   /** The session's title, when not its files' names (a folder opened: the folder's name). */
   readonly title?: string;
+  /** A comparison (Compare with…): the paths are side A's files, then side B's from `firstB` on. */
+  readonly compare?: { readonly firstB: number; readonly labels: readonly [string, string] };
 }
 
 /** Why a load stopped early for memory, what the session holds, and what to do. */
@@ -122,7 +126,8 @@ export class SessionManager extends Disposable {
     }
     if (!session) await release();
     else {
-      session.version = version;
+      // A comparison is never "the same captures opened again".
+      if (!how.compare) session.version = version;
       if (prepared.decompressed || copy) session.whenFilesClosed(release);
     }
     return session;
@@ -135,7 +140,9 @@ export class SessionManager extends Disposable {
   findSame(paths: readonly string[], options: SequencingOptions, inputFormat?: InputFormat): Session | undefined {
     const version = captureVersion(paths);
     if (version === undefined) return undefined;
-    return this.sessions.find((s) => !s.live && !s.partial && s.version === version && sameOptions(s.options, options) && s.inputFormat === inputFormat);
+    return this.sessions.find(
+      (s) => !s.live && !s.partial && !s.comparison && s.version === version && sameOptions(s.options, options) && s.inputFormat === inputFormat,
+    );
   }
 
   private async load(
@@ -163,6 +170,7 @@ export class SessionManager extends Disposable {
             signal: abort.signal,
             inputFormat: how.inputFormat,
             copyTo,
+            compare: how.compare,
             onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
             firstView: watcher.firstView && {
               meta: {
@@ -184,7 +192,9 @@ export class SessionManager extends Disposable {
         }
       },
     );
-    const { session: data, cancelled, heapStop, notes } = result;
+    const { session: data, cancelled, heapStop, notes, comparison } = result;
+    // A side that holds nothing to compare: no session, the side named.
+    if (comparison?.problem) throw new InputError(comparison.problem);
     log().info(
       `opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`,
     );
@@ -201,6 +211,8 @@ export class SessionManager extends Disposable {
       if (prepared.damage.length) s.damage = prepared.damage;
       if (notes.length) s.notes = notes;
       s.inputFormat = how.inputFormat;
+      s.comparison = comparison;
+      if (comparison) s.timeline.alsoReceivedOn = sideLaneOf(data.log, comparison.paths[0].length);
       return s;
     });
     // The worker's first view is this session's: not computed again below.

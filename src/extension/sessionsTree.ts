@@ -16,14 +16,16 @@ import {
   KeyNode,
   LoadMoreNode,
   MeasureNode,
+  MissedGroupNode,
   SessionNode,
   sessionOf,
   SummaryNode,
   TreeNode,
 } from './sessionsTreeNodes';
+import { comparisonInfo, missedChildren, missedGroup } from './sessionsTreeCompare';
 
 export type { TreeNode } from './sessionsTreeNodes';
-export { EventNode, GroupNode, InfoNode, KeyNode, LoadMoreNode, MeasureNode, SessionNode, SummaryNode } from './sessionsTreeNodes';
+export { EventNode, GroupNode, InfoNode, KeyNode, LoadMoreNode, MeasureNode, MissedGroupNode, RangeNode, SessionNode, SummaryNode } from './sessionsTreeNodes';
 
 /**
  * The Sessions tree: session → summary, keys (each with its counts; hot keys marked) → Gaps /
@@ -106,7 +108,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       const names = s.data.keyNames;
       const listed = s.listedKeys();
       const keys = listed.length;
-      const out: TreeNode[] = [new SummaryNode(node)];
+      const out: TreeNode[] = [new SummaryNode(node), ...comparisonInfo(node)];
       if (s.filterActive) {
         const howMany = keyListing(s.filter)
           ? ` · ${keys.toLocaleString('en-US')} of ${names.length.toLocaleString('en-US')} ${noun(names.length, 'key')}`
@@ -137,8 +139,10 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
       if (c.late && shownKinds.includes('late')) groups.push('late');
       if (c.reordered && shownKinds.includes('reordered')) groups.push('reordered');
       if (c.resets && shownKinds.includes('reset')) groups.push('reset');
-      return groups.map((g) => new GroupNode(node, g, treePageSize()));
+      const missed = missedGroup(node, treePageSize());
+      return [...(missed ? [missed] : []), ...groups.map((g) => new GroupNode(node, g, treePageSize()))];
     }
+    if (node instanceof MissedGroupNode) return missedChildren(node);
     if (node instanceof GroupNode) {
       const s = sessionOf(node);
       const total = this.groupCount(node);
@@ -162,7 +166,7 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
   /** "Load more": shows another page of the list the node ends. */
   loadMore(node: LoadMoreNode): void {
     const parent = node.parent;
-    if (parent instanceof GroupNode) {
+    if (parent instanceof GroupNode || parent instanceof MissedGroupNode) {
       parent.shown += treePageSize();
       this.children.delete(parent);
       this.changed.fire(parent);

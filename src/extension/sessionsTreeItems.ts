@@ -27,6 +27,7 @@ import {
   SummaryNode,
   TreeNode,
 } from './sessionsTreeNodes';
+import { missedGroup, missedGroupItem, rangeItem } from './sessionsTreeCompare';
 
 /** What an item needs beyond its node: the active session, and a group's count at the replay position. */
 export interface ItemContext {
@@ -45,6 +46,8 @@ const ITEM_BUILDERS: { readonly [K in TreeNode['kind']]: ItemBuilder<Extract<Tre
   event: eventNodeItem,
   loadMore: loadMoreItem,
   info: infoItem,
+  missed: missedGroupItem,
+  range: rangeItem,
 };
 
 /** The tree item for `node`, by its kind. */
@@ -83,8 +86,8 @@ function sessionItem(node: SessionNode, active: Session | undefined): vscode.Tre
   const sum = s.data.summary;
   const live = s.live;
   if (live) return liveSessionItem(item, s, live);
-  item.contextValue = 'session';
-  item.iconPath = new vscode.ThemeIcon(active === s ? 'pulse' : 'file');
+  item.contextValue = s.comparison ? 'session.comparison' : 'session';
+  item.iconPath = new vscode.ThemeIcon(active === s ? 'pulse' : s.comparison ? 'diff' : 'file');
   item.description = `${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
   // A folder of archive files may hold thousands: the first few, and how many more.
   const files = s.sourcePaths
@@ -167,7 +170,7 @@ function keyItem(node: KeyNode): vscode.TreeItem {
   const c = s.data.keyCountsAt(node.key, s.position);
   const lane = s.lanes[node.key];
   const name = s.data.keyNames[node.key];
-  const hasFindings = c.gaps + c.duplicates + c.late + c.reordered + c.resets > 0;
+  const hasFindings = c.gaps + c.duplicates + c.late + c.reordered + c.resets > 0 || missedGroup(node, 1) !== undefined;
   const item = new vscode.TreeItem(displayKey(name), hasFindings ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `session:${s.id}:key:${node.key}`;
   item.iconPath = new vscode.ThemeIcon(lane.hot ? 'flame' : 'key', lane.hot ? new vscode.ThemeColor('charts.orange') : undefined);
@@ -215,7 +218,7 @@ function loadMoreItem(node: LoadMoreNode): vscode.TreeItem {
 /** The filter's info row. */
 function infoItem(node: InfoNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-  item.iconPath = new vscode.ThemeIcon('filter');
+  item.iconPath = new vscode.ThemeIcon(node.icon);
   item.tooltip = node.tooltip;
   item.contextValue = 'info';
   return item;

@@ -1,14 +1,15 @@
 /**
  * The Sessions tree's nodes: session → summary (→ hold and latency measures), keys → finding
  * groups → events; invalid records in their own group; "Load more" ending a long list; the
- * filter's info row. Each knows its parent, so `reveal` works.
+ * filter's info row; a comparison's missed ranges under its lanes. Each knows its parent, so `reveal` works.
  */
 import type { FindingGroup } from '../core/trace/traceFilter';
 import type { TimeMeasure } from '../core/replay/timePercentiles';
 import type { EventView } from '../shared/timelineModel';
 import type { Session } from './session';
+import type { MissedRange } from '../core/compare/compareResult';
 
-export type TreeNode = SessionNode | SummaryNode | MeasureNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode;
+export type TreeNode = SessionNode | SummaryNode | MeasureNode | KeyNode | GroupNode | EventNode | LoadMoreNode | InfoNode | MissedGroupNode | RangeNode;
 
 export class SessionNode {
   readonly kind = 'session';
@@ -66,7 +67,7 @@ export class EventNode {
 export class LoadMoreNode {
   readonly kind = 'loadMore';
   constructor(
-    readonly parent: GroupNode | SessionNode,
+    readonly parent: GroupNode | SessionNode | MissedGroupNode,
     readonly remaining: number,
   ) {}
 }
@@ -77,7 +78,37 @@ export class InfoNode {
     readonly parent: SessionNode,
     readonly label: string,
     readonly tooltip: string,
+    /** A codicon (default: the filter's). */
+    readonly icon = 'filter',
   ) {}
+}
+
+/** Under a comparison session's lane: the numbers that lane's side missed (the merged lane: what both lost), as ranges. */
+export class MissedGroupNode {
+  readonly kind = 'missed';
+  /** How many ranges are shown (grows with "Load more"). */
+  shown: number;
+  constructor(
+    readonly parent: KeyNode,
+    readonly ranges: readonly MissedRange[],
+    pageSize: number,
+  ) {
+    this.shown = pageSize;
+  }
+}
+
+/** One range of missed numbers: clicking reveals it in the timeline. */
+export class RangeNode {
+  readonly kind = 'range';
+  constructor(
+    readonly parent: MissedGroupNode,
+    readonly range: MissedRange,
+    /** Its place in the group's list (an id for the tree item). */
+    readonly index: number,
+  ) {}
+  get session(): Session {
+    return sessionOf(this.parent.parent);
+  }
 }
 
 /** The session a node belongs to. */

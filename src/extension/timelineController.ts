@@ -41,6 +41,8 @@ export interface ControlledSession {
   readonly live: { recording?: string } | undefined;
   readonly options: SequencingOptions;
   readonly sourcePaths: readonly string[];
+  /** Set for a comparison (Compare with…), which a window reload does not bring back: run it again. */
+  readonly comparison?: unknown;
   readonly filter: TimelineFilter;
   readonly keyOrder: KeyOrder;
   readonly timeline: Pick<TimelineService, 'handle' | 'firstView' | 'initMessage' | 'liveInit' | 'overview'>;
@@ -386,7 +388,9 @@ export class TimelineController<S extends ControlledSession> {
       if (this.restore) this.post({ type: 'persist', restore: this.restore });
       return;
     }
-    if (s.live) {
+    if (s.comparison) {
+      this.restore = undefined;
+    } else if (s.live) {
       this.restore = s.live.recording ? { kind: 'live', title: s.title, recording: s.live.recording, options: s.options } : undefined;
     } else {
       this.restore = { kind: 'capture', paths: [...s.sourcePaths], options: s.options, ...(s.replay.active ? { position: s.replay.position } : {}) };

@@ -170,10 +170,23 @@ export class ReplayCursor {
     return state;
   }
 
+  /**
+   * The session's index of a key this cursor's sequencer made: the same as the key's order, except
+   * where the session has lanes no arrival is logged under (a comparison's side lanes).
+   */
+  private keyIndexOf(k: KeyState<number>): number {
+    const names = this.session.keyNames;
+    if (names[k.order] === k.name) return k.order;
+    this.indexByName ??= new Map(names.map((n, i) => [n, i]));
+    return this.indexByName.get(k.name) ?? -1;
+  }
+
+  private indexByName: Map<string, number> | undefined;
+
   private keyView(seq: Sequencer<number>, k: KeyState<number>): KeyStateView {
     const held = k.held.positions();
     const runs = heldRuns(held, HELD_RUNS_SHOWN, (abs) => seq.space.wrap(abs));
-    const v: KeyStateView = { key: k.name, keyIndex: k.order, heldRuns: runs.runs, heldCount: held.length };
+    const v: KeyStateView = { key: k.name, keyIndex: this.keyIndexOf(k), heldRuns: runs.runs, heldCount: held.length };
     if (runs.more) v.heldMore = true;
     const expected = seq.expectedNumber(k);
     if (expected !== undefined) v.expected = expected;

@@ -8,6 +8,7 @@ import { CaptureEntry } from '../core/capture/captureRecord';
 import { ScannedEntry } from '../core/capture/scannedEntry';
 import { ReplayEngine } from '../core/replay/replayEngine';
 import { TraceEvent } from '../core/trace/traceEvents';
+import type { TraceListener } from '../core/replay/replayEngine';
 import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
 import { Flag, Kind, RESET_HOWS } from '../shared/timelineModel';
@@ -30,26 +31,99 @@ const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.
 export class SessionBuilder {
   readonly store = new EventStore();
   readonly log = new ArrivalLog();
-  /** Arrival index of entries the sequencer still holds (and of the one being pushed). */
-  private readonly pending = new Map<CaptureEntry, number>();
-  /** Arrival index that events emitted now are caused by. */
+  /** Arrival index of the entry being pushed: events emitted now are caused by it. */
   private cause = 0;
   private engine: ReplayEngine | undefined;
+  /** What the attached engine emits. */
+  private readonly main: EventRecorder;
+  /** The engine's listener: records each event in the store under the engine's own key indexes. */
+  readonly listener: TraceListener;
 
-  /** @param copy Where each arrival is also written, and read back from (an archive's load). */
-  constructor(private readonly copy?: ArrivalCopy) {}
+  /**
+   * @param copy Where each arrival is also written, and read back from (an archive's load).
+   * @param laneOf The lane of a key, for the attached engine's events and the arrivals (default: the engine's key index).
+   */
+  constructor(
+    private readonly copy?: ArrivalCopy,
+    private readonly laneOf?: (key: string) => number,
+  ) {
+    this.main = new EventRecorder(this.store, laneOf ?? ((name) => (this.engine as ReplayEngine).sequencer.key(name)!.order), () => this.cause);
+    this.listener = this.main.listener;
+  }
 
   /** The engine whose events this builder records (its key indexes are the session's). */
   attach(engine: ReplayEngine): void {
     this.engine = engine;
   }
 
-  private keyId(name: string): number {
-    return (this.engine as ReplayEngine).sequencer.key(name)!.order;
+  /**
+   * A listener for one more engine fed the same arrivals (a comparison's side engines), whose
+   * events go into the store under the lanes `laneOf` names by key.
+   */
+  recorder(laneOf: (key: string) => number): EventRecording {
+    return new EventRecorder(this.store, laneOf, () => this.cause);
   }
 
+  /** Before the engine sees an arrival: events from here on are caused by it. */
+  readonly beforePush = (e: CaptureEntry): void => {
+    this.cause = this.log.count;
+    this.main.pushing(e);
+  };
+
+  /** After the engine saw it: log what it was sequenced by. */
+  readonly afterPush = (e: CaptureEntry, valid: boolean): void => {
+    const en = this.engine as ReplayEngine;
+    // A scanned entry carries its messageId (its record is not kept: see runReplay's sequencingOnly).
+    const id = e instanceof ScannedEntry ? e.messageId : (e.record?.message.messageId ?? '');
+    let offset = e.offset ?? -1;
+    let length = e.length ?? 0;
+    const copy = this.copy;
+    if (copy) {
+      copy.append(e);
+      offset = copy.lastOffset;
+      length = copy.lastLength;
+    }
+    if (valid) {
+      const lane = this.laneOf ? this.laneOf(en.lastKey) : en.sequencer.key(en.lastKey)!.order;
+      this.log.add(e.file, e.line, offset, length, e.time, lane, en.lastSeq, id);
+    } else this.log.add(e.file, e.line, offset, length, e.time, -1, NaN, id);
+  };
+
+  /**
+   * Before the clock moves without an arrival (a live source's timer, or end of input): what
+   * fires now is attributed to the next arrival position, as replay does.
+   */
+  readonly beforeAdvance = (): void => {
+    this.cause = this.log.count;
+  };
+}
+
+/** One more engine's events, recorded in a builder's store (see SessionBuilder.recorder). */
+export interface EventRecording {
+  readonly listener: TraceListener;
+  /** Before the engine is pushed the arrival being logged. */
+  pushing(e: CaptureEntry): void;
+}
+
+/**
+ * Records one engine's events in the store. An entry an engine holds is released later, maybe
+ * by another arrival: each engine keeps which arrival each of its held entries was.
+ */
+class EventRecorder implements EventRecording {
+  /** Arrival index of entries the engine still holds (and of the one being pushed). */
+  private readonly pending = new Map<CaptureEntry, number>();
   /** The arrival of the latest message event (a reordered event marks it). */
   private messageArrival = -1;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly keyId: (name: string) => number,
+    private readonly cause: () => number,
+  ) {}
+
+  pushing(e: CaptureEntry): void {
+    this.pending.set(e, this.cause());
+  }
 
   private arrivalOf(e: CaptureEntry | undefined): number {
     if (e === undefined) return -1;
@@ -58,10 +132,9 @@ export class SessionBuilder {
     return a ?? -1;
   }
 
-  /** The engine's listener: records each event in the store. */
   readonly listener = (ev: TraceEvent, e?: CaptureEntry): void => {
     const store = this.store;
-    const cause = this.cause;
+    const cause = this.cause();
     switch (ev.type) {
       case 'message':
         this.messageArrival = this.arrivalOf(e);
@@ -105,36 +178,5 @@ export class SessionBuilder {
         break;
       }
     }
-  };
-
-  /** Before the engine sees an arrival: events from here on are caused by it. */
-  readonly beforePush = (e: CaptureEntry): void => {
-    this.cause = this.log.count;
-    this.pending.set(e, this.cause);
-  };
-
-  /** After the engine saw it: log what it was sequenced by. */
-  readonly afterPush = (e: CaptureEntry, valid: boolean): void => {
-    const en = this.engine as ReplayEngine;
-    // A scanned entry carries its messageId (its record is not kept: see runReplay's sequencingOnly).
-    const id = e instanceof ScannedEntry ? e.messageId : (e.record?.message.messageId ?? '');
-    let offset = e.offset ?? -1;
-    let length = e.length ?? 0;
-    const copy = this.copy;
-    if (copy) {
-      copy.append(e);
-      offset = copy.lastOffset;
-      length = copy.lastLength;
-    }
-    if (valid) this.log.add(e.file, e.line, offset, length, e.time, this.keyId(en.lastKey), en.lastSeq, id);
-    else this.log.add(e.file, e.line, offset, length, e.time, -1, NaN, id);
-  };
-
-  /**
-   * Before the clock moves without an arrival (a live source's timer, or end of input): what
-   * fires now is attributed to the next arrival position, as replay does.
-   */
-  readonly beforeAdvance = (): void => {
-    this.cause = this.log.count;
   };
 }

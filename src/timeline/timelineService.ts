@@ -40,6 +40,11 @@ export class TimelineService {
   private firstPageCache: { position: number | undefined; page: NonNullable<StandalonePreview['page']> } | undefined;
   /** Replay position to show up to, or undefined for everything. */
   position: number | undefined;
+  /**
+   * A second lane each valid arrival counts on, besides its own: a comparison's arrivals are
+   * logged on the merged lane and received by their side's lane too (compareLanes.ts).
+   */
+  alsoReceivedOn: ((arrival: number) => number) | undefined;
   /** Arrivals per key before `position` (see receivedAt). */
   private received: { position: number; perKey: Int32Array } | undefined;
 
@@ -151,8 +156,17 @@ export class TimelineService {
       grown.set(r.perKey);
       r.perKey = grown;
     }
-    for (let i = r.position; i < to; i++) if (keys.get(i) >= 0) r.perKey[keys.get(i)]++;
-    for (let i = r.position - 1; i >= to; i--) if (keys.get(i) >= 0) r.perKey[keys.get(i)]--;
+    const also = this.alsoReceivedOn;
+    for (let i = r.position; i < to; i++) {
+      if (keys.get(i) < 0) continue;
+      r.perKey[keys.get(i)]++;
+      if (also) r.perKey[also(i)]++;
+    }
+    for (let i = r.position - 1; i >= to; i--) {
+      if (keys.get(i) < 0) continue;
+      r.perKey[keys.get(i)]--;
+      if (also) r.perKey[also(i)]--;
+    }
     r.position = to;
     return r.perKey;
   }
@@ -342,7 +356,10 @@ function latencyOf(rm: ReceivedMessage): MessageDetail['latency'] {
 export function lanesOf(s: CaptureSession): LaneInfo[] {
   const byKey = s.summary.byKey;
   const heldNow = s.heldNow;
-  const mean = byKey.length ? s.summary.received / byKey.length : 0;
+  // Over the lanes' own counts: a comparison's lanes hold each copy twice (its side's and the merged lane).
+  let received = 0;
+  for (const k of byKey) received += k.received;
+  const mean = byKey.length ? received / byKey.length : 0;
   return byKey.map((k, i) => ({
     key: i,
     name: k.key,

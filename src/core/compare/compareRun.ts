@@ -14,6 +14,7 @@ import { SerialSpace } from '../sequencer/serial';
 import { CompareMatcher, DeltaSpread } from './compareMatcher';
 import { CompareResult } from './compareResult';
 import { CompareRow } from './compareRow';
+import { SideIndex } from './keyMatch';
 
 export interface CompareSideInput {
   /** Capture files of this side; "-" reads standard input (one side at most). */
@@ -26,10 +27,16 @@ export interface CompareRowSink {
   flush(): Promise<void>;
 }
 
-export type CompareRunOptions = Pick<ReplayRunOptions, 'stdin' | 'inputFormat' | 'options' | 'signal' | 'heapGuard' | 'onProgress' | 'scanPool'> & {
+export type CompareRunOptions = Pick<
+  ReplayRunOptions,
+  'stdin' | 'inputFormat' | 'options' | 'signal' | 'heapGuard' | 'heapReservePerKey' | 'onProgress' | 'scanPool' | 'listener' | 'beforePush' | 'beforeFinish'
+> & {
   readonly a: CompareSideInput;
   readonly b: CompareSideInput;
   readonly rows?: CompareRowSink;
+  /** Hooks for a caller that indexes the merged stream (the extension's comparison session): the merged stream's engine, and each copy after it was matched, with its side. */
+  readonly onEngine?: (engine: ReplayEngine) => void;
+  readonly afterPush?: (entry: CaptureEntry, valid: boolean, side: SideIndex) => void;
 };
 
 /** What one side held. */
@@ -78,16 +85,23 @@ export async function runCompare(o: CompareRunOptions): Promise<CompareRunResult
     onProgress: o.onProgress,
     scanPool: o.scanPool,
     sequencingOnly: true,
-    onEngine: (e) => (engine = e),
+    heapReservePerKey: o.heapReservePerKey,
+    listener: o.listener,
+    beforePush: o.beforePush,
+    beforeFinish: o.beforeFinish,
+    onEngine: (e) => {
+      engine = e;
+      o.onEngine?.(e);
+    },
     afterPush: (e: CaptureEntry, valid: boolean) => {
       const side = e.file < firstB ? 0 : 1;
-      if (!valid) {
-        sides[side].invalid++;
-        return;
+      if (!valid) sides[side].invalid++;
+      else {
+        sides[side].valid++;
+        const id = e instanceof ScannedEntry ? e.messageId : e.record!.message.messageId;
+        matcher.observe(side, engine!.lastKey, engine!.lastSeq, id, e.time);
       }
-      sides[side].valid++;
-      const id = e instanceof ScannedEntry ? e.messageId : e.record!.message.messageId;
-      matcher.observe(side, engine!.lastKey, engine!.lastSeq, id, e.time);
+      o.afterPush?.(e, valid, side);
     },
     afterBatch: sink && (() => sink.flush()),
   });

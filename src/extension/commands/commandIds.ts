@@ -10,6 +10,8 @@ export const COMMAND_IDS = [
   'seqscope.capture.openSample',
   'seqscope.capture.openOrderingSample',
   'seqscope.session.exportTrace',
+  // compareCommands.ts
+  'seqscope.session.compareWith',
   // sessionCommands.ts
   'seqscope.timeline.show',
   'seqscope.session.close',

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { registerSessionTools, SessionTool, sessionTools } from '../agentTools/sessionTools';
 import { PubsubFlows } from '../pubsubFlows';
 import { captureCommands } from './captureCommands';
+import { compareCommands } from './compareCommands';
 import { CommandId } from './commandIds';
 import { commandTitles } from './commandTitles';
 import { CommandContext } from './context';
@@ -26,6 +27,7 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubFlows): {
   const views = sessionViews(ctx);
   const handlers = {
     ...captureCommands(ctx, views),
+    ...compareCommands(ctx, views),
     ...sessionCommands(ctx, views),
     ...searchCommands(ctx, views),
     ...filterCommands(ctx),

@@ -4,7 +4,8 @@ import { InputError } from '../../core/util/inputError';
 import { isKeyOrder, KEY_ORDERS, KeyOrder } from '../../core/trace/keyOrder';
 import { log } from '../log';
 import { pickKeyOrder } from '../pickers/keyOrderPicker';
-import { EventNode, LoadMoreNode } from '../sessionsTree';
+import { EventNode, LoadMoreNode, RangeNode } from '../sessionsTree';
+import { rangeEvent, rangeLabel } from '../sessionsTreeCompare';
 import { setKeyOrderSetting } from '../settings';
 import { CommandContext, sessionFrom } from './context';
 import { Handlers } from './registry';
@@ -31,7 +32,8 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
     'seqscope.session.close': (arg?: unknown) => manager.close(sessionFrom(manager, arg)),
     'seqscope.session.closeAll': () => manager.closeAll(),
 
-    'seqscope.timeline.reveal': (node?: EventNode) => {
+    'seqscope.timeline.reveal': (node?: EventNode | RangeNode) => {
+      if (node instanceof RangeNode) return revealRange(node, views);
       if (!(node instanceof EventNode)) return;
       views.showTimeline(node.session).reveal(node.session, node.event.id);
     },
@@ -70,4 +72,16 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
 
     'seqscope.log.show': () => log().show(),
   };
+}
+
+/** A comparison's missed range, shown in the timeline: the gap over it, else the other side's copy of its first number. */
+function revealRange(node: RangeNode, views: SessionViews): void {
+  const id = rangeEvent(node);
+  const panel = views.showTimeline(node.session);
+  if (id !== undefined) panel.reveal(node.session, id);
+  else
+    vscode.window.setStatusBarMessage(
+      `SeqScope: ${rangeLabel(node.range)} has no number to show in the timeline (compared by messageId): its rows are in the comparison's export`,
+      5000,
+    );
 }

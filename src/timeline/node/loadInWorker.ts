@@ -13,6 +13,7 @@ import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from '../sessionTransfer';
 import type { StandalonePreview } from '../../shared/standaloneEmbed';
 import type { SessionMeta } from '../../shared/timelineModel';
+import type { ComparisonFacts } from '../compareLanes';
 
 /**
  * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as
@@ -27,6 +28,8 @@ export type LoadWorkerRequest =
       inputFormat?: InputFormat;
       copyTo?: string;
       threads?: number;
+      /** Compare: `paths` are side A's files and then B's, from `compare.firstB` on. */
+      compare?: { firstB: number; labels: readonly [string, string] };
     }
   /** After a first view: send the session now. */
   | { type: 'take' }
@@ -44,7 +47,7 @@ export interface LoadFailure {
 export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
   | { type: 'firstView'; view: StandalonePreview }
-  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[] }
+  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[]; comparison?: ComparisonFacts }
   | { type: 'failed'; error: LoadFailure };
 
 /**
@@ -80,6 +83,8 @@ export interface WorkerLoadOptions extends LoadOptions {
    * thread; by default one per core. The session is the same for any number.
    */
   readonly threads?: number;
+  /** Loads a comparison instead (loadComparison.ts): `paths` are side A's files and then B's, from `firstB` on. */
+  readonly compare?: { readonly firstB: number; readonly labels: readonly [string, string] };
 }
 
 /** The error as the caller would have seen it from an in-thread load (CaptureError stays one). */
@@ -127,7 +132,7 @@ export function loadSessionInWorker(
             });
           break;
         case 'done':
-          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
+          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, comparison: m.comparison }));
           break;
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
@@ -144,6 +149,7 @@ export function loadSessionInWorker(
       inputFormat: load.inputFormat,
       copyTo: load.copyTo,
       threads: load.threads,
+      compare: load.compare,
     } satisfies LoadWorkerRequest);
     if (load.signal?.aborted) onAbort();
     else load.signal?.addEventListener('abort', onAbort);

@@ -11,6 +11,7 @@ import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { ArchiveCopy } from './archiveCopy';
 import { CaptureSession } from '../captureSession';
 import { SessionBuilder } from '../sessionBuilder';
+import type { ComparisonFacts } from '../compareLanes';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -38,6 +39,8 @@ export interface LoadResult {
   readonly heapStop?: HeapStop;
   /** What the load could not know about its inputs (archives without ids or times), one line each. */
   readonly notes: readonly string[];
+  /** A comparison's counts and ranges, when the session is one (loadComparison.ts). */
+  readonly comparison?: ComparisonFacts;
 }
 
 export async function loadSession(paths: readonly string[], options: SequencingOptions, load: LoadOptions = {}): Promise<LoadResult> {

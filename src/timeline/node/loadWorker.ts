@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { HeapGuard } from '../../core/replay/heapGuard';
-import { loadSession } from './loadSession';
+import { LoadResult, loadSession } from './loadSession';
+import { loadComparison } from './loadComparison';
 import { packSession } from '../sessionTransfer';
 import { TimelineService } from '../timelineService';
 import { IDLE_REPLAY } from '../../shared/protocol';
@@ -38,22 +39,26 @@ port.on('message', (req: LoadWorkerRequest) => {
     return;
   }
   const scanPool = scanPoolFor(req.threads ?? defaultThreads());
-  loadSession(req.paths, req.options, {
+  const how = {
     scanPool,
     signal: abort.signal,
     inputFormat: req.inputFormat,
-    copyTo: req.copyTo,
-    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+    onProgress: (bytesRead: number, totalBytes: number) => reply({ type: 'progress', bytesRead, totalBytes }),
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
-  })
+  };
+  const c = req.compare;
+  const loading: Promise<LoadResult> = c
+    ? loadComparison({ a: req.paths.slice(0, c.firstB), b: req.paths.slice(c.firstB), labels: c.labels }, req.options, { ...how, copyTo: req.copyTo })
+    : loadSession(req.paths, req.options, { ...how, copyTo: req.copyTo });
+  loading
     .finally(() => scanPool?.close())
     .then(
-      ({ session, cancelled, heapStop, notes }) => {
+      ({ session, cancelled, heapStop, notes, comparison }) => {
         const sendNow = () => {
           const { packed, transfer } = packSession(session);
-          reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
+          reply({ type: 'done', packed, cancelled, heapStop, notes, comparison }, transfer);
         };
         // First, while the columns are still here: the view a timeline waiting for this load
         // shows. The session follows when the caller takes it (see LoadFirstView.onView).

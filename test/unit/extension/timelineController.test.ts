@@ -180,6 +180,20 @@ describe('TimelineController', () => {
     );
   });
 
+  it('keeps a capture for a window reload, and no comparison (its panel is not brought back as a capture of both sides)', async () => {
+    const { c, posted } = fakePanel();
+    const a = fakeSession('a');
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    const cmp = fakeSession('cmp');
+    c.attach({ ...cmp.session, sourcePaths: ['/captures/a.jsonl', '/captures/b.jsonl'], comparison: {} });
+    c.receive({ type: 'ready', shown: 'cmp' });
+    await settle();
+    const restores = posted.flatMap((m) => (m.type === 'persist' ? [m.restore] : []));
+    assert.deepEqual(restores[0], { kind: 'capture', paths: ['/captures/a.jsonl'], options: {} });
+    assert.equal(restores[restores.length - 1], undefined);
+  });
+
   it('drops a reply of the session shown before, computed after another took its place', async () => {
     const { c, posted } = fakePanel();
     const a = fakeSession('a');

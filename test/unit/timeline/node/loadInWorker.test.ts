@@ -18,6 +18,7 @@ import { laneBlock, pageWindow } from '../../../../src/shared/paging';
 import { Viewport } from '../../../../src/webview/viewport';
 import { unpackLanes } from '../../../../src/shared/laneWire';
 import { loadSession } from '../../../../src/timeline/node/loadSession';
+import { loadComparison } from '../../../../src/timeline/node/loadComparison';
 import { packSession, unpackSession } from '../../../../src/timeline/sessionTransfer';
 import { generateCapture } from '../../../../scripts/lib/captureGenerator';
 import { writeKeyPerMessageCapture } from '../../../support/captureLines';
@@ -116,6 +117,16 @@ describe('Loading a session on a worker thread', function () {
     assert.equal(r.cancelled, false);
     assertSameSession(inThread, r.session);
     assert.ok(progress.length > 0 && progress[progress.length - 1] === 1, `progress reported up to the whole file (${progress})`);
+  });
+
+  it('loads a comparison as a calling-thread loadComparison does, its facts with it', async () => {
+    const labels = ['a', 'b'] as const;
+    const here = await loadComparison({ a: [SAMPLE], b: [SAMPLE], labels }, CME);
+    const r = await viaWorker([SAMPLE, SAMPLE], CME, { compare: { firstB: 1, labels } });
+    assertSameSession(here.session, r.session);
+    assert.deepEqual(r.comparison, here.comparison);
+    assert.equal(r.comparison!.comparison.totals.onlyA + r.comparison!.comparison.totals.onlyB, 0);
+    assert.equal(r.session.keyNames.length, 3 * here.comparison.comparison.byKey.length);
   });
 
   it('answers step-through replay from the moved columns exactly as from the originals', async () => {
