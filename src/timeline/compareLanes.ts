@@ -4,9 +4,8 @@
  * above the other in arrival order (and in name order: "· A" < "· B" < "· merged"). Each lane's
  * name says its side and the side's label. Browser-safe.
  */
-import type { CompareResult, KeyRanges, MissedRange } from '../core/compare/compareResult';
+import type { CompareResult, KeyRanges, MissedRange, SideRead } from '../core/compare/compareResult';
 import type { DeltaSpread } from '../core/compare/compareMatcher';
-import type { SideRead } from '../core/compare/compareRun';
 
 export type LaneSide = 'a' | 'b' | 'merged';
 

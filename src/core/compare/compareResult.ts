@@ -118,3 +118,10 @@ export function missedPercent(c: CompareCounts, side: Side): number {
   const all = c.both + c.onlyA + c.onlyB;
   return all === 0 ? 0 : (c[side].missed / all) * 100;
 }
+
+/** What one side held. */
+export interface SideRead {
+  /** Records sequenced (copies). */
+  valid: number;
+  invalid: number;
+}

@@ -12,7 +12,7 @@ import { HeapStop, ReplayRunOptions, runReplay } from '../replay/replayRun';
 import { isSequenced, SequencingOptions } from '../sequencer/sequencingOptions';
 import { SerialSpace } from '../sequencer/serial';
 import { CompareMatcher, DeltaSpread } from './compareMatcher';
-import { CompareResult } from './compareResult';
+import { CompareResult, SideRead } from './compareResult';
 import { CompareRow } from './compareRow';
 import { SideIndex } from './keyMatch';
 
@@ -38,13 +38,6 @@ export type CompareRunOptions = Pick<
   readonly onEngine?: (engine: ReplayEngine) => void;
   readonly afterPush?: (entry: CaptureEntry, valid: boolean, side: SideIndex) => void;
 };
-
-/** What one side held. */
-export interface SideRead {
-  /** Records sequenced (copies). */
-  valid: number;
-  invalid: number;
-}
 
 export interface CompareRunResult {
   readonly comparison: CompareResult;
