@@ -54,8 +54,21 @@ class Column<A extends TypedArray> {
     return this;
   }
 
-  private grow(): void {
-    const next = this.make(Math.max(16, this.data.length * 2));
+  /** Appends `values` (a chunk of a column built elsewhere: see sessionChunk.ts). */
+  append(values: A): void {
+    if (values.length === 0) return;
+    if (this.length + values.length > this.data.length) this.grow(this.length + values.length);
+    this.data.set(values, this.length);
+    this.length += values.length;
+  }
+
+  /** Drops the growth slack unless the column is mostly full (as `toMovable` decides). */
+  trim(): void {
+    if (this.length > 0 && !mostlyFull(this.length, this.data.length)) this.data = this.toArray();
+  }
+
+  private grow(need = 0): void {
+    const next = this.make(Math.max(16, this.data.length * 2, need));
     next.set(this.data);
     this.data = next;
   }
@@ -131,6 +144,25 @@ export class StringColumn {
   pack(): { bytes: Uint8Array; ends: Int32Array } {
     const bytes = mostlyFull(this.used, this.bytes.length) ? this.bytes.subarray(0, this.used) : this.bytes.slice(0, this.used);
     return { bytes, ends: this.ends.toMovable() };
+  }
+
+  /** Appends a packed chunk of strings (`pack` of another column). */
+  appendPacked(p: { bytes: Uint8Array; ends: Int32Array }): void {
+    if (this.used + p.bytes.length > this.bytes.length) {
+      const next = new Uint8Array(Math.max(this.bytes.length * 2, this.used + p.bytes.length));
+      next.set(this.bytes.subarray(0, this.used));
+      this.bytes = next;
+    }
+    this.bytes.set(p.bytes, this.used);
+    const base = this.used;
+    for (let i = 0; i < p.ends.length; i++) this.ends.push(base + p.ends[i]);
+    this.used += p.bytes.length;
+  }
+
+  /** Drops the growth slack (see Column.trim). */
+  trim(): void {
+    if (!mostlyFull(this.used, this.bytes.length)) this.bytes = this.bytes.slice(0, this.used);
+    this.ends.trim();
   }
 
   /** The other side of `pack`: takes the arrays as the whole column (no copy). */

@@ -22,14 +22,33 @@ export interface ArrivalCopy {
   append(e: CaptureEntry): void;
   readonly lastOffset: number;
   readonly lastLength: number;
+  /** Ends the copy (the load's last step, or its failure). */
+  close(): void;
 }
 
 /** A gap's reason as its flag (timeout: none). */
 const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.reasonCapacity, end: Flag.reasonEnd, reset: Flag.reasonReset };
 
+/**
+ * What a builder recorded since its last cut (SessionBuilder.cut): the events from `eventBase`
+ * on and the arrivals from `arrivalBase` on. Arrival indexes in the events (arrival, cause) and
+ * the event ids keying the store's maps are the session's, counted from its start; the store's
+ * per-key lists are the chunk's own and not read.
+ */
+export interface BuiltChunk {
+  readonly store: EventStore;
+  readonly log: ArrivalLog;
+  readonly eventBase: number;
+  readonly arrivalBase: number;
+}
+
 export class SessionBuilder {
-  readonly store = new EventStore();
-  readonly log = new ArrivalLog();
+  /** What was recorded since the last cut (all of it when never cut). */
+  store = new EventStore();
+  log = new ArrivalLog();
+  /** Events and arrivals handed over by earlier cuts. */
+  private eventBase = 0;
+  private arrivalBase = 0;
   /** Arrival index of entries the sequencer still holds (and of the one being pushed). */
   private readonly pending = new Map<CaptureEntry, number>();
   /** Arrival index that events emitted now are caused by. */
@@ -37,7 +56,25 @@ export class SessionBuilder {
   private engine: ReplayEngine | undefined;
 
   /** @param copy Where each arrival is also written, and read back from (an archive's load). */
-  constructor(private readonly copy?: ArrivalCopy) {}
+  constructor(readonly copy?: ArrivalCopy) {}
+
+  /**
+   * Hands over what was recorded since the last cut and goes on into new columns, so a load that
+   * sends its session on in chunks holds no more than one (see sessionChunk.ts).
+   */
+  cut(): BuiltChunk {
+    const chunk: BuiltChunk = { store: this.store, log: this.log, eventBase: this.eventBase, arrivalBase: this.arrivalBase };
+    this.eventBase += this.store.count;
+    this.arrivalBase += this.log.count;
+    this.store = new EventStore();
+    this.log = new ArrivalLog();
+    return chunk;
+  }
+
+  /** Arrivals recorded so far, across cuts. */
+  get arrivals(): number {
+    return this.arrivalBase + this.log.count;
+  }
 
   /** The engine whose events this builder records (its key indexes are the session's). */
   attach(engine: ReplayEngine): void {
@@ -69,7 +106,7 @@ export class SessionBuilder {
         break;
       case 'reordered': {
         // Heard right after its message's event: the same arrival.
-        const id = store.add(Kind.reordered, this.keyId(ev.key), NaN, ev.byPosition, ev.byMs, ev.at, ev.at, 0, this.messageArrival, cause);
+        const id = this.eventBase + store.add(Kind.reordered, this.keyId(ev.key), NaN, ev.byPosition, ev.byMs, ev.at, ev.at, 0, this.messageArrival, cause);
         store.behind.set(id, ev.behindMessageId);
         break;
       }
@@ -94,13 +131,14 @@ export class SessionBuilder {
         store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, ev.lostAt, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);
         break;
       case 'reset': {
-        const id = store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);
+        const id =
+          this.eventBase + store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);
         if (ev.released) store.released.set(id, ev.released);
         break;
       }
       case 'invalid': {
         const t = ev.at ?? NaN;
-        const id = store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);
+        const id = this.eventBase + store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);
         store.problems.set(id, ev.reason);
         break;
       }
@@ -109,7 +147,7 @@ export class SessionBuilder {
 
   /** Before the engine sees an arrival: events from here on are caused by it. */
   readonly beforePush = (e: CaptureEntry): void => {
-    this.cause = this.log.count;
+    this.cause = this.arrivals;
     this.pending.set(e, this.cause);
   };
 
@@ -135,6 +173,6 @@ export class SessionBuilder {
    * fires now is attributed to the next arrival position, as replay does.
    */
   readonly beforeAdvance = (): void => {
-    this.cause = this.log.count;
+    this.cause = this.arrivals;
   };
 }

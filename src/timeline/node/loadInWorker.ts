@@ -11,6 +11,9 @@ import type { HeapStop } from '../../core/replay/replayRun';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from '../sessionTransfer';
+import type { ChunkPace } from '../chunkPace';
+import type { CaptureSession } from '../captureSession';
+import { appendChunk, emptySession, SessionChunk, trimSession } from '../sessionChunk';
 import type { StandalonePreview } from '../../shared/standaloneEmbed';
 import type { SessionMeta } from '../../shared/timelineModel';
 
@@ -27,6 +30,8 @@ export type LoadWorkerRequest =
       inputFormat?: InputFormat;
       copyTo?: string;
       threads?: number;
+      /** Send the session in chunks at this pace (see sessionChunk.ts) instead of whole at the end. */
+      chunks?: ChunkPace;
     }
   /** After a first view: send the session now. */
   | { type: 'take' }
@@ -44,7 +49,9 @@ export interface LoadFailure {
 export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
   | { type: 'firstView'; view: StandalonePreview }
-  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[] }
+  | { type: 'chunk'; chunk: SessionChunk; last: boolean }
+  /** `packed`: the session, unless it came in chunks. */
+  | { type: 'done'; packed?: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[] }
   | { type: 'failed'; error: LoadFailure };
 
 /**
@@ -76,6 +83,12 @@ export interface WorkerLoadOptions extends LoadOptions {
   readonly resourceLimits?: ResourceLimits;
   readonly firstView?: LoadFirstView;
   /**
+   * The session in chunks while it loads (see sessionChunk.ts): `onChunk` is called with the
+   * session as it grows — the same object each time, the one the load resolves with — after
+   * each chunk but the last. No first view then: the views show the growing session.
+   */
+  readonly chunks?: { readonly pace: ChunkPace; readonly onChunk: (session: CaptureSession) => void };
+  /**
    * Threads that read JSON Lines captures (see parallelReader.ts): 1 reads on the loader's own
    * thread; by default one per core. The session is the same for any number.
    */
@@ -103,6 +116,7 @@ export function loadSessionInWorker(
   return new Promise<LoadResult>((resolve, reject) => {
     const worker = new Worker(workerScript, { execArgv: load.execArgv, resourceLimits: load.resourceLimits });
     let settled = false;
+    let growing: CaptureSession | undefined;
     const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies LoadWorkerRequest);
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -126,9 +140,23 @@ export function loadSessionInWorker(
               if (!settled) worker.postMessage({ type: 'take' } satisfies LoadWorkerRequest);
             });
           break;
-        case 'done':
-          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
+        case 'chunk':
+          try {
+            const first = growing === undefined;
+            const session = (growing ??= emptySession(paths, m.chunk.summary, load.copyTo));
+            appendChunk(session, m.chunk);
+            if (!m.last) load.chunks?.onChunk(session);
+            else if (!first) trimSession(session);
+          } catch (e) {
+            settle(() => reject(e));
+          }
           break;
+        case 'done': {
+          const session = m.packed ? unpackSession(m.packed) : growing;
+          if (!session) settle(() => reject(new Error('the capture loader ended without sending its session')));
+          else settle(() => resolve({ session, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
+          break;
+        }
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
           break;
@@ -140,7 +168,8 @@ export function loadSessionInWorker(
       type: 'load',
       paths,
       options,
-      firstView: load.firstView?.meta,
+      firstView: load.chunks ? undefined : load.firstView?.meta,
+      chunks: load.chunks?.pace,
       inputFormat: load.inputFormat,
       copyTo: load.copyTo,
       threads: load.threads,

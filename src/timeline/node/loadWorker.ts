@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { HeapGuard } from '../../core/replay/heapGuard';
-import { loadSession } from './loadSession';
+import { loadSession, loadSessionInChunks, LoadOptions } from './loadSession';
+import { packChunk } from '../sessionChunk';
 import { packSession } from '../sessionTransfer';
 import { TimelineService } from '../timelineService';
 import { IDLE_REPLAY } from '../../shared/protocol';
@@ -38,7 +39,7 @@ port.on('message', (req: LoadWorkerRequest) => {
     return;
   }
   const scanPool = scanPoolFor(req.threads ?? defaultThreads());
-  loadSession(req.paths, req.options, {
+  const load: LoadOptions = {
     scanPool,
     signal: abort.signal,
     inputFormat: req.inputFormat,
@@ -47,38 +48,52 @@ port.on('message', (req: LoadWorkerRequest) => {
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
-  })
+  };
+  if (req.chunks) {
+    loadSessionInChunks(req.paths, req.options, load, {
+      pace: req.chunks,
+      now: () => performance.now(),
+      onChunk: (built, summary, newKeyNames, last) => {
+        const { chunk, transfer } = packChunk(built, summary, newKeyNames);
+        reply({ type: 'chunk', chunk, last }, transfer);
+      },
+    })
+      .finally(() => scanPool?.close())
+      .then(({ cancelled, heapStop, notes }) => reply({ type: 'done', cancelled, heapStop, notes }), failed);
+    return;
+  }
+  loadSession(req.paths, req.options, load)
     .finally(() => scanPool?.close())
-    .then(
-      ({ session, cancelled, heapStop, notes }) => {
-        const sendNow = () => {
-          const { packed, transfer } = packSession(session);
-          reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
-        };
-        // First, while the columns are still here: the view a timeline waiting for this load
-        // shows. The session follows when the caller takes it (see LoadFirstView.onView).
-        if (req.firstView && !cancelled) {
-          try {
-            const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
-            sendSession = sendNow;
-            reply({ type: 'firstView', view });
-            return;
-          } catch {
-            // Then the timeline asks the session for it, as it does without this.
-          }
+    .then(({ session, cancelled, heapStop, notes }) => {
+      const sendNow = () => {
+        const { packed, transfer } = packSession(session);
+        reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
+      };
+      // First, while the columns are still here: the view a timeline waiting for this load
+      // shows. The session follows when the caller takes it (see LoadFirstView.onView).
+      if (req.firstView && !cancelled) {
+        try {
+          const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
+          sendSession = sendNow;
+          reply({ type: 'firstView', view });
+          return;
+        } catch {
+          // Then the timeline asks the session for it, as it does without this.
         }
-        sendNow();
-      },
-      (e: unknown) => {
-        const err = e instanceof Error ? e : new Error(String(e));
-        const failure: LoadFailure = { name: err.name, message: err.message };
-        const where = err as { path?: unknown; line?: unknown };
-        if (typeof where.path === 'string') failure.path = where.path;
-        if (typeof where.line === 'number') failure.line = where.line;
-        reply({ type: 'failed', error: failure });
-      },
-    );
+      }
+      sendNow();
+    }, failed);
 });
+
+/** A failed load, as far as its error crosses threads. */
+function failed(e: unknown): void {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const failure: LoadFailure = { name: err.name, message: err.message };
+  const where = err as { path?: unknown; line?: unknown };
+  if (typeof where.path === 'string') failure.path = where.path;
+  if (typeof where.line === 'number') failure.line = where.line;
+  reply({ type: 'failed', error: failure });
+}
 
 /**
  * The scanning threads of a load (none with one thread, or where there is no bundled

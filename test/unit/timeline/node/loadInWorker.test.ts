@@ -9,7 +9,7 @@ import { IntColumn } from '../../../../src/timeline/columns';
 import { loadSessionInWorker, WorkerLoadOptions } from '../../../../src/timeline/node/loadInWorker';
 import { TimelineService } from '../../../../src/timeline/timelineService';
 import { describeOptions } from '../../../../src/core/sequencer/sequencingOptions';
-import { captureTitle } from '../../../../src/timeline/captureSession';
+import { CaptureSession, captureTitle } from '../../../../src/timeline/captureSession';
 import { IDLE_REPLAY } from '../../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../../src/shared/standaloneEmbed';
 import { answerFromPreview } from '../../../../src/shared/timelineChannel';
@@ -241,6 +241,29 @@ describe('Loading a session on a worker thread', function () {
         lanes,
       );
     }
+  });
+
+  it('sends the session in chunks while it loads: the caller sees it grow, then the very session a load in one piece makes', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'seqscope-chunked-worker-')), 'keys.jsonl');
+    writeFileSync(file, generateCapture({ seed: 9, keys: 30, messagesPerKey: 500, reorderFraction: 0.05, reorderWindow: 4 }).lines.join('\n') + '\n');
+    const seen: { session: CaptureSession; arrivals: number; received: number }[] = [];
+    let views = 0;
+    const r = await viaWorker([file, INVALID], CME, {
+      threads: 1,
+      firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => void views++ },
+      chunks: {
+        pace: { firstMs: Infinity, everyMs: Infinity, everyArrivals: 1 },
+        onChunk: (session) => seen.push({ session, arrivals: session.arrivalCount, received: session.summary.received }),
+      },
+    });
+    assert.ok(seen.length >= 2, `${seen.length} partial states`);
+    assert.ok(
+      seen.every((p) => p.session === r.session),
+      'one session, growing',
+    );
+    assert.ok(seen[0].arrivals > 0 && seen[0].received > 0 && seen[0].arrivals < r.session.arrivalCount, 'the first partial state holds some of it');
+    assert.equal(views, 0, 'no first view: the views show the growing session');
+    assertSameSession((await loadSession([file, INVALID], CME)).session, r.session);
   });
 
   it('sends no first view for a cancelled load (its session is partial, titled so)', async () => {
