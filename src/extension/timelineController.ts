@@ -23,8 +23,9 @@ export const PAINT_WAIT_MS = 1000;
 /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
 export const REPLAY_POST_MS = 100;
 /**
- * A live session grows: the webview gets its new extent, lanes and waits at once when the session
- * refreshes (the tree and the status bar show that same refresh), then at most this often.
+ * A live session grows (a capture while it loads too): the webview gets its new extent, lanes and
+ * waits at once when the session refreshes (the tree and the status bar show that same refresh),
+ * then at most this often.
  */
 export const LIVE_POST_MS = 400;
 
@@ -38,6 +39,8 @@ export interface ControlledSession {
   readonly id: string;
   readonly title: string;
   readonly live: { recording?: string } | undefined;
+  /** While a capture loads, the share read: it grows meanwhile (see `onDidGrow`). */
+  readonly loading: number | undefined;
   readonly options: SequencingOptions;
   readonly sourcePaths: readonly string[];
   readonly filter: TimelineFilter;
@@ -54,6 +57,8 @@ export interface ControlledSession {
   };
   setFilter(filter: TimelineFilter): Promise<void>;
   readonly onDidChange: Event<void>;
+  /** It grew: a live session refreshed, a loading capture took in a chunk or ended. */
+  readonly onDidGrow: Event<void>;
   readonly onDidChangeView: Event<'filter' | 'keyOrder'>;
 }
 
@@ -138,7 +143,7 @@ export class TimelineController<S extends ControlledSession> {
       host.timers,
       LIVE_POST_MS,
       () => {
-        if (this.session?.live && this.webview === 'ready') this.postInit();
+        if (this.session && this.webview === 'ready') this.postInit();
       },
       true,
     );
@@ -318,9 +323,10 @@ export class TimelineController<S extends ControlledSession> {
     this.sessionSubs = [];
     if (!session) return;
     this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
-    // A live session grows: the webview gets the new extent and lanes with each refresh (it
-    // keeps the user's zoom, or follows the data, and re-requests its pages).
-    if (session.live) this.sessionSubs.push(session.onDidChange(() => this.livePost.schedule()));
+    // A live session grows, and a capture while it loads: the webview gets the new extent and
+    // lanes with each refresh (it keeps the user's zoom, or follows the data, and re-requests
+    // its pages).
+    this.sessionSubs.push(session.onDidGrow(() => this.livePost.schedule()));
     // The filter and the key order change from the webview, the tree's title, the Command Palette
     // and the settings alike: the webview hears of each here, whoever made it.
     this.sessionSubs.push(
@@ -359,8 +365,9 @@ export class TimelineController<S extends ControlledSession> {
         return;
       case 'ready': {
         const s = st.session;
-        // A live session re-inits every second as it grows: no page ahead, it would be stale.
-        if (s.live) this.post(s.timeline.initMessage(s.replay.info()));
+        // A live session re-inits every second as it grows, a capture while it loads: no page
+        // ahead, it would be stale.
+        if (s.live || s.loading !== undefined) this.post(s.timeline.initMessage(s.replay.info()));
         else {
           // With the page the webview asks for first, computed ahead after the load: no round trip.
           const view = s.timeline.firstView(s.replay.info());

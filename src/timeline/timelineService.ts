@@ -90,10 +90,11 @@ export class TimelineService {
       ...(s.openNow ? { live: true, open: s.openNow() } : {}),
       ...(this.meta.source ? { source: this.meta.source } : {}),
       ...(this.meta.connection ? { connection: this.meta.connection } : {}),
+      ...(this.meta.loading !== undefined ? { loading: this.meta.loading } : {}),
     };
   }
 
-  /** The session grew (live): the overview is computed again on the next request. */
+  /** The session grew (live, or a capture loading): the overview is computed again on the next request. */
   invalidate(): void {
     this.overviewCache = undefined;
     this.firstPageCache = undefined;

@@ -55,6 +55,7 @@ function init(id: string): StandalonePreview['init'] {
 function fakeSession(id: string) {
   const replayChanged = emitter<void>();
   const changed = emitter<void>();
+  const grew = emitter<void>();
   const viewChanged = emitter<'filter' | 'keyOrder'>();
   const handled: WebviewMessage[] = [];
   const seeks: number[] = [];
@@ -62,6 +63,7 @@ function fakeSession(id: string) {
     id,
     title: id,
     live: undefined,
+    loading: undefined,
     options: {} as never,
     sourcePaths: [`/captures/${id}.jsonl`],
     filter: {},
@@ -86,9 +88,10 @@ function fakeSession(id: string) {
     },
     setFilter: async () => undefined,
     onDidChange: changed.event,
+    onDidGrow: grew.event,
     onDidChangeView: viewChanged.event,
   };
-  return { session, handled, seeks, replayChanged, viewChanged, changed };
+  return { session, handled, seeks, replayChanged, viewChanged, changed, grew };
 }
 
 /** The panel around the controller, and the webview behind it: what each was told. */
@@ -310,28 +313,33 @@ describe('TimelineController', () => {
     assert.deepEqual(events, ['showing a', 'select a 4', 'failed replay: Replay is not possible while the session is live.']);
   });
 
-  it('a live session that refreshes is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS', async () => {
-    const { c, posted, timers } = fakePanel();
-    const a = fakeSession('a');
-    (a.session as { live: unknown }).live = {};
-    c.attach(a.session);
-    c.receive({ type: 'ready', shown: 'a' });
-    await settle();
-    const inits = () => posted.filter((m) => m.type === 'init').length;
-    const before = inits();
-    a.changed.fire();
-    assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
-    timers.advance(100);
-    a.changed.fire();
-    a.changed.fire();
-    assert.equal(inits(), before + 1, 'a refresh soon after waits');
-    timers.advance(LIVE_POST_MS - 101);
-    assert.equal(inits(), before + 1);
-    timers.advance(1);
-    assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
-    timers.advance(LIVE_POST_MS * 3);
-    assert.equal(timers.pending, 0, 'nothing more to post');
-    a.changed.fire();
-    assert.equal(inits(), before + 3, 'idle again: at once');
-  });
+  for (const growing of ['a live session', 'a capture loading'] as const) {
+    it(`${growing} that grows is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS`, async () => {
+      const { c, posted, timers } = fakePanel();
+      const a = fakeSession('a');
+      if (growing === 'a live session') (a.session as { live: unknown }).live = {};
+      else (a.session as { loading: unknown }).loading = 0.25;
+      c.attach(a.session);
+      c.receive({ type: 'ready', shown: 'a' });
+      await settle();
+      const inits = () => posted.filter((m) => m.type === 'init').length;
+      const before = inits();
+      a.changed.fire();
+      assert.equal(inits(), before, 'a change that is no growth (a count, the replay) re-inits nothing');
+      a.grew.fire();
+      assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
+      timers.advance(100);
+      a.grew.fire();
+      a.grew.fire();
+      assert.equal(inits(), before + 1, 'a refresh soon after waits');
+      timers.advance(LIVE_POST_MS - 101);
+      assert.equal(inits(), before + 1);
+      timers.advance(1);
+      assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
+      timers.advance(LIVE_POST_MS * 3);
+      assert.equal(timers.pending, 0, 'nothing more to post');
+      a.grew.fire();
+      assert.equal(inits(), before + 3, 'idle again: at once');
+    });
+  }
 });
