@@ -194,18 +194,6 @@ export class TimelineService {
   }
 
   /**
-   * Takes the first view computed for this very session elsewhere — the loading worker's, with
-   * the same code on the same columns (tested) — so that neither its overview nor its page is
-   * computed again. Ignored unless it names this session and nothing (filter, replay position)
-   * has changed what the first view would be.
-   */
-  adoptFirstView(view: StandalonePreview): void {
-    if (view.init.session.id !== this.meta.id || this.compiled || this.position !== undefined || view.init.keyOrder !== this.order) return;
-    this.overviewCache ??= view.init.overview;
-    if (view.page && !this.firstPageCache) this.firstPageCache = { position: undefined, page: view.page };
-  }
-
-  /**
    * The work to do ahead once a session has loaded, so the first timeline a user opens has it
    * ready: the first view (overview and first page). In steps, so the caller can run them between
    * other work — a long synchronous run would hold up the extension host's messages to the window.

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
 import { loadSession } from '../../src/timeline/node/loadSession';
+import { DEFAULT_CHUNK_PACE } from '../../src/timeline/chunkPace';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
 import type { Session } from '../../src/extension/session';
@@ -58,7 +59,7 @@ describe('Open Capture… shows the session while it loads', function () {
   });
 
   after(async () => {
-    api.manager.chunkPace = { firstMs: 200, everyMs: 500, everyArrivals: 250_000 };
+    api.manager.chunkPace = DEFAULT_CHUNK_PACE;
     for (const r of restore.reverse()) await r();
     await vscode.commands.executeCommand('seqscope.session.closeAll');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -66,7 +67,7 @@ describe('Open Capture… shows the session while it loads', function () {
 
   it('shows the first chunk, marked loading, grows with each, and ends with the session a one-piece load makes', async () => {
     // A chunk after every batch the reader hands over: several for this capture, whatever the clock.
-    api.manager.chunkPace = { firstMs: Infinity, everyMs: Infinity, everyArrivals: 1 };
+    api.manager.chunkPace = { firstMs: Infinity, everyMs: Infinity, growth: 0, everyArrivals: 1 };
     stub('showOpenDialog', (async () => [vscode.Uri.file(capture)]) as never);
     stub('showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) =>
       (await items).find((i) => i.label === 'Preset: cme')) as never);

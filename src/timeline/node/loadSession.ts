@@ -55,8 +55,9 @@ export interface ChunkedLoad {
   /** The load's clock, for the pace. */
   readonly now: () => number;
   /**
-   * Each chunk, with the summary as of its end and the names of the keys it brought; the last
-   * (`last`, sent before the load resolves, maybe empty) with the load's own summary.
+   * Each chunk, with the summary as of its end (without the keys' percentiles, which come with
+   * the last) and the names of the keys it brought; the last (`last`, sent before the load
+   * resolves, maybe empty) with the load's own summary.
    */
   readonly onChunk: (built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[], last: boolean) => void;
 }
@@ -84,7 +85,7 @@ export async function loadSessionInChunks(
   const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b, {
     onEngine: (e) => (engine = e),
     afterBatch: () => {
-      if (engine && pacer.due(b.arrivals)) send(engine.summary(), false);
+      if (engine && pacer.due(b.arrivals)) send(engine.summary(false), false);
     },
   });
   send(summary, true);

@@ -10,8 +10,6 @@ import { HeapGuard } from '../../core/replay/heapGuard';
 import { loadSession, loadSessionInChunks, LoadOptions } from './loadSession';
 import { packChunk } from '../sessionChunk';
 import { packSession } from '../sessionTransfer';
-import { TimelineService } from '../timelineService';
-import { IDLE_REPLAY } from '../../shared/protocol';
 import { defaultThreads, WorkerScanPool } from './scanPool';
 
 const port = parentPort;
@@ -20,22 +18,9 @@ if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWor
 const abort = new AbortController();
 const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-/** After a first view: sends the session, when the caller takes it (or cancels). */
-let sendSession: (() => void) | undefined;
-const send = () => {
-  const f = sendSession;
-  sendSession = undefined;
-  f?.();
-};
-
 port.on('message', (req: LoadWorkerRequest) => {
   if (req.type === 'cancel') {
     abort.abort();
-    send();
-    return;
-  }
-  if (req.type === 'take') {
-    send();
     return;
   }
   const scanPool = scanPoolFor(req.threads ?? defaultThreads());
@@ -65,23 +50,8 @@ port.on('message', (req: LoadWorkerRequest) => {
   loadSession(req.paths, req.options, load)
     .finally(() => scanPool?.close())
     .then(({ session, cancelled, heapStop, notes }) => {
-      const sendNow = () => {
-        const { packed, transfer } = packSession(session);
-        reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
-      };
-      // First, while the columns are still here: the view a timeline waiting for this load
-      // shows. The session follows when the caller takes it (see LoadFirstView.onView).
-      if (req.firstView && !cancelled) {
-        try {
-          const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
-          sendSession = sendNow;
-          reply({ type: 'firstView', view });
-          return;
-        } catch {
-          // Then the timeline asks the session for it, as it does without this.
-        }
-      }
-      sendNow();
+      const { packed, transfer } = packSession(session);
+      reply({ type: 'done', packed, cancelled, heapStop, notes }, transfer);
     }, failed);
 });
 

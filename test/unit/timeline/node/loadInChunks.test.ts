@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
-import { ChunkPace, ChunkPacer } from '../../../../src/timeline/chunkPace';
+import { ChunkPace, ChunkPacer, DEFAULT_CHUNK_PACE } from '../../../../src/timeline/chunkPace';
 import { CaptureSession } from '../../../../src/timeline/captureSession';
 import { loadSession, loadSessionInChunks } from '../../../../src/timeline/node/loadSession';
 import { appendChunk, emptySession, packChunk, trimSession } from '../../../../src/timeline/sessionChunk';
@@ -14,7 +14,7 @@ const SAMPLE = join(__dirname, '..', '..', '..', '..', 'media', 'samples', 'cme-
 const INVALID = join(__dirname, '..', '..', '..', 'fixtures', 'captures', 'with-invalid.jsonl');
 const CME = resolveOptions({ preset: 'cme' });
 /** A chunk after every batch the reader hands over. */
-const EVERY_BATCH: ChunkPace = { firstMs: Infinity, everyMs: Infinity, everyArrivals: 1 };
+const EVERY_BATCH: ChunkPace = { firstMs: Infinity, everyMs: Infinity, growth: 0, everyArrivals: 1 };
 
 /** Loads in chunks, appending each (moved as the worker moves it) to a session; the session after each chunk. */
 async function loadChunked(paths: string[], pace = EVERY_BATCH, signal?: AbortSignal, onPartial?: (s: CaptureSession) => void) {
@@ -61,9 +61,9 @@ describe('Loading a session in chunks', () => {
     writeFileSync(generated, capture.lines.join('\n') + '\n');
   });
 
-  it('paces chunks by the clock (first soon, then steadily) or by arrivals, whichever comes first', () => {
+  it('paces chunks by the clock (first soon, then spaced as the load goes on) or by arrivals, whichever comes first', () => {
     let now = 1000;
-    const pacer = new ChunkPacer({ firstMs: 100, everyMs: 500, everyArrivals: 10_000 }, () => now);
+    const pacer = new ChunkPacer({ firstMs: 100, everyMs: 500, growth: 0.5, everyArrivals: 10_000 }, () => now);
     now += 99;
     assert.equal(pacer.due(50), false, 'not before firstMs');
     now += 1;
@@ -75,8 +75,16 @@ describe('Loading a session in chunks', () => {
     assert.equal(pacer.due(10_100), false);
     now += 1;
     assert.equal(pacer.due(10_100), true, 'everyMs after the last');
+    // 700 ms into the load: the next waits max(500, 0.5 × time since the start).
+    now += 1300;
+    assert.equal(pacer.due(10_200), true, '2 000 ms in');
+    // The next when the time since the last is half the time since the start: 4 000 ms in.
+    now += 1999;
+    assert.equal(pacer.due(10_300), false, 'not before half the time since the start');
+    now += 1;
+    assert.equal(pacer.due(10_300), true, '4 000 ms in: 2 000 ms after the last');
     now += 10_000;
-    assert.equal(pacer.due(10_100), false, 'never a chunk without new arrivals');
+    assert.equal(pacer.due(10_300), false, 'never a chunk without new arrivals');
   });
 
   it('builds, chunk by chunk, the very session a load in one piece builds', async () => {
@@ -101,7 +109,7 @@ describe('Loading a session in chunks', () => {
 
   it('at the default pace on a small capture, sends it whole in the last chunk', async () => {
     const one = (await loadSession([SAMPLE], CME)).session;
-    const chunked = await loadChunked([SAMPLE], { firstMs: 200, everyMs: 500, everyArrivals: 250_000 });
+    const chunked = await loadChunked([SAMPLE], DEFAULT_CHUNK_PACE);
     assert.equal(chunked.partials.length, 0);
     assertSameSession(one, chunked.session);
   });
