@@ -57,9 +57,14 @@ class Column<A extends TypedArray> {
   /** Appends `values` (a chunk of a column built elsewhere: see sessionChunk.ts). */
   append(values: A): void {
     if (values.length === 0) return;
-    if (this.length + values.length > this.data.length) this.grow(this.length + values.length);
+    if (this.length + values.length > this.data.length) this.grow(Math.max(this.data.length * 2, this.length + values.length));
     this.data.set(values, this.length);
     this.length += values.length;
+  }
+
+  /** Room for `capacity` values in all, in one allocation (a column whose final size is known roughly). */
+  reserve(capacity: number): void {
+    if (capacity > this.data.length) this.grow(capacity);
   }
 
   /** Drops the growth slack unless the column is mostly full (as `toMovable` decides). */
@@ -68,7 +73,7 @@ class Column<A extends TypedArray> {
   }
 
   private grow(need = 0): void {
-    const next = this.make(Math.max(16, this.data.length * 2, need));
+    const next = this.make(Math.max(16, need || this.data.length * 2));
     next.set(this.data);
     this.data = next;
   }
@@ -123,6 +128,11 @@ export class StringColumn {
     return this.ends.length;
   }
 
+  /** Bytes the strings take. */
+  get byteLength(): number {
+    return this.used;
+  }
+
   push(s: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (this.used + s.length * 3 > this.bytes.length) {
@@ -157,6 +167,16 @@ export class StringColumn {
     const base = this.used;
     for (let i = 0; i < p.ends.length; i++) this.ends.push(base + p.ends[i]);
     this.used += p.bytes.length;
+  }
+
+  /** Room for `count` strings of `bytes` in all (see Column.reserve). */
+  reserve(count: number, bytes: number): void {
+    if (bytes > this.bytes.length) {
+      const next = new Uint8Array(bytes);
+      next.set(this.bytes.subarray(0, this.used));
+      this.bytes = next;
+    }
+    this.ends.reserve(count);
   }
 
   /** Drops the growth slack (see Column.trim). */

@@ -14,7 +14,7 @@ import type { BuiltChunk } from './sessionBuilder';
 
 type NumberArray = Uint8Array | Int32Array | Float64Array;
 type Movable = { toMovable(): NumberArray };
-type Appendable = { append(a: NumberArray): void; trim(): void };
+type Appendable = { append(a: NumberArray): void; reserve(capacity: number): void; trim(): void };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
@@ -33,10 +33,12 @@ export interface SessionChunk {
   summary: ReplaySummary;
   /** Names of the keys first seen since the previous chunk, in key-index order. */
   newKeyNames: string[];
+  /** Of the input's bytes, how much was read when it was cut (0–1; 1 for the last). */
+  share: number;
 }
 
 /** A builder's cut as a chunk, and the buffers to transfer with it (the cut's own columns, which the sender drops). */
-export function packChunk(built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[]): { chunk: SessionChunk; transfer: ArrayBuffer[] } {
+export function packChunk(built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[], share: number): { chunk: SessionChunk; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const take = <A extends NumberArray>(a: A): A => {
     transfer.push(a.buffer as ArrayBuffer);
@@ -61,6 +63,7 @@ export function packChunk(built: BuiltChunk, summary: ReplaySummary, newKeyNames
       released: [...store.released],
       summary,
       newKeyNames,
+      share,
     },
     transfer,
   };
@@ -81,6 +84,7 @@ export function appendChunk(session: CaptureSession, chunk: SessionChunk): void 
   if (chunk.eventBase !== store.count || chunk.arrivalBase !== log.count) {
     throw new Error(`session chunk out of order: events from ${chunk.eventBase} and arrivals from ${chunk.arrivalBase} after ${store.count} and ${log.count}`);
   }
+  reserve(session, chunk);
   for (const c of EVENT_COLUMNS) (store[c] as Appendable).append(chunk.events[c]);
   const { kind, key, t0, t1 } = chunk.events;
   for (let i = 0; i < kind.length; i++) store.indexEvent(chunk.eventBase + i, kind[i], key[i], t0[i], t1[i]);
@@ -91,6 +95,23 @@ export function appendChunk(session: CaptureSession, chunk: SessionChunk): void 
   log.messageId.appendPacked(chunk.messageIds);
   (session.keyNames as string[]).push(...chunk.newKeyNames);
   session.summary = chunk.summary;
+}
+
+/**
+ * Makes room, at a chunk partway through, for the whole session as far as the share read tells
+ * (a little over): the columns then grow once, not by doubling — every doubling of a column of a
+ * million values leaves its old array to the collector, and the extension host's memory at the
+ * end of a load was half as much again as what the session holds.
+ */
+function reserve(session: CaptureSession, chunk: SessionChunk): void {
+  if (chunk.share <= 0 || chunk.share >= 1) return;
+  const scale = 1.05 / chunk.share;
+  const events = Math.ceil((chunk.eventBase + chunk.events.kind.length) * scale);
+  const arrivals = Math.ceil((chunk.arrivalBase + chunk.arrivals.file.length) * scale);
+  for (const c of EVENT_COLUMNS) (session.store[c] as Appendable).reserve(events);
+  for (const c of ARRIVAL_COLUMNS) (session.log[c] as Appendable).reserve(arrivals);
+  const ids = session.log.messageId;
+  ids.reserve(arrivals, Math.ceil((ids.byteLength + chunk.messageIds.bytes.length) * scale));
 }
 
 /** After the last chunk: the columns lose their growth slack (the session grows no more). */

@@ -57,9 +57,10 @@ export interface ChunkedLoad {
   /**
    * Each chunk, with the summary as of its end (without the keys' percentiles, which come with
    * the last) and the names of the keys it brought; the last (`last`, sent before the load
-   * resolves, maybe empty) with the load's own summary.
+   * resolves, maybe empty) with the load's own summary. `share`: of the input's bytes, how much
+   * was read by then (0–1).
    */
-  readonly onChunk: (built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[], last: boolean) => void;
+  readonly onChunk: (built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[], last: boolean, share: number) => void;
 }
 
 /**
@@ -76,15 +77,17 @@ export async function loadSessionInChunks(
   const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths));
   const pacer = new ChunkPacer(chunks.pace, chunks.now);
   let named = 0;
+  let share = 0;
   const send = (summary: ReplaySummary, last: boolean) => {
     const names = summary.byKey.slice(named).map((k) => k.key);
     named += names.length;
-    chunks.onChunk(b.cut(), summary, names, last);
+    chunks.onChunk(b.cut(), summary, names, last, last ? 1 : share);
   };
   let engine: ReplayEngine | undefined;
   const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b, {
     onEngine: (e) => (engine = e),
-    afterBatch: () => {
+    afterBatch: (read, total) => {
+      share = total > 0 ? read / total : 0;
       if (engine && pacer.due(b.arrivals)) send(engine.summary(false), false);
     },
   });
@@ -98,7 +101,7 @@ async function build(
   options: SequencingOptions,
   load: LoadOptions,
   b: SessionBuilder,
-  hooks: { onEngine?: (engine: ReplayEngine) => void; afterBatch?: () => void } = {},
+  hooks: { onEngine?: (engine: ReplayEngine) => void; afterBatch?: (bytesRead: number, totalBytes: number) => void } = {},
 ): Promise<ReplayRunResult> {
   const copy = b.copy;
   let result;
@@ -118,7 +121,7 @@ async function build(
       // of memory there; the key's percentiles add ~65.
       heapReservePerKey: 576,
       onProgress: (read, total) => {
-        hooks.afterBatch?.();
+        hooks.afterBatch?.(read, total);
         load.onProgress?.(read, total);
       },
       listener: b.listener,

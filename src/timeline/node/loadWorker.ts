@@ -38,8 +38,8 @@ port.on('message', (req: LoadWorkerRequest) => {
     loadSessionInChunks(req.paths, req.options, load, {
       pace: req.chunks,
       now: () => performance.now(),
-      onChunk: (built, summary, newKeyNames, last) => {
-        const { chunk, transfer } = packChunk(built, summary, newKeyNames);
+      onChunk: (built, summary, newKeyNames, last, share) => {
+        const { chunk, transfer } = packChunk(built, summary, newKeyNames, share);
         reply({ type: 'chunk', chunk, last }, transfer);
       },
     })

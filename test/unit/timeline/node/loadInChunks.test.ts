@@ -19,7 +19,7 @@ const EVERY_BATCH: ChunkPace = { firstMs: Infinity, everyMs: Infinity, growth: 0
 /** Loads in chunks, appending each (moved as the worker moves it) to a session; the session after each chunk. */
 async function loadChunked(paths: string[], pace = EVERY_BATCH, signal?: AbortSignal, onPartial?: (s: CaptureSession) => void) {
   let session: CaptureSession | undefined;
-  const partials: { arrivals: number; events: number; keys: number; received: number }[] = [];
+  const partials: { arrivals: number; events: number; keys: number; received: number; share: number; capacity: number }[] = [];
   const result = await loadSessionInChunks(
     paths,
     CME,
@@ -27,14 +27,21 @@ async function loadChunked(paths: string[], pace = EVERY_BATCH, signal?: AbortSi
     {
       pace,
       now: () => 0,
-      onChunk: (built, summary, names, last) => {
-        const { chunk, transfer } = packChunk(built, summary, names);
+      onChunk: (built, summary, names, last, share) => {
+        const { chunk, transfer } = packChunk(built, summary, names, share);
         const moved = structuredClone(chunk, { transfer });
         session ??= emptySession(paths, moved.summary);
         appendChunk(session, moved);
         if (last) trimSession(session);
         else {
-          partials.push({ arrivals: session.arrivalCount, events: session.store.count, keys: session.keyNames.length, received: session.summary.received });
+          partials.push({
+            arrivals: session.arrivalCount,
+            events: session.store.count,
+            keys: session.keyNames.length,
+            received: session.summary.received,
+            share: moved.share,
+            capacity: session.log.time.data.length,
+          });
           onPartial?.(session);
         }
       },
@@ -97,6 +104,8 @@ describe('Loading a session in chunks', () => {
       for (let i = 1; i < chunked.partials.length; i++) assert.ok(chunked.partials[i].arrivals > chunked.partials[i - 1].arrivals);
       assert.ok(chunked.partials[0].arrivals < one.arrivalCount);
       assert.ok(chunked.partials[0].received > 0 && chunked.partials[0].keys > 0, 'a partial state has counts and keys');
+      const { share, capacity, arrivals } = chunked.partials[0];
+      assert.ok(share > 0 && share < 1 && capacity >= (arrivals / share) * 1.04, `room made for the whole (${capacity} for ${arrivals} at ${share})`);
       assertSameSession(one, chunked.session);
       assert.deepEqual([...chunked.session.store.behind], [...one.store.behind], 'reorders: the message each came behind');
       assert.deepEqual([...chunked.session.store.released], [...one.store.released]);
@@ -137,7 +146,7 @@ describe('Loading a session in chunks', () => {
           now: () => 0,
           onChunk: (built, summary, names) => {
             if (chunks++ !== 1) return;
-            appendChunk(s, packChunk(built, summary, names).chunk);
+            appendChunk(s, packChunk(built, summary, names, 0.5).chunk);
           },
         },
       ),
