@@ -54,17 +54,17 @@ class Column<A extends TypedArray> {
     return this;
   }
 
-  /** Appends `values` (a chunk of a column built elsewhere: see sessionChunk.ts). */
-  append(values: A): void {
+  /**
+   * Appends `values` (a chunk of a column built elsewhere: see sessionChunk.ts). When the column
+   * must grow, it grows to `expected` values if that is more than it needs (the whole column's
+   * size, as far as the caller can tell), else doubles.
+   */
+  append(values: A, expected = 0): void {
     if (values.length === 0) return;
-    if (this.length + values.length > this.data.length) this.grow(Math.max(this.data.length * 2, this.length + values.length));
+    const need = this.length + values.length;
+    if (need > this.data.length) this.grow(expected >= need ? expected : Math.max(this.data.length * 2, need));
     this.data.set(values, this.length);
-    this.length += values.length;
-  }
-
-  /** Room for `capacity` values in all, in one allocation (a column whose final size is known roughly). */
-  reserve(capacity: number): void {
-    if (capacity > this.data.length) this.grow(capacity);
+    this.length = need;
   }
 
   /** Drops the growth slack unless the column is mostly full (as `toMovable` decides). */
@@ -156,27 +156,20 @@ export class StringColumn {
     return { bytes, ends: this.ends.toMovable() };
   }
 
-  /** Appends a packed chunk of strings (`pack` of another column). */
-  appendPacked(p: { bytes: Uint8Array; ends: Int32Array }): void {
-    if (this.used + p.bytes.length > this.bytes.length) {
-      const next = new Uint8Array(Math.max(this.bytes.length * 2, this.used + p.bytes.length));
+  /** Appends a packed chunk of strings (`pack` of another column); `expected`: see Column.append. */
+  appendPacked(p: { bytes: Uint8Array; ends: Int32Array }, expected: { count: number; bytes: number } = { count: 0, bytes: 0 }): void {
+    const need = this.used + p.bytes.length;
+    if (need > this.bytes.length) {
+      const next = new Uint8Array(expected.bytes >= need ? expected.bytes : Math.max(this.bytes.length * 2, need));
       next.set(this.bytes.subarray(0, this.used));
       this.bytes = next;
     }
     this.bytes.set(p.bytes, this.used);
     const base = this.used;
-    for (let i = 0; i < p.ends.length; i++) this.ends.push(base + p.ends[i]);
-    this.used += p.bytes.length;
-  }
-
-  /** Room for `count` strings of `bytes` in all (see Column.reserve). */
-  reserve(count: number, bytes: number): void {
-    if (bytes > this.bytes.length) {
-      const next = new Uint8Array(bytes);
-      next.set(this.bytes.subarray(0, this.used));
-      this.bytes = next;
-    }
-    this.ends.reserve(count);
+    const ends = p.ends.slice();
+    for (let i = 0; i < ends.length; i++) ends[i] += base;
+    this.ends.append(ends, expected.count);
+    this.used = need;
   }
 
   /** Drops the growth slack (see Column.trim). */

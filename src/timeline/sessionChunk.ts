@@ -14,7 +14,7 @@ import type { BuiltChunk } from './sessionBuilder';
 
 type NumberArray = Uint8Array | Int32Array | Float64Array;
 type Movable = { toMovable(): NumberArray };
-type Appendable = { append(a: NumberArray): void; reserve(capacity: number): void; trim(): void };
+type Appendable = { append(a: NumberArray, expected?: number): void; trim(): void };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
@@ -84,34 +84,31 @@ export function appendChunk(session: CaptureSession, chunk: SessionChunk): void 
   if (chunk.eventBase !== store.count || chunk.arrivalBase !== log.count) {
     throw new Error(`session chunk out of order: events from ${chunk.eventBase} and arrivals from ${chunk.arrivalBase} after ${store.count} and ${log.count}`);
   }
-  reserve(session, chunk);
-  for (const c of EVENT_COLUMNS) (store[c] as Appendable).append(chunk.events[c]);
+  const expected = expectedSize(chunk, { events: store.count, arrivals: log.count, idBytes: log.messageId.byteLength });
+  for (const c of EVENT_COLUMNS) (store[c] as Appendable).append(chunk.events[c], expected.events);
   const { kind, key, t0, t1 } = chunk.events;
   for (let i = 0; i < kind.length; i++) store.indexEvent(chunk.eventBase + i, kind[i], key[i], t0[i], t1[i]);
   for (const [id, reason] of chunk.problems) store.problems.set(id, reason);
   for (const [id, messageId] of chunk.behind) store.behind.set(id, messageId);
   for (const [id, n] of chunk.released) store.released.set(id, n);
-  for (const c of ARRIVAL_COLUMNS) (log[c] as Appendable).append(chunk.arrivals[c]);
-  log.messageId.appendPacked(chunk.messageIds);
+  for (const c of ARRIVAL_COLUMNS) (log[c] as Appendable).append(chunk.arrivals[c], expected.arrivals);
+  log.messageId.appendPacked(chunk.messageIds, { count: expected.arrivals, bytes: expected.idBytes });
   (session.keyNames as string[]).push(...chunk.newKeyNames);
   session.summary = chunk.summary;
 }
 
 /**
- * Makes room, at a chunk partway through, for the whole session as far as the share read tells
- * (a little over): the columns then grow once, not by doubling — every doubling of a column of a
- * million values leaves its old array to the collector, and the extension host's memory at the
- * end of a load was half as much again as what the session holds.
+ * The whole session's size as far as a chunk partway through tells (its share read), a little
+ * over: a column that must grow grows to that once, not by doubling — every doubling of a column
+ * of a million values leaves its old array to the collector. Zero (double) for the last chunk.
  */
-function reserve(session: CaptureSession, chunk: SessionChunk): void {
-  if (chunk.share <= 0 || chunk.share >= 1) return;
-  const scale = 1.05 / chunk.share;
-  const events = Math.ceil((chunk.eventBase + chunk.events.kind.length) * scale);
-  const arrivals = Math.ceil((chunk.arrivalBase + chunk.arrivals.file.length) * scale);
-  for (const c of EVENT_COLUMNS) (session.store[c] as Appendable).reserve(events);
-  for (const c of ARRIVAL_COLUMNS) (session.log[c] as Appendable).reserve(arrivals);
-  const ids = session.log.messageId;
-  ids.reserve(arrivals, Math.ceil((ids.byteLength + chunk.messageIds.bytes.length) * scale));
+function expectedSize(chunk: SessionChunk, held: { events: number; arrivals: number; idBytes: number }) {
+  const scale = chunk.share > 0 && chunk.share < 1 ? 1.05 / chunk.share : 0;
+  return {
+    events: Math.ceil((held.events + chunk.events.kind.length) * scale),
+    arrivals: Math.ceil((held.arrivals + chunk.arrivals.file.length) * scale),
+    idBytes: Math.ceil((held.idBytes + chunk.messageIds.bytes.length) * scale),
+  };
 }
 
 /** After the last chunk: the columns lose their growth slack (the session grows no more). */
