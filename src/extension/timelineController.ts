@@ -7,19 +7,15 @@
  * States, with the transitions that lead to them:
  * - `notice`: no session to show; says `text` (or that none is open). `say`, or `attach(undefined)`.
  * - `loading`: a capture is being read for this panel; its progress is shown. `load`.
- * - `preview`: the loader's first view of the session is shown while the session is being made;
- *   requests the first view cannot answer wait for the session. `firstView`, from `loading`.
- * - `ready`: a session is shown and answers everything. `attach`, or `finish` from a load.
+ * - `ready`: a session is shown and answers everything. `attach`, or `finish` from a load (as
+ *   soon as its first chunk is in: the session grows meanwhile).
  */
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { assertNever } from '../core/util/assertNever';
 import type { EventView, HostMessage, KeyOrder, PanelRestore, ReplayAction, ReplayInfo, ReplaySpeed, TimelineFilter, WebviewMessage } from '../shared/protocol';
-import type { StandalonePreview } from '../shared/standaloneEmbed';
-import { answerFromPreview, TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
+import { TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
 import type { TimelineService } from '../timeline/timelineService';
 
-/** Longest a load waits for the webview to paint its first view (see `firstView`). */
-export const PAINT_WAIT_MS = 1000;
 /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
 export const REPLAY_POST_MS = 100;
 /**
@@ -101,8 +97,6 @@ export type TimelineState<S> =
   | { kind: 'notice'; text: string | undefined }
   /** `behind`: the session shown before the load, which answers until it ends. */
   | { kind: 'loading'; progress: Loading; behind: S | undefined }
-  /** `posted`: the webview was sent the first view; `painted`: ends the load's wait for its paint. */
-  | { kind: 'preview'; progress: Loading; view: StandalonePreview; posted: boolean; painted: () => void }
   | { kind: 'ready'; session: S };
 
 /** The webview's page: not set yet, starting (its script not yet ready), ready for messages. */
@@ -115,8 +109,6 @@ export class TimelineController<S extends ControlledSession> {
   private webview: WebviewStage = 'blank';
   private readonly requests: TimelineChannel;
   private sessionSubs: Subscription[] = [];
-  /** The key order the webview was last told (with `init` or `keyOrder`). */
-  private postedKeyOrder: KeyOrder | undefined;
   /** What the webview keeps for a reload (see PanelRestore). */
   restore: PanelRestore | undefined;
   private readonly replayPost: Throttle;
@@ -159,15 +151,14 @@ export class TimelineController<S extends ControlledSession> {
     return st.kind === 'ready' ? st.session : st.kind === 'loading' ? st.behind : undefined;
   }
 
-  /** Whether a load is under way (loading or preview). */
+  /** Whether a load is under way, nothing of it shown yet. */
   get loading(): boolean {
-    return this.current.kind === 'loading' || this.current.kind === 'preview';
+    return this.current.kind === 'loading';
   }
 
   /** A capture titled `title` starts loading for this panel: its progress is shown. */
   load(title: string): void {
     if (this.disposed) return;
-    this.leave();
     this.current = {
       kind: 'loading',
       progress: { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: this.host.timers.now() },
@@ -185,43 +176,18 @@ export class TimelineController<S extends ControlledSession> {
   }
 
   /**
-   * The loader's first view of the session, shown at once; a later one (a preview that grew)
-   * replaces it. Resolves when the webview has painted it (at most PAINT_WAIT_MS later; at once
-   * when the panel is hidden, which paints nothing): the session is taken in after that.
-   */
-  firstView(view: StandalonePreview): Promise<void> {
-    const st = this.current;
-    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return Promise.resolve();
-    this.leave();
-    return new Promise<void>((resolve) => {
-      const timer = this.host.timers.setTimeout(() => painted(), PAINT_WAIT_MS);
-      const painted = () => {
-        this.host.timers.clearTimeout(timer);
-        resolve();
-      };
-      this.current = { kind: 'preview', progress: st.progress, view, posted: false, painted };
-      // About the session being made: what the first view cannot answer waits for it.
-      this.requests.answerWith((m) => (m.type === 'requestPage' ? answerFromPreview(view, m) : undefined));
-      if (this.webview === 'ready') this.postInit();
-      if (!this.host.visible()) painted();
-    });
-  }
-
-  /**
    * The load ended: shows its session, or — cancelled with nothing read, or failed — whatever
    * session is active, closing the panel when there is none.
    */
   finish(session: S | undefined): void {
     const st = this.current;
-    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return;
+    if (st.kind !== 'loading' || this.disposed) return;
     const next = session ?? this.host.active();
     if (!next) {
       this.host.close();
       return;
     }
-    // The webview may show this session already (its first view): then it needs no init, only
-    // answers to what it asked meanwhile.
-    this.enter(next, st.kind === 'preview' && st.posted && st.view.init.session.id === next.id);
+    this.enter(next);
   }
 
   /** Shows a session (or the notice). While a load is under way, the load decides what is shown next (`finish`). */
@@ -234,28 +200,25 @@ export class TimelineController<S extends ControlledSession> {
       this.answerFrom(session, true);
       return;
     }
-    if (st.kind === 'preview' || (st.kind === 'ready' && st.session === session && this.webview === 'ready')) return;
-    this.enter(session, false);
+    if (st.kind === 'ready' && st.session === session && this.webview === 'ready') return;
+    this.enter(session);
   }
 
-  /** The transition to `ready` (or to the notice, with no session); `shown`: the webview shows it already. */
-  private enter(session: S | undefined, shown: boolean): void {
+  /** The transition to `ready` (or to the notice, with no session). */
+  private enter(session: S | undefined): void {
     const st = this.current;
-    this.leave();
     this.current = session ? { kind: 'ready', session } : { kind: 'notice', text: st.kind === 'notice' ? st.text : undefined };
-    this.answerFrom(session, !shown);
+    this.answerFrom(session, true);
     this.watch(session);
     this.host.showing(session);
     if (this.webview === 'blank') this.setHtml(session);
-    else if (this.webview === 'ready' && !shown) this.postInit();
-    else if (this.webview === 'ready' && session && this.postedKeyOrder !== session.keyOrder) this.post({ type: 'keyOrder', order: session.keyOrder });
+    else if (this.webview === 'ready') this.postInit();
     this.persist();
   }
 
   /** Says `text` where the session would be (the webview's error bar). */
   say(text: string): void {
     if (this.disposed) return;
-    this.leave();
     this.current = { kind: 'notice', text };
     this.answerFrom(undefined, true);
     this.watch(undefined);
@@ -271,11 +234,7 @@ export class TimelineController<S extends ControlledSession> {
   /** A message from the webview. */
   receive(m: WebviewMessage): void {
     if (this.disposed) return;
-    if (m.type === 'painted') {
-      const st = this.current;
-      if (st.kind === 'preview' && st.view.init.session.id === m.session) st.painted();
-      return;
-    }
+    if (m.type === 'painted') return;
     if (m.type === 'ready') {
       this.webview = 'ready';
       // Shown from the first view embedded in the page, unless the session changed since.
@@ -288,17 +247,11 @@ export class TimelineController<S extends ControlledSession> {
 
   dispose(): void {
     if (this.disposed) return;
-    this.leave();
     this.disposed = true;
     this.watch(undefined);
     this.requests.dispose();
     this.replayPost.dispose();
     this.livePost.dispose();
-  }
-
-  /** What a state holds that outlives it: a first view's wait for its paint ends. */
-  private leave(): void {
-    if (this.current.kind === 'preview') this.current.painted();
   }
 
   /** The notice, the loading progress or the first view: said, or the page set up to say it. */
@@ -340,8 +293,6 @@ export class TimelineController<S extends ControlledSession> {
 
   private post(m: HostMessage): void {
     if (this.disposed) return;
-    if (m.type === 'init') this.postedKeyOrder = m.keyOrder;
-    else if (m.type === 'keyOrder') this.postedKeyOrder = m.order;
     this.host.post(m);
   }
 
@@ -349,14 +300,6 @@ export class TimelineController<S extends ControlledSession> {
   private postInit(): void {
     const st = this.current;
     switch (st.kind) {
-      case 'preview': {
-        st.posted = true;
-        // The loader computed it in the order the load began with; its page is of those lanes.
-        const { init, page } = st.view;
-        const order = this.host.keyOrder();
-        this.post({ ...init, keyOrder: order, firstPage: init.keyOrder === order ? page : undefined });
-        return;
-      }
       case 'loading':
         this.post({ ...st.progress, sentAt: this.host.timers.now() });
         return;

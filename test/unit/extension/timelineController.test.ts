@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { ControlledSession, ControllerTimers, LIVE_POST_MS, PAINT_WAIT_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+import { ControlledSession, ControllerTimers, LIVE_POST_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
 
 /** Lets every pending microtask (the controller's asynchronous answers) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -125,7 +125,7 @@ const kindOf = (c: TimelineController<ControlledSession>): string => c.state.kin
 const pageRequest = (requestId: number): WebviewMessage => ({ type: 'requestPage', requestId, t0: 0, t1: 10, buckets: 4, lanes: [0] });
 
 describe('TimelineController', () => {
-  it('load → preview → ready: progress, then the first view, then the session answers what waited', async () => {
+  it('load → ready: progress, then the session (shown from its first chunk on), which the webview asks anew', async () => {
     const { c, posted, html, types, timers } = fakePanel();
     const a = fakeSession('a');
     c.load('a.jsonl');
@@ -136,28 +136,17 @@ describe('TimelineController', () => {
     timers.t = 1_200;
     c.progress(0.5, 'Reading');
     assert.deepEqual(posted[1], { type: 'loading', title: 'a.jsonl', fraction: 0.5, detail: 'Reading', sentAt: 1_200 });
-
-    let painted = false;
-    const wait = c.firstView({ init: init('a') }).then(() => (painted = true));
-    assert.equal(kindOf(c), 'preview');
-    assert.equal(posted[2].type === 'init' && posted[2].session.id, 'a');
-    c.progress(0.9, 'Sequencing');
-    assert.equal(posted.length, 3, 'no progress over the first view');
     c.receive(pageRequest(1));
     await settle();
-    assert.equal(posted.length, 3, 'a page the first view cannot answer waits for the session');
-    c.receive({ type: 'painted', session: 'a' });
-    await wait;
-    assert.ok(painted);
+    assert.equal(posted.length, 2, 'a page request waits for the session');
 
     c.finish(a.session);
     assert.equal(kindOf(c), 'ready');
+    c.progress(0.9, 'Sequencing');
+    c.finish(a.session);
     await settle();
-    assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist', 'page'], 'shown already: no second init; the page that waited is answered');
-    assert.deepEqual(
-      a.handled.map((m) => m.type),
-      ['requestPage'],
-    );
+    assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist'], 'the session, no progress over it');
+    assert.deepEqual(a.handled, [], 'the page asked of the progress is dropped: the webview asks the session after its init');
   });
 
   it('a page request before the webview shows the session is answered by the session once ready', async () => {
@@ -228,16 +217,14 @@ describe('TimelineController', () => {
     assert.equal(some.c.session, b.session);
   });
 
-  it('disposed mid-load: the load ends quietly, its wait for a paint ends, nothing more is posted', async () => {
+  it('disposed mid-load: the load ends quietly, nothing more is posted', async () => {
     const { c, posted, timers, events } = fakePanel();
     const a = fakeSession('a');
     c.load('a.jsonl');
     c.receive({ type: 'ready' });
-    const wait = c.firstView({ init: init('a') });
     c.receive(pageRequest(1));
     const before = posted.length;
     c.dispose();
-    await wait;
     assert.equal(timers.pending, 0, 'no timer left behind');
     c.progress(1, 'Done');
     c.finish(a.session);
@@ -246,37 +233,6 @@ describe('TimelineController', () => {
     assert.equal(posted.length, before);
     assert.deepEqual(a.handled, []);
     assert.deepEqual(events, []);
-  });
-
-  it("the first view's wait for its paint ends after PAINT_WAIT_MS without one", async () => {
-    const { c, timers } = fakePanel();
-    c.load('a.jsonl');
-    let done = false;
-    const wait = c.firstView({ init: init('a') }).then(() => (done = true));
-    timers.advance(PAINT_WAIT_MS - 1);
-    await settle();
-    assert.equal(done, false);
-    timers.advance(1);
-    await wait;
-    assert.equal(done, true);
-  });
-
-  it('a later first view (the preview grew) replaces the first: its wait ends, the webview is sent the new one', async () => {
-    const { c, posted } = fakePanel();
-    c.load('a.jsonl');
-    c.receive({ type: 'ready' });
-    const first = c.firstView({ init: init('a') });
-    const grown = { ...init('a'), overview: { grown: true } as never };
-    const second = c.firstView({ init: grown });
-    await first;
-    assert.equal(kindOf(c), 'preview');
-    assert.deepEqual(
-      posted.map((m) => m.type),
-      ['loading', 'init', 'init'],
-    );
-    assert.deepEqual(posted[2].type === 'init' && posted[2].overview, { grown: true });
-    c.receive({ type: 'painted', session: 'a' });
-    await second;
   });
 
   it('replay moves reach the webview at most every 100 ms; the session stops being followed once replaced', () => {
