@@ -82,6 +82,14 @@ export class Session extends Disposable {
   private settleClosed!: () => void;
   /** Settles once the session is closed, its files too, and what `whenFilesClosed` asked done. */
   readonly closed = new Promise<void>((resolve) => (this.settleClosed = resolve));
+  /**
+   * While the capture loads (shown from its first chunk on: SessionManager.load), the share of
+   * its bytes read, 0–1; undefined once it is whole (or ended partial).
+   */
+  loading: number | undefined;
+  private readonly grown = this._register(new vscode.EventEmitter<void>());
+  /** The session grew: a live session refreshed, a loading capture took a chunk or ended. */
+  readonly onDidGrow = this.grown.event;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Counts, filter, key order or replay position changed: views refresh. */
   readonly onDidChange = this.changed.event;
@@ -93,15 +101,19 @@ export class Session extends Disposable {
     readonly id: string,
     readonly data: CaptureSession,
     readonly options: SequencingOptions,
-    /** True when loading was cancelled: the session holds what was read until then. */
-    readonly partial: boolean,
+    /**
+     * True when loading was cancelled (or stopped for memory): the session holds what was read
+     * until then. Set when a session shown while it loads (`loading`) ends so.
+     */
+    public partial: boolean,
     /** The title, when not the files' names (a folder of archive files: the folder's name). */
     private readonly name?: string,
   ) {
     super();
     this.files = new SessionFiles(data);
-    // Read when the timeline asks: a live session's title, source and connection change as it runs.
-    const now = { title: () => this.title, live: () => this.live };
+    // Read when the timeline asks: a live session's title, source and connection change as it
+    // runs, a loading capture's title and share read as it loads.
+    const now = { title: () => this.title + (this.loading === undefined ? '' : ` — ${this.loadingWords}`), live: () => this.live, loading: () => this.loading };
     const meta: SessionMeta = {
       id,
       get title() {
@@ -114,6 +126,9 @@ export class Session extends Disposable {
       get connection() {
         const live = now.live();
         return live && liveConnection(live);
+      },
+      get loading() {
+        return now.loading();
       },
       options: describeOptions(options),
       seqBits: options.seqBits,
@@ -160,10 +175,11 @@ export class Session extends Disposable {
     this.disposed.dispose();
   }
 
-  /** A live session grew: cached lanes and overview are stale, views refresh. */
+  /** A live session grew (or a loading one): cached lanes and overview are stale, views refresh. */
   grew(): void {
     this.lanesCache = undefined;
     this.timeline.invalidate();
+    this.grown.fire();
     this.changed.fire();
   }
 
@@ -171,6 +187,11 @@ export class Session extends Disposable {
     if (this.live) return this.live.tapOf ? `tap · ${tappedWords(this.live.tapOf)}` : `subscription · ${this.live.subscription.split('/').pop()}`;
     if (this.name !== undefined) return this.name + (this.partial ? ' (partial)' : '');
     return captureTitle(this.data.paths, this.partial);
+  }
+
+  /** While the capture loads: "loading 42 %…" (the tree, the status bar and the timeline's header say it). */
+  get loadingWords(): string | undefined {
+    return this.loading === undefined ? undefined : `loading ${Math.floor(this.loading * 100)} %…`;
   }
 
   /** Per-key counts and hot flags (computed once). */

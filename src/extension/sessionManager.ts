@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
-import { describeOptions, sameOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { sameOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { captureVersion } from '../core/capture/fileIdentity';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import * as path from 'node:path';
-import { captureTitle } from '../timeline/captureSession';
 import { loadSessionInWorker } from '../timeline/node/loadInWorker';
+import type { LoadResult } from '../timeline/node/loadSession';
+import type { CaptureSession } from '../timeline/captureSession';
+import { ChunkPace, DEFAULT_CHUNK_PACE } from '../timeline/chunkPace';
 import type { HeapStop } from '../core/replay/replayRun';
 import type { InputFormat } from '../core/capture/captureReader';
 import { sniffAvro } from '../core/capture/avroArchive';
-import type { StandalonePreview } from '../shared/standaloneEmbed';
 import type { DecompressedCaptures, PreparedCaptures } from './compressedCaptures';
 import { formatBytes, mebibytes } from '../core/util/byteSize';
 import { byteProgress } from './byteProgress';
@@ -16,18 +17,17 @@ import { Disposable } from './dispose';
 import { log } from './log';
 import { Session } from './session';
 import { InputError } from '../core/util/inputError';
-import { sideLaneOf } from '../timeline/compareLanes';
+import { ComparisonFacts, sideLaneOf } from '../timeline/compareLanes';
 
 /** Who watches a load (a timeline opened with it). */
 export interface LoadWatcher {
   /** Fraction of the bytes read, and the same in words; at most ten times a second. */
   progress?(fraction: number, detail: string): void;
   /**
-   * The timeline's first view of the new session (its id included), before the session exists
-   * on this thread: a panel waiting for the load paints it at once. The session is taken in once
-   * what this returns settles. Not for a cancelled load.
+   * The session, shown from the load's first chunk on while the rest loads (`Session.loading`);
+   * not called for a capture whose load ends before its first chunk is due.
    */
-  firstView?(view: StandalonePreview): Promise<void> | void;
+  shown?(session: Session): void;
 }
 
 /** How captures are opened, besides their sequencing options. */
@@ -64,6 +64,8 @@ export class SessionManager extends Disposable {
   readonly onDidRequestReveal = this.revealRequested.event;
 
   private order: KeyOrder = 'arrival';
+  /** When a load shows its next chunk (tests make it certain with a small `everyArrivals`). */
+  chunkPace: ChunkPace = DEFAULT_CHUNK_PACE;
 
   /** @param decompressed Where gzip captures are decompressed to before they load. */
   constructor(private readonly decompressed: DecompressedCaptures) {
@@ -141,7 +143,14 @@ export class SessionManager extends Disposable {
     const version = captureVersion(paths);
     if (version === undefined) return undefined;
     return this.sessions.find(
-      (s) => !s.live && !s.partial && !s.comparison && s.version === version && sameOptions(s.options, options) && s.inputFormat === inputFormat,
+      (s) =>
+        !s.live &&
+        !s.partial &&
+        !s.comparison &&
+        s.loading === undefined &&
+        s.version === version &&
+        sameOptions(s.options, options) &&
+        s.inputFormat === inputFormat,
     );
   }
 
@@ -153,70 +162,106 @@ export class SessionManager extends Disposable {
     copyTo: string | undefined,
   ): Promise<Session | undefined> {
     const paths = prepared.paths;
-    const title = how.title ?? captureTitle(paths, false);
     const started = Date.now();
-    // The id is taken now, so a first view computed during the load names the session it will be.
-    const id = this.newId();
-    let firstView: StandalonePreview | undefined;
     const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `SeqScope: sequencing ${label}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        try {
-          // On a worker thread: the host stays responsive and keeps none of the load's garbage.
-          return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
-            signal: abort.signal,
-            inputFormat: how.inputFormat,
-            copyTo,
-            compare: how.compare,
-            onProgress: byteProgress(progress, watcher, (read, total) => `Read ${formatBytes(read)} of ${formatBytes(total)}`),
-            firstView: watcher.firstView && {
-              meta: {
-                id,
-                title,
-                options: describeOptions(options),
-                seqBits: options.seqBits,
-                keyOrder: this.order,
-                ...(options.payload ? { payload: options.payload } : {}),
-              },
-              onView: (view) => {
-                firstView = view;
-                return watcher.firstView?.(view);
-              },
-            },
-          });
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
-    const { session: data, cancelled, heapStop, notes, comparison } = result;
-    // A side that holds nothing to compare: no session, the side named.
-    if (comparison?.problem) throw new InputError(comparison.problem);
-    log().info(
-      `opened ${prepared.sources.join(', ')} in ${Date.now() - started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`,
-    );
-    if (heapStop) {
-      const message = heapStopMessage(label, heapStop);
-      log().warn(message);
-      void vscode.window.showWarningMessage(message);
-    }
-    if (cancelled && data.arrivalCount === 0) return undefined;
-    for (const note of notes) log().info(`note: ${note}`);
-    const session = this.add(() => {
-      const s = new Session(id, data, options, cancelled, how.title);
+    const make = (id: string, data: CaptureSession, partial: boolean, comparison?: ComparisonFacts) => {
+      const s = new Session(id, data, options, partial, how.title);
       if (prepared.decompressed) s.sources = prepared.sources;
       if (prepared.damage.length) s.damage = prepared.damage;
-      if (notes.length) s.notes = notes;
       s.inputFormat = how.inputFormat;
       s.comparison = comparison;
       if (comparison) s.timeline.alsoReceivedOn = sideLaneOf(data.log, comparison.paths[0].length);
       return s;
-    });
-    // The worker's first view is this session's: not computed again below.
-    if (firstView) session.timeline.adoptFirstView(firstView);
+    };
+    // Shown from the first chunk on, growing with each (see timeline/sessionChunk.ts); closing
+    // it cancels the load. A comparison is shown once it is whole.
+    const abort = new AbortController();
+    let shown: Session | undefined;
+    let read = 0;
+    const showChunk = (data: CaptureSession) => {
+      if (shown) {
+        shown.loading = read;
+        shown.grew();
+        return;
+      }
+      shown = this.add((id) => {
+        const s = make(id, data, false);
+        s.loading = read;
+        s.replay.lockedReason = 'replay starts once the capture has loaded';
+        return s;
+      });
+      shown.onDidDispose(() => abort.abort());
+      log().info(`showing ${prepared.sources.join(', ')} while it loads, ${Date.now() - started} ms after the choice`);
+      watcher.shown?.(shown);
+    };
+    let result: LoadResult;
+    try {
+      result = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `SeqScope: sequencing ${label} (Cancel keeps what was read, marked partial)`,
+          cancellable: true,
+        },
+        async (progress, token) => {
+          const sub = token.onCancellationRequested(() => abort.abort());
+          const report = byteProgress(progress, watcher, (done, total) => `Read ${formatBytes(done)} of ${formatBytes(total)}`);
+          try {
+            // On a worker thread: the host stays responsive and keeps none of the load's garbage.
+            return await loadSessionInWorker(path.join(__dirname, 'loadWorker.js'), paths, options, {
+              signal: abort.signal,
+              inputFormat: how.inputFormat,
+              copyTo,
+              compare: how.compare,
+              onProgress: (done, total) => {
+                read = total > 0 ? done / total : 0;
+                report(done, total);
+              },
+              chunks: how.compare ? undefined : { pace: this.chunkPace, onChunk: showChunk },
+            });
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+    } catch (e) {
+      if (shown) this.close(shown);
+      throw e;
+    }
+    return this.loaded(result, shown, make, { label, sources: prepared.sources, started });
+  }
+
+  /** A load ended: its session, whole or partial (shown already, or made now), or none. */
+  private loaded(
+    { session: data, cancelled, heapStop, notes, comparison }: LoadResult,
+    shown: Session | undefined,
+    make: (id: string, data: CaptureSession, partial: boolean, comparison?: ComparisonFacts) => Session,
+    load: { label: string; sources: readonly string[]; started: number },
+  ): Session | undefined {
+    // A side that holds nothing to compare: no session, the side named.
+    if (comparison?.problem) throw new InputError(comparison.problem);
+    log().info(
+      `opened ${load.sources.join(', ')} in ${Date.now() - load.started} ms: ${data.summary.received} received, ${data.summary.gaps} gaps, ${data.summary.duplicates} duplicates, ${data.summary.invalid} invalid${heapStop ? ' (stopped, memory full: partial)' : cancelled ? ' (cancelled: partial)' : ''}`,
+    );
+    if (heapStop) {
+      const message = heapStopMessage(load.label, heapStop);
+      log().warn(message);
+      void vscode.window.showWarningMessage(message);
+    }
+    // Closed while it loaded (which cancelled the load), or nothing read before a cancel.
+    if (shown?.isDisposed) return undefined;
+    if (cancelled && data.arrivalCount === 0) {
+      if (shown) this.close(shown);
+      return undefined;
+    }
+    for (const note of notes) log().info(`note: ${note}`);
+    let session = shown;
+    if (session) {
+      session.loading = undefined;
+      session.partial = cancelled;
+      session.replay.lockedReason = undefined;
+      session.grew();
+    } else session = this.add((id) => make(id, data, cancelled, comparison));
+    if (notes.length) session.notes = notes;
     this.warmUp(session);
     return session;
   }

@@ -87,8 +87,8 @@ function sessionItem(node: SessionNode, active: Session | undefined): vscode.Tre
   const live = s.live;
   if (live) return liveSessionItem(item, s, live);
   item.contextValue = s.comparison ? 'session.comparison' : 'session';
-  item.iconPath = new vscode.ThemeIcon(active === s ? 'pulse' : s.comparison ? 'diff' : 'file');
-  item.description = `${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
+  item.iconPath = new vscode.ThemeIcon(s.loading !== undefined ? 'loading~spin' : active === s ? 'pulse' : s.comparison ? 'diff' : 'file');
+  item.description = `${s.loadingWords ? `${s.loadingWords} · ` : ''}${sequencingLabel(s.options)} · ${keysWords(sum.keys, s.keyOrder)} · ${sum.received + sum.invalid} ${noun(sum.received + sum.invalid, 'record')}${s.replay.active ? ` · ${positionWords(s.replay.position, s.data.arrivalCount)}` : ''}`;
   // A folder of archive files may hold thousands: the first few, and how many more.
   const files = s.sourcePaths
     .slice(0, 10)
@@ -98,7 +98,10 @@ function sessionItem(node: SessionNode, active: Session | undefined): vscode.Tre
     s.data.copy === undefined
       ? ''
       : `\n\n${s.inputFormat === 'text' ? 'Read as text archives (bare payloads). ' : ''}Records are read back from a JSON Lines copy, deleted when the session closes.`;
-  item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}${copy}\n\n${escapeMd(sum.options)}`);
+  const loading = s.loadingWords
+    ? `\n\nStill ${s.loadingWords.replace('…', '')}: the counts, keys and timeline grow until it is whole. Cancel in its notification keeps what was read, marked partial.`
+    : '';
+  item.tooltip = new vscode.MarkdownString(`**${escapeMd(s.title)}**\n\n${files.join('\n')}${copy}${loading}\n\n${escapeMd(sum.options)}`);
   return item;
 }
 

@@ -45,6 +45,7 @@ export class SessionStatusBar extends Disposable {
     // Compact, so the counts and the replay position fit beside other items at 1 280 px: a long
     // title is shortened (the tooltip has it whole), the words are few.
     const parts = [shorten(s.title, 28)];
+    if (s.loadingWords) parts.push(s.loadingWords);
     if (live) parts.push(live.tapGone ? 'TAP GONE' : live.state === 'live' ? `${Math.round(live.rate)}/s` : live.state.toUpperCase());
     parts.push(
       unseen
@@ -57,7 +58,7 @@ export class SessionStatusBar extends Disposable {
         openStateWords(open.state).replace(/ · \d+ held$/, '') + (live.openKeys > 1 ? ` (+${live.openKeys - 1} ${noun(live.openKeys - 1, 'key')})` : ''),
       );
     if (s.replay.active) parts.push(s.replay.position > s.data.arrivalCount ? 'end' : `${s.replay.position}/${s.data.arrivalCount}`);
-    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : 'pulse'}) ${parts.join(' · ')}`;
+    this.item.text = `$(${live?.state === 'disconnected' ? 'debug-disconnect' : problems ? 'warning' : live ? 'radio-tower' : s.loading !== undefined ? 'loading~spin' : 'pulse'}) ${parts.join(' · ')}`;
     this.item.tooltip = `SeqScope: ${s.title}\n${s.data.summary.options}${unseen ? `\n${unseen}` : ''}\nDelivered ${c.delivered}, lost ${c.lost}, invalid ${c.invalid}.${s.replay.active ? ` Replay: ${positionWords(s.replay.position, s.data.arrivalCount)}.` : ''} Click to show the timeline.`;
     if (live) this.item.tooltip += `\n${live.detail}`;
     if (open) this.item.tooltip += `\nKey ${s.data.keyNames[open.key]}: ${openStateWords(open.state)}`;

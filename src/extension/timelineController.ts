@@ -7,25 +7,22 @@
  * States, with the transitions that lead to them:
  * - `notice`: no session to show; says `text` (or that none is open). `say`, or `attach(undefined)`.
  * - `loading`: a capture is being read for this panel; its progress is shown. `load`.
- * - `preview`: the loader's first view of the session is shown while the session is being made;
- *   requests the first view cannot answer wait for the session. `firstView`, from `loading`.
- * - `ready`: a session is shown and answers everything. `attach`, or `finish` from a load.
+ * - `ready`: a session is shown and answers everything. `attach`, or `finish` from a load (as
+ *   soon as its first chunk is in: the session grows meanwhile).
  */
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { assertNever } from '../core/util/assertNever';
 import type { EventView, HostMessage, KeyOrder, PanelRestore, ReplayAction, ReplayInfo, ReplaySpeed, TimelineFilter, WebviewMessage } from '../shared/protocol';
-import type { StandalonePreview } from '../shared/standaloneEmbed';
-import { answerFromPreview, TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
+import { TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
 import type { LiveFollow } from '../shared/liveWindow';
 import type { TimelineService } from '../timeline/timelineService';
 
-/** Longest a load waits for the webview to paint its first view (see `firstView`). */
-export const PAINT_WAIT_MS = 1000;
 /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
 export const REPLAY_POST_MS = 100;
 /**
- * A live session grows: the webview gets its new extent, lanes and waits at once when the session
- * refreshes (the tree and the status bar show that same refresh), then at most this often.
+ * A live session grows (a capture while it loads too): the webview gets its new extent, lanes and
+ * waits at once when the session refreshes (the tree and the status bar show that same refresh),
+ * then at most this often.
  */
 export const LIVE_POST_MS = 400;
 
@@ -39,6 +36,8 @@ export interface ControlledSession {
   readonly id: string;
   readonly title: string;
   readonly live: { recording?: string } | undefined;
+  /** While a capture loads, the share read: it grows meanwhile (see `onDidGrow`). */
+  readonly loading: number | undefined;
   readonly options: SequencingOptions;
   readonly sourcePaths: readonly string[];
   /** Set for a comparison (Compare with…), which a window reload does not bring back: run it again. */
@@ -57,6 +56,8 @@ export interface ControlledSession {
   };
   setFilter(filter: TimelineFilter): Promise<void>;
   readonly onDidChange: Event<void>;
+  /** It grew: a live session refreshed, a loading capture took in a chunk or ended. */
+  readonly onDidGrow: Event<void>;
   readonly onDidChangeView: Event<'filter' | 'keyOrder'>;
 }
 
@@ -99,8 +100,6 @@ export type TimelineState<S> =
   | { kind: 'notice'; text: string | undefined }
   /** `behind`: the session shown before the load, which answers until it ends. */
   | { kind: 'loading'; progress: Loading; behind: S | undefined }
-  /** `posted`: the webview was sent the first view; `painted`: ends the load's wait for its paint. */
-  | { kind: 'preview'; progress: Loading; view: StandalonePreview; posted: boolean; painted: () => void }
   | { kind: 'ready'; session: S };
 
 /** The webview's page: not set yet, starting (its script not yet ready), ready for messages. */
@@ -113,8 +112,6 @@ export class TimelineController<S extends ControlledSession> {
   private webview: WebviewStage = 'blank';
   private readonly requests: TimelineChannel;
   private sessionSubs: Subscription[] = [];
-  /** The key order the webview was last told (with `init` or `keyOrder`). */
-  private postedKeyOrder: KeyOrder | undefined;
   /** How the webview follows the live session shown, as its last page request said (undefined: it does not). */
   private follow: LiveFollow | undefined;
   /** What the webview keeps for a reload (see PanelRestore). */
@@ -143,7 +140,7 @@ export class TimelineController<S extends ControlledSession> {
       host.timers,
       LIVE_POST_MS,
       () => {
-        if (this.session?.live && this.webview === 'ready') this.postInit();
+        if (this.session && this.webview === 'ready') this.postInit();
       },
       true,
     );
@@ -159,15 +156,14 @@ export class TimelineController<S extends ControlledSession> {
     return st.kind === 'ready' ? st.session : st.kind === 'loading' ? st.behind : undefined;
   }
 
-  /** Whether a load is under way (loading or preview). */
+  /** Whether a load is under way, nothing of it shown yet. */
   get loading(): boolean {
-    return this.current.kind === 'loading' || this.current.kind === 'preview';
+    return this.current.kind === 'loading';
   }
 
   /** A capture titled `title` starts loading for this panel: its progress is shown. */
   load(title: string): void {
     if (this.disposed) return;
-    this.leave();
     this.current = {
       kind: 'loading',
       progress: { type: 'loading', title, fraction: 0, detail: 'Starting', sentAt: this.host.timers.now() },
@@ -185,43 +181,18 @@ export class TimelineController<S extends ControlledSession> {
   }
 
   /**
-   * The loader's first view of the session, shown at once; a later one (a preview that grew)
-   * replaces it. Resolves when the webview has painted it (at most PAINT_WAIT_MS later; at once
-   * when the panel is hidden, which paints nothing): the session is taken in after that.
-   */
-  firstView(view: StandalonePreview): Promise<void> {
-    const st = this.current;
-    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return Promise.resolve();
-    this.leave();
-    return new Promise<void>((resolve) => {
-      const timer = this.host.timers.setTimeout(() => painted(), PAINT_WAIT_MS);
-      const painted = () => {
-        this.host.timers.clearTimeout(timer);
-        resolve();
-      };
-      this.current = { kind: 'preview', progress: st.progress, view, posted: false, painted };
-      // About the session being made: what the first view cannot answer waits for it.
-      this.requests.answerWith((m) => (m.type === 'requestPage' ? answerFromPreview(view, m) : undefined));
-      if (this.webview === 'ready') this.postInit();
-      if (!this.host.visible()) painted();
-    });
-  }
-
-  /**
    * The load ended: shows its session, or — cancelled with nothing read, or failed — whatever
    * session is active, closing the panel when there is none.
    */
   finish(session: S | undefined): void {
     const st = this.current;
-    if ((st.kind !== 'loading' && st.kind !== 'preview') || this.disposed) return;
+    if (st.kind !== 'loading' || this.disposed) return;
     const next = session ?? this.host.active();
     if (!next) {
       this.host.close();
       return;
     }
-    // The webview may show this session already (its first view): then it needs no init, only
-    // answers to what it asked meanwhile.
-    this.enter(next, st.kind === 'preview' && st.posted && st.view.init.session.id === next.id);
+    this.enter(next);
   }
 
   /** Shows a session (or the notice). While a load is under way, the load decides what is shown next (`finish`). */
@@ -234,28 +205,25 @@ export class TimelineController<S extends ControlledSession> {
       this.answerFrom(session, true);
       return;
     }
-    if (st.kind === 'preview' || (st.kind === 'ready' && st.session === session && this.webview === 'ready')) return;
-    this.enter(session, false);
+    if (st.kind === 'ready' && st.session === session && this.webview === 'ready') return;
+    this.enter(session);
   }
 
-  /** The transition to `ready` (or to the notice, with no session); `shown`: the webview shows it already. */
-  private enter(session: S | undefined, shown: boolean): void {
+  /** The transition to `ready` (or to the notice, with no session). */
+  private enter(session: S | undefined): void {
     const st = this.current;
-    this.leave();
     this.current = session ? { kind: 'ready', session } : { kind: 'notice', text: st.kind === 'notice' ? st.text : undefined };
-    this.answerFrom(session, !shown);
+    this.answerFrom(session, true);
     this.watch(session);
     this.host.showing(session);
     if (this.webview === 'blank') this.setHtml(session);
-    else if (this.webview === 'ready' && !shown) this.postInit();
-    else if (this.webview === 'ready' && session && this.postedKeyOrder !== session.keyOrder) this.post({ type: 'keyOrder', order: session.keyOrder });
+    else if (this.webview === 'ready') this.postInit();
     this.persist();
   }
 
   /** Says `text` where the session would be (the webview's error bar). */
   say(text: string): void {
     if (this.disposed) return;
-    this.leave();
     this.current = { kind: 'notice', text };
     this.answerFrom(undefined, true);
     this.watch(undefined);
@@ -271,11 +239,7 @@ export class TimelineController<S extends ControlledSession> {
   /** A message from the webview. */
   receive(m: WebviewMessage): void {
     if (this.disposed) return;
-    if (m.type === 'painted') {
-      const st = this.current;
-      if (st.kind === 'preview' && st.view.init.session.id === m.session) st.painted();
-      return;
-    }
+    if (m.type === 'painted') return;
     if (m.type === 'ready') {
       this.webview = 'ready';
       // Shown from the first view embedded in the page, unless the session changed since.
@@ -288,17 +252,11 @@ export class TimelineController<S extends ControlledSession> {
 
   dispose(): void {
     if (this.disposed) return;
-    this.leave();
     this.disposed = true;
     this.watch(undefined);
     this.requests.dispose();
     this.replayPost.dispose();
     this.livePost.dispose();
-  }
-
-  /** What a state holds that outlives it: a first view's wait for its paint ends. */
-  private leave(): void {
-    if (this.current.kind === 'preview') this.current.painted();
   }
 
   /** The notice, the loading progress or the first view: said, or the page set up to say it. */
@@ -324,9 +282,10 @@ export class TimelineController<S extends ControlledSession> {
     this.sessionSubs = [];
     if (!session) return;
     this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
-    // A live session grows: the webview gets the new extent and lanes with each refresh (it
-    // keeps the user's zoom, or follows the data, and re-requests its pages).
-    if (session.live) this.sessionSubs.push(session.onDidChange(() => this.livePost.schedule()));
+    // A live session grows, and a capture while it loads: the webview gets the new extent and
+    // lanes with each refresh (it keeps the user's zoom, or follows the data, and re-requests
+    // its pages).
+    this.sessionSubs.push(session.onDidGrow(() => this.livePost.schedule()));
     // The filter and the key order change from the webview, the tree's title, the Command Palette
     // and the settings alike: the webview hears of each here, whoever made it.
     this.sessionSubs.push(
@@ -340,8 +299,6 @@ export class TimelineController<S extends ControlledSession> {
 
   private post(m: HostMessage): void {
     if (this.disposed) return;
-    if (m.type === 'init') this.postedKeyOrder = m.keyOrder;
-    else if (m.type === 'keyOrder') this.postedKeyOrder = m.order;
     this.host.post(m);
   }
 
@@ -349,14 +306,6 @@ export class TimelineController<S extends ControlledSession> {
   private postInit(): void {
     const st = this.current;
     switch (st.kind) {
-      case 'preview': {
-        st.posted = true;
-        // The loader computed it in the order the load began with; its page is of those lanes.
-        const { init, page } = st.view;
-        const order = this.host.keyOrder();
-        this.post({ ...init, keyOrder: order, firstPage: init.keyOrder === order ? page : undefined });
-        return;
-      }
       case 'loading':
         this.post({ ...st.progress, sentAt: this.host.timers.now() });
         return;
@@ -365,8 +314,10 @@ export class TimelineController<S extends ControlledSession> {
         return;
       case 'ready': {
         const s = st.session;
-        // A live session re-inits as it grows: with the page of the window the webview follows.
+        // A live session re-inits as it grows, with the page of the window the webview follows;
+        // a capture while it loads, with no page ahead (it would be stale).
         if (s.live) this.post(s.timeline.liveInit(s.replay.info(), this.follow));
+        else if (s.loading !== undefined) this.post(s.timeline.initMessage(s.replay.info()));
         else {
           // With the page the webview asks for first, computed ahead after the load: no round trip.
           const view = s.timeline.firstView(s.replay.info());

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { captureTitle } from '../timeline/captureSession';
 import { inlineScript, inlineStyle, jsonForHtml } from '../timeline/node/standaloneHtml';
-import { PREVIEW_ELEMENT_ID, StandalonePreview } from '../shared/standaloneEmbed';
+import { PREVIEW_ELEMENT_ID } from '../shared/standaloneEmbed';
 import type { WebviewMessage } from '../shared/protocol';
 import { TIMELINE_VIEW_TYPE } from '../shared/protocol';
 import { panelRestoreFrom } from '../shared/panelRestore';
@@ -165,7 +165,7 @@ export class TimelinePanel extends Disposable {
     try {
       s = await this.manager.open(paths, options, {
         progress: (fraction, detail) => this.loadingProgress(fraction, detail),
-        firstView: (view) => this.showFirstView(view),
+        shown: (session) => this.finishLoading(session),
       });
     } catch (e) {
       this.say(`${title} could not be opened: ${(e as Error).message}`);
@@ -196,15 +196,6 @@ export class TimelinePanel extends Disposable {
    */
   finishLoading(session: Session | undefined): void {
     this.controller.finish(session);
-  }
-
-  /**
-   * The loading worker's first view of the session (see LoadWatcher.firstView), shown at once.
-   * Resolves when the webview has painted it (at most PAINT_WAIT_MS later): the session is taken
-   * in after that.
-   */
-  showFirstView(view: StandalonePreview): Promise<void> {
-    return this.controller.firstView(view);
   }
 
   /** Whether the panel is open on `session` (its tab in view). */

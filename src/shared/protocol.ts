@@ -54,6 +54,11 @@ export interface SessionInfo {
   standalone?: boolean;
   /** A live session: it grows (the timeline follows it, "follow live"). */
   live?: boolean;
+  /**
+   * A capture still loading: the share of its bytes read (0–1). It grows as a live session does
+   * (the timeline follows the whole of it unless the user zooms) until an `init` without it.
+   */
+  loading?: number;
   /** A live session's keys waiting now: an open gap (a band growing while it waits), a start window. */
   open?: { key: number; state: OpenState }[];
   /** A line under the title: a live session's recording and the subscriptions it reads. */

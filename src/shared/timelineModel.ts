@@ -225,6 +225,8 @@ export interface SessionMeta {
   source?: string;
   /** A live session's connection while it is not receiving: the timeline's header says so. */
   connection?: LiveConnection;
+  /** A capture still loading: the share of its bytes read (see SessionInfo.loading). */
+  loading?: number;
 }
 
 /** A live session that is not receiving: why, in a few words, and what comes next. */

@@ -54,8 +54,26 @@ class Column<A extends TypedArray> {
     return this;
   }
 
-  private grow(): void {
-    const next = this.make(Math.max(16, this.data.length * 2));
+  /**
+   * Appends `values` (a chunk of a column built elsewhere: see sessionChunk.ts). When the column
+   * must grow, it grows to `expected` values if that is more than it needs (the whole column's
+   * size, as far as the caller can tell), else doubles.
+   */
+  append(values: A, expected = 0): void {
+    if (values.length === 0) return;
+    const need = this.length + values.length;
+    if (need > this.data.length) this.grow(expected >= need ? expected : Math.max(this.data.length * 2, need));
+    this.data.set(values, this.length);
+    this.length = need;
+  }
+
+  /** Drops the growth slack unless the column is mostly full (as `toMovable` decides). */
+  trim(): void {
+    if (this.length > 0 && !mostlyFull(this.length, this.data.length)) this.data = this.toArray();
+  }
+
+  private grow(need = 0): void {
+    const next = this.make(Math.max(16, need || this.data.length * 2));
     next.set(this.data);
     this.data = next;
   }
@@ -110,6 +128,11 @@ export class StringColumn {
     return this.ends.length;
   }
 
+  /** Bytes the strings take. */
+  get byteLength(): number {
+    return this.used;
+  }
+
   push(s: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (this.used + s.length * 3 > this.bytes.length) {
@@ -131,6 +154,28 @@ export class StringColumn {
   pack(): { bytes: Uint8Array; ends: Int32Array } {
     const bytes = mostlyFull(this.used, this.bytes.length) ? this.bytes.subarray(0, this.used) : this.bytes.slice(0, this.used);
     return { bytes, ends: this.ends.toMovable() };
+  }
+
+  /** Appends a packed chunk of strings (`pack` of another column); `expected`: see Column.append. */
+  appendPacked(p: { bytes: Uint8Array; ends: Int32Array }, expected: { count: number; bytes: number } = { count: 0, bytes: 0 }): void {
+    const need = this.used + p.bytes.length;
+    if (need > this.bytes.length) {
+      const next = new Uint8Array(expected.bytes >= need ? expected.bytes : Math.max(this.bytes.length * 2, need));
+      next.set(this.bytes.subarray(0, this.used));
+      this.bytes = next;
+    }
+    this.bytes.set(p.bytes, this.used);
+    const base = this.used;
+    const ends = p.ends.slice();
+    for (let i = 0; i < ends.length; i++) ends[i] += base;
+    this.ends.append(ends, expected.count);
+    this.used = need;
+  }
+
+  /** Drops the growth slack (see Column.trim). */
+  trim(): void {
+    if (!mostlyFull(this.used, this.bytes.length)) this.bytes = this.bytes.slice(0, this.used);
+    this.ends.trim();
   }
 
   /** The other side of `pack`: takes the arrays as the whole column (no copy). */

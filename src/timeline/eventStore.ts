@@ -82,9 +82,19 @@ export class EventStore {
     this.flags.push(flags);
     this.arrival.push(arrival);
     this.cause.push(cause);
+    this.indexEvent(id, kind, key, t0, t1);
+    return id;
+  }
+
+  /**
+   * Lists event `id` (already in the columns) in the per-key indexes: `add` does it for each
+   * event, and a session loaded a chunk at a time (sessionChunk.ts) for each appended one, so
+   * both build the very same indexes.
+   */
+  indexEvent(id: number, kind: number, key: number, t0: number, t1: number): void {
     if (kind === Kind.invalid) {
       this.invalid.push(id);
-      return id;
+      return;
     }
     const ke = this.keyEvents(key);
     ke.all.push(id);
@@ -97,6 +107,5 @@ export class EventStore {
     else if (kind === Kind.reset) ke.reset.push(id);
     const span = t1 - t0;
     if (span > ke.maxSpan) ke.maxSpan = span;
-    return id;
   }
 }

@@ -23,19 +23,38 @@ export interface ArrivalCopy {
   append(e: CaptureEntry): void;
   readonly lastOffset: number;
   readonly lastLength: number;
+  /** Ends the copy (the load's last step, or its failure). */
+  close(): void;
+}
+
+/**
+ * What a builder recorded since its last cut (SessionBuilder.cut): the events from `eventBase`
+ * on and the arrivals from `arrivalBase` on. Arrival indexes in the events (arrival, cause) and
+ * the event ids keying the store's maps are the session's, counted from its start; the store's
+ * per-key lists are the chunk's own and not read.
+ */
+export interface BuiltChunk {
+  readonly store: EventStore;
+  readonly log: ArrivalLog;
+  readonly eventBase: number;
+  readonly arrivalBase: number;
 }
 
 /** A gap's reason as its flag (timeout: none). */
 const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.reasonCapacity, end: Flag.reasonEnd, reset: Flag.reasonReset };
 
 export class SessionBuilder {
-  readonly store = new EventStore();
-  readonly log = new ArrivalLog();
+  /** What was recorded since the last cut (all of it when never cut). */
+  store = new EventStore();
+  log = new ArrivalLog();
+  /** Events and arrivals handed over by earlier cuts. */
+  private eventBase = 0;
+  private arrivalBase = 0;
   /** Arrival index of the entry being pushed: events emitted now are caused by it. */
   private cause = 0;
   private engine: ReplayEngine | undefined;
   /** What the attached engine emits. */
-  private readonly main: EventRecorder;
+  private readonly main: EventRecording;
   /** The engine's listener: records each event in the store under the engine's own key indexes. */
   readonly listener: TraceListener;
 
@@ -44,11 +63,34 @@ export class SessionBuilder {
    * @param laneOf The lane of a key, for the attached engine's events and the arrivals (default: the engine's key index).
    */
   constructor(
-    private readonly copy?: ArrivalCopy,
+    readonly copy?: ArrivalCopy,
     private readonly laneOf?: (key: string) => number,
   ) {
-    this.main = new EventRecorder(this.store, laneOf ?? ((name) => (this.engine as ReplayEngine).sequencer.key(name)!.order), () => this.cause);
+    this.main = this.recorder(laneOf ?? ((name) => (this.engine as ReplayEngine).sequencer.key(name)!.order));
     this.listener = this.main.listener;
+  }
+
+  /**
+   * Hands over what was recorded since the last cut and goes on into new columns, so a load that
+   * sends its session on in chunks holds no more than one (see sessionChunk.ts).
+   */
+  cut(): BuiltChunk {
+    const chunk: BuiltChunk = { store: this.store, log: this.log, eventBase: this.eventBase, arrivalBase: this.arrivalBase };
+    this.eventBase += this.store.count;
+    this.arrivalBase += this.log.count;
+    this.store = new EventStore();
+    this.log = new ArrivalLog();
+    return chunk;
+  }
+
+  /** Arrivals recorded so far, across cuts. */
+  get arrivals(): number {
+    return this.arrivalBase + this.log.count;
+  }
+
+  /** Events recorded so far, across cuts. */
+  get events(): number {
+    return this.eventBase + this.store.count;
   }
 
   /** The engine whose events this builder records (its key indexes are the session's). */
@@ -61,12 +103,12 @@ export class SessionBuilder {
    * events go into the store under the lanes `laneOf` names by key.
    */
   recorder(laneOf: (key: string) => number): EventRecording {
-    return new EventRecorder(this.store, laneOf, () => this.cause);
+    return new EventRecorder(this, laneOf, () => this.cause);
   }
 
   /** Before the engine sees an arrival: events from here on are caused by it. */
   readonly beforePush = (e: CaptureEntry): void => {
-    this.cause = this.log.count;
+    this.cause = this.arrivals;
     this.main.pushing(e);
   };
 
@@ -94,7 +136,7 @@ export class SessionBuilder {
    * fires now is attributed to the next arrival position, as replay does.
    */
   readonly beforeAdvance = (): void => {
-    this.cause = this.log.count;
+    this.cause = this.arrivals;
   };
 }
 
@@ -116,7 +158,8 @@ class EventRecorder implements EventRecording {
   private messageArrival = -1;
 
   constructor(
-    private readonly store: EventStore,
+    /** Where the events go: its current columns, and the events handed over before them. */
+    private readonly into: { readonly store: EventStore; readonly events: number },
     private readonly keyId: (name: string) => number,
     private readonly cause: () => number,
   ) {}
@@ -133,7 +176,8 @@ class EventRecorder implements EventRecording {
   }
 
   readonly listener = (ev: TraceEvent, e?: CaptureEntry): void => {
-    const store = this.store;
+    const store = this.into.store;
+    const base = this.into.events - store.count;
     const cause = this.cause();
     switch (ev.type) {
       case 'message':
@@ -142,7 +186,7 @@ class EventRecorder implements EventRecording {
         break;
       case 'reordered': {
         // Heard right after its message's event: the same arrival.
-        const id = store.add(Kind.reordered, this.keyId(ev.key), NaN, ev.byPosition, ev.byMs, ev.at, ev.at, 0, this.messageArrival, cause);
+        const id = base + store.add(Kind.reordered, this.keyId(ev.key), NaN, ev.byPosition, ev.byMs, ev.at, ev.at, 0, this.messageArrival, cause);
         store.behind.set(id, ev.behindMessageId);
         break;
       }
@@ -167,13 +211,13 @@ class EventRecorder implements EventRecording {
         store.add(Kind.late, this.keyId(ev.key), ev.seq, NaN, ev.lostAt, ev.at, ev.at, ev.beforeStart ? Flag.beforeStart : 0, this.arrivalOf(e), cause);
         break;
       case 'reset': {
-        const id = store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);
+        const id = base + store.add(Kind.reset, this.keyId(ev.key), ev.to, ev.from, ev.lost, ev.arrivedAt, ev.at, RESET_HOWS.indexOf(ev.how), -1, cause);
         if (ev.released) store.released.set(id, ev.released);
         break;
       }
       case 'invalid': {
         const t = ev.at ?? NaN;
-        const id = store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);
+        const id = base + store.add(Kind.invalid, -1, NaN, NaN, 0, t, t, 0, this.arrivalOf(e), cause);
         store.problems.set(id, ev.reason);
         break;
       }

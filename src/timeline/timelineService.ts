@@ -96,10 +96,11 @@ export class TimelineService {
       ...(s.openNow ? { live: true, open: s.openNow() } : {}),
       ...(this.meta.source ? { source: this.meta.source } : {}),
       ...(this.meta.connection ? { connection: this.meta.connection } : {}),
+      ...(this.meta.loading !== undefined ? { loading: this.meta.loading } : {}),
     };
   }
 
-  /** The session grew (live): the overview is computed again on the next request. */
+  /** The session grew (live, or a capture loading): the overview is computed again on the next request. */
   invalidate(): void {
     this.overviewCache = undefined;
     this.firstPageCache = undefined;
@@ -219,18 +220,6 @@ export class TimelineService {
     };
     this.firstPageCache = { position: this.position, page };
     return { init, page };
-  }
-
-  /**
-   * Takes the first view computed for this very session elsewhere — the loading worker's, with
-   * the same code on the same columns (tested) — so that neither its overview nor its page is
-   * computed again. Ignored unless it names this session and nothing (filter, replay position)
-   * has changed what the first view would be.
-   */
-  adoptFirstView(view: StandalonePreview): void {
-    if (view.init.session.id !== this.meta.id || this.compiled || this.position !== undefined || view.init.keyOrder !== this.order) return;
-    this.overviewCache ??= view.init.overview;
-    if (view.page && !this.firstPageCache) this.firstPageCache = { position: undefined, page: view.page };
   }
 
   /**

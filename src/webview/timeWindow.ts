@@ -16,6 +16,8 @@ export class TimeWindow {
   vp: Viewport | undefined;
   /** What "Follow live" keeps in view (the user's pick, kept across the session's re-inits). */
   private followWindow: FollowWindow = 'all';
+  /** The session shown while it loads (its window is kept as it grows). */
+  private loading: string | undefined;
 
   constructor(private readonly changed: () => void) {}
 
@@ -27,13 +29,17 @@ export class TimeWindow {
   open(session: SessionInfo, bands: readonly OpenGapBand[], previous: string | undefined, plotW: number): boolean {
     // A live session's data ends where its last wait is now (a wait goes on past the last arrival).
     const { t0, t1 } = session.live ? liveDomain(session.start, liveDataEnd(session.end, bands)) : { t0: session.start, t1: session.end };
-    if (session.live && this.vp && previous === session.id) {
+    // A capture loading grows as a live session does, up to its last `init` (without `loading`).
+    const grows = !!session.live || session.loading !== undefined;
+    const grown = (grows || this.loading === session.id) && this.vp && previous === session.id;
+    this.loading = session.loading !== undefined ? session.id : undefined;
+    if (grown && this.vp) {
       this.vp.setDomain(t0, t1);
       this.vp.followEnd();
       return true;
     }
     this.vp = new Viewport(t0, t1, plotW);
-    this.vp.setFollow(!!session.live, this.followWindow);
+    this.vp.setFollow(grows, session.live ? this.followWindow : 'all');
     return false;
   }
 

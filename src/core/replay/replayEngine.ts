@@ -106,6 +106,9 @@ function entryContent(e: CaptureEntry): number {
   return e instanceof ScannedEntry ? e.hash : contentHash(e.record!.message);
 }
 
+/** Shared by every key of a summary made without percentiles (see `summary`). */
+const NO_PERCENTILES: TimePercentiles = Object.freeze({});
+
 export class ReplayEngine {
   readonly sequencer: Sequencer<CaptureEntry>;
   invalid = 0;
@@ -196,7 +199,12 @@ export class ReplayEngine {
     this.sequencer.finish();
   }
 
-  summary(): ReplaySummary {
+  /**
+   * @param keyPercentiles Without (false), every key's `percentiles` is one shared empty object:
+   *   a summary of a load under way, sent between threads for each refresh, where 100 000 keys'
+   *   percentiles made each ~50 MB.
+   */
+  summary(keyPercentiles = true): ReplaySummary {
     const s = this.sequencer;
     const byKey: KeySummary[] = s.keyStates.map((k) => {
       const ks: KeySummary = {
@@ -214,7 +222,7 @@ export class ReplayEngine {
         resets: k.resets,
         maxHoldMs: s.maxHoldMsOf(k),
         maxHeld: k.maxHeld,
-        percentiles: this.times.percentiles(k.order),
+        percentiles: keyPercentiles ? this.times.percentiles(k.order) : NO_PERCENTILES,
       };
       if (k.reordered > 0) ks.maxReorder = { ...s.maxReorderOf(k) };
       const l = this.latency.get(k.name);

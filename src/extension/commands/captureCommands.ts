@@ -89,7 +89,8 @@ async function openCapture(
     s = await manager.open(
       paths,
       options,
-      loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), firstView: (view) => loading.showFirstView(view) },
+      // The timeline shows the session from its first chunk on, growing until it is whole.
+      loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), shown: (session) => loading.finishLoading(session) },
       { inputFormat, title: targets.folderTitle },
     );
   } finally {

@@ -69,12 +69,11 @@ async function compareWith(
   const loading = !automated && showTimelineOnOpen() ? views.showLoading(title) : undefined;
   let s: Session | undefined;
   try {
-    s = await manager.open(
-      [...aPaths, ...bPaths],
-      a.options,
-      loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail), firstView: (view) => loading.showFirstView(view) },
-      { inputFormat: a.inputFormat, title, compare: { firstB: aPaths.length, labels } },
-    );
+    s = await manager.open([...aPaths, ...bPaths], a.options, loading && { progress: (fraction, detail) => loading.loadingProgress(fraction, detail) }, {
+      inputFormat: a.inputFormat,
+      title,
+      compare: { firstB: aPaths.length, labels },
+    });
   } finally {
     loading?.finishLoading(s);
   }

@@ -11,28 +11,25 @@ import type { HeapStop } from '../../core/replay/replayRun';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from '../sessionTransfer';
-import type { StandalonePreview } from '../../shared/standaloneEmbed';
-import type { SessionMeta } from '../../shared/timelineModel';
 import type { ComparisonFacts } from '../compareLanes';
+import type { ChunkPace } from '../chunkPace';
+import type { CaptureSession } from '../captureSession';
+import { appendChunk, emptySession, SessionChunk, trimSession } from '../sessionChunk';
 
-/**
- * Main thread → worker. `firstView`: also compute the timeline's first view of the session, as
- * its TimelineService will (see LoadFirstView).
- */
+/** Main thread → worker. */
 export type LoadWorkerRequest =
   | {
       type: 'load';
       paths: readonly string[];
       options: SequencingOptions;
-      firstView?: SessionMeta;
       inputFormat?: InputFormat;
       copyTo?: string;
       threads?: number;
       /** Compare: `paths` are side A's files and then B's, from `compare.firstB` on. */
       compare?: { firstB: number; labels: readonly [string, string] };
+      /** Send the session in chunks at this pace (see sessionChunk.ts) instead of whole at the end. */
+      chunks?: ChunkPace;
     }
-  /** After a first view: send the session now. */
-  | { type: 'take' }
   | { type: 'cancel' };
 
 /** What a failed load threw, as far as it crosses threads. */
@@ -46,38 +43,22 @@ export interface LoadFailure {
 /** Worker → main thread. */
 export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
-  | { type: 'firstView'; view: StandalonePreview }
-  | { type: 'done'; packed: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[]; comparison?: ComparisonFacts }
+  | { type: 'chunk'; chunk: SessionChunk; last: boolean }
+  /** `packed`: the session, unless it came in chunks. */
+  | { type: 'done'; packed?: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[]; comparison?: ComparisonFacts }
   | { type: 'failed'; error: LoadFailure };
-
-/**
- * The timeline's first view of the loaded session (TimelineService.firstView with the session's
- * meta, replay idle, no filter), computed on the worker and delivered before the session itself.
- *
- * Why: a timeline opened with the load waits for it, and on the main thread it came last —
- * after the columns arrived (a garbage collection of the host's heap follows the ~150 MB they
- * bring), the session was made and the view computed cold, ~0.25 s on 1 M events, with every
- * other message of the extension host held up behind them. The worker has the session at hand
- * and nothing else to do.
- */
-export interface LoadFirstView {
-  readonly meta: SessionMeta;
-  /**
-   * Called before the load resolves; not when it is cancelled or fails. The session is sent
-   * once what it returns has settled (it must settle): typically when the view has been
-   * painted. Until then the cores are left to getting the view on screen — receiving ~150 MB of
-   * columns, the garbage collection that follows and making the session held the view's
-   * message back by 0.2–0.3 s on two cores.
-   */
-  readonly onView: (view: StandalonePreview) => Promise<void> | void;
-}
 
 export interface WorkerLoadOptions extends LoadOptions {
   /** Node options for the worker (tests run the TypeScript entry through a loader). */
   readonly execArgv?: string[];
   /** The worker's heap (tests give it a small one); by default Node's. */
   readonly resourceLimits?: ResourceLimits;
-  readonly firstView?: LoadFirstView;
+  /**
+   * The session in chunks while it loads (see sessionChunk.ts): `onChunk` is called with the
+   * session as it grows — the same object each time, the one the load resolves with — after
+   * each chunk but the last.
+   */
+  readonly chunks?: { readonly pace: ChunkPace; readonly onChunk: (session: CaptureSession) => void };
   /**
    * Threads that read JSON Lines captures (see parallelReader.ts): 1 reads on the loader's own
    * thread; by default one per core. The session is the same for any number.
@@ -108,6 +89,7 @@ export function loadSessionInWorker(
   return new Promise<LoadResult>((resolve, reject) => {
     const worker = new Worker(workerScript, { execArgv: load.execArgv, resourceLimits: load.resourceLimits });
     let settled = false;
+    let growing: CaptureSession | undefined;
     const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies LoadWorkerRequest);
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -122,18 +104,23 @@ export function loadSessionInWorker(
         case 'progress':
           load.onProgress?.(m.bytesRead, m.totalBytes);
           break;
-        case 'firstView':
-          // The worker holds the session back until it is taken.
-          void Promise.resolve()
-            .then(() => load.firstView?.onView(m.view))
-            .catch(() => undefined)
-            .then(() => {
-              if (!settled) worker.postMessage({ type: 'take' } satisfies LoadWorkerRequest);
-            });
+        case 'chunk':
+          try {
+            const first = growing === undefined;
+            const session = (growing ??= emptySession(paths, m.chunk.summary, load.copyTo));
+            appendChunk(session, m.chunk);
+            if (!m.last) load.chunks?.onChunk(session);
+            else if (!first) trimSession(session);
+          } catch (e) {
+            settle(() => reject(e));
+          }
           break;
-        case 'done':
-          settle(() => resolve({ session: unpackSession(m.packed), cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, comparison: m.comparison }));
+        case 'done': {
+          const session = m.packed ? unpackSession(m.packed) : growing;
+          if (!session) settle(() => reject(new Error('the capture loader ended without sending its session')));
+          else settle(() => resolve({ session, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, comparison: m.comparison }));
           break;
+        }
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
           break;
@@ -145,7 +132,7 @@ export function loadSessionInWorker(
       type: 'load',
       paths,
       options,
-      firstView: load.firstView?.meta,
+      chunks: load.chunks?.pace,
       inputFormat: load.inputFormat,
       copyTo: load.copyTo,
       threads: load.threads,

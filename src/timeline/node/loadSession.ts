@@ -6,12 +6,14 @@
 import type { InputFormat } from '../../core/capture/captureReader';
 import type { ScanPool } from '../../core/capture/parallelReader';
 import { HeapGuard } from '../../core/replay/heapGuard';
-import { HeapStop, runReplay } from '../../core/replay/replayRun';
+import { HeapStop, ReplayRunResult, runReplay } from '../../core/replay/replayRun';
+import type { ReplayEngine, ReplaySummary } from '../../core/replay/replayEngine';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { ArchiveCopy } from './archiveCopy';
 import { CaptureSession } from '../captureSession';
-import { SessionBuilder } from '../sessionBuilder';
 import type { ComparisonFacts } from '../compareLanes';
+import { BuiltChunk, SessionBuilder } from '../sessionBuilder';
+import { ChunkPace, ChunkPacer } from '../chunkPace';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -44,8 +46,67 @@ export interface LoadResult {
 }
 
 export async function loadSession(paths: readonly string[], options: SequencingOptions, load: LoadOptions = {}): Promise<LoadResult> {
-  const copy = load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths);
-  const b = new SessionBuilder(copy);
+  const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths));
+  const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b);
+  const keyNames = summary.byKey.map((k) => k.key);
+  return { session: new CaptureSession(paths, summary, b.store, b.log, keyNames, load.copyTo), cancelled, heapStop, notes };
+}
+
+/** How a load sends its session on in chunks (see sessionChunk.ts). */
+export interface ChunkedLoad {
+  readonly pace: ChunkPace;
+  /** The load's clock, for the pace. */
+  readonly now: () => number;
+  /**
+   * Each chunk, with the summary as of its end (without the keys' percentiles, which come with
+   * the last) and the names of the keys it brought; the last (`last`, sent before the load
+   * resolves, maybe empty) with the load's own summary. `share`: of the input's bytes, how much
+   * was read by then (0–1).
+   */
+  readonly onChunk: (built: BuiltChunk, summary: ReplaySummary, newKeyNames: string[], last: boolean, share: number) => void;
+}
+
+/**
+ * `loadSession`, sending the session on in chunks as it is built instead of returning it: the
+ * receiver appends them (sessionChunk.ts) and has the whole session after the last, which this
+ * sends before it resolves. The builder keeps no more than one chunk.
+ */
+export async function loadSessionInChunks(
+  paths: readonly string[],
+  options: SequencingOptions,
+  load: LoadOptions,
+  chunks: ChunkedLoad,
+): Promise<Omit<LoadResult, 'session'>> {
+  const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths));
+  const pacer = new ChunkPacer(chunks.pace, chunks.now);
+  let named = 0;
+  let share = 0;
+  const send = (summary: ReplaySummary, last: boolean) => {
+    const names = summary.byKey.slice(named).map((k) => k.key);
+    named += names.length;
+    chunks.onChunk(b.cut(), summary, names, last, last ? 1 : share);
+  };
+  let engine: ReplayEngine | undefined;
+  const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b, {
+    onEngine: (e) => (engine = e),
+    afterBatch: (read, total) => {
+      share = total > 0 ? read / total : 0;
+      if (engine && pacer.due(b.arrivals)) send(engine.summary(false), false);
+    },
+  });
+  send(summary, true);
+  return { cancelled, heapStop, notes };
+}
+
+/** One streaming pass of the sequencer into `b`; `hooks` see the engine and each batch's end. */
+async function build(
+  paths: readonly string[],
+  options: SequencingOptions,
+  load: LoadOptions,
+  b: SessionBuilder,
+  hooks: { onEngine?: (engine: ReplayEngine) => void; afterBatch?: (bytesRead: number, totalBytes: number) => void } = {},
+): Promise<ReplayRunResult> {
+  const copy = b.copy;
   let result;
   try {
     result = await runReplay({
@@ -62,10 +123,16 @@ export async function loadSession(paths: readonly string[], options: SequencingO
       // extension host: with the CLI's reserve (192, before percentiles) a 64 MiB worker ran out
       // of memory there; the key's percentiles add ~65.
       heapReservePerKey: 576,
-      onProgress: load.onProgress,
+      onProgress: (read, total) => {
+        hooks.afterBatch?.(read, total);
+        load.onProgress?.(read, total);
+      },
       listener: b.listener,
       // Key indexes are the sequencer's own (first-appearance order, as in the summary).
-      onEngine: (engine) => b.attach(engine),
+      onEngine: (engine) => {
+        b.attach(engine);
+        hooks.onEngine?.(engine);
+      },
       // Each arrival is logged around the push, so events can point back to it.
       beforePush: b.beforePush,
       afterPush: b.afterPush,
@@ -80,7 +147,5 @@ export async function loadSession(paths: readonly string[], options: SequencingO
     throw e;
   }
   copy?.close();
-  const { summary, cancelled, heapStop, notes } = result;
-  const keyNames = summary.byKey.map((k) => k.key);
-  return { session: new CaptureSession(paths, summary, b.store, b.log, keyNames, load.copyTo), cancelled, heapStop, notes };
+  return result;
 }

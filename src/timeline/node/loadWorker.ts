@@ -1,17 +1,16 @@
 /**
  * Entry point of the capture-loading worker (bundled as dist/loadWorker.js): loads one session
- * with `loadSession` and hands its columns back to the thread that asked (loadInWorker.ts).
+ * with `loadSession` (or a comparison with `loadComparison`) and hands its columns back to the thread that asked (loadInWorker.ts).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { HeapGuard } from '../../core/replay/heapGuard';
-import { LoadResult, loadSession } from './loadSession';
+import { LoadOptions, LoadResult, loadSession, loadSessionInChunks } from './loadSession';
 import { loadComparison } from './loadComparison';
+import { packChunk } from '../sessionChunk';
 import { packSession } from '../sessionTransfer';
-import { TimelineService } from '../timelineService';
-import { IDLE_REPLAY } from '../../shared/protocol';
 import { defaultThreads, WorkerScanPool } from './scanPool';
 
 const port = parentPort;
@@ -20,70 +19,56 @@ if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWor
 const abort = new AbortController();
 const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-/** After a first view: sends the session, when the caller takes it (or cancels). */
-let sendSession: (() => void) | undefined;
-const send = () => {
-  const f = sendSession;
-  sendSession = undefined;
-  f?.();
-};
-
 port.on('message', (req: LoadWorkerRequest) => {
   if (req.type === 'cancel') {
     abort.abort();
-    send();
-    return;
-  }
-  if (req.type === 'take') {
-    send();
     return;
   }
   const scanPool = scanPoolFor(req.threads ?? defaultThreads());
-  const how = {
+  const load: LoadOptions = {
     scanPool,
     signal: abort.signal,
     inputFormat: req.inputFormat,
-    onProgress: (bytesRead: number, totalBytes: number) => reply({ type: 'progress', bytesRead, totalBytes }),
+    copyTo: req.copyTo,
+    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
   };
+  if (req.chunks) {
+    loadSessionInChunks(req.paths, req.options, load, {
+      pace: req.chunks,
+      now: () => performance.now(),
+      onChunk: (built, summary, newKeyNames, last, share) => {
+        const { chunk, transfer } = packChunk(built, summary, newKeyNames, share);
+        reply({ type: 'chunk', chunk, last }, transfer);
+      },
+    })
+      .finally(() => scanPool?.close())
+      .then(({ cancelled, heapStop, notes }) => reply({ type: 'done', cancelled, heapStop, notes }), failed);
+    return;
+  }
   const c = req.compare;
   const loading: Promise<LoadResult> = c
-    ? loadComparison({ a: req.paths.slice(0, c.firstB), b: req.paths.slice(c.firstB), labels: c.labels }, req.options, { ...how, copyTo: req.copyTo })
-    : loadSession(req.paths, req.options, { ...how, copyTo: req.copyTo });
+    ? loadComparison({ a: req.paths.slice(0, c.firstB), b: req.paths.slice(c.firstB), labels: c.labels }, req.options, load)
+    : loadSession(req.paths, req.options, load);
   loading
     .finally(() => scanPool?.close())
-    .then(
-      ({ session, cancelled, heapStop, notes, comparison }) => {
-        const sendNow = () => {
-          const { packed, transfer } = packSession(session);
-          reply({ type: 'done', packed, cancelled, heapStop, notes, comparison }, transfer);
-        };
-        // First, while the columns are still here: the view a timeline waiting for this load
-        // shows. The session follows when the caller takes it (see LoadFirstView.onView).
-        if (req.firstView && !cancelled) {
-          try {
-            const view = new TimelineService(session, req.firstView).firstView(IDLE_REPLAY);
-            sendSession = sendNow;
-            reply({ type: 'firstView', view });
-            return;
-          } catch {
-            // Then the timeline asks the session for it, as it does without this.
-          }
-        }
-        sendNow();
-      },
-      (e: unknown) => {
-        const err = e instanceof Error ? e : new Error(String(e));
-        const failure: LoadFailure = { name: err.name, message: err.message };
-        const where = err as { path?: unknown; line?: unknown };
-        if (typeof where.path === 'string') failure.path = where.path;
-        if (typeof where.line === 'number') failure.line = where.line;
-        reply({ type: 'failed', error: failure });
-      },
-    );
+    .then(({ session, cancelled, heapStop, notes, comparison }) => {
+      const { packed, transfer } = packSession(session);
+      reply({ type: 'done', packed, cancelled, heapStop, notes, comparison }, transfer);
+    }, failed);
 });
+
+/** A failed load, as far as its error crosses threads. */
+function failed(e: unknown): void {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const failure: LoadFailure = { name: err.name, message: err.message };
+  const where = err as { path?: unknown; line?: unknown };
+  if (typeof where.path === 'string') failure.path = where.path;
+  if (typeof where.line === 'number') failure.line = where.line;
+  reply({ type: 'failed', error: failure });
+}
 
 /**
  * The scanning threads of a load (none with one thread, or where there is no bundled

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { ControlledSession, ControllerTimers, LIVE_POST_MS, PAINT_WAIT_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+import { ControlledSession, ControllerTimers, LIVE_POST_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
 
 /** Lets every pending microtask (the controller's asynchronous answers) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -55,6 +55,7 @@ function init(id: string): StandalonePreview['init'] {
 function fakeSession(id: string) {
   const replayChanged = emitter<void>();
   const changed = emitter<void>();
+  const grew = emitter<void>();
   const viewChanged = emitter<'filter' | 'keyOrder'>();
   const handled: WebviewMessage[] = [];
   const seeks: number[] = [];
@@ -62,6 +63,7 @@ function fakeSession(id: string) {
     id,
     title: id,
     live: undefined,
+    loading: undefined,
     options: {} as never,
     sourcePaths: [`/captures/${id}.jsonl`],
     filter: {},
@@ -87,9 +89,10 @@ function fakeSession(id: string) {
     },
     setFilter: async () => undefined,
     onDidChange: changed.event,
+    onDidGrow: grew.event,
     onDidChangeView: viewChanged.event,
   };
-  return { session, handled, seeks, replayChanged, viewChanged, changed };
+  return { session, handled, seeks, replayChanged, viewChanged, changed, grew };
 }
 
 /** The panel around the controller, and the webview behind it: what each was told. */
@@ -130,7 +133,7 @@ const pageRequest = (requestId: number): Extract<WebviewMessage, { type: 'reques
 });
 
 describe('TimelineController', () => {
-  it('load → preview → ready: progress, then the first view, then the session answers what waited', async () => {
+  it('load → ready: progress, then the session (shown from its first chunk on), which the webview asks anew', async () => {
     const { c, posted, html, types, timers } = fakePanel();
     const a = fakeSession('a');
     c.load('a.jsonl');
@@ -141,28 +144,17 @@ describe('TimelineController', () => {
     timers.t = 1_200;
     c.progress(0.5, 'Reading');
     assert.deepEqual(posted[1], { type: 'loading', title: 'a.jsonl', fraction: 0.5, detail: 'Reading', sentAt: 1_200 });
-
-    let painted = false;
-    const wait = c.firstView({ init: init('a') }).then(() => (painted = true));
-    assert.equal(kindOf(c), 'preview');
-    assert.equal(posted[2].type === 'init' && posted[2].session.id, 'a');
-    c.progress(0.9, 'Sequencing');
-    assert.equal(posted.length, 3, 'no progress over the first view');
     c.receive(pageRequest(1));
     await settle();
-    assert.equal(posted.length, 3, 'a page the first view cannot answer waits for the session');
-    c.receive({ type: 'painted', session: 'a' });
-    await wait;
-    assert.ok(painted);
+    assert.equal(posted.length, 2, 'a page request waits for the session');
 
     c.finish(a.session);
     assert.equal(kindOf(c), 'ready');
+    c.progress(0.9, 'Sequencing');
+    c.finish(a.session);
     await settle();
-    assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist', 'page'], 'shown already: no second init; the page that waited is answered');
-    assert.deepEqual(
-      a.handled.map((m) => m.type),
-      ['requestPage'],
-    );
+    assert.deepEqual(types(), ['loading', 'loading', 'init', 'persist'], 'the session, no progress over it');
+    assert.deepEqual(a.handled, [], 'the page asked of the progress is dropped: the webview asks the session after its init');
   });
 
   it('a page request before the webview shows the session is answered by the session once ready', async () => {
@@ -247,16 +239,14 @@ describe('TimelineController', () => {
     assert.equal(some.c.session, b.session);
   });
 
-  it('disposed mid-load: the load ends quietly, its wait for a paint ends, nothing more is posted', async () => {
+  it('disposed mid-load: the load ends quietly, nothing more is posted', async () => {
     const { c, posted, timers, events } = fakePanel();
     const a = fakeSession('a');
     c.load('a.jsonl');
     c.receive({ type: 'ready' });
-    const wait = c.firstView({ init: init('a') });
     c.receive(pageRequest(1));
     const before = posted.length;
     c.dispose();
-    await wait;
     assert.equal(timers.pending, 0, 'no timer left behind');
     c.progress(1, 'Done');
     c.finish(a.session);
@@ -265,37 +255,6 @@ describe('TimelineController', () => {
     assert.equal(posted.length, before);
     assert.deepEqual(a.handled, []);
     assert.deepEqual(events, []);
-  });
-
-  it("the first view's wait for its paint ends after PAINT_WAIT_MS without one", async () => {
-    const { c, timers } = fakePanel();
-    c.load('a.jsonl');
-    let done = false;
-    const wait = c.firstView({ init: init('a') }).then(() => (done = true));
-    timers.advance(PAINT_WAIT_MS - 1);
-    await settle();
-    assert.equal(done, false);
-    timers.advance(1);
-    await wait;
-    assert.equal(done, true);
-  });
-
-  it('a later first view (the preview grew) replaces the first: its wait ends, the webview is sent the new one', async () => {
-    const { c, posted } = fakePanel();
-    c.load('a.jsonl');
-    c.receive({ type: 'ready' });
-    const first = c.firstView({ init: init('a') });
-    const grown = { ...init('a'), overview: { grown: true } as never };
-    const second = c.firstView({ init: grown });
-    await first;
-    assert.equal(kindOf(c), 'preview');
-    assert.deepEqual(
-      posted.map((m) => m.type),
-      ['loading', 'init', 'init'],
-    );
-    assert.deepEqual(posted[2].type === 'init' && posted[2].overview, { grown: true });
-    c.receive({ type: 'painted', session: 'a' });
-    await second;
   });
 
   it('replay moves reach the webview at most every 100 ms; the session stops being followed once replaced', () => {
@@ -332,30 +291,35 @@ describe('TimelineController', () => {
     assert.deepEqual(events, ['showing a', 'select a 4', 'failed replay: Replay is not possible while the session is live.']);
   });
 
-  it('a live session that refreshes is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS', async () => {
-    const { c, posted, timers } = fakePanel();
-    const a = fakeSession('a');
-    (a.session as { live: unknown }).live = {};
-    c.attach(a.session);
-    c.receive({ type: 'ready', shown: 'a' });
-    await settle();
-    const inits = () => posted.filter((m) => m.type === 'init').length;
-    const before = inits();
-    a.changed.fire();
-    assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
-    timers.advance(100);
-    a.changed.fire();
-    a.changed.fire();
-    assert.equal(inits(), before + 1, 'a refresh soon after waits');
-    timers.advance(LIVE_POST_MS - 101);
-    assert.equal(inits(), before + 1);
-    timers.advance(1);
-    assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
-    timers.advance(LIVE_POST_MS * 3);
-    assert.equal(timers.pending, 0, 'nothing more to post');
-    a.changed.fire();
-    assert.equal(inits(), before + 3, 'idle again: at once');
-  });
+  for (const growing of ['a live session', 'a capture loading'] as const) {
+    it(`${growing} that grows is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS`, async () => {
+      const { c, posted, timers } = fakePanel();
+      const a = fakeSession('a');
+      if (growing === 'a live session') (a.session as { live: unknown }).live = {};
+      else (a.session as { loading: unknown }).loading = 0.25;
+      c.attach(a.session);
+      c.receive({ type: 'ready', shown: 'a' });
+      await settle();
+      const inits = () => posted.filter((m) => m.type === 'init').length;
+      const before = inits();
+      a.changed.fire();
+      assert.equal(inits(), before, 'a change that is no growth (a count, the replay) re-inits nothing');
+      a.grew.fire();
+      assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
+      timers.advance(100);
+      a.grew.fire();
+      a.grew.fire();
+      assert.equal(inits(), before + 1, 'a refresh soon after waits');
+      timers.advance(LIVE_POST_MS - 101);
+      assert.equal(inits(), before + 1);
+      timers.advance(1);
+      assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
+      timers.advance(LIVE_POST_MS * 3);
+      assert.equal(timers.pending, 0, 'nothing more to post');
+      a.grew.fire();
+      assert.equal(inits(), before + 3, 'idle again: at once');
+    });
+  }
 
   it('a live refresh brings the page of the window the webview follows, as its last page request said; none once it stops following', async () => {
     const { c, posted, timers } = fakePanel();
@@ -366,7 +330,7 @@ describe('TimelineController', () => {
     const lastInit = () => posted.filter((m) => m.type === 'init').at(-1);
     const refresh = () => {
       timers.advance(LIVE_POST_MS);
-      a.changed.fire();
+      a.grew.fire();
     };
     refresh();
     assert.equal(lastInit()?.firstPage, undefined, 'before any page request: nothing to send ahead');
@@ -396,7 +360,7 @@ describe('TimelineController', () => {
     await settle();
     c.attach(b.session);
     timers.advance(LIVE_POST_MS);
-    b.changed.fire();
+    b.grew.fire();
     const inits = posted.filter((m) => m.type === 'init');
     assert.equal(inits.at(-1)?.session.id, 'b');
     assert.equal(inits.at(-1)?.firstPage, undefined);

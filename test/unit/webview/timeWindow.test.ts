@@ -35,6 +35,26 @@ describe('webview time window (the viewport across sessions, zoom, pan, fit, fol
     assert.equal(w.vp?.followWindow, 10_000, "the user's pick of what following keeps in view stays");
   });
 
+  it('keeps the window of a capture as it loads, following the whole of it unless the user zooms, through its last init', () => {
+    const w = new TimeWindow(() => {});
+    const loading = (end: number, share?: number) => ({ ...session('c', end), ...(share === undefined ? {} : { loading: share }) });
+    assert.equal(w.open(loading(T0 + 10_000, 0.1), [], 'other', 800), false);
+    const first = w.vp;
+    assert.equal(w.vp?.followWindow, 'all');
+    assert.ok(w.vp?.follow, 'it follows the whole session as it grows');
+    assert.equal(w.open(loading(T0 + 60_000, 0.5), [], 'c', 800), true);
+    assert.equal(w.vp, first, 'the same viewport');
+    assert.equal(w.vp?.domainT1, T0 + 60_000);
+    w.zoom(ZOOM_STEP);
+    const zoomed = { t0: w.vp?.t0, t1: w.vp?.t1 };
+    assert.equal(w.open(loading(T0 + 120_000), [], 'c', 800), true, 'its last init (whole) too');
+    assert.equal(w.vp, first);
+    assert.equal(w.vp?.domainT1, T0 + 120_000);
+    assert.deepEqual({ t0: w.vp?.t0, t1: w.vp?.t1 }, zoomed, "the user's zoom stays");
+    assert.equal(w.open(loading(T0 + 120_000), [], 'c', 800), false, 'once whole, an init of it makes a new window, as for any capture');
+    assert.equal(w.vp?.follow, false);
+  });
+
   it('reports every change; fit all on a live session follows the whole of it', () => {
     let changes = 0;
     const w = new TimeWindow(() => changes++);

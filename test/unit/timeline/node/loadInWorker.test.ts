@@ -8,10 +8,8 @@ import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions
 import { IntColumn } from '../../../../src/timeline/columns';
 import { loadSessionInWorker, WorkerLoadOptions } from '../../../../src/timeline/node/loadInWorker';
 import { TimelineService } from '../../../../src/timeline/timelineService';
-import { describeOptions } from '../../../../src/core/sequencer/sequencingOptions';
-import { captureTitle } from '../../../../src/timeline/captureSession';
+import { CaptureSession } from '../../../../src/timeline/captureSession';
 import { IDLE_REPLAY } from '../../../../src/shared/protocol';
-import type { StandalonePreview } from '../../../../src/shared/standaloneEmbed';
 import { answerFromPreview } from '../../../../src/shared/timelineChannel';
 import { LANE_HEIGHT } from '../../../../src/webview/layout';
 import { laneBlock, pageWindow } from '../../../../src/shared/paging';
@@ -197,39 +195,6 @@ describe('Loading a session on a worker thread', function () {
     }
   });
 
-  it('computes the timeline’s first view on the worker, before the session arrives, as the session’s own service does', async () => {
-    const paths = [SAMPLE, INVALID];
-    const meta = { id: 's7', title: captureTitle(paths, false), options: describeOptions(CME) };
-    let resolved = false;
-    const views: StandalonePreview[] = [];
-    const loading = viaWorker(paths, CME, {
-      firstView: {
-        meta,
-        onView: (v) => {
-          assert.equal(resolved, false, 'the view comes before the session');
-          views.push(v);
-        },
-      },
-    });
-    void loading.then(() => (resolved = true));
-    const r = await loading;
-    assert.equal(views.length, 1);
-    assert.equal(views[0].init.session.title, 'cme-sample.jsonl + with-invalid.jsonl');
-    assert.ok(views[0].page && views[0].page.lanes.length === r.session.keyNames.length);
-    assert.deepEqual(views[0], new TimelineService(r.session, meta).firstView(IDLE_REPLAY));
-    // The session's own service takes it over rather than computing it again…
-    const own = new TimelineService(r.session, meta);
-    own.adoptFirstView(views[0]);
-    assert.equal(own.firstView(IDLE_REPLAY).page, views[0].page);
-    assert.equal(own.overview(), views[0].init.overview);
-    // …but only for the session it names, and until a filter changes what the view is.
-    const other = new TimelineService(r.session, { ...meta, id: 's8' });
-    other.adoptFirstView(views[0]);
-    assert.notEqual(other.firstView(IDLE_REPLAY).page, views[0].page);
-    await own.setFilter({ kinds: ['gap'] });
-    assert.notDeepEqual(own.firstView(IDLE_REPLAY).page, views[0].page);
-  });
-
   it('answers the first page a panel asks for from the first view, on screens up to 2 300 px tall and with many keys', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'seqscope-first-view-')), 'keys.jsonl');
     writeFileSync(file, generateCapture({ seed: 5, keys: 100, messagesPerKey: 4 }).lines.join('\n') + '\n');
@@ -254,38 +219,23 @@ describe('Loading a session on a worker thread', function () {
     }
   });
 
-  it('sends no first view for a cancelled load (its session is partial, titled so)', async () => {
-    const abort = new AbortController();
-    abort.abort();
-    let views = 0;
-    const r = await viaWorker([SAMPLE], CME, { signal: abort.signal, firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => void views++ } });
-    assert.equal(r.cancelled, true);
-    assert.equal(views, 0);
-  });
-
-  it('holds the session back until the caller has done with the first view', async () => {
-    let viewAt = 0;
-    let resolvedAt = 0;
-    const loading = viaWorker([SAMPLE], CME, {
-      firstView: {
-        meta: { id: 's1', title: 't', options: 'o' },
-        onView: async () => {
-          viewAt = Date.now();
-          await new Promise((r) => setTimeout(r, 400));
-        },
+  it('sends the session in chunks while it loads: the caller sees it grow, then the very session a load in one piece makes', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'seqscope-chunked-worker-')), 'keys.jsonl');
+    writeFileSync(file, generateCapture({ seed: 9, keys: 30, messagesPerKey: 500, reorderFraction: 0.05, reorderWindow: 4 }).lines.join('\n') + '\n');
+    const seen: { session: CaptureSession; arrivals: number; received: number }[] = [];
+    const r = await viaWorker([file, INVALID], CME, {
+      threads: 1,
+      chunks: {
+        pace: { firstMs: Infinity, everyMs: Infinity, growth: 0, everyArrivals: 1 },
+        onChunk: (session) => seen.push({ session, arrivals: session.arrivalCount, received: session.summary.received }),
       },
     });
-    const r = await loading.then((x) => ((resolvedAt = Date.now()), x));
-    assert.ok(viewAt > 0);
-    assert.ok(resolvedAt - viewAt >= 380, `the session came ${resolvedAt - viewAt} ms after the view, before the caller was done`);
-    assert.equal(r.session.arrivalCount, (await loadSession([SAMPLE], CME)).session.arrivalCount);
-  });
-
-  it('sends the session even when the caller’s handling of the view fails', async () => {
-    const r = await viaWorker([SAMPLE], CME, {
-      firstView: { meta: { id: 's1', title: 't', options: 'o' }, onView: () => Promise.reject(new Error('the panel went away')) },
-    });
-    assert.equal(r.cancelled, false);
-    assert.ok(r.session.arrivalCount > 0);
+    assert.ok(seen.length >= 2, `${seen.length} partial states`);
+    assert.ok(
+      seen.every((p) => p.session === r.session),
+      'one session, growing',
+    );
+    assert.ok(seen[0].arrivals > 0 && seen[0].received > 0 && seen[0].arrivals < r.session.arrivalCount, 'the first partial state holds some of it');
+    assertSameSession((await loadSession([file, INVALID], CME)).session, r.session);
   });
 });
