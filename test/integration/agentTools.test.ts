@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { SeqScopeApi } from '../../src/extension/extension';
 import type { OpenResult } from '../../src/extension/commands';
 import { writePair } from '../support/abPairFiles';
+import { invokeTool as invoke } from './hostProbes';
 
 const TOOLS = [
   'seqscope_compare_captures',
@@ -22,12 +23,6 @@ const TOOLS = [
   'seqscope_open_capture',
   'seqscope_summarize_session',
 ];
-
-/** Invokes a tool as a chat would (no chat request: the read-only tools ask nothing). */
-async function invoke(name: string, input: Record<string, unknown> = {}): Promise<string> {
-  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : `[${typeof p}]`)).join('');
-}
 
 describe('Language model tools', function () {
   this.timeout(60_000);

@@ -55,3 +55,9 @@ export async function failingCommand(id: CommandId, ...args: unknown[]): Promise
   assert.equal(shown.length, 1, `${id}: one error notification, not ${JSON.stringify(shown)}`);
   return shown[0];
 }
+
+/** Invokes a language model tool as a chat would (no chat request: the read-only tools ask nothing); its text. */
+export async function invokeTool(name: string, input: Record<string, unknown> = {}): Promise<string> {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : `[${typeof p}]`)).join('');
+}

@@ -11,15 +11,11 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenResult } from '../../../src/extension/commands';
 import type { SeqScopeApi } from '../../../src/extension/extension';
+import { invokeTool as invoke } from '../hostProbes';
 
 /** What run-suite.mjs writes into the folder's .vscode/settings.json for this run: two restricted settings and one that is not. */
 const RESTRICTED = { emulatorHost: 'localhost:1', projectId: 'not-trusted' };
 const UNRESTRICTED_PAGE_SIZE = 77;
-
-async function invoke(name: string, input: Record<string, unknown> = {}): Promise<string> {
-  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : `[${typeof p}]`)).join('');
-}
 
 describe('Restricted Mode', function () {
   this.timeout(60_000);
