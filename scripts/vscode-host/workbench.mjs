@@ -271,6 +271,7 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
   const deadline = Date.now() + timeoutMs;
+  let clickedAt = 0;
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     try {
@@ -281,6 +282,12 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
       // Each attempt waits its whole 5 s, the last one too: a command arriving just before the
       // deadline (an extension activating on a loaded machine) was seen listed, yet refused.
       await row.waitFor({ state: 'visible', timeout: 5_000 });
+      // Click the row itself: Enter would run the focused (first) row, and the palette's fuzzy
+      // match can put another command first ("Preferences: Color Theme" lists "Preferences: Browse
+      // Color Themes in Marketplace" above it). The palette can also close under the click (a
+      // terminal starting in the panel takes the focus): then the attempt is retried too.
+      await row.click({ timeout: 5_000 });
+      clickedAt = Date.now();
       break;
     } catch (e) {
       await page.keyboard.press('Escape');
@@ -297,11 +304,6 @@ export async function runCommand(page, title, { timeoutMs = 30_000 } = {}) {
       await sleep(500);
     }
   }
-  // Click the row itself: Enter would run the focused (first) row, and the palette's fuzzy
-  // match can put another command first ("Preferences: Color Theme" lists "Preferences: Browse
-  // Color Themes in Marketplace" above it).
-  await row.click();
-  const clickedAt = Date.now();
   // The palette closes, or the command reuses the quick input (a picker, an input box).
   const until = Date.now() + 10_000;
   while ((await input.isVisible()) && (await input.inputValue().catch(() => '')) === `>${title}`) {
