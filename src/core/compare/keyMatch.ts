@@ -87,21 +87,34 @@ export class KeyMatch {
       else this.match(side, messageId, seq, NaN, messageId, at, onDelta, onRow);
       return;
     }
-    for (const p of this.runs[side].take(seq, { seq, messageId, at })) this.placed(side, p.run, p.abs, p.copy, onDelta, onRow);
+    const runs = this.runs[side];
+    const abs = runs.position(seq);
+    if (abs === abs) this.placed(side, runs.current, abs, seq, messageId, at, onDelta, onRow);
+    else for (const p of runs.take(seq, { seq, messageId, at })) this.placed(side, p.run, p.abs, p.copy.seq, p.copy.messageId, p.copy.at, onDelta, onRow);
   }
 
   /** End of input, before `finish`: copies a side held back on a reset not yet settled. */
   settle(onDelta: (deltaMs: number) => void, onRow?: (r: CompareRow) => void): void {
     if (this.runs === undefined) return;
-    for (const side of [0, 1] as const) for (const p of this.runs[side].finish()) this.placed(side, p.run, p.abs, p.copy, onDelta, onRow);
+    for (const side of [0, 1] as const)
+      for (const p of this.runs[side].finish()) this.placed(side, p.run, p.abs, p.copy.seq, p.copy.messageId, p.copy.at, onDelta, onRow);
   }
 
-  private placed(side: SideIndex, run: number, abs: number, c: Copy, onDelta: (deltaMs: number) => void, onRow?: (r: CompareRow) => void): void {
+  private placed(
+    side: SideIndex,
+    run: number,
+    abs: number,
+    seq: number,
+    messageId: string,
+    at: number,
+    onDelta: (deltaMs: number) => void,
+    onRow?: (r: CompareRow) => void,
+  ): void {
     const id = run * RUN_SPAN + abs;
     if (!(this.runLow[run] <= id)) this.runLow[run] = id;
     if (!(this.runHigh[run] >= id)) this.runHigh[run] = id;
     if (this.matchedNumbers.has(id)) this.duplicates[side]++;
-    else this.match(side, id, c.seq, id, c.messageId, c.at, onDelta, onRow);
+    else this.match(side, id, seq, id, messageId, at, onDelta, onRow);
   }
 
   /** A copy of an identity not yet on both sides: pending, a duplicate of its side's, or matched. */

@@ -35,6 +35,21 @@ export class SideRuns<C> {
     private readonly rule: RunRule | undefined,
   ) {}
 
+  /** The run copies are placed in now. */
+  get current(): number {
+    return this.run;
+  }
+
+  /**
+   * The position of a copy of `raw` in the current run, placed, when nothing holds it back (no
+   * candidate waiting, no jump down); else NaN and nothing done: then `take` it.
+   */
+  position(raw: number): number {
+    if (this.candidate !== undefined) return NaN;
+    if (this.high === this.high && this.rule !== undefined && this.jump(raw) !== undefined) return NaN;
+    return this.place(raw);
+  }
+
   /** One copy of number `raw`: the copies placed now (none while a candidate waits; its copies once it is settled). */
   take(raw: number, copy: C): Placed<C>[] {
     const c = this.candidate;
@@ -45,7 +60,8 @@ export class SideRuns<C> {
       return [];
     }
     this.candidate = undefined;
-    const placed = d > 0 && d <= this.rule!.capacity ? this.startRun(c.raw, c.copies) : c.copies.map((x) => this.place(c.raw, x));
+    const placed =
+      d > 0 && d <= this.rule!.capacity ? this.startRun(c.raw, c.copies) : c.copies.map((x) => ({ run: this.run, abs: this.place(c.raw), copy: x }));
     return placed.concat(this.fresh(raw, copy));
   }
 
@@ -57,25 +73,32 @@ export class SideRuns<C> {
   }
 
   private fresh(raw: number, copy: C): Placed<C>[] {
-    const high = this.high;
-    if (high === high && this.rule !== undefined) {
-      const abs = this.space.wraps ? this.space.unwrap(raw, high) : raw;
-      const exact = raw === this.rule.resetTo;
-      // A number that went down (its raw value), far from the run's highest.
-      if (raw < this.space.wrap(high) && Math.abs(high - abs) > (exact ? this.rule.capacity : this.rule.far)) {
-        if (exact) return this.startRun(raw, [copy]);
-        this.candidate = { raw, copies: [copy] };
-        return [];
-      }
+    const jump = this.high === this.high && this.rule !== undefined ? this.jump(raw) : undefined;
+    if (jump === 'now') return this.startRun(raw, [copy]);
+    if (jump === 'candidate') {
+      this.candidate = { raw, copies: [copy] };
+      return [];
     }
-    return [this.place(raw, copy)];
+    return [{ run: this.run, abs: this.place(raw), copy }];
   }
 
-  private place(raw: number, copy: C): Placed<C> {
+  /** Whether `raw` went down (its raw value) far from the run's highest: a run starts at once (`--reset-to`), or maybe. */
+  private jump(raw: number): 'now' | 'candidate' | undefined {
+    const rule = this.rule!;
+    const high = this.high;
+    if (raw >= this.space.wrap(high)) return undefined;
+    const abs = this.space.wraps ? this.space.unwrap(raw, high) : raw;
+    const exact = raw === rule.resetTo;
+    if (Math.abs(high - abs) <= (exact ? rule.capacity : rule.far)) return undefined;
+    return exact ? 'now' : 'candidate';
+  }
+
+  /** Places a number in the current run: its position there. */
+  private place(raw: number): number {
     const high = this.high;
     const abs = high !== high || !this.space.wraps ? raw : this.space.unwrap(raw, high);
     if (!(abs <= high)) this.high = abs;
-    return { run: this.run, abs, copy };
+    return abs;
   }
 
   private startRun(raw: number, copies: readonly C[]): Placed<C>[] {
