@@ -9,6 +9,7 @@ import { DurationStats, KeyedDurations } from '../util/durationStats';
 import { CompareRow } from './compareRow';
 import { CompareResult, DeltaPercentiles, KeyComparison, KeyRanges, sumCounts } from './compareResult';
 import { KeyMatch, SideIndex } from './keyMatch';
+import type { RunRule } from './sideRuns';
 
 /** p10 and p90 of Δt over all keys: how widely it spreads (see clockOffset.ts). */
 export interface DeltaSpread {
@@ -25,13 +26,25 @@ export class CompareMatcher {
   /** −Δt over all keys: its p90 is −(Δt's p10). */
   private readonly negated = new DurationStats(true);
   private last: KeyMatch | undefined;
+  /** Per key (by index): where its Δt go. */
+  private readonly onDelta: ((delta: number) => void)[] = [];
 
   constructor(
     /** The numbers' width; undefined when identities are messageIds (`--seq none`). */
     private readonly space: SerialSpace | undefined,
     /** Receives each matched identity's row as it is matched, and the rest at `finish`. */
     private readonly onRow?: (row: CompareRow) => void,
+    /** When a side's numbers start a new run (a reset); undefined: never (`--no-resets`). */
+    private readonly rule?: RunRule,
   ) {}
+
+  /** Records one matched identity's Δt for its key (set per call: the key is the one observed). */
+  private deltaOf(k: KeyMatch): (delta: number) => void {
+    return (delta) => {
+      this.deltas.record(k.index, delta);
+      this.negated.record(-delta);
+    };
+  }
 
   /** One valid copy from `side` (0 = A, 1 = B), in the merged arrival order. */
   observe(side: SideIndex, key: string, seq: number, messageId: string, at: number): void {
@@ -39,17 +52,14 @@ export class CompareMatcher {
     if (k === undefined || k.name !== key) {
       k = this.keys.get(key);
       if (k === undefined) {
-        k = new KeyMatch(key, this.order.length, this.space, this.space === undefined || this.onRow !== undefined);
+        k = new KeyMatch(key, this.order.length, this.space, this.space === undefined || this.onRow !== undefined, this.rule);
+        this.onDelta.push(this.deltaOf(k));
         this.keys.set(key, k);
         this.order.push(k);
       }
       this.last = k;
     }
-    const delta = k.observe(side, seq, messageId, at, this.onRow);
-    if (delta === delta) {
-      this.deltas.record(k.index, delta);
-      this.negated.record(-delta);
-    }
+    k.observe(side, seq, messageId, at, this.onDelta[k.index], this.onRow);
   }
 
   /** Identities pending over all keys (for the bench's memory figure and tests). */
@@ -79,6 +89,7 @@ export class CompareMatcher {
    * valid copy went to both).
    */
   finish(merged: readonly KeySummary[]): CompareResult {
+    for (const k of this.order) k.settle(this.onDelta[k.index], this.onRow);
     const mergedByKey = new Map(merged.map((k) => [k.key, k]));
     const byKey: KeyComparison[] = [];
     const ranges: KeyRanges[] = [];

@@ -12,6 +12,8 @@ import { HeapStop, ReplayRunOptions, runReplay } from '../replay/replayRun';
 import { isSequenced, SequencingOptions } from '../sequencer/sequencingOptions';
 import { SerialSpace } from '../sequencer/serial';
 import { CompareMatcher, DeltaSpread } from './compareMatcher';
+import { resetDistance } from '../sequencer/resets';
+import type { RunRule } from './sideRuns';
 import { CompareResult, SideRead } from './compareResult';
 import { CompareRow } from './compareRow';
 import { SideIndex } from './keyMatch';
@@ -58,11 +60,16 @@ export function identifiesByNumber(o: SequencingOptions): boolean {
   return isSequenced(o) && (o.seq.kind as string) !== 'publishTime';
 }
 
+/** When a side's numbers start a new run: the sequencer's reset rule for these options (none with `--no-resets`). */
+export function runRule(o: SequencingOptions): RunRule | undefined {
+  return o.resets === false ? undefined : { far: resetDistance(o.seqBits, o.capacity), capacity: o.capacity, resetTo: o.resetTo };
+}
+
 export async function runCompare(o: CompareRunOptions): Promise<CompareRunResult> {
   const firstB = o.a.paths.length;
   const space = identifiesByNumber(o.options) ? new SerialSpace(o.options.seqBits) : undefined;
   const sink = o.rows;
-  const matcher = new CompareMatcher(space, sink && ((r) => sink.add(r)));
+  const matcher = new CompareMatcher(space, sink && ((r) => sink.add(r)), space && runRule(o.options));
   const sides: [SideRead, SideRead] = [
     { valid: 0, invalid: 0 },
     { valid: 0, invalid: 0 },

@@ -1,14 +1,29 @@
 /**
  * One key of a comparison while the captures stream in: each side's counts, and the identities
- * seen on one side and not yet on the other. An identity is a number (unwrapped to an absolute
- * position, as the sequencer does: serial.ts) or, with `--seq none`, a messageId. Once both
- * sides have an identity it leaves the pending map for `matched`, which for numbers is a
- * RangeSet: memory follows what is unmatched, not how long the capture is.
+ * seen on one side and not yet on the other. An identity is a number in its run (unwrapped to an
+ * absolute position, as the sequencer does: serial.ts; a reset starts a run: sideRuns.ts) or,
+ * with `--seq none`, a messageId. Once both sides have an identity it leaves the pending map for
+ * `matched`, which for numbers is a RangeSet: memory follows what is unmatched, not how long the
+ * capture is.
  */
 import { SerialSpace } from '../sequencer/serial';
 import { CompareRow } from './compareRow';
 import { KeyRanges, MissedRange } from './compareResult';
 import { RangeSet } from './rangeSet';
+import { RunRule, SideRuns } from './sideRuns';
+
+/**
+ * Run k's positions are numbered from k · RUN_SPAN, so identities of all runs share one line
+ * (and one RangeSet). 2^44 leaves room for 512 runs of positions below 2^44 within 2^53.
+ */
+const RUN_SPAN = 2 ** 44;
+
+/** A copy waiting on its side's runs (sideRuns.ts) to be placed. */
+interface Copy {
+  readonly seq: number;
+  readonly messageId: string;
+  readonly at: number;
+}
 
 /** 0 = A, 1 = B. */
 export type SideIndex = 0 | 1;
@@ -36,9 +51,11 @@ export class KeyMatch {
   both = 0;
   firstA = 0;
   firstB = 0;
-  private lastAbs = NaN;
-  private minAbs = Infinity;
-  private maxAbs = -Infinity;
+  /** Each side's runs of numbers (undefined with `--seq none`). */
+  private readonly runs: [SideRuns<Copy>, SideRuns<Copy>] | undefined;
+  /** The lowest and highest identity either side had, per run. */
+  private readonly runLow: number[] = [];
+  private readonly runHigh: number[] = [];
   private readonly pending = new Map<number | string, Pending>();
   private readonly matchedNumbers = new RangeSet();
   /** With `--seq none`: the messageIds both sides have had (duplicates are found by them). */
@@ -51,43 +68,75 @@ export class KeyMatch {
     private readonly space: SerialSpace | undefined,
     /** Whether pending identities keep their messageIds (for export rows; identities with `--seq none` are them). */
     private readonly keepIds: boolean,
+    /** When a side's numbers start a new run (undefined: `--no-resets`). */
+    rule?: RunRule,
   ) {
     if (space === undefined) this.matchedIds = new Set();
+    else this.runs = [new SideRuns(space, rule), new SideRuns(space, rule)];
   }
 
   /**
-   * One valid copy from `side`. Returns Δt (B − A, ms) when it was the first copy of an
-   * identity the other side had already, else NaN; `onRow` gets that identity's row.
+   * One valid copy from `side`. `onDelta` gets Δt (B − A, ms) for each identity the copy (or
+   * copies its side held back until a reset was settled) matched first on this side, the other
+   * side having had it; `onRow` gets that identity's row.
    */
-  observe(side: SideIndex, seq: number, messageId: string, at: number, onRow?: (r: CompareRow) => void): number {
+  observe(side: SideIndex, seq: number, messageId: string, at: number, onDelta: (deltaMs: number) => void, onRow?: (r: CompareRow) => void): void {
     this.received[side]++;
-    let id: number | string;
-    if (this.space !== undefined) {
-      const abs = this.lastAbs !== this.lastAbs ? seq : this.space.unwrap(seq, this.lastAbs);
-      this.lastAbs = abs;
-      if (abs < this.minAbs) this.minAbs = abs;
-      if (abs > this.maxAbs) this.maxAbs = abs;
-      if (this.matchedNumbers.has(abs)) {
-        this.duplicates[side]++;
-        return NaN;
-      }
-      id = abs;
-    } else {
-      if (this.matchedIds!.has(messageId)) {
-        this.duplicates[side]++;
-        return NaN;
-      }
-      id = messageId;
+    if (this.runs === undefined) {
+      if (this.matchedIds!.has(messageId)) this.duplicates[side]++;
+      else this.match(side, messageId, seq, NaN, messageId, at, onDelta, onRow);
+      return;
     }
+    const runs = this.runs[side];
+    const abs = runs.position(seq);
+    if (abs === abs) this.placed(side, runs.current, abs, seq, messageId, at, onDelta, onRow);
+    else for (const p of runs.take(seq, { seq, messageId, at })) this.placed(side, p.run, p.abs, p.copy.seq, p.copy.messageId, p.copy.at, onDelta, onRow);
+  }
+
+  /** End of input, before `finish`: copies a side held back on a reset not yet settled. */
+  settle(onDelta: (deltaMs: number) => void, onRow?: (r: CompareRow) => void): void {
+    if (this.runs === undefined) return;
+    for (const side of [0, 1] as const)
+      for (const p of this.runs[side].finish()) this.placed(side, p.run, p.abs, p.copy.seq, p.copy.messageId, p.copy.at, onDelta, onRow);
+  }
+
+  private placed(
+    side: SideIndex,
+    run: number,
+    abs: number,
+    seq: number,
+    messageId: string,
+    at: number,
+    onDelta: (deltaMs: number) => void,
+    onRow?: (r: CompareRow) => void,
+  ): void {
+    const id = run * RUN_SPAN + abs;
+    if (!(this.runLow[run] <= id)) this.runLow[run] = id;
+    if (!(this.runHigh[run] >= id)) this.runHigh[run] = id;
+    if (this.matchedNumbers.has(id)) this.duplicates[side]++;
+    else this.match(side, id, seq, id, messageId, at, onDelta, onRow);
+  }
+
+  /** A copy of an identity not yet on both sides: pending, a duplicate of its side's, or matched. */
+  private match(
+    side: SideIndex,
+    id: number | string,
+    seq: number,
+    abs: number,
+    messageId: string,
+    at: number,
+    onDelta: (deltaMs: number) => void,
+    onRow?: (r: CompareRow) => void,
+  ): void {
     const p = this.pending.get(id);
     if (p === undefined) {
       const kept = this.keepIds ? ownString(messageId) : '';
-      this.pending.set(typeof id === 'number' ? id : kept, new Pending(side, at, kept, seq, typeof id === 'number' ? id : NaN, this.distinct[side]++));
-      return NaN;
+      this.pending.set(typeof id === 'number' ? id : kept, new Pending(side, at, kept, seq, abs, this.distinct[side]++));
+      return;
     }
     if (p.side === side) {
       this.duplicates[side]++;
-      return NaN;
+      return;
     }
     this.distinct[side]++;
     this.both++;
@@ -99,6 +148,7 @@ export class KeyMatch {
     const delta = atB - atA;
     if (delta > 0) this.firstA++;
     else if (delta < 0) this.firstB++;
+    onDelta(delta);
     if (onRow) {
       const idA = side === 0 ? messageId : p.messageId;
       const idB = side === 0 ? p.messageId : messageId;
@@ -114,7 +164,6 @@ export class KeyMatch {
         messageIdB: idB,
       });
     }
-    return delta;
   }
 
   /** Identities held pending (what this key costs beyond its counters). */
@@ -136,8 +185,10 @@ export class KeyMatch {
 
   /** Numbers neither side had between the lowest and the highest either had. */
   get lostBoth(): number {
-    if (this.space === undefined || this.maxAbs < this.minAbs) return 0;
-    return this.maxAbs - this.minAbs + 1 - this.both - this.pending.size;
+    if (this.space === undefined) return 0;
+    let span = 0;
+    this.runLow.forEach((low, run) => (span += this.runHigh[run] - low + 1));
+    return span - this.both - this.pending.size;
   }
 
   /**
@@ -165,8 +216,8 @@ export class KeyMatch {
           from,
           {
             key: this.name,
-            seq: space.wrap(from),
-            to: space.wrap(to),
+            seq: space.wrap(inRun(from)),
+            to: space.wrap(inRun(to)),
             count: to - from + 1,
             inA: false,
             inB: false,
@@ -180,19 +231,25 @@ export class KeyMatch {
       rows.sort((x, y) => x[0] - y[0]);
       for (const [, r] of rows) onRow(r);
     }
-    const asRange = ([from, to]: [number, number]): MissedRange => ({ from: space.wrap(from), to: space.wrap(to), count: to - from + 1 });
+    const asRange = ([from, to]: [number, number]): MissedRange => ({ from: space.wrap(inRun(from)), to: space.wrap(inRun(to)), count: to - from + 1 });
     return { key: this.name, aMissed: numberRuns(b).map(asRange), bMissed: numberRuns(a).map(asRange), lostBoth: lost.map(asRange) };
   }
 
-  /** The runs between minAbs and maxAbs that no side had: the holes between matched ranges and pending numbers. */
+  /** The stretches of each run, between its lowest and highest identity, that no side had: the holes between matched ranges and pending numbers. */
   private lostRuns(a: readonly number[], b: readonly number[]): [number, number][] {
     const had: [number, number][] = [...this.matchedNumbers.entries()];
     for (const x of a) had.push([x, x]);
     for (const x of b) had.push([x, x]);
     had.sort((x, y) => x[0] - y[0]);
     const lost: [number, number][] = [];
-    let next = this.minAbs;
+    let next = NaN;
+    let run = -1;
     for (const [from, to] of had) {
+      const r = runOf(from);
+      if (r !== run) {
+        run = r;
+        next = this.runLow[r];
+      }
       if (from > next) lost.push([next, from - 1]);
       if (to + 1 > next) next = to + 1;
     }
@@ -223,6 +280,14 @@ function oneSidedRow(key: string, p: Pending, seq: number | null): CompareRow {
     messageIdA: inA ? p.messageId : null,
     messageIdB: inA ? null : p.messageId,
   };
+}
+
+/** The run an identity is in, and its position in that run. */
+function runOf(id: number): number {
+  return Math.floor((id + RUN_SPAN / 2) / RUN_SPAN);
+}
+function inRun(id: number): number {
+  return id - runOf(id) * RUN_SPAN;
 }
 
 /** Runs of consecutive numbers in a sorted list, as [first, last]. */
