@@ -7,6 +7,7 @@
  */
 import { noun } from '../core/util/plural';
 import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
+import { KIND_NAMES } from '../shared/timelineModel';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
@@ -444,6 +445,9 @@ export class TimelineView {
     if (c.late) parts.push(`${shortCount(c.late)} late`);
     if (c.reordered) parts.push(`${shortCount(c.reordered)} reord`);
     if (c.resets) parts.push(`${c.resets} ${noun(c.resets, 'reset')}`);
+    // A comparison's merged lane: the numbers only A had, only B had and both lost.
+    if (c.compared)
+      parts.push(`only A ${shortCount(c.compared.onlyA)} · only B ${shortCount(c.compared.onlyB)} · lost both ${shortCount(c.compared.lostBoth)}`);
     const label = parts.join(' · ');
     this.drawLaneLabel(f, y, h, displayKey(lane.name), label, lane.hot);
     if (f.focusedLane === index) {
@@ -470,10 +474,8 @@ export function countsShown(lane: LaneInfo, page: TimelinePage | undefined, repl
   return (replaying && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
 }
 
-const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset'];
-
 export function kindName(code: number): string {
-  return KIND_NAME[code] ?? 'event';
+  return KIND_NAMES[code] ?? 'event';
 }
 
 function clip(ctx: CanvasRenderingContext2D, r: Rect): void {
