@@ -440,14 +440,14 @@ export class TimelineView {
     // beside marks that stop there.
     const c = countsShown(lane, page, f.cursorTime !== undefined);
     const parts = [`${shortCount(c.received)} rcv`];
+    // A comparison's merged lane, first (the gutter is narrow): the numbers only A had, only B had
+    // and both lost, by the glyphs of their marks.
+    if (c.compared) parts.push(`A ${shortCount(c.compared.onlyA)} · B ${shortCount(c.compared.onlyB)} · × ${shortCount(c.compared.lostBoth)}`);
     if (c.gaps) parts.push(`${c.gaps} ${noun(c.gaps, 'gap')}`);
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
     if (c.late) parts.push(`${shortCount(c.late)} late`);
     if (c.reordered) parts.push(`${shortCount(c.reordered)} reord`);
     if (c.resets) parts.push(`${c.resets} ${noun(c.resets, 'reset')}`);
-    // A comparison's merged lane: the numbers only A had, only B had and both lost.
-    if (c.compared)
-      parts.push(`only A ${shortCount(c.compared.onlyA)} · only B ${shortCount(c.compared.onlyB)} · lost both ${shortCount(c.compared.lostBoth)}`);
     const label = parts.join(' · ');
     this.drawLaneLabel(f, y, h, displayKey(lane.name), label, lane.hot);
     if (f.focusedLane === index) {

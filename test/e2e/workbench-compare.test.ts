@@ -83,11 +83,11 @@ describe('Compare with… in the VS Code workbench (e2e)', function () {
     // number both had is no finding.
     const label = (name: string) => s.lanes.find((l) => l.name === name)!.label;
     for (const key of ['310', '311']) {
-      assert.match(label(`${key} · merged`), /only A [1-9]\d* · only B [1-9]\d* · lost both \d+$/, key);
+      assert.match(label(`${key} · merged`), /^\d+ rcv · A [1-9]\d* · B [1-9]\d* · × \d+/, key);
       assert.doesNotMatch(label(`${key} · merged`), / dup/, key);
-      assert.doesNotMatch(label(`${key} · A (a.jsonl)`), /only A/, key);
+      assert.doesNotMatch(label(`${key} · A (a.jsonl)`), / · A \d/, key);
     }
-    assert.match(label('311 · merged'), /lost both [1-9]/);
+    assert.match(label('311 · merged'), / · × [1-9]/);
     const marks = s.marks!;
     assert.ok(marks.onlyA > 0 && marks.onlyB > 0 && marks.lostBoth > 0, JSON.stringify(marks));
     assert.equal(marks.duplicate, 0);
