@@ -294,7 +294,8 @@ export class TimelineService {
       if (k) d.percentiles.key = k;
     }
     if (event.arrival === undefined || event.arrival < 0 || !this.records) {
-      if (event.kind !== 'gap') d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
+      // A gap and a comparison's ranges are about numbers, not a record.
+      if (event.kind !== 'gap' && !isCompareKind(Kind[event.kind])) d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
       return d;
     }
     let rm: ReceivedMessage | undefined;

@@ -13,6 +13,7 @@ import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { pairLines, planPair } from '../../scripts/lib/abPairGenerator';
 import { setCheckbox, settled, waitForSnapshot } from '../support/e2e/browser';
+import type { DrawnMark } from '../../src/webview/timelineSnapshot';
 import { openCaptureFromPalette, SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
 const PAIR = planPair({
@@ -123,15 +124,21 @@ describe('Compare with… in the VS Code workbench (e2e)', function () {
 
   it('a merged lane’s only-A mark, clicked, says its numbers and sides; the filter bar hides the only-A marks', async () => {
     const { page } = workbench();
-    const s = await settled(frame, 30_000);
-    const mark = s.findings.find((f) => f.kind === 'onlyA')!;
-    assert.ok(mark, 'an only-A mark is listed');
+    // The whole session again (revealing the range zoomed onto it).
+    await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+    const s = await waitForSnapshot(frame, (x) => x.allFresh && x.fitAll, 'the whole session', 30_000);
+    // One clear of the other ribbons, so the click is its own.
+    const ribbons = s.findings.filter((f) => f.kind === 'onlyA' || f.kind === 'onlyB' || f.kind === 'lostBoth');
+    const clear = (f: DrawnMark) => ribbons.every((g) => g === f || Math.abs(g.y - f.y) > 20 || Math.abs(g.x - f.x) > ((g.w ?? 0) + (f.w ?? 0)) / 2 + 8);
+    const mark = ribbons.find((f) => f.kind === 'onlyA' && clear(f))!;
+    assert.ok(mark, `an only-A mark clear of the others among ${ribbons.length}`);
     await frame.locator('canvas.ss-canvas').click({ position: { x: mark.x, y: mark.y } });
     await waitForSnapshot(frame, (x) => x.detailEventId === mark.id, 'the detail pane on the only-A mark', 20_000);
     const detail = await frame.locator('.ss-detail').innerText();
     assert.match(detail, /Only in A \(a\.jsonl\) #\d+/);
     assert.match(detail, /only in A \(a\.jsonl\): #\d+(–\d+)?, \d+ numbers?/);
     assert.match(detail, /B \(b\.jsonl\) missed them/);
+    assert.doesNotMatch(detail, /no record/, 'a range is about numbers, not a record');
     await screenshot(page, join(SHOTS, 'compare-only-a.png'));
     await frame.getByRole('button', { name: 'Close the detail pane' }).click();
 
