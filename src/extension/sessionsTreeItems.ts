@@ -185,6 +185,9 @@ function keyItem(node: KeyNode): vscode.TreeItem {
   const k = s.data.summary.byKey[node.key];
   item.tooltip =
     `key ${name}: received ${k.received}, delivered ${c.delivered}, gaps ${c.gaps} (lost ${c.lost}), duplicates ${c.duplicates}${c.conflicts ? ` (${c.conflicts} conflicting)` : ''}, late ${c.late}${judgesPublishOrder(s.options) || c.reordered ? `, reordered ${c.reordered}${k.maxReorder ? ` (farthest out of place ${formatDuration(k.maxReorder.byMs)}, ${k.maxReorder.byPosition} ${noun(k.maxReorder.byPosition, 'position')})` : ''}` : ''}${c.resets ? `, resets ${c.resets} (its numbers started again)` : ''}; longest hold ${formatDuration(k.maxHoldMs)}, most held ${k.maxHeld}${lane.hot ? '. Hot key: over 3× the mean traffic, or 1 000+ messages held behind an open gap.' : ''}${open ? `. Now ${openStateWords(open)}${open.kind === 'waiting' ? ' (declared lost when the wait reaches the gap timeout, unless it arrives)' : ' (the start window: the lowest number held becomes the first expected)'}.` : ''}` +
+    (lane.compared
+      ? `. Compared: ${lane.compared.onlyA} ${noun(lane.compared.onlyA, 'number')} only A had, ${lane.compared.onlyB} only B had, ${lane.compared.lostBoth} lost in both (the marks on this lane)`
+      : '') +
     timesText(k.percentiles, "This key's messages");
   item.contextValue = 'key';
   return item;

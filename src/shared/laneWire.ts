@@ -26,7 +26,9 @@ type LaneColumns = [
   /** Indices (in `names`) of the hot lanes. */
   hot: number[],
   /** Each lane's key index; absent when it is the lane's own index (always, from lanesOf). */
-  keys?: number[],
+  keys?: number[] | null,
+  /** A comparison's merged lanes: lane index, onlyA, onlyB, lostBoth, one lane after another (see LaneCounts.compared). */
+  compared?: number[],
 ];
 
 const COUNTS_PER_LANE = 8;
@@ -35,6 +37,7 @@ export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
   const names = new Array<string>(lanes.length);
   const counts = new Array<number>(lanes.length * COUNTS_PER_LANE);
   const hot: number[] = [];
+  const compared: number[] = [];
   let identity = true;
   for (let i = 0, c = 0; i < lanes.length; i++) {
     const l = lanes[i];
@@ -48,14 +51,16 @@ export function packLanes(lanes: readonly LaneInfo[]): WireLanes {
     counts[c++] = l.reordered;
     counts[c++] = l.resets;
     if (l.hot) hot.push(i);
+    if (l.compared) compared.push(i, l.compared.onlyA, l.compared.onlyB, l.compared.lostBoth);
     if (l.key !== i) identity = false;
   }
-  const columns: LaneColumns = identity ? [names, counts, hot] : [names, counts, hot, lanes.map((l) => l.key)];
+  const keys = identity ? null : lanes.map((l) => l.key);
+  const columns: LaneColumns = compared.length ? [names, counts, hot, keys, compared] : keys ? [names, counts, hot, keys] : [names, counts, hot];
   return { columns: JSON.stringify(columns) };
 }
 
 export function unpackLanes(w: WireLanes): LaneInfo[] {
-  const [names, counts, hot, keys] = JSON.parse(w.columns) as LaneColumns;
+  const [names, counts, hot, keys, compared] = JSON.parse(w.columns) as LaneColumns;
   const lanes = new Array<LaneInfo>(names.length);
   for (let i = 0, c = 0; i < names.length; i++, c += COUNTS_PER_LANE) {
     lanes[i] = {
@@ -73,5 +78,7 @@ export function unpackLanes(w: WireLanes): LaneInfo[] {
     };
   }
   for (const i of hot) lanes[i].hot = true;
+  for (let j = 0; compared && j < compared.length; j += 4)
+    lanes[compared[j]].compared = { onlyA: compared[j + 1], onlyB: compared[j + 2], lostBoth: compared[j + 3] };
   return lanes;
 }

@@ -16,7 +16,7 @@ import type { WireLanes } from './laneWire';
 import type { LiveFollow } from './liveWindow';
 import type { PanelRestore } from './panelRestore';
 import type { WirePage } from './pageWire';
-import type { CursorState, EventView, LaneInfo, LiveConnection, Overview } from './timelineModel';
+import type { CompareKind, CursorState, EventView, LaneInfo, LiveConnection, Overview } from './timelineModel';
 
 // The model the messages carry, re-exported so the webview reads the protocol from one file.
 export type { KeyOrder } from '../core/trace/keyOrder';
@@ -75,8 +75,11 @@ export interface WireSessionInfo extends Omit<SessionInfo, 'lanes'> {
 /** A page request's view following a live session: what it keeps in view and its plot's width (CSS px). */
 export type PageFollow = Pick<LiveFollow, 'window' | 'widthPx'>;
 
-/** Keys, kinds, number range, attribute value: one filter for tree, timeline and exports. */
-export type TimelineFilter = TraceFilterSpec;
+/**
+ * Keys, kinds, number range, attribute value: one filter for tree, timeline and exports; and in a
+ * comparison's timeline, which of its range marks to show (all when absent).
+ */
+export type TimelineFilter = TraceFilterSpec & { compared?: CompareKind[] };
 
 export type ReplaySpeed = 1 | 10 | 'max';
 export type ReplayAction =

@@ -9,12 +9,26 @@ import type { SeqBits } from '../core/sequencer/serial';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import type { ResetHow } from '../core/sequencer/resets';
 
-export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4, reordered: 5, reset: 6 } as const;
+/**
+ * Event kinds. `onlyA` / `onlyB` / `lostBoth` are a comparison session's ranges on a merged lane:
+ * numbers only side A had (B missed them), only side B had, and neither had.
+ */
+export const Kind = { message: 0, gap: 1, duplicate: 2, late: 3, invalid: 4, reordered: 5, reset: 6, onlyA: 7, onlyB: 8, lostBoth: 9 } as const;
 
 export type KindCode = (typeof Kind)[keyof typeof Kind];
 
 /** By kind code (see Kind). */
-export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset'] as const;
+export const KIND_NAMES = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset', 'onlyA', 'onlyB', 'lostBoth'] as const;
+
+/** A comparison's range kinds (see Kind). */
+export const COMPARE_KINDS = ['onlyA', 'onlyB', 'lostBoth'] as const satisfies readonly KindName[];
+
+export type CompareKind = (typeof COMPARE_KINDS)[number];
+
+/** True for a comparison's range kinds (drawn, counted and decoded as ranges, like gaps). */
+export function isCompareKind(kind: number): boolean {
+  return kind === Kind.onlyA || kind === Kind.onlyB || kind === Kind.lostBoth;
+}
 
 export type KindName = (typeof KIND_NAMES)[number];
 
@@ -80,9 +94,9 @@ export interface EventView {
   /** Key name ('' for invalid records, which have none). */
   key: string;
   keyIndex: number;
-  /** message / duplicate / late: the number (absent without one); gap: first missing number. */
+  /** message / duplicate / late: the number (absent without one); gap, onlyA, onlyB, lostBoth: the range's first number. */
   seq?: number;
-  /** Gap: last missing number and how many. */
+  /** Gap, onlyA, onlyB, lostBoth: the range's last number and how many. */
   seqTo?: number;
   count?: number;
   /** See EventStore.t0 / t1 (engine clock, ms since the epoch). */
@@ -104,6 +118,8 @@ export interface EventView {
   lost?: number;
   /** Invalid: why the record could not be sequenced. */
   problem?: string;
+  /** onlyA, onlyB, lostBoth: the compared sides as the lanes name them, e.g. ['A (a.jsonl)', 'B (b.jsonl)']. */
+  sides?: [string, string];
   latencyMs?: number;
   /** Reordered: how far out of place (see ReorderedEvent), and the message it came behind. */
   byMs?: number;
@@ -123,7 +139,7 @@ export interface MarkList {
   t0: number[];
   t1: number[];
   seq: number[];
-  /** Gap: last missing number; others: flags (see Flag: bit 0 = redelivery, bit 3 = conflict). */
+  /** Gap and a comparison's ranges: last number; others: flags (see Flag: bit 0 = redelivery, bit 3 = conflict). */
   aux: number[];
 }
 
@@ -137,6 +153,15 @@ export interface LaneCounts {
   late: number;
   reordered: number;
   resets: number;
+  /** A comparison's merged lane: numbers only A had, only B had, and neither had (absent elsewhere). */
+  compared?: ComparedCounts;
+}
+
+/** Numbers of a comparison's ranges on a merged lane. */
+export interface ComparedCounts {
+  onlyA: number;
+  onlyB: number;
+  lostBoth: number;
 }
 
 /** A lane: its key and the key's counts over the whole session. */

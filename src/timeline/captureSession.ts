@@ -9,7 +9,7 @@ import { ArrivalLog } from './arrivalLog';
 import { lowerBound } from './binarySearch';
 import { EventStore } from './eventStore';
 import type { FindingGroup } from '../core/trace/traceFilter';
-import { Flag, Kind, KindName } from '../shared/timelineModel';
+import { type CompareKind, type ComparedCounts, Flag, isCompareKind, Kind, KindName } from '../shared/timelineModel';
 import { decodeEvent } from './eventView';
 import { EventView } from '../shared/timelineModel';
 import type { EmittedCounts } from '../shared/timelineModel';
@@ -127,6 +127,22 @@ export class CaptureSession {
     return c;
   }
 
+  /** A comparison's merged lane: the numbers its ranges hold by kind; undefined for any other lane. */
+  comparedCounts(key: number): ComparedCounts | undefined {
+    const ke = this.store.keys[key];
+    if (!ke || ke.compared.length === 0) return undefined;
+    const c: ComparedCounts = { onlyA: 0, onlyB: 0, lostBoth: 0 };
+    for (let i = 0; i < ke.compared.length; i++) {
+      const id = ke.compared.get(i);
+      const kind = this.store.kind.get(id);
+      const n = this.store.extra.get(id);
+      if (kind === Kind.onlyA) c.onlyA += n;
+      else if (kind === Kind.onlyB) c.onlyB += n;
+      else c.lostBoth += n;
+    }
+    return c;
+  }
+
   /** Session-wide counts up to a replay position. */
   countsAt(position: number): EmittedCounts {
     const c: EmittedCounts = { delivered: 0, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, resets: 0, invalid: 0 };
@@ -202,12 +218,14 @@ export class CaptureSession {
     return first;
   }
 
+  /** A comparison's ranges are no step of the replay (they hold at every position): undefined for them. */
   nextPositionOf(kind: KindName, position: number, key?: number): number | undefined {
     const code = Kind[kind];
+    if (isCompareKind(code)) return undefined;
     const store = this.store;
     const cause = store.cause.data;
     if (key !== undefined && kind !== 'invalid' && kind !== 'message') {
-      const list = store.keys[key]?.[kind];
+      const list = store.keys[key]?.[kind as Exclude<KindName, 'invalid' | 'message' | CompareKind>];
       if (!list) return undefined;
       const i = lowerBound((j) => cause[list.data[j]], 0, list.length, position);
       return i < list.length ? cause[list.data[i]] + 1 : undefined;

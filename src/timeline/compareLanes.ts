@@ -25,6 +25,21 @@ export function compareLaneName(key: string, side: LaneSide, labels: readonly [s
   return `${key} · ${side === 'a' ? 'A' : 'B'} (${side === 'a' ? labels[0] : labels[1]})`;
 }
 
+/**
+ * The sides of a comparison as the lanes beside merged lane `merged` name them, e.g.
+ * ['A (a.jsonl)', 'B (b.jsonl)'], or undefined when `merged` is no merged lane.
+ */
+export function sidesBeside(names: readonly string[], merged: number): [string, string] | undefined {
+  const m = names[merged];
+  const suffix = ' · merged';
+  if (merged < 2 || m === undefined || !m.endsWith(suffix)) return undefined;
+  const key = m.slice(0, -suffix.length);
+  const side = (name: string, letter: string) => (name.startsWith(`${key} · ${letter} (`) ? name.slice(key.length + 3) : undefined);
+  const a = side(names[merged - 2], 'A');
+  const b = side(names[merged - 1], 'B');
+  return a !== undefined && b !== undefined ? [a, b] : undefined;
+}
+
 export class CompareLanes {
   readonly names: string[] = [];
   readonly roles: LaneRole[] = [];

@@ -7,7 +7,7 @@
  * Browser-safe (no Node imports): the standalone HTML export runs the same queries in the page.
  */
 import { ByteColumn, FloatColumn, IntColumn } from './columns';
-import { Kind, type KindCode } from '../shared/timelineModel';
+import { isCompareKind, Kind, type KindCode } from '../shared/timelineModel';
 
 /** Events spanning longer than this are listed per key (KeyEvents.long) for the lane index. */
 export const LONG_SPAN_MS = 50;
@@ -28,6 +28,14 @@ export class KeyEvents {
   readonly late = new IntColumn(0);
   readonly reordered = new IntColumn(0);
   readonly reset = new IntColumn(0);
+  /**
+   * A comparison's ranges on a merged lane (onlyA, onlyB, lostBoth), sorted by t1. Kept apart
+   * from `all`: they are facts of both captures whole, recorded at the end of the load, so they
+   * are in neither the lane's t1 order nor its cause order, and they show at every replay position.
+   */
+  readonly compared = new IntColumn(0);
+  /** Longest span of a `compared` range. */
+  comparedSpan = 0;
   /** Longest span (t1 − t0) of any event, so a time query knows how far back spans reach. */
   maxSpan = 0;
 }
@@ -37,9 +45,9 @@ export class EventStore {
   readonly key = new IntColumn(4096);
   /** seq of a message/duplicate/late (NaN without one); first missing number of a gap; reset: the new sequence's first number. */
   readonly seq = new FloatColumn(4096);
-  /** Gap: last missing number; reordered: byPosition; reset: the old sequence's last number; others: NaN. */
+  /** Gap and a comparison's ranges: last number; reordered: byPosition; reset: the old sequence's last number; others: NaN. */
   readonly seqTo = new FloatColumn(4096);
-  /** Gap: missing count; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs; reset: numbers declared lost; late: when its number was declared lost (0: not known). */
+  /** Gap and a comparison's ranges: how many numbers; duplicate: cascade number (0 = none); message: latency ms (NaN = none); reordered: byMs; reset: numbers declared lost; late: when its number was declared lost (0: not known). */
   readonly extra = new FloatColumn(4096);
   /** Message: arrival; gap: opened; reset: the new sequence's first arrival; others: when it happened. */
   readonly t0 = new FloatColumn(4096);
@@ -97,6 +105,11 @@ export class EventStore {
       return;
     }
     const ke = this.keyEvents(key);
+    if (isCompareKind(kind)) {
+      ke.compared.push(id);
+      if (t1 - t0 > ke.comparedSpan) ke.comparedSpan = t1 - t0;
+      return;
+    }
     ke.all.push(id);
     if (kind === Kind.message) ke.releases.push(t1);
     if (t1 - t0 > LONG_SPAN_MS) ke.long.push(id);

@@ -4,7 +4,8 @@
  */
 import { ArrivalLog } from './arrivalLog';
 import { EventStore } from './eventStore';
-import { Flag, Kind, KIND_NAMES, RESET_HOWS, type EventView } from '../shared/timelineModel';
+import { Flag, isCompareKind, Kind, KIND_NAMES, RESET_HOWS, type EventView } from '../shared/timelineModel';
+import { sidesBeside } from './compareLanes';
 
 export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readonly string[], id: number): EventView {
   const kind = store.kind.get(id);
@@ -25,6 +26,11 @@ export function decodeEvent(store: EventStore, log: ArrivalLog, keyNames: readon
     v.seqTo = store.seqTo.get(id);
     v.count = extra;
     v.reason = flags & Flag.reasonCapacity ? 'capacity' : flags & Flag.reasonEnd ? 'end' : flags & Flag.reasonReset ? 'reset' : 'timeout';
+  } else if (isCompareKind(kind)) {
+    v.seqTo = store.seqTo.get(id);
+    v.count = extra;
+    const sides = sidesBeside(keyNames, keyIndex);
+    if (sides) v.sides = sides;
   } else if (kind === Kind.reset) {
     v.resetFrom = store.seqTo.get(id);
     v.how = RESET_HOWS[flags];

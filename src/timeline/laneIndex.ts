@@ -20,7 +20,7 @@
 import type { CaptureSession } from './captureSession';
 import { lowerBound, upperBound } from './binarySearch';
 import { LONG_SPAN_MS } from './eventStore';
-import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushMark } from './laneMarks';
+import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushCompared, pushMark } from './laneMarks';
 import { Kind } from '../shared/timelineModel';
 import type { LanePage, MarkList } from '../shared/timelineModel';
 
@@ -91,6 +91,7 @@ export class LaneIndex {
       };
       for (let i = from; i < mid; i++) take(all[i]);
       for (const id of extras) take(id);
+      pushCompared(lane, s, key, t0, t1);
       return lane;
     }
 
@@ -106,6 +107,7 @@ export class LaneIndex {
     }
     lane.density = density;
     this.findings(key, t0, t1, hiAll, lane);
+    pushCompared(lane, s, key, t0, t1);
     return lane;
   }
 

@@ -106,6 +106,9 @@ export class SessionBuilder {
     return new EventRecorder(this, laneOf, () => this.cause);
   }
 
+  /** The attached engine's event about `e` will not be recorded (see crossSideCopies.ts): it stops waiting for it. */
+  readonly forget = (e: CaptureEntry): void => this.main.forget(e);
+
   /** Before the engine sees an arrival: events from here on are caused by it. */
   readonly beforePush = (e: CaptureEntry): void => {
     this.cause = this.arrivals;
@@ -145,6 +148,8 @@ export interface EventRecording {
   readonly listener: TraceListener;
   /** Before the engine is pushed the arrival being logged. */
   pushing(e: CaptureEntry): void;
+  /** The engine's event about `e` will not be recorded. */
+  forget(e: CaptureEntry): void;
 }
 
 /**
@@ -166,6 +171,10 @@ class EventRecorder implements EventRecording {
 
   pushing(e: CaptureEntry): void {
     this.pending.set(e, this.cause());
+  }
+
+  forget(e: CaptureEntry): void {
+    this.pending.delete(e);
   }
 
   private arrivalOf(e: CaptureEntry | undefined): number {

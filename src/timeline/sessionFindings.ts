@@ -5,7 +5,7 @@
  */
 import { type FindingEvent, MAX_FINDINGS_KEPT } from '../core/inspect/findingKinds';
 import { assertNever } from '../core/util/assertNever';
-import type { EventView } from '../shared/timelineModel';
+import { isCompareKind, type EventView } from '../shared/timelineModel';
 import type { CaptureSession } from './captureSession';
 
 export interface SessionFindings {
@@ -26,7 +26,7 @@ export function sessionFindings(data: CaptureSession, fileNames: readonly string
   let dropped = 0;
   const kinds = data.store.kind;
   for (let id = 0; id < data.store.count; id++) {
-    if (kinds.get(id) === 0) continue;
+    if (kinds.get(id) === 0 || isCompareKind(kinds.get(id))) continue;
     if (findings.length >= max) {
       dropped++;
       continue;
@@ -109,6 +109,11 @@ export function findingOf(v: EventView, fileNames: readonly string[]): FindingEv
       };
     case 'invalid':
       return { type: 'invalid', ...where, reason: v.problem ?? 'invalid record', ...(v.t1 === v.t1 ? { at: v.t1 } : {}) };
+    case 'onlyA':
+    case 'onlyB':
+    case 'lostBoth':
+      // A comparison's ranges: its own facts (compareResult.ts), no trace event.
+      return undefined;
     default:
       return assertNever(v.kind);
   }

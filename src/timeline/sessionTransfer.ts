@@ -22,7 +22,7 @@ type Movable = { toMovable(): NumberArray; adopt(a: NumberArray): unknown };
 
 const EVENT_COLUMNS = ['kind', 'key', 'seq', 'seqTo', 'extra', 't0', 't1', 'flags', 'arrival', 'cause'] as const satisfies readonly (keyof EventStore)[];
 const ARRIVAL_COLUMNS = ['file', 'line', 'offset', 'length', 'time', 'key', 'seq'] as const satisfies readonly (keyof ArrivalLog)[];
-const KEY_LISTS = ['all', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'releases', 'long'] as const satisfies readonly (keyof KeyEvents)[];
+const KEY_LISTS = ['all', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'releases', 'long', 'compared'] as const satisfies readonly (keyof KeyEvents)[];
 
 /** One kind of per-key list for every key: the values one key after another, and where each key's end. */
 interface KeyListColumn {
@@ -104,6 +104,10 @@ export function unpackSession(p: PackedSession): CaptureSession {
       if (ends[i] > start) (ke[l] as Movable).adopt(values.subarray(start, ends[i]));
     }
     ke.maxSpan = p.keyMaxSpan[i];
+    for (let j = 0; j < ke.compared.length; j++) {
+      const id = ke.compared.get(j);
+      ke.comparedSpan = Math.max(ke.comparedSpan, store.t1.get(id) - store.t0.get(id));
+    }
   }
   store.invalid.adopt(p.invalid);
   for (const [id, reason] of p.problems) store.problems.set(id, reason);

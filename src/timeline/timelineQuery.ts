@@ -7,8 +7,8 @@
  */
 import { lowerBound } from './binarySearch';
 import { CaptureSession } from './captureSession';
-import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushMark } from './laneMarks';
-import { Kind, KindCode } from '../shared/timelineModel';
+import { bucketOf, emptyMarks, FINDINGS_MAX, MARKS_PER_BUCKET, pageBuckets, pushCompared, pushMark } from './laneMarks';
+import { isCompareKind, Kind, KindCode } from '../shared/timelineModel';
 import { overlapsNumberRange } from '../core/trace/traceFilter';
 import type { LanePage, MarkList, Overview, TimelinePage } from '../shared/timelineModel';
 
@@ -19,7 +19,7 @@ export interface EventFilter {
   /** Inclusive raw number range (gaps match when they overlap it). */
   seqFrom?: number;
   seqTo?: number;
-  /** Arrivals to keep (1) by arrival index, from an attribute filter; gaps always pass. */
+  /** Arrivals to keep (1) by arrival index, from an attribute filter; gaps and a comparison's ranges always pass. */
   arrivals?: Uint8Array;
 }
 
@@ -42,10 +42,11 @@ export function matches(session: CaptureSession, id: number, f: EventFilter | un
   if (f.keys && kind !== Kind.invalid && !f.keys.has(key)) return false;
   if (f.seqFrom !== undefined || f.seqTo !== undefined) {
     const from = s.seq.data[id];
-    const to = kind === Kind.gap ? s.seqTo.data[id] : from;
+    const range = kind === Kind.gap || isCompareKind(kind);
+    const to = range ? s.seqTo.data[id] : from;
     if (from !== from || !overlapsNumberRange(from, to, f.seqFrom, f.seqTo)) return false;
   }
-  if (f.arrivals && kind !== Kind.gap) {
+  if (f.arrivals && kind !== Kind.gap && !isCompareKind(kind)) {
     const a = s.arrival.data[id];
     if (a < 0 || !f.arrivals[a]) return false;
   }
@@ -100,6 +101,7 @@ export function queryTimeline(session: CaptureSession, q: TimelineQuery, filter?
         lane.findingsOmitted++;
       }
     }
+    pushCompared(lane, s, key, q.t0, q.t1, filter && ((id) => matches(session, id, filter)));
   }
 
   const inv = s.invalid;

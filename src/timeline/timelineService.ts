@@ -12,7 +12,7 @@ import { followPageWindow, LiveFollow } from '../shared/liveWindow';
 import { fitWindow, laneBlock, pageWindow } from '../shared/paging';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { CaptureSession } from './captureSession';
-import { Kind, KIND_NAMES, KindCode } from '../shared/timelineModel';
+import { COMPARE_KINDS, isCompareKind, Kind, KIND_NAMES, KindCode } from '../shared/timelineModel';
 import { LaneIndex } from './laneIndex';
 import { assertNever } from '../core/util/assertNever';
 import { packLanes } from '../shared/laneWire';
@@ -139,6 +139,7 @@ export class TimelineService {
       late: c.late,
       reordered: c.reordered,
       resets: c.resets,
+      ...withCompared(this.session, key),
     };
   }
 
@@ -259,8 +260,9 @@ export class TimelineService {
       f.keys = new Set(filter.keys.map((k) => s.keyIndex(k)).filter((k) => k >= 0));
       any = true;
     }
-    if (filter.kinds?.length) {
-      f.kinds = new Set(filter.kinds.map((k) => Kind[k] as KindCode));
+    if (filter.kinds?.length || filter.compared) {
+      const kinds = filter.kinds?.length ? filter.kinds : KIND_NAMES.filter((k) => !isCompareKind(Kind[k]));
+      f.kinds = new Set([...kinds, ...(filter.compared ?? COMPARE_KINDS)].map((k) => Kind[k] as KindCode));
       any = true;
     }
     if (filter.seqFrom !== undefined) {
@@ -292,7 +294,8 @@ export class TimelineService {
       if (k) d.percentiles.key = k;
     }
     if (event.arrival === undefined || event.arrival < 0 || !this.records) {
-      if (event.kind !== 'gap') d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
+      // A gap and a comparison's ranges are about numbers, not a record.
+      if (event.kind !== 'gap' && !isCompareKind(Kind[event.kind])) d.unavailable = this.records ? 'no record' : 'the record is not embedded in this export';
       return d;
     }
     let rm: ReceivedMessage | undefined;
@@ -361,5 +364,12 @@ export function lanesOf(s: CaptureSession): LaneInfo[] {
     reordered: k.reordered,
     resets: k.resets,
     hot: (byKey.length > 1 && k.received >= 100 && k.received > 3 * mean) || (heldNow ? heldNow(i) : k.maxHeld) >= 1000,
+    ...withCompared(s, i),
   }));
+}
+
+/** A comparison's merged lane's range counts, as a LaneCounts field (nothing for other lanes). */
+function withCompared(s: CaptureSession, key: number): Pick<LaneCounts, 'compared'> {
+  const compared = s.comparedCounts(key);
+  return compared ? { compared } : {};
 }

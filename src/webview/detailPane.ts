@@ -7,6 +7,7 @@
 import type { Mdp3Packet } from '../core/capture/mdp3';
 import type { EventView, MessageDetail } from '../shared/protocol';
 import { iconButton, textButton, VscodeButton } from './controls';
+import { comparedWords } from './comparedRibbons';
 import { clear, el } from './dom';
 import { count, dateTime, duration, missingRange, PayloadView, renderPayload } from './format';
 import { displayKey } from '../core/trace/keyLabel';
@@ -126,6 +127,10 @@ function title(e: EventView): string {
       return `Reset #${e.resetFrom ?? ''} → #${e.seq ?? ''}${key}`;
     case 'invalid':
       return 'Invalid record';
+    case 'onlyA':
+    case 'onlyB':
+    case 'lostBoth':
+      return `${comparedWords(e).title} #${e.seq === e.seqTo ? e.seq : `${e.seq}–${e.seqTo}`} (${count(e.count ?? NaN)})${key}`;
     default:
       return `Message ${e.seq ?? ''}${key}`;
   }
@@ -193,6 +198,13 @@ function eventRows(e: EventView): [string, string][] {
       if (e.problem) rows.push(['Problem', e.problem]);
       rows.push(['At', dateTime(e.t1)]);
       break;
+    case 'onlyA':
+    case 'onlyB':
+    case 'lostBoth': {
+      const w = comparedWords(e);
+      rows.push(['Compared', w.text], ['Meaning', w.meaning], ['From', dateTime(e.t0)], ['To', dateTime(e.t1)]);
+      break;
+    }
   }
   if (e.messageId !== undefined) rows.push(['messageId', e.messageId]);
   if (e.line !== undefined) rows.push(['Source', `${e.file ? `file ${e.file + 1}, ` : ''}line ${e.line}`]);

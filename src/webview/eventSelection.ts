@@ -70,9 +70,10 @@ export class EventSelection {
   reveal(e: EventView): void {
     const vp = this.host.viewport();
     if (!vp) return;
-    const at = e.kind === 'gap' ? (e.t0 + e.t1) / 2 : e.t1;
+    const band = e.kind === 'gap' || e.kind === 'onlyA' || e.kind === 'onlyB' || e.kind === 'lostBoth';
+    const at = band ? (e.t0 + e.t1) / 2 : e.t1;
     const domain = vp.domainT1 - vp.domainT0;
-    if (e.kind === 'gap' && e.t1 - e.t0 > vp.span * 0.8) vp.show(e.t0 - (e.t1 - e.t0) * 0.2, e.t1 + (e.t1 - e.t0) * 0.2);
+    if (band && e.t1 - e.t0 > vp.span * 0.8) vp.show(e.t0 - (e.t1 - e.t0) * 0.2, e.t1 + (e.t1 - e.t0) * 0.2);
     // Zoomed out over most of the session, centring would be clamped: show a tenth of it around the event.
     else if (vp.span > domain / 2) vp.show(at - domain / 20, at + domain / 20);
     else vp.centerOn(at);

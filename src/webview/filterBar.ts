@@ -6,11 +6,18 @@
 import type { SeqBits } from '../core/sequencer/serial';
 import { numberRangeProblem } from '../core/trace/traceFilter';
 import type { KindName, TimelineFilter } from '../shared/protocol';
+import type { CompareKind } from '../shared/timelineModel';
 import { checkbox, multiSelect, setFieldProblem, textButton, textField, VscodeCheckbox, VscodeMultiSelect, VscodeTextfield } from './controls';
 import { clear, el } from './dom';
 import { displayKey, keyLabel, NO_KEY_LABEL } from '../core/trace/keyLabel';
 
-const KINDS: KindName[] = ['message', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'invalid'];
+const KINDS: NonNullable<TimelineFilter['kinds']> = ['message', 'gap', 'duplicate', 'late', 'reordered', 'reset', 'invalid'];
+/** A comparison's range marks, with their names in the bar (shown for a comparison session only). */
+const COMPARED: [CompareKind, string][] = [
+  ['onlyA', 'only A'],
+  ['onlyB', 'only B'],
+  ['lostBoth', 'lost in both'],
+];
 /** Above this many keys a list is unusable, even one narrowed by typing: type names instead. */
 const SELECT_MAX_KEYS = 200;
 
@@ -36,6 +43,12 @@ export class FilterBar {
     const kindBox = el('fieldset', { class: 'ss-field ss-kinds' }, [el('legend', { text: 'Kinds' })]);
     for (const k of KINDS) {
       const cb = checkbox(k, `kind-${k}`, true);
+      this.kinds.set(k, cb);
+      kindBox.append(cb);
+    }
+    for (const [k, label] of COMPARED) {
+      const cb = checkbox(label, `kind-${k}`, true);
+      cb.hidden = true;
       this.kinds.set(k, cb);
       kindBox.append(cb);
     }
@@ -98,8 +111,9 @@ export class FilterBar {
    * Key choices; the attribute filter only where the host can index attributes (not standalone);
    * the number width, when known, for the range's check and hint.
    */
-  setup(keyNames: readonly string[], attributes: boolean, seqBits?: SeqBits): void {
+  setup(keyNames: readonly string[], attributes: boolean, seqBits?: SeqBits, comparison = false): void {
     this.seqBits = seqBits;
+    for (const [k] of COMPARED) (this.kinds.get(k) as VscodeCheckbox).hidden = !comparison;
     const wraps = seqBits === 16 || seqBits === 32;
     const top = wraps ? 2 ** seqBits - 1 : undefined;
     for (const f of [this.seqFrom, this.seqTo]) {
@@ -140,8 +154,9 @@ export class FilterBar {
     // Keys the session does not have are left out.
     if (this.keySelect) this.keySelect.value = [...keys];
     if (this.keyText) this.keyText.value = [...keys].map(keyLabel).join(', ');
-    const kinds = f.kinds?.length ? new Set(f.kinds) : undefined;
-    for (const [k, cb] of this.kinds) cb.checked = !kinds || kinds.has(k);
+    const kinds = f.kinds?.length ? new Set<KindName>(f.kinds) : undefined;
+    const compared = f.compared ? new Set<KindName>(f.compared) : undefined;
+    for (const [k, cb] of this.kinds) cb.checked = COMPARED.some(([c]) => c === k) ? !compared || compared.has(k) : !kinds || kinds.has(k);
     this.seqFrom.value = f.seqFrom !== undefined ? String(f.seqFrom) : '';
     this.seqTo.value = f.seqTo !== undefined ? String(f.seqTo) : '';
     this.checkRange();
@@ -182,6 +197,8 @@ export class FilterBar {
     if (keys.length) f.keys = keys;
     const kinds = KINDS.filter((k) => this.kinds.get(k)?.checked);
     if (kinds.length < KINDS.length) f.kinds = kinds;
+    const compared = COMPARED.map(([k]) => k).filter((k) => this.kinds.get(k)?.checked);
+    if (compared.length < COMPARED.length) f.compared = compared;
     const from = numberIn(this.seqFrom);
     const to = numberIn(this.seqTo);
     if (from !== undefined) f.seqFrom = from;
@@ -195,6 +212,14 @@ export class FilterBar {
     const parts: string[] = [];
     if (f.keys?.length) parts.push(f.keys.length === 1 ? `key ${f.keys[0]}` : `${f.keys.length} keys`);
     if (f.kinds?.length) parts.push(f.kinds.join(', '));
+    if (f.compared)
+      parts.push(
+        `marks: ${
+          COMPARED.filter(([k]) => f.compared?.includes(k))
+            .map(([, label]) => label)
+            .join(', ') || 'none'
+        }`,
+      );
     if (f.seqFrom !== undefined || f.seqTo !== undefined) parts.push(`seq ${f.seqFrom ?? '…'}–${f.seqTo ?? '…'}`);
     if (f.attribute) parts.push(`${f.attribute.name}=${f.attribute.value}`);
     return parts.join(' · ');

@@ -5,6 +5,7 @@
  * once that bin's pages have arrived, its first finding. DOM-free.
  */
 import type { MarkList, Overview } from '../shared/protocol';
+import { isCompareKind, Kind } from '../shared/timelineModel';
 import type { TimeWindow } from '../shared/paging';
 import { kindName } from './timelineView';
 import type { Viewport } from './viewport';
@@ -82,7 +83,7 @@ export function nearestFinding(dir: 1 | -1, from: { t: number; id: number }, lis
   for (const [list, laneKey] of lists) {
     for (let i = 0; i < list.id.length; i++) {
       const kind = list.kind[i];
-      const t = kind === 1 ? (list.t0[i] + list.t1[i]) / 2 : list.t1[i];
+      const t = kind === Kind.gap || isCompareKind(kind) ? (list.t0[i] + list.t1[i]) / 2 : list.t1[i];
       const id = list.id[i];
       const after = dir > 0 ? t > from.t || (t === from.t && id > from.id) : t < from.t || (t === from.t && id < from.id);
       if (!after) continue;

@@ -18,6 +18,7 @@
 import type { LaneInfo, LanePage, MarkList, TimelinePage } from '../shared/protocol';
 import { Kind } from '../shared/timelineModel';
 import { ColumnHeights, TickRuns } from './columnRuns';
+import { comparedStyle, paintRibbons, ribbons } from './comparedRibbons';
 import { count, missingRange } from './format';
 import { placeLabels } from './labelPlacement';
 import { HitList } from './layout';
@@ -167,7 +168,8 @@ export class LaneLayer {
 
   private drawLanePage(s: LayerSpec, page: TimelinePage, lp: LanePage, y: number, h: number, open: OpenGapBand | undefined): void {
     const mid = y + h / 2;
-    // Gap bands first: everything else draws over them.
+    // A comparison's ribbons, then gap bands: everything else draws over them (ribbons win a click on a gap).
+    this.drawCompared(s, lp.findings, y);
     this.drawGaps(s, lp.findings, y, h, open);
     if (lp.density) this.drawDensity(s, page, lp.density, mid, h);
     else if (lp.marks) this.drawMessages(s, lp.marks, mid);
@@ -177,6 +179,18 @@ export class LaneLayer {
     this.stampPoints(s, y, h, mid);
     if (selectedX !== undefined) this.drawSelection(s.theme, selectedX, mid);
     if (lp.findingsOmitted > 0) this.sayOmitted(s, lp.findingsOmitted, y);
+  }
+
+  private drawCompared(s: LayerSpec, fl: MarkList, y: number): void {
+    const rs = ribbons(fl, (t) => this.x(t), -2, s.widthPx + 2, s.selectedId);
+    if (rs.length) paintRibbons(this.ctx, s.theme, fl, rs, y, s.selectedId);
+    for (const { index: i, x0, x1 } of rs) {
+      const { mark } = comparedStyle(fl.kind[i], s.theme);
+      const [t0, t1, id, w] = [fl.t0[i], fl.t1[i], fl.id[i], x1 - x0];
+      if (t1 >= s.viewT0 && t0 <= s.viewT1) this.stats.marks[mark]++;
+      this.hits.push(id, fl.kind[i], (x0 + x1) / 2, y + 6, w / 2, 1);
+      this.list(this.stats.findings, { id, kind: mark, x: (x0 + x1) / 2, y: y + 6, w }, Math.max(t0, s.viewT0));
+    }
   }
 
   /**

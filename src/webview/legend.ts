@@ -18,9 +18,24 @@ const ENTRIES: [cls: string, label: string, title: string][] = [
   ['invalid', 'invalid', 'A record that could not be sequenced (top lane)'],
 ];
 
-/** @param keys A reminder of the keys, shown last (the `?` help has them all). */
-export function legend(withCursor: boolean, keys?: string): HTMLElement {
-  const items = ENTRIES.map(([cls, label, title]) =>
+/** A comparison's marks on its merged lanes, and what its duplicates are there. */
+const COMPARED_ENTRIES: [cls: string, label: string, title: string][] = [
+  ['onlyA', 'only A', 'Comparison, merged lane: numbers only side A had (B missed them), from the first to the last to arrive'],
+  ['onlyB', 'only B', 'Comparison, merged lane: numbers only side B had (A missed them)'],
+  ['lostBoth', 'lost in both', 'Comparison, merged lane: numbers neither side had (over the gap they left)'],
+  [
+    'republish',
+    "duplicates: a side's own",
+    "Comparison, merged lane: a second copy from the same side, or a copy whose content differs from the first. The other side's copy of a number both had is expected (the first copy wins) and not drawn",
+  ],
+];
+
+/**
+ * @param keys A reminder of the keys, shown last (the `?` help has them all).
+ * @param comparison The session compares two captures: its marks are listed too.
+ */
+export function legend(withCursor: boolean, keys?: string, comparison = false): HTMLElement {
+  const items = [...ENTRIES, ...(comparison ? COMPARED_ENTRIES : [])].map(([cls, label, title]) =>
     el('li', { title }, [el('span', { class: `ss-swatch ss-swatch-${cls}`, attrs: { 'aria-hidden': 'true' } }), label]),
   );
   if (withCursor)

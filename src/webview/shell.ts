@@ -76,8 +76,8 @@ export class Shell {
   }
 
   /** The legend for a session (with the replay cursor and keys where there is a replay). */
-  legend(withReplay: boolean, keys: string): void {
-    this.legendBox.replaceChildren(legend(withReplay, keys));
+  legend(withReplay: boolean, keys: string, comparison = false): void {
+    this.legendBox.replaceChildren(legend(withReplay, keys, comparison));
   }
 
   /** The window shown, the keys and events, the selection. */

@@ -20,6 +20,9 @@ export interface Theme {
   late: string;
   reordered: string;
   reset: string;
+  /** A comparison's ranges only side A / only side B had (both lost: the gap colour). */
+  onlyA: string;
+  onlyB: string;
   invalid: string;
   cursor: string;
   hot: string;
@@ -43,6 +46,8 @@ const VARS: Record<keyof Omit<Theme, 'font' | 'highContrast'>, [string, string]>
   late: ['--vscode-charts-yellow', '#cca700'],
   reordered: ['--vscode-terminal-ansiBrightCyan', '#29b8db'],
   reset: ['--vscode-terminal-ansiMagenta', '#bc3fbc'],
+  onlyA: ['--vscode-terminal-ansiGreen', '#0dbc79'],
+  onlyB: ['--vscode-charts-purple', '#b180d7'],
   invalid: ['--vscode-errorForeground', '#f48771'],
   cursor: ['--vscode-charts-green', '#89d185'],
   hot: ['--vscode-badge-background', '#4d4d4d'],

@@ -282,9 +282,10 @@ export class TimelineApp {
     const grown = this.time.open(session, bands, previous, this.layout?.plotW ?? 800);
     // A live session grown keeps its keys (and gains some): its filter bar and legend stay as they are.
     const names = session.lanes.map((l) => l.name);
-    if (!grown || names.length !== keysBefore) this.filterBar.setup(names, !session.standalone, session.seqBits);
+    const comparison = session.lanes.some((l) => l.compared);
+    if (!grown || names.length !== keysBefore) this.filterBar.setup(names, !session.standalone, session.seqBits, comparison);
     this.filterBar.set(filter);
-    if (!grown) this.shell.legend(!session.standalone, keyHint(!session.standalone));
+    if (!grown) this.shell.legend(!session.standalone, keyHint(!session.standalone), comparison);
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();
     // A live session opens following its data, not on a window saved while it was smaller.

@@ -22,6 +22,10 @@ export interface MarkCounts {
   reordered: number;
   /** Sequence resets: a key's numbers starting again. */
   reset: number;
+  /** A comparison's ranges on its merged lanes: only A had them, only B, neither. */
+  onlyA: number;
+  onlyB: number;
+  lostBoth: number;
   invalid: number;
 }
 
@@ -41,7 +45,7 @@ export interface DrawnLane {
 /** A mark as drawn, in CSS px relative to the canvas. */
 export interface DrawnMark {
   id: number;
-  /** message, gap, redelivery, republish, conflict, late, reordered, reset, invalid. */
+  /** message, gap, redelivery, republish, conflict, late, reordered, reset, onlyA, onlyB, lostBoth, invalid. */
   kind: string;
   x: number;
   y: number;

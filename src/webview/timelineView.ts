@@ -7,6 +7,7 @@
  */
 import { noun } from '../core/util/plural';
 import type { LaneCounts, LaneInfo, Overview, SessionInfo, TimelinePage } from '../shared/protocol';
+import { KIND_NAMES } from '../shared/timelineModel';
 import { count, dateTime, shortCount, tickLabel, tickStep, ticks } from './format';
 import { placeLabels } from './labelPlacement';
 import { LaneLayer } from './laneLayer';
@@ -439,6 +440,9 @@ export class TimelineView {
     // beside marks that stop there.
     const c = countsShown(lane, page, f.cursorTime !== undefined);
     const parts = [`${shortCount(c.received)} rcv`];
+    // A comparison's merged lane, first (the gutter is narrow): the numbers only A had, only B had
+    // and both lost, by the glyphs of their marks.
+    if (c.compared) parts.push(`A ${shortCount(c.compared.onlyA)} · B ${shortCount(c.compared.onlyB)} · × ${shortCount(c.compared.lostBoth)}`);
     if (c.gaps) parts.push(`${c.gaps} ${noun(c.gaps, 'gap')}`);
     if (c.duplicates) parts.push(`${shortCount(c.duplicates)} dup`);
     if (c.late) parts.push(`${shortCount(c.late)} late`);
@@ -470,10 +474,8 @@ export function countsShown(lane: LaneInfo, page: TimelinePage | undefined, repl
   return (replaying && page?.lanes.find((l) => l.key === lane.key)?.countsAt) || lane;
 }
 
-const KIND_NAME = ['message', 'gap', 'duplicate', 'late', 'invalid', 'reordered', 'reset'];
-
 export function kindName(code: number): string {
-  return KIND_NAME[code] ?? 'event';
+  return KIND_NAMES[code] ?? 'event';
 }
 
 function clip(ctx: CanvasRenderingContext2D, r: Rect): void {

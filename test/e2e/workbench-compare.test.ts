@@ -2,7 +2,8 @@
  * End-to-end: Compare with… in the real VS Code workbench, as a person uses it — two captures of
  * one stream opened, the Sessions tree's context menu on one, the other picked from the list; the
  * comparison's timeline draws an A, a B and a merged lane per key one above the other; a range
- * both lost, clicked in the tree, opens its gap in the timeline's detail pane; the replay bar
+ * both lost, clicked in the tree, opens its gap in the timeline's detail pane; the merged lane's
+ * only-A / only-B / lost-in-both marks are drawn, named in the legend, clicked and filtered; the replay bar
  * steps through the merged stream. Screenshots go to .test-results/e2e/.
  */
 import * as assert from 'node:assert/strict';
@@ -11,7 +12,8 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { findWebviewFrame, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { pairLines, planPair } from '../../scripts/lib/abPairGenerator';
-import { settled, waitForSnapshot } from '../support/e2e/browser';
+import { setCheckbox, settled, waitForSnapshot } from '../support/e2e/browser';
+import type { DrawnMark } from '../../src/webview/timelineSnapshot';
 import { openCaptureFromPalette, SHOTS, until, useWorkbench } from '../support/e2e/workbench';
 
 const PAIR = planPair({
@@ -77,6 +79,21 @@ describe('Compare with… in the VS Code workbench (e2e)', function () {
     const gapsOn = (name: string) => Number(/(\d+) gaps?/.exec(s.lanes.find((l) => l.name === name)!.label)?.[1] ?? 0);
     assert.ok(gapsOn('311 · A (a.jsonl)') > 0 && gapsOn('311 · B (b.jsonl)') > 0, 'each side missed some');
     assert.ok(gapsOn('311 · merged') >= 1, 'the merged lane shows the loss both had');
+    // The merged lane marks what only one side had and what both lost, counts them in its label,
+    // and draws no duplicates: the pair has none on either side, and the other side's copy of a
+    // number both had is no finding.
+    const label = (name: string) => s.lanes.find((l) => l.name === name)!.label;
+    for (const key of ['310', '311']) {
+      assert.match(label(`${key} · merged`), /^\d+ rcv · A [1-9]\d* · B [1-9]\d* · × \d+/, key);
+      assert.doesNotMatch(label(`${key} · merged`), / dup/, key);
+      assert.doesNotMatch(label(`${key} · A (a.jsonl)`), / · A \d/, key);
+    }
+    assert.match(label('311 · merged'), / · × [1-9]/);
+    const marks = s.marks!;
+    assert.ok(marks.onlyA > 0 && marks.onlyB > 0 && marks.lostBoth > 0, JSON.stringify(marks));
+    assert.equal(marks.duplicate, 0);
+    const legend = await frame.locator('.ss-legend').innerText();
+    for (const name of ['only A', 'only B', 'lost in both', "duplicates: a side's own"]) assert.ok(legend.includes(name), `${name} in the legend: ${legend}`);
     const info = (await treeRows(page, 'seqscope')).find((r) => r.startsWith('A: a.jsonl'));
     assert.match(info ?? '', /^A: a\.jsonl \(\d[\d,]* records\) ⇄ B: b\.jsonl \(\d[\d,]* records\)/);
     await screenshot(page, join(SHOTS, 'compare-lanes.png'));
@@ -103,6 +120,37 @@ describe('Compare with… in the VS Code workbench (e2e)', function () {
     assert.match(await frame.locator('.ss-detail').innerText(), /Reason\s+gap timeout/);
     await screenshot(page, join(SHOTS, 'compare-missed-range.png'));
     await frame.getByRole('button', { name: 'Close the detail pane' }).click();
+  });
+
+  it('a merged lane’s only-A mark, clicked, says its numbers and sides; the filter bar hides the only-A marks', async () => {
+    const { page } = workbench();
+    // The whole session again (revealing the range zoomed onto it).
+    await frame.getByRole('button', { name: 'Fit all: show the whole session' }).click();
+    const s = await waitForSnapshot(frame, (x) => x.allFresh && x.fitAll, 'the whole session', 30_000);
+    // One clear of the other ribbons, so the click is its own.
+    const ribbons = s.findings.filter((f) => f.kind === 'onlyA' || f.kind === 'onlyB' || f.kind === 'lostBoth');
+    const clear = (f: DrawnMark) => ribbons.every((g) => g === f || Math.abs(g.y - f.y) > 20 || Math.abs(g.x - f.x) > ((g.w ?? 0) + (f.w ?? 0)) / 2 + 8);
+    const mark = ribbons.find((f) => f.kind === 'onlyA' && clear(f))!;
+    assert.ok(mark, `an only-A mark clear of the others among ${ribbons.length}`);
+    await frame.locator('canvas.ss-canvas').click({ position: { x: mark.x, y: mark.y } });
+    await waitForSnapshot(frame, (x) => x.detailEventId === mark.id, 'the detail pane on the only-A mark', 20_000);
+    const detail = await frame.locator('.ss-detail').innerText();
+    assert.match(detail, /Only in A \(a\.jsonl\) #\d+/);
+    assert.match(detail, /only in A \(a\.jsonl\): #\d+(–\d+)?, \d+ numbers?/);
+    assert.match(detail, /B \(b\.jsonl\) missed them/);
+    assert.doesNotMatch(detail, /no record/, 'a range is about numbers, not a record');
+    await screenshot(page, join(SHOTS, 'compare-only-a.png'));
+    await frame.getByRole('button', { name: 'Close the detail pane' }).click();
+
+    await frame.getByRole('button', { name: 'Show the filter bar' }).click();
+    const form = frame.getByRole('form', { name: 'Filter the timeline' });
+    await setCheckbox(form, 'only A', false);
+    await frame.getByRole('button', { name: 'Apply the filter' }).click();
+    const filtered = await waitForSnapshot(frame, (x) => x.allFresh && x.marks?.onlyA === 0, 'no only-A marks', 20_000);
+    assert.ok(filtered.marks!.onlyB > 0 && filtered.marks!.lostBoth > 0, 'the other marks stay');
+    await frame.getByRole('button', { name: 'Clear the filter' }).click();
+    await waitForSnapshot(frame, (x) => x.allFresh && (x.marks?.onlyA ?? 0) > 0, 'only-A marks again', 20_000);
+    await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
   });
 
   it('steps through the merged stream: each arrival on its key’s merged lane', async () => {

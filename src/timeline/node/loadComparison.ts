@@ -14,6 +14,8 @@ import { zeroCounts } from '../../core/sequencer/keyState';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { CaptureSession } from '../captureSession';
 import { CompareLanes, ComparisonFacts, LaneSide } from '../compareLanes';
+import { recordComparedRanges } from '../comparedRanges';
+import { CrossSideCopies, DroppedCopies } from '../crossSideCopies';
 import { SessionBuilder } from '../sessionBuilder';
 import { ArchiveCopy } from './archiveCopy';
 import { LoadOptions, LoadResult } from './loadSession';
@@ -53,7 +55,8 @@ async function compareInto(
   const b = new SessionBuilder(copy, (key) => lanes.lane(key, 'merged'));
   const sideNames: LaneSide[] = ['a', 'b'];
   const recordings = sideNames.map((side) => b.recorder((key) => lanes.lane(key, side)));
-  const engines = recordings.map((r) => new ReplayEngine(options, r.listener));
+  const copies = new CrossSideCopies(b.listener, b.forget);
+  const engines = recordings.map((r) => new ReplayEngine(options, copies.side(r.listener)));
   const result = await runCompare({
     a: { paths: sides.a },
     b: { paths: sides.b },
@@ -64,14 +67,18 @@ async function compareInto(
     onProgress: load.onProgress,
     // An archive's copy writes each arrival's record (archives are not read in parallel anyway).
     scanPool: copy === undefined ? load.scanPool : undefined,
-    listener: b.listener,
+    listener: copies.merged,
     onEngine: (engine) => b.attach(engine),
-    beforePush: b.beforePush,
+    beforePush: (e: CaptureEntry) => {
+      b.beforePush(e);
+      copies.pushing(e);
+    },
     afterPush: (e: CaptureEntry, valid: boolean, side: SideIndex) => {
       if (valid) {
         recordings[side].pushing(e);
         engines[side].push(e);
       }
+      copies.settle();
       b.afterPush(e, valid);
     },
     beforeFinish: () => {
@@ -79,8 +86,9 @@ async function compareInto(
       for (const en of engines) en.finish();
     },
   });
+  recordComparedRanges(b.store, result.comparison.ranges, (key) => lanes.find(key, 'merged'), b.arrivals);
   const paths = [...sides.a, ...sides.b];
-  const summary = laneSummary(result.merged, [engines[0].summary(), engines[1].summary()], lanes);
+  const summary = laneSummary(withoutCopies(result.merged, copies.dropped), [engines[0].summary(), engines[1].summary()], lanes);
   const session = new CaptureSession(paths, summary, b.store, b.log, lanes.names, load.copyTo);
   const comparison: ComparisonFacts = {
     labels: sides.labels,
@@ -101,6 +109,20 @@ function whyNotCompared(result: CompareRunResult, sides: CompareSides): string |
   if (problem === undefined) return undefined;
   const empty = result.sides.findIndex((s) => s.valid + s.invalid === 0);
   return empty < 0 ? problem : `${problem}: compare with a capture that holds records for side ${empty === 0 ? 'A' : 'B'}`;
+}
+
+/** The merged stream's summary without the other side's copies, which are not recorded (crossSideCopies.ts). */
+function withoutCopies(merged: ReplaySummary, dropped: ReadonlyMap<string, DroppedCopies>): ReplaySummary {
+  let duplicates = 0;
+  let redeliveries = 0;
+  const byKey = merged.byKey.map((k) => {
+    const d = dropped.get(k.key);
+    if (!d) return k;
+    duplicates += d.duplicates;
+    redeliveries += d.redeliveries;
+    return { ...k, duplicates: k.duplicates - d.duplicates, redeliveries: k.redeliveries - d.redeliveries };
+  });
+  return { ...merged, duplicates: merged.duplicates - duplicates, redeliveries: merged.redeliveries - redeliveries, byKey };
 }
 
 /** The merged stream's summary with a key summary per lane, in lane order (a side without the key: all zero). */

@@ -22,13 +22,19 @@ describe('lanes on the wire (laneWire)', () => {
     reordered: count,
     resets: count,
     hot: fc.boolean(),
+    // A comparison's merged lane carries its range counts.
+    compared: fc.option(fc.record({ onlyA: count, onlyB: count, lostBoth: count }), { nil: undefined }),
   });
 
   it('gives back exactly the lanes it was given, through JSON as postMessage carries it', () => {
     fc.assert(
       fc.property(fc.array(lane, { maxLength: 30 }), fc.boolean(), (ls, shuffled) => {
         // Lane i is key i (as lanesOf gives them), or keys in another order (a filtered list).
-        const lanes: LaneInfo[] = ls.map((l, i) => ({ key: shuffled ? (i * 7 + 3) % 101 : i, ...l }));
+        const lanes: LaneInfo[] = ls.map(({ compared, ...l }, i) => ({
+          key: shuffled ? (i * 7 + 3) % 101 : i,
+          ...l,
+          ...(compared ? { compared: { ...compared } } : {}),
+        }));
         const wire = JSON.parse(JSON.stringify(packLanes(lanes)));
         assert.deepEqual(unpackLanes(wire), lanes);
       }),

@@ -5,6 +5,9 @@ import { compareLaneName, CompareLanes, missedOnLane } from '../../../../src/tim
 import { loadComparison } from '../../../../src/timeline/node/loadComparison';
 import { loadSession } from '../../../../src/timeline/node/loadSession';
 import { lanesOf } from '../../../../src/timeline/timelineService';
+import { isCompareKind, Kind } from '../../../../src/shared/timelineModel';
+import { LaneIndex } from '../../../../src/timeline/laneIndex';
+import { queryTimeline } from '../../../../src/timeline/timelineQuery';
 import { PairOptions } from '../../../../scripts/lib/abPairGenerator';
 import { writePair } from '../../../support/abPairFiles';
 
@@ -79,17 +82,31 @@ describe('loadComparison (two captures as one session)', () => {
           .map((l) => l.name),
         [],
       );
-      // The merged lane's events are those of a plain load of both files together.
+      // The merged lane's events are those of a plain load of both files together, but for the
+      // duplicates: only a side's own second copies are recorded, not the other side's copy.
       const plain = await loadSession([p.a, p.b], CME16);
       const merged = (s: typeof session, lane: (k: number) => boolean) => {
         const out: string[] = [];
-        for (let i = 0; i < s.store.count; i++) if (lane(s.store.key.get(i))) out.push(`${s.store.kind.get(i)}:${s.store.seq.get(i)}:${s.store.cause.get(i)}`);
+        for (let i = 0; i < s.store.count; i++) {
+          const kind = s.store.kind.get(i);
+          if (lane(s.store.key.get(i)) && kind !== Kind.duplicate && !isCompareKind(kind)) out.push(`${kind}:${s.store.seq.get(i)}:${s.store.cause.get(i)}`);
+        }
         return out;
       };
       assert.deepEqual(
         merged(session, (k) => k >= 0 && comparison.roles[k].side === 'merged'),
         merged(plain.session, (k) => k >= 0),
       );
+      let crossSide = 0;
+      for (const key of t.byKey.keys()) {
+        const [a, b, m] = ['A (a.jsonl)', 'B (b.jsonl)', 'merged'].map((side) => session.keyIndex(`${key} · ${side}`));
+        const dups = (lane: number) => session.store.keys[lane]?.duplicate.length ?? 0;
+        assert.equal(dups(m), dups(a) + dups(b), `${key}: the merged lane's duplicates are the sides' own`);
+        assert.equal(byName.get(`${key} · merged`)!.duplicates, dups(m), key);
+        crossSide += plain.session.summary.byKey.find((k) => k.key === key)!.duplicates - dups(m);
+      }
+      assert.ok(crossSide > 0, 'the other side’s copies were left out');
+      assert.ok(t.totals.aDuplicates + t.totals.bDuplicates > 0, 'the pair has a side’s own duplicates');
       // Every side-lane event is caused by an arrival of that side.
       const firstB = 1;
       for (let i = 0; i < session.store.count; i++) {
@@ -98,6 +115,69 @@ describe('loadComparison (two captures as one session)', () => {
         if (k < 0 || a < 0 || comparison.roles[k].side === 'merged') continue;
         assert.equal(session.log.file.get(a) >= firstB ? 'b' : 'a', comparison.roles[k].side);
       }
+    } finally {
+      p.remove();
+    }
+  });
+
+  it('records on each merged lane the numbers only A had, only B had and both lost, as ranges placed where they happened', async () => {
+    const p = writePair(PAIR);
+    try {
+      const { session, comparison } = await loadComparison({ a: [p.a], b: [p.b], labels: ['a.jsonl', 'b.jsonl'] }, CME16);
+      const s = session.store;
+      const lanes = lanesOf(session);
+      for (const c of comparison.comparison.byKey) {
+        const m = session.keyIndex(`${c.key} · merged`);
+        const ke = s.keys[m];
+        const sums = { onlyA: 0, onlyB: 0, lostBoth: 0 };
+        let lastT1 = -Infinity;
+        for (let i = 0; i < ke.compared.length; i++) {
+          const id = ke.compared.get(i);
+          const v = session.event(id);
+          assert.ok(v.kind === 'onlyA' || v.kind === 'onlyB' || v.kind === 'lostBoth', v.kind);
+          sums[v.kind] += v.count ?? NaN;
+          assert.deepEqual(v.sides, ['A (a.jsonl)', 'B (b.jsonl)']);
+          assert.ok(v.t0 <= v.t1 && v.t1 >= lastT1, 'placed in time, sorted by t1');
+          lastT1 = v.t1;
+          // Caused at the end of input: step-through replay's counts stay those of the sequencer.
+          assert.equal(s.cause.get(id), session.arrivalCount);
+          // Neither in the lane's event list nor on its side lanes.
+          assert.equal(comparison.roles[s.key.get(id)].side, 'merged');
+        }
+        assert.deepEqual(sums, { onlyA: c.onlyA, onlyB: c.onlyB, lostBoth: c.lostBoth }, c.key);
+        const expected = c.onlyA + c.onlyB + c.lostBoth ? { onlyA: c.onlyA, onlyB: c.onlyB, lostBoth: c.lostBoth } : undefined;
+        assert.deepEqual(lanes[m].compared, expected, c.key);
+        assert.equal(lanes[m - 1].compared, undefined);
+      }
+      // Pages list them with the lane's findings: with or without a filter, at any replay position.
+      const m310 = session.keyIndex('310 · merged');
+      const { start, end } = session.timeRange;
+      const ids = (lp: { findings: { id: number[] } }) => lp.findings.id.filter((id) => isCompareKind(s.kind.get(id)));
+      const all = [...s.keys[m310].compared.data.subarray(0, s.keys[m310].compared.length)];
+      assert.ok(all.length > 0);
+      const q = { t0: start, t1: end, buckets: 400, lanes: [m310] };
+      assert.deepEqual(ids(new LaneIndex(session).lane(m310, start, end, 400)), all);
+      assert.deepEqual(ids(queryTimeline(session, { ...q, position: 1 }).lanes[0]), all);
+      const noOnlyA = queryTimeline(session, q, { kinds: new Set([Kind.message, Kind.gap, Kind.onlyB, Kind.lostBoth]) });
+      assert.deepEqual(
+        ids(noOnlyA.lanes[0]),
+        all.filter((id) => s.kind.get(id) !== Kind.onlyA),
+      );
+      // A range both lost sits over the merged lane's gap.
+      const m311 = session.keyIndex('311 · merged');
+      const lost = session.event(s.keys[m311].compared.data.find((id) => s.kind.get(id) === Kind.lostBoth && s.seq.get(id) === 65_450)!);
+      const gap = session.event(s.keys[m311].gap.data.find((id) => s.seq.get(id) <= 65_450 && s.seqTo.get(id) >= 65_453)!);
+      assert.deepEqual([lost.seqTo, lost.count, lost.t0, lost.t1], [65_453, 4, gap.t0, gap.t1]);
+      // An only-A range runs from the arrival of its first number to that of its last.
+      const onlyA = session.event(s.keys[m311].compared.data.find((id) => s.kind.get(id) === Kind.onlyA)!);
+      const arrivedAt = (seq: number) => {
+        for (let a = 0; a < session.arrivalCount; a++) if (session.log.key.get(a) === m311 && session.log.seq.get(a) === seq) return session.log.time.get(a);
+        return NaN;
+      };
+      assert.deepEqual(
+        [onlyA.t0, onlyA.t1],
+        [Math.min(arrivedAt(onlyA.seq!), arrivedAt(onlyA.seqTo!)), Math.max(arrivedAt(onlyA.seq!), arrivedAt(onlyA.seqTo!))],
+      );
     } finally {
       p.remove();
     }
