@@ -85,7 +85,10 @@ export function readPayload(
 
 function withoutDefinition(encoding: SchemaEncoding, why: string, shortName: string): PayloadReading {
   if (encoding === 'JSON') return PLAIN;
-  return { kind: 'invalid', reason: `the payload is binary and ${why}: give the schema as a file, --schema ${shortName}=FILE.avsc (or FILE.proto)` };
+  return {
+    kind: 'invalid',
+    reason: `the payload is binary and ${why}: give the schema as a file: --schema ${shortName}=FILE.avsc (or FILE.proto), or "${shortName}": "FILE.avsc" in the seqscope.schemas setting`,
+  };
 }
 
 /**
