@@ -16,6 +16,7 @@ import { log } from './log';
 import { Session } from './session';
 import { SessionManager } from './sessionManager';
 import { RecordingsResult, showRecordings } from './pickers/recordingsPicker';
+import { withSchemasFromSettings } from './schemaSettings';
 import { optionsFromSettings } from './settings';
 import { NoticeLevel } from './sessionNotices';
 import { publishWithProgress } from './publishCapture';
@@ -75,8 +76,8 @@ export class PubsubFlows {
     given: OptionText | undefined,
     interactive: boolean,
   ): Promise<SequencingOptions | undefined> {
-    if (given) return optionsFromSettings(given);
-    if (!interactive) return optionsFromSettings();
+    if (given) return withSchemasFromSettings(optionsFromSettings(given));
+    if (!interactive) return withSchemasFromSettings(optionsFromSettings());
     const key = `seqscope.sequencing:${targets.map((t) => t.path).join(',')}`;
     const what =
       targets.length > 1
@@ -85,7 +86,7 @@ export class PubsubFlows {
     const picked = await pickOptions(what, this.memory?.get<OptionText>(key));
     if (!picked) return undefined;
     await this.memory?.update(key, picked.text);
-    return picked.options;
+    return withSchemasFromSettings(picked.options);
   }
 
   private async startLive(

@@ -14,6 +14,7 @@ import type { InputFormat } from '../core/capture/captureReader';
 import { ReplayController } from './replayController';
 import type { OutageWords } from './outageWords';
 import type { ComparisonFacts } from '../timeline/compareLanes';
+import { detailDecoder } from '../timeline/decodedPayload';
 /** What a live session shows about its source (src/extension/liveSession.ts keeps it current). */
 export interface LiveStatus {
   state: 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -139,6 +140,7 @@ export class Session extends Disposable {
       meta,
       (a) => this.files.read(a),
       (name, value) => this.files.attributeMask(name, value),
+      detailDecoder(options.schemas),
     );
     this.replay = this._register(new ReplayController(data, options));
     this._register(

@@ -342,9 +342,14 @@ export class TimelineController<S extends ControlledSession> {
     if (s.comparison) {
       this.restore = undefined;
     } else if (s.live) {
-      this.restore = s.live.recording ? { kind: 'live', title: s.title, recording: s.live.recording, options: s.options } : undefined;
+      this.restore = s.live.recording ? { kind: 'live', title: s.title, recording: s.live.recording, options: persistedOptions(s.options) } : undefined;
     } else {
-      this.restore = { kind: 'capture', paths: [...s.sourcePaths], options: s.options, ...(s.replay.active ? { position: s.replay.position } : {}) };
+      this.restore = {
+        kind: 'capture',
+        paths: [...s.sourcePaths],
+        options: persistedOptions(s.options),
+        ...(s.replay.active ? { position: s.replay.position } : {}),
+      };
     }
     this.post({ type: 'persist', restore: this.restore });
   }
@@ -433,4 +438,14 @@ class Throttle {
     if (this.pending) this.timers.clearTimeout(this.handle);
     this.pending = false;
   }
+}
+
+/**
+ * Options as the webview keeps them for a restore: without the schema definitions, which stay on
+ * the host (a restored session reads them from seqscope.schemas again).
+ */
+function persistedOptions(o: SequencingOptions): SequencingOptions {
+  if (!o.schemas) return o;
+  const { schemas: _dropped, ...rest } = o;
+  return rest;
 }

@@ -18,6 +18,7 @@ import { SessionManager } from './sessionManager';
 import { setKeyOrderSetting } from './settings';
 import { TimelineController } from './timelineController';
 import { CODICON_CSS, CODICON_DIR, CODICON_STYLESHEET_ID } from '../shared/codicons';
+import { withSchemasFromSettings } from './schemaSettings';
 
 /** The user clicked a mark in a timeline: the tree reveals it. */
 export type OnSelect = (s: Session, eventId: number) => void;
@@ -147,7 +148,16 @@ export class TimelinePanel extends Disposable {
    * A session of these files open already, unchanged, is shown instead. A failure is said in
    * the panel (and reported); undefined when nothing opened.
    */
-  async openCaptures(paths: string[], options: SequencingOptions): Promise<Session | undefined> {
+  async openCaptures(paths: string[], given: SequencingOptions): Promise<Session | undefined> {
+    let options: SequencingOptions;
+    try {
+      options = await withSchemasFromSettings(given, paths[0]);
+    } catch (e) {
+      // A bad seqscope.schemas: said here, and the notification offers the setting.
+      this.say(`The schemas could not be read: ${(e as Error).message}. Fix seqscope.schemas in the settings, then reopen the capture.`);
+      void reportError('Open Capture', e);
+      return undefined;
+    }
     const same = this.manager.findSame(paths, options);
     if (same) {
       if (this.role === 'timeline') this.manager.active = same;

@@ -106,6 +106,12 @@ export interface ReplayInfo {
 /** Replay as a session starts: not stepping, everything shown. */
 export const IDLE_REPLAY: ReplayInfo = Object.freeze({ playing: false, speed: 1, active: false });
 
+/** A payload decoded by its schema: the record as indented JSON text, and the schema's source (a file, `projects/P/schemas/S@rev`). */
+export interface DecodedRecord {
+  text: string;
+  source: string;
+}
+
 /** Decoded record for the detail pane. */
 export interface MessageDetail {
   event: EventView;
@@ -116,6 +122,10 @@ export interface MessageDetail {
   mdp3?: Mdp3Packet;
   /** Why the payload is not a whole MDP 3.0 packet, when the session reads MDP 3.0. */
   mdp3Error?: string;
+  /** The record the payload's schema decodes (as JSON text, decoded on the host), and where the schema came from. */
+  decoded?: DecodedRecord;
+  /** Why the payload does not read by its schema (it does not match it, or the schema has no definition here). */
+  decodeError?: string;
   publishTime?: string;
   receivedAt?: string;
   orderingKey?: string;

@@ -25,6 +25,11 @@ import type { SessionMeta } from '../shared/timelineModel';
 export type RecordSource = (arrival: number) => Promise<ReceivedMessage | undefined>;
 /** Marks the arrivals whose attribute `name` equals `value` (1 = match). */
 export type AttributeIndex = (name: string, value: string) => Promise<Uint8Array>;
+/**
+ * A record's payload decoded by its schema, for the detail pane; undefined when no schema applies.
+ * Injected, so that the standalone export's page does not carry the schema decoders.
+ */
+export type PayloadDecode = (rm: ReceivedMessage) => Pick<MessageDetail, 'decoded' | 'decodeError'> | undefined;
 
 const OVERVIEW_BINS = 600;
 
@@ -53,6 +58,7 @@ export class TimelineService {
     readonly meta: SessionMeta,
     private readonly records?: RecordSource,
     private readonly attributeIndex?: AttributeIndex,
+    private readonly decode?: PayloadDecode,
   ) {
     this.order = meta.keyOrder ?? 'arrival';
   }
@@ -322,6 +328,8 @@ export class TimelineService {
       if (isMdp3Error(p)) d.mdp3Error = p.error;
       else d.mdp3 = p;
     }
+    const decoded = this.decode?.(rm);
+    if (decoded) Object.assign(d, decoded);
     return d;
   }
 

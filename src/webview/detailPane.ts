@@ -2,10 +2,11 @@
  * The detail pane: what the selected mark is (event fields), the record behind it (messageId,
  * delivery attempt, times, latency SendingTime → publish → receive), the hold and latency
  * percentiles of its key and of all keys, its attributes and its payload
- * as pretty JSON, text or hex. Everything from the session goes in with textContent (see dom.ts).
+ * as pretty JSON, text or hex — with a schema, the record it decodes (decoded on the host) and
+ * the raw payload folded under it. Everything from the session goes in with textContent (see dom.ts).
  */
 import type { Mdp3Packet } from '../core/capture/mdp3';
-import type { EventView, MessageDetail } from '../shared/protocol';
+import type { DecodedRecord, EventView, MessageDetail } from '../shared/protocol';
 import { iconButton, textButton, VscodeButton } from './controls';
 import { comparedWords } from './comparedRibbons';
 import { clear, el } from './dom';
@@ -72,12 +73,16 @@ export class DetailPane {
     }
     if (d.mdp3) this.body.append(...mdp3Sections(d.mdp3));
     else if (d.mdp3Error) this.body.append(el('p', { class: 'ss-note', text: `Not an MDP 3.0 packet: ${d.mdp3Error}.` }));
-    if (d.data !== undefined) this.body.append(this.payload(d.data));
+    // A payload with a schema: the record it decodes, the raw payload a click away.
+    if (d.decoded) this.body.append(decodedSection(d.decoded));
+    else if (d.decodeError) this.body.append(el('p', { class: 'ss-note ss-decode-error', text: `Not decoded by its schema: ${d.decodeError}.` }));
+    if (d.data !== undefined) this.body.append(this.payload(d.data, d.decoded !== undefined));
   }
 
-  private payload(data: string): HTMLElement {
+  /** The payload as JSON, text or hex; `folded` (a decoded one): under a "Raw payload" disclosure. */
+  private payload(data: string, folded: boolean): HTMLElement {
     const p = renderPayload(data);
-    const box = el('section', { class: 'ss-detail-section' });
+    const box = folded ? el('details', { class: 'ss-detail-section ss-raw-payload' }) : el('section', { class: 'ss-detail-section' });
     if (!p) return box;
     const pre = el('pre', { class: 'ss-payload', attrs: { tabindex: 0, 'aria-label': 'Payload' } });
     const toggles = el('div', { class: 'ss-segmented', attrs: { role: 'group', 'aria-label': 'Show the payload as' } });
@@ -100,9 +105,19 @@ export class DetailPane {
     }
     // Keep the user's choice from one message to the next when the payload allows it.
     select(this.payloadView && p.views.includes(this.payloadView) ? this.payloadView : p.preferred, false);
-    box.append(el('h3', { text: `Payload (${count(p.bytes)} bytes)` }), toggles, pre);
+    const heading = `${folded ? 'Raw payload' : 'Payload'} (${count(p.bytes)} bytes)`;
+    box.append(folded ? el('summary', {}, [el('h3', { text: heading })]) : el('h3', { text: heading }), toggles, pre);
     return box;
   }
+}
+
+/** The record a payload's schema decodes, as the host wrote it (indented JSON), and the schema's source. */
+function decodedSection(d: DecodedRecord): HTMLElement {
+  return el('section', { class: 'ss-detail-section ss-decoded' }, [
+    el('h3', { text: 'Decoded record' }),
+    el('p', { class: 'ss-muted', text: `by the schema from ${d.source}` }),
+    el('pre', { class: 'ss-payload', text: d.text, attrs: { tabindex: 0, 'aria-label': 'Decoded record', 'data-view': 'json' } }),
+  ]);
 }
 
 const GAP_REASON_WORDS: Record<NonNullable<EventView['reason']>, string> = {

@@ -17,7 +17,7 @@ export function parsePayloadJson(rm: ReceivedMessage, schemas: SchemaSet | undef
   if (typeof data !== 'string' || data === '') return { error: 'the message has no payload (data) to read JSON fields from' };
   const bytes = base64Bytes(data);
   if (bytes === undefined) return { error: 'the payload (data) is not base64' };
-  if (needsSchema(schemas, m.attributes)) {
+  if (needsSchema(schemas, m.attributes, rm.topic)) {
     const r = readPayload(schemas, m.attributes, rm.topic, bytes);
     if (r.kind === 'decoded') return { value: r.record };
     if (r.kind === 'invalid') return { error: r.reason };
@@ -46,7 +46,7 @@ export function schemaReading(
   topic: string | undefined,
   schemas: SchemaSet | undefined,
 ): Exclude<PayloadReading, { kind: 'plain' }> | undefined {
-  if (typeof data !== 'string' || data === '' || !needsSchema(schemas, attributes)) return undefined;
+  if (typeof data !== 'string' || data === '' || !needsSchema(schemas, attributes, topic)) return undefined;
   const bytes = base64Bytes(data);
   if (bytes === undefined) return undefined;
   const r = readPayload(schemas, attributes, topic, bytes);

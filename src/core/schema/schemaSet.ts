@@ -45,9 +45,10 @@ function revisionsOf(set: SchemaSet): SchemaRevisions {
   return r;
 }
 
-/** Whether a payload needs its schema to be read: its attributes name one, or the set has a default. */
-export function needsSchema(set: SchemaSet | undefined, attributes: Readonly<Record<string, string>> | undefined): boolean {
-  return set?.fallback !== undefined || readSchemaRef(attributes).kind !== 'none';
+/** Whether a payload needs its schema to be read: its attributes name one, the set has a default, or a file for its topic. */
+export function needsSchema(set: SchemaSet | undefined, attributes: Readonly<Record<string, string>> | undefined, topic?: string): boolean {
+  if (set?.fallback !== undefined || readSchemaRef(attributes).kind !== 'none') return true;
+  return topic !== undefined && set?.byName !== undefined && (set.byName[topic] ?? set.byName[schemaShortName(topic)]) !== undefined;
 }
 
 /**
@@ -84,7 +85,10 @@ export function readPayload(
 
 function withoutDefinition(encoding: SchemaEncoding, why: string, shortName: string): PayloadReading {
   if (encoding === 'JSON') return PLAIN;
-  return { kind: 'invalid', reason: `the payload is binary and ${why}: give the schema as a file, --schema ${shortName}=FILE.avsc (or FILE.proto)` };
+  return {
+    kind: 'invalid',
+    reason: `the payload is binary and ${why}: give the schema as a file: --schema ${shortName}=FILE.avsc (or FILE.proto), or "${shortName}": "FILE.avsc" in the seqscope.schemas setting`,
+  };
 }
 
 /**

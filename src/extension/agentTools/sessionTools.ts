@@ -240,7 +240,7 @@ async function matchArrivals(
       }
       return { matched: hits.length, arrivals: hits.slice(0, limit), binary: 0, cancelled: false };
     }
-    const r = await searchInWorker(host.searchWorker, s.data, { payload: query.payload }, { signal: abort.signal, limit });
+    const r = await searchInWorker(host.searchWorker, s.data, { payload: query.payload }, { signal: abort.signal, limit, schemas: s.options.schemas });
     return { matched: r.matched, arrivals: r.hits.map((h) => h.arrival), binary: r.binary, cancelled: r.cancelled };
   } finally {
     signal.removeEventListener('abort', stop);

@@ -8,6 +8,7 @@ import { exportTrace, ExportRequest } from '../exportTrace';
 import { CAPTURE_FILTERS } from '../pickers/captureFiles';
 import { pickOptions } from '../pickers/optionsPicker';
 import { Session } from '../session';
+import { withSchemasFromSettings } from '../schemaSettings';
 import { optionsFromSettings, showTimelineOnOpen } from '../settings';
 import { CommandContext, OpenResult, sessionFrom } from './context';
 import { Handlers } from './registry';
@@ -71,7 +72,8 @@ async function openCapture(
   const auto = automated ? splitInputFormat(second as OptionText) : undefined;
   const picked = auto ? { options: optionsFromSettings(auto.text), inputFormat: auto.inputFormat } : await pickOptions('this capture', undefined, true);
   if (!picked) return undefined;
-  const { options, inputFormat } = picked;
+  const { inputFormat } = picked;
+  const options = await withSchemasFromSettings(picked.options, paths[0]);
   // Open already, unchanged, sequenced alike: shown, not loaded a second time (two sessions
   // of one title would be told apart by nothing). A changed file — a recording that grew —
   // or other options open a session of their own.

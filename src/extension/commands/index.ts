@@ -20,6 +20,7 @@ import { replayCommands } from './replayCommands';
 import { searchCommands } from './searchCommands';
 import { sessionCommands } from './sessionCommands';
 import { sessionViews } from './sessionViews';
+import { withSchemasFromSettings } from '../schemaSettings';
 
 export type { CommandContext, OpenResult } from './context';
 
@@ -40,7 +41,8 @@ export function registerAllCommands(ctx: CommandContext, pubsub: PubsubFlows): {
     get cwd() {
       return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     },
-    open: async (paths, options) => {
+    open: async (paths, given) => {
+      const options = await withSchemasFromSettings(given, paths[0]);
       const same = ctx.manager.findSame(paths, options);
       if (same) {
         await views.showOpenAlready(same, false);

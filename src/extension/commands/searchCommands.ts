@@ -83,6 +83,7 @@ function search(ctx: CommandContext, s: Session, input: SearchInput): Thenable<S
       try {
         return await searchInWorker(path.join(ctx.extensionUri.fsPath, 'dist', 'searchWorker.js'), s.data, input, {
           signal: abort.signal,
+          schemas: s.options.schemas,
           onProgress: (searched, _total, matched) => {
             const share = total > 0 ? (searched / total) * 100 : 100;
             progress.report({

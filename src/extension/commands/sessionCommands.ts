@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import { InputError } from '../../core/util/inputError';
 import { isKeyOrder, KEY_ORDERS, KeyOrder } from '../../core/trace/keyOrder';
+import { toRecord } from '../../core/capture/captureRecord';
+import { withDecoded } from '../../timeline/decodedPayload';
 import { log } from '../log';
 import { pickKeyOrder } from '../pickers/keyOrderPicker';
 import { EventNode, LoadMoreNode, RangeNode } from '../sessionsTree';
@@ -40,13 +42,20 @@ export function sessionCommands(ctx: CommandContext, views: SessionViews): Handl
 
     'seqscope.tree.copyMessage': async (node?: EventNode) => {
       if (!(node instanceof EventNode) || node.event.arrival === undefined) return;
-      const text = await node.session.files.readText(node.event.arrival);
+      const { session } = node;
+      const text = await session.files.readText(node.event.arrival);
       if (text === undefined) throw new Error('the record cannot be read back from its file');
       let out = text;
+      let line: unknown;
       try {
-        out = JSON.stringify(JSON.parse(text), null, 2);
+        line = JSON.parse(text);
       } catch {
         // An invalid record is copied as it is.
+      }
+      if (line !== undefined) {
+        // With the record its schema decodes (or why it does not match it), as the JSONL export writes it.
+        const rm = toRecord(line);
+        out = JSON.stringify(typeof rm === 'string' ? line : withDecoded(line as Record<string, unknown>, rm, session.options.schemas), null, 2);
       }
       await vscode.env.clipboard.writeText(out);
       vscode.window.setStatusBarMessage('SeqScope: message copied', 2000);

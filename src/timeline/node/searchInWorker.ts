@@ -5,12 +5,15 @@
  * ranges (16 bytes an arrival) and reads the captures itself.
  */
 import { Worker } from 'node:worker_threads';
+import type { SchemaSet } from '../../core/schema/schemaSet';
 import type { SearchInput } from '../../core/trace/messageMatch';
 import type { CaptureSession } from '../captureSession';
 import { RecordRanges, SearchOptions, SearchResult } from './sessionSearch';
 
 /** Main thread → worker. */
-export type SearchWorkerRequest = { type: 'search'; paths: readonly string[]; ranges: RecordRanges; input: SearchInput; limit?: number } | { type: 'cancel' };
+export type SearchWorkerRequest =
+  | { type: 'search'; paths: readonly string[]; ranges: RecordRanges; input: SearchInput; limit?: number; schemas?: SchemaSet }
+  | { type: 'cancel' };
 
 /** Worker → main thread. */
 export type SearchWorkerReply =
@@ -70,11 +73,10 @@ export function searchInWorker(workerScript: string, session: CaptureSession, in
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the search stopped unexpectedly (exit code ${code})`))));
     const ranges = recordRanges(session);
-    worker.postMessage({ type: 'search', paths: recordFiles(session), ranges, input, limit: options.limit } satisfies SearchWorkerRequest, [
-      ranges.file.buffer,
-      ranges.offset.buffer,
-      ranges.length.buffer,
-    ] as ArrayBuffer[]);
+    worker.postMessage(
+      { type: 'search', paths: recordFiles(session), ranges, input, limit: options.limit, schemas: options.schemas } satisfies SearchWorkerRequest,
+      [ranges.file.buffer, ranges.offset.buffer, ranges.length.buffer] as ArrayBuffer[],
+    );
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort);
   });

@@ -20,6 +20,7 @@ port.on('message', (req: SearchWorkerRequest) => {
   searchCaptures(req.paths, req.ranges, req.input, {
     signal: abort.signal,
     limit: req.limit,
+    schemas: req.schemas,
     onProgress: (searched, total, matched) => reply({ type: 'progress', searched, total, matched }),
   }).then(
     (result) => reply({ type: 'done', result }),

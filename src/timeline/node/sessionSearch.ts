@@ -12,7 +12,9 @@ import { open } from 'node:fs/promises';
 import { CaptureReader } from '../../core/capture/captureReader';
 import { ReceivedMessage, toRecord } from '../../core/capture/captureRecord';
 import { MAX_RECORD_BYTES } from '../../core/capture/captureSplitters';
-import { compilePayloadFinder, compilePayloadPattern, payloadText, SearchInput, snippet } from '../../core/trace/messageMatch';
+import { decodedTextOf } from '../../core/trace/decodedText';
+import { compilePayloadFinder, compilePayloadPattern, SearchInput, snippet } from '../../core/trace/messageMatch';
+import type { SchemaSet } from '../../core/schema/schemaSet';
 
 /** Where each arrival's record is: the arrival log's columns (ArrivalLog). */
 export interface RecordRanges {
@@ -49,6 +51,8 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Records read so far of the total, and matches so far: a few times a second. */
   readonly onProgress?: (searched: number, total: number, matched: number) => void;
+  /** The session's schemas: a payload with a schema is searched as the record it decodes (JSON text). */
+  readonly schemas?: SchemaSet;
 }
 
 export const SEARCH_HIT_LIMIT = 10_000;
@@ -59,6 +63,7 @@ export async function searchCaptures(paths: readonly string[], ranges: RecordRan
   const limit = options.limit ?? SEARCH_HIT_LIMIT;
   const test = compilePayloadPattern(input.payload);
   const find = compilePayloadFinder(input.payload);
+  const textOf = decodedTextOf(options.schemas);
   const total = ranges.file.length;
   const hits: SearchHit[] = [];
   let matched = 0;
@@ -76,7 +81,7 @@ export async function searchCaptures(paths: readonly string[], ranges: RecordRan
     }
     const m = rm.message;
     const byId = input.messageId !== undefined && m.messageId === input.messageId;
-    const p = payloadText(m.data);
+    const p = textOf(rm);
     if (p === 'binary') binary++;
     const text = typeof p === 'object' ? p.text : undefined;
     if (!byId && (text === undefined || !test(text))) return;

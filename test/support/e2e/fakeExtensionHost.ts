@@ -14,7 +14,7 @@ import type { SequencingOptions } from '../../../src/core/sequencer/sequencingOp
 import type { CaptureSession } from '../../../src/timeline/captureSession';
 import { assertNever } from '../../../src/core/util/assertNever';
 import { ReplayCursor } from '../../../src/timeline/replayCursor';
-import { RecordSource, TimelineService } from '../../../src/timeline/timelineService';
+import { PayloadDecode, RecordSource, TimelineService } from '../../../src/timeline/timelineService';
 import type { HostMessage, ReplayInfo, ReplaySpeed, WebviewMessage } from '../../../src/shared/protocol';
 import { IDLE_REPLAY } from '../../../src/shared/protocol';
 import { OpenedPage, RESULTS_DIR, ROOT, settled } from './browser';
@@ -35,6 +35,8 @@ export async function openInFakeHost(
   options: SequencingOptions,
   records: RecordSource,
   title: string,
+  /** How the host decodes a payload with a schema for the detail pane (the session's `detailDecoder`). */
+  decode?: PayloadDecode,
 ): Promise<FakeHost> {
   const nonce = randomBytes(16).toString('base64');
   const js = readFileSync(join(ROOT, 'dist', 'webview', 'timeline.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
@@ -51,7 +53,7 @@ export async function openInFakeHost(
   const file = join(RESULTS_DIR, 'vscode-host.html');
   writeFileSync(file, html);
 
-  const service = new TimelineService(session, { id: 'fake-host-session', title, options: 'cme preset' }, records);
+  const service = new TimelineService(session, { id: 'fake-host-session', title, options: 'cme preset' }, records, undefined, decode);
   const cursor = new ReplayCursor(session, options);
   let replay: ReplayInfo = IDLE_REPLAY;
   let stored: unknown;

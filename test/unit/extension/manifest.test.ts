@@ -53,6 +53,7 @@ describe('the extension manifest (package.json)', () => {
       'seqscope.pubsub.emulatorHost',
       'seqscope.pubsub.projectId',
       'seqscope.pubsub.recordingDirectory',
+      'seqscope.schemas',
     ]);
     for (const name of u.restrictedConfigurations ?? []) assert.ok(settings[name], `${name} is a setting`);
   });
@@ -76,6 +77,7 @@ describe('the extension manifest (package.json)', () => {
     assert.equal(scopes['seqscope.pubsub.projectId'], 'window');
     assert.equal(scopes['seqscope.preset'], 'window');
     assert.equal(scopes['seqscope.presets'], 'window', 'read with the other sequencing settings, per window');
+    assert.equal(scopes['seqscope.schemas'], 'window', 'its relative paths are read from the workspace folder');
   });
 
   it('restores the timeline after a reload and opens captures as an optional editor', () => {

@@ -186,6 +186,17 @@ describe('TimelineController', () => {
     assert.equal(restores[restores.length - 1], undefined);
   });
 
+  it('keeps no schema definitions in the webview’s state: a restore reads them from the setting again', async () => {
+    const { c, posted } = fakePanel();
+    const a = fakeSession('a');
+    const schemas = { fallback: { type: 'AVRO', definition: '"string"', source: 'trades.avsc' } } as const;
+    c.attach({ ...a.session, options: { capacity: 10, schemas } as never });
+    c.receive({ type: 'ready', shown: 'a' });
+    await settle();
+    const restores = posted.flatMap((m) => (m.type === 'persist' ? [m.restore] : []));
+    assert.deepEqual(restores[0], { kind: 'capture', paths: ['/captures/a.jsonl'], options: { capacity: 10 } });
+  });
+
   it('drops a reply of the session shown before, computed after another took its place', async () => {
     const { c, posted } = fakePanel();
     const a = fakeSession('a');

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
+import { schemaSetFromSetting } from '../../../../src/core/schema/schemaSetting';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { parseSearchInput } from '../../../../src/core/trace/messageMatch';
 import { loadSession } from '../../../../src/timeline/node/loadSession';
@@ -15,6 +17,7 @@ const root = join(__dirname, '..', '..', '..', '..');
 const SAMPLE = join(root, 'media', 'samples', 'cme-sample.jsonl');
 const AVRO = join(root, 'test', 'fixtures', 'archives', 'gcs-metadata.avro');
 const TEXT = join(root, 'test', 'fixtures', 'archives', 'gcs-text.txt');
+const SCHEMAS = join(root, 'test', 'fixtures', 'schemas');
 const CME = resolveOptions({ preset: 'cme' });
 
 /** The sample's records as the file has them, decoded independently of the code under test. */
@@ -165,6 +168,24 @@ describe('Find Messages over a session (sessionSearch)', function () {
     );
   });
 
+  it('searches a payload with a schema as the record it decodes (JSON text)', async () => {
+    const schemas = await schemaSetFromSetting({ trades: 'trades.avsc' }, { resolve: (p) => join(SCHEMAS, p), read: (p) => readFile(p, 'utf8') });
+    const s = (await loadSession([join(SCHEMAS, 'avro-binary.jsonl')], { ...resolveOptions({ key: 'json:channel', seq: 'json:seq' }), schemas })).session;
+    const decoded = await searchCaptures(recordFiles(s), recordRanges(s), parseSearchInput('"side":"SELL"'), { schemas });
+    // Lines 2, 3 and 7 are SELL trades (their Avro enum's last byte is 0x02); line 8 is cut short, so binary.
+    assert.deepEqual(
+      decoded.hits.map((h) => [h.arrival, h.preview]),
+      [
+        [1, '{"channel":"B","seq":1,"price":null,"side":"SELL"}'],
+        [2, '{"channel":"A","seq":2,"price":101.5,"side":"SELL"}'],
+        [6, '{"channel":"A","seq":5,"price":null,"side":"SELL"}'],
+      ],
+    );
+    assert.equal(decoded.binary, 1);
+    const raw = await searchCaptures(recordFiles(s), recordRanges(s), parseSearchInput('SELL'), {});
+    assert.deepEqual([raw.matched, raw.binary], [0, 8], 'without the schema the payloads are binary');
+  });
+
   it('stops when cancelled, with what it found', async () => {
     const abort = new AbortController();
     abort.abort();
@@ -191,6 +212,16 @@ describe('Find Messages over a session (sessionSearch)', function () {
       assert.ok(progress.length >= 1);
       assert.deepEqual(progress[progress.length - 1], [sample.arrivalCount, sample.arrivalCount, r.matched], 'the last report is the whole');
       assert.equal(sample.log.offset.toArray().length, sample.arrivalCount, 'the ranges sent were copies');
+    });
+
+    it('decodes payloads by the schemas it is given', async () => {
+      const schemas = await schemaSetFromSetting({ '*': join(SCHEMAS, 'trades.avsc') }, { resolve: (p) => p, read: (p) => readFile(p, 'utf8') });
+      const s = (await loadSession([join(SCHEMAS, 'avro-binary.jsonl')], resolveOptions({}))).session;
+      const r = await searchInWorker(worker, s, parseSearchInput('SELL'), { schemas });
+      assert.deepEqual(
+        r.hits.map((h) => h.arrival),
+        [1, 2, 6],
+      );
     });
 
     it('answers a cancel with what it found so far', async () => {

@@ -1,0 +1,35 @@
+/**
+ * `seqscope.schemas` applied where captures open and live sessions start: its files are read
+ * once per open, asynchronously (the sequencing settings are read synchronously and often), and
+ * their definitions go into the options the session loads with. A bad entry is an InputError
+ * naming the setting (reportError offers it).
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { schemaSetFromSetting } from '../core/schema/schemaSetting';
+
+/**
+ * The options with the setting's schemas, unless they carry schemas already. Relative paths
+ * resolve against the workspace folder of `near` (a capture), else the first workspace folder,
+ * else the folder of `near`.
+ */
+export async function withSchemasFromSettings(options: SequencingOptions, near?: string): Promise<SequencingOptions> {
+  if (options.schemas) return options;
+  const value = vscode.workspace.getConfiguration('seqscope').get<unknown>('schemas');
+  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return options;
+  const base = baseFolder(near);
+  const schemas = await schemaSetFromSetting(value, {
+    resolve: (p) => (base === undefined ? p : path.resolve(base, p)),
+    read: (p) => readFile(p, 'utf8'),
+  });
+  return schemas ? { ...options, schemas } : options;
+}
+
+function baseFolder(near: string | undefined): string | undefined {
+  const own = near === undefined ? undefined : vscode.workspace.getWorkspaceFolder(vscode.Uri.file(near));
+  const folder = own ?? vscode.workspace.workspaceFolders?.[0];
+  if (folder?.uri.scheme === 'file') return folder.uri.fsPath;
+  return near === undefined ? undefined : path.dirname(near);
+}
