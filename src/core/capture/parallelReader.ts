@@ -265,10 +265,10 @@ export class ParallelLineReader implements EntrySource {
     let damage: string | undefined;
     let line = 1;
     const send = (piece: Piece): void => {
+      // Read before the range is sent: the pool may move its bytes to the thread that scans it.
+      const found = 'range' in piece && schemasIn(piece.range, this.maxRecordBytes, known, options.onSchema);
       const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords, piece.owned) : undefined;
-      if ('range' in piece && schemasIn(piece.range, this.maxRecordBytes, known, options.onSchema)) {
-        job = { options: { ...start, schemas: withRecorded(base, known) }, maxRecordBytes: this.maxRecordBytes };
-      }
+      if (found) job = { options: { ...start, schemas: withRecorded(base, known) }, maxRecordBytes: this.maxRecordBytes };
       // Settled later in order; a rejection left behind by an early return must not go unhandled.
       columns?.catch(() => {});
       queue.push({ piece, columns });

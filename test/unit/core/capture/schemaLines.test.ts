@@ -24,16 +24,18 @@ const REF = { name: 'projects/demo-project/schemas/trades', revisionId: 'a1b2c3d
 const DEF_LINE = schemaLine(REF, { type: 'AVRO', definition: AVSC, source: 'anything' }).trimEnd();
 const OPTIONS: SequencingOptions = resolveOptions({ key: 'json:channel', seq: 'json:seq' });
 
-/** A pool whose threads get a copy of each job (as a worker does) and answer in a shuffled order. */
+/** A pool whose threads get a copy of each job and take the range's bytes (as a worker does), and answer in a shuffled order. */
 function cloningPool(threads: number, rangeBytes: number, seed: number): ScanPool {
   let a = seed >>> 0;
   const random = () => (a = (Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) % 4;
   return {
     threads,
     rangeBytes,
-    async scan(range, job) {
+    async scan(range, job, keep) {
       const bytes = new Uint8Array(range);
       const copy = structuredClone(job);
+      // A worker pool moves the bytes it may: they are gone from the reader's thread.
+      if (!keep) range.fill(0);
       for (let i = random(); i > 0; i--) await new Promise((r) => setImmediate(r));
       return scanLines(bytes, copy.options, copy.maxRecordBytes);
     },
