@@ -187,6 +187,8 @@ class RecordingRun {
   private stopped(rules: StopRules, recorder: PubsubLayer.CaptureRecorder): Promise<string> {
     // One count for every source: --max-messages is what the recording holds.
     const budget = rules.stopAfter === undefined ? undefined : { remaining: rules.stopAfter };
+    // The schema revisions messages name are fetched once each and recorded before their first message.
+    const schemas = new this.layer.LiveSchemas(this.layer.schemaFetch(this.conn), { unavailable: (why) => this.say(`seqscope: ${why}\n`) });
     return new Promise<string>((resolve) => {
       this.stop = resolve;
       this.interrupt.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
@@ -196,7 +198,7 @@ class RecordingRun {
         const topic = this.several ? this.taps[i].topic.path : undefined;
         this.sources.push(
           new this.layer.LiveSource(
-            { connection: this.conn, subscription, recorder, budget, topic },
+            { connection: this.conn, subscription, recorder, budget, topic, schemas },
             {
               record: () => {
                 this.lastArrival = Date.now();

@@ -22,6 +22,7 @@ import { addExportFilterOptions, ExportFilterFlags, exportFilterFromFlags, messa
 import { progressLineFor } from './progressLine';
 import type { ConnectionFlags } from './pubsubConnection';
 import { addSchemaServiceOptions, withFetchedSchemas } from './schemaPrefetch';
+import { withRecorded } from '../core/schema/schemaSet';
 import { Finding, FINDINGS } from './replayFindings';
 import { reportReplay } from './replayReport';
 import { parseThreads } from './numberFlags';
@@ -173,7 +174,9 @@ async function planReplay(named: string[], flags: ReplayFlags, io: Io): Promise<
   const paths = await expandCapturePaths(named);
   const warn = (line: string) => io.stderr.write(line);
   // Connected, the schema revisions the captures name are fetched first (the threads decode without waiting).
-  const options = await withFetchedSchemas(optionsFromFlags(flags, warn), paths, flags, warn);
+  const fetched = await withFetchedSchemas(optionsFromFlags(flags, warn), paths, flags, warn);
+  // A set of its own, which learns the schemas the captures record, for the export and --grep too.
+  const options = { ...fetched, schemas: withRecorded(fetched.schemas, {}) };
   const failOn = flags.failOn === undefined ? [] : parseNameList(flags.failOn, FINDINGS, '--fail-on', 'a finding');
   const filter = exportFilterFromFlags(flags, options.seqBits);
   const query = messageQueryFromFlags(flags);

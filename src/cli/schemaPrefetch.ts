@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { SchemaDefinition } from '../core/schema/schemaDefinition';
+import { isSchemaLine, readSchemaLine } from '../core/schema/schemaLine';
 import { readSchemaRef, revisionKey, type SchemaRef, schemaShortName } from '../core/schema/schemaRef';
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { type ConnectionFlags, loadLayer, openConnection } from './pubsubConnection';
@@ -33,9 +34,10 @@ export function isConnected(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
   return flags.project !== undefined || flags.emulatorHost !== undefined || !!env.PUBSUB_EMULATOR_HOST;
 }
 
-/** The schema revisions JSON Lines captures name (standard input and other formats are not read ahead). */
+/** The schema revisions JSON Lines captures name and do not record (standard input and other formats are not read ahead). */
 export async function schemaRefsIn(paths: readonly string[]): Promise<SchemaRef[]> {
   const found = new Map<string, SchemaRef>();
+  const recorded = new Set<string>();
   for (const path of paths) {
     if (path === '-' || /\.(avro|parquet)$/i.test(path)) continue;
     const raw = createReadStream(path);
@@ -43,6 +45,12 @@ export async function schemaRefsIn(paths: readonly string[]): Promise<SchemaRef[
     const lines = createInterface({ input, crlfDelay: Infinity });
     try {
       for await (const line of lines) {
+        if (isSchemaLine(line)) {
+          // Recorded with the capture: read from it, not fetched.
+          const r = readSchemaLine(line);
+          if ('key' in r) recorded.add(r.key);
+          continue;
+        }
         const name = NAME.exec(line);
         if (!name) continue;
         const encoding = ENCODING.exec(line)?.[1];
@@ -58,7 +66,7 @@ export async function schemaRefsIn(paths: readonly string[]): Promise<SchemaRef[
       raw.destroy();
     }
   }
-  return [...found.values()];
+  return [...found.values()].filter((r) => !recorded.has(revisionKey(r)));
 }
 
 /** The options with the revisions the captures name fetched into their schemas (said on `warn` when one cannot be). */

@@ -7,6 +7,7 @@ import { claimRecordingPath } from '../core/capture/recordingPath';
 import { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { OpenState } from '../core/sequencer/openState';
 import { LiveFeed } from '../timeline/liveFeed';
+import { learnRecorded, type SchemaSet, withRecorded } from '../core/schema/schemaSet';
 import type * as PubsubLayer from '../pubsub';
 import { Disposable, toDisposable } from './dispose';
 import { log } from './log';
@@ -71,6 +72,7 @@ export class LiveSession extends Disposable {
   private readonly inputs: Input[];
   private recorder: PubsubLayer.CaptureRecorder | undefined;
   private readonly feed: LiveFeed;
+  private readonly schemas: PubsubLayer.LiveSchemas;
   private detaching: Promise<void> | undefined;
   private readonly rateWindow: { t: number; n: number }[] = [];
   readonly recordingPath: string;
@@ -110,6 +112,7 @@ export class LiveSession extends Disposable {
     const named = taps.length ? taps[0].topic.id + (taps.length > 1 ? `+${taps.length - 1}` : '') : start.subscription.id;
     this.recordingPath = claimRecordingPath(start.recordingDir, named, new Date());
     this.feed = new LiveFeed(this.recordingPath, start.options, { windowArrivals: start.windowArrivals });
+    this.schemas = this.liveSchemas();
     this.status = {
       state: 'connecting',
       detail: `connecting to ${this.inputs.map((i) => i.subscription.path).join(', ')}`,
@@ -136,6 +139,31 @@ export class LiveSession extends Disposable {
     };
   }
 
+  /**
+   * The schema revisions messages name, fetched once each through the live connection, recorded
+   * before their first message and learned by the session's set (the feed and the detail pane
+   * decode by them); one that cannot be fetched is said once, with the setting to fall back on.
+   */
+  private liveSchemas(): PubsubLayer.LiveSchemas {
+    const { layer, connection, options } = this.start;
+    const set = options.schemas as SchemaSet;
+    return new layer.LiveSchemas(layer.schemaFetch(connection), {
+      learned: (key, definition) => {
+        learnRecorded(set, key, definition);
+        this.feed.lineWithoutArrival();
+        log().info(`${this.recordingPath}: schema ${key} recorded`);
+      },
+      unavailable: (why) => {
+        log().warn(`${this.start.subscription.path}: ${why}`);
+        this.start.notices.notify(this.recordingPath, 'schema-unavailable', {
+          level: 'warning',
+          message: `SeqScope: ${this.session.title}: ${why}`,
+          actions: { 'Open Settings': () => vscode.commands.executeCommand('workbench.action.openSettings', 'seqscope.schemas') },
+        });
+      },
+    });
+  }
+
   /** Puts the feed's current window in the tree as this live session. */
   private showWindow(): void {
     this.session = this.manager.add((id) => new Session(id, this.feed.session, this.start.options, false));
@@ -147,7 +175,8 @@ export class LiveSession extends Disposable {
 
   /** Starts receiving; the session is in the tree from the start. Throws PubsubError. */
   static async attach(manager: SessionManager, start: LiveStart): Promise<LiveSession> {
-    const live = new LiveSession(manager, start);
+    // A set of the session's own, which learns the schema revisions its messages name.
+    const live = new LiveSession(manager, { ...start, options: { ...start.options, schemas: withRecorded(start.options.schemas, {}) } });
     try {
       await live.begin();
     } catch (e) {
@@ -171,7 +200,7 @@ export class LiveSession extends Disposable {
     const several = this.inputs.length > 1;
     const label = several && input.tap ? `${input.tap.topic.id}: ` : '';
     const source: PubsubLayer.LiveSource = new layer.LiveSource(
-      { connection, subscription, recorder: this.recorder, topic: several ? input.tap?.topic.path : undefined },
+      { connection, subscription, recorder: this.recorder, topic: several ? input.tap?.topic.path : undefined, schemas: this.schemas },
       {
         record: (rm, offset, length, receivedAtMs) => this.feed.push(rm, offset, length, receivedAtMs),
         state: (state, detail, cause) => {

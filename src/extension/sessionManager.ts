@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { sameOptions, SequencingOptions } from '../core/sequencer/sequencingOptions';
+import { learnRecorded, type SchemaSet, withRecorded } from '../core/schema/schemaSet';
 import { captureVersion } from '../core/capture/fileIdentity';
 import type { KeyOrder } from '../core/trace/keyOrder';
 import * as path from 'node:path';
@@ -156,11 +157,13 @@ export class SessionManager extends Disposable {
 
   private async load(
     prepared: PreparedCaptures,
-    options: SequencingOptions,
+    asked: SequencingOptions,
     watcher: LoadWatcher,
     how: OpenHow,
     copyTo: string | undefined,
   ): Promise<Session | undefined> {
+    // A set of the session's own, which learns the schemas the captures record (the detail pane, Copy Message, search).
+    const options = { ...asked, schemas: withRecorded(asked.schemas, {}) };
     const paths = prepared.paths;
     const started = Date.now();
     const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
@@ -232,7 +235,7 @@ export class SessionManager extends Disposable {
 
   /** A load ended: its session, whole or partial (shown already, or made now), or none. */
   private loaded(
-    { session: data, cancelled, heapStop, notes, comparison }: LoadResult,
+    { session: data, cancelled, heapStop, notes, comparison, recordedSchemas }: LoadResult,
     shown: Session | undefined,
     make: (id: string, data: CaptureSession, partial: boolean, comparison?: ComparisonFacts) => Session,
     load: { label: string; sources: readonly string[]; started: number },
@@ -262,6 +265,7 @@ export class SessionManager extends Disposable {
       session.grew();
     } else session = this.add((id) => make(id, data, cancelled, comparison));
     if (notes.length) session.notes = notes;
+    for (const [key, definition] of Object.entries(recordedSchemas ?? {})) learnRecorded(session.options.schemas as SchemaSet, key, definition);
     this.warmUp(session);
     return session;
   }

@@ -8,6 +8,7 @@ export * from './admin';
 export * from './capturePublisher';
 export * from './captureRecorder';
 export * from './connection';
+export * from './liveSchemas';
 export * from './liveSource';
 export * from './pubsubErrors';
 export * from './receivedRecord';

@@ -24,6 +24,7 @@ import { PubsubConnection } from './connection';
 import { PulledMessage, PullStream, subscriberCalls, SubscriberCalls } from './pullStream';
 import { explainError, PubsubError } from './pubsubErrors';
 import { captureLine, fromPulled, writeCaptureLine } from './receivedRecord';
+import type { LiveSchemas } from './liveSchemas';
 import { ResourceName } from './resourceNames';
 
 export type LiveState = 'connecting' | 'live' | 'disconnected' | 'stopped';
@@ -89,6 +90,12 @@ export interface LiveSourceOptions {
   readonly withholdAck?: (rm: ReceivedMessage) => boolean;
   /** The clock and timers of the health looks (tests pass a manual clock); default: the real ones. */
   readonly timers?: Timers;
+  /**
+   * The schema revisions messages name, fetched once each and recorded before the first message
+   * that names each: a batch naming one not yet answered waits for the answer (and those after
+   * it, so arrival order holds); the rest go on at once.
+   */
+  readonly schemas?: LiveSchemas;
 }
 
 const REAL_TIMERS: Timers = {
@@ -119,6 +126,8 @@ export class LiveSource {
   private readonly timers: Timers;
   private calls: SubscriberCalls | undefined;
   private pull: PullStream | undefined;
+  /** Batches waiting for the schema revisions they (or one before them) name. */
+  private schemaWait: Promise<void> | undefined;
   /** Acks of lines just written, sent together once the recorder's callbacks have run. */
   private pendingAcks: string[] = [];
   private healthTimer: unknown;
@@ -203,8 +212,24 @@ export class LiveSource {
     );
   }
 
-  /** One response of the stream: its deliveries in order, received at `receivedAtMs`. */
+  /** One response of the stream, received at `receivedAtMs`: taken now, or once the schema revisions it names are answered. */
   private onBatch(batch: readonly PulledMessage[], receivedAtMs: number): void {
+    const wait = this.options.schemas?.lookUp(batch.map((pm) => pm.message?.attributes));
+    if (wait === undefined && this.schemaWait === undefined) {
+      this.takeBatch(batch, receivedAtMs);
+      return;
+    }
+    const next = Promise.all([this.schemaWait, wait])
+      .then(() => this.takeBatch(batch, receivedAtMs))
+      .catch((e: unknown) => this.events.problem?.(e instanceof Error ? e : new Error(String(e))));
+    this.schemaWait = next;
+    void next.finally(() => {
+      if (this.schemaWait === next) this.schemaWait = undefined;
+    });
+  }
+
+  /** One response of the stream: its deliveries in order, received at `receivedAtMs`. */
+  private takeBatch(batch: readonly PulledMessage[], receivedAtMs: number): void {
     // Whole ms, as receivedAt writes it: the clock the sequencer gets equals the line's.
     const at = Math.trunc(receivedAtMs);
     const recorder = this.options.recorder;
@@ -225,10 +250,13 @@ export class LiveSource {
       const withheld = this.options.withholdAck?.(rm) ?? false;
       if (withheld) this.stats.withheld++;
       if (!recorder) {
+        this.options.schemas?.lineFor(rm.message.attributes);
         this.events.record(rm, -1, captureLine(rm).length, at);
         if (!withheld) this.acked(rm);
         continue;
       }
+      const schema = this.options.schemas?.lineFor(rm.message.attributes);
+      if (schema !== undefined) recorder.append(schema);
       // The line goes straight into the recorder's buffer (no string per delivery).
       const offset = recorder.appendWith(writeCaptureLine, rm, (err) => {
         if (err) {

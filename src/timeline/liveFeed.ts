@@ -34,6 +34,8 @@ export class LiveFeed {
   private keyNames!: string[];
   /** Arrivals in the windows before this one (the recording's line numbers go on). */
   private base = 0;
+  /** Lines of the recording that are not arrivals (recorded schemas). */
+  private otherLines = 0;
   private readonly windowArrivals: number;
   private open: { key: number; state: OpenState }[] = [];
   private openByKey = new Map<number, OpenState>();
@@ -112,7 +114,7 @@ export class LiveFeed {
       this.onRollover?.(this.session);
     }
     const t = time ?? recordTime(rm);
-    const line = this.base + this.builder.log.count + 1;
+    const line = this.base + this.otherLines + this.builder.log.count + 1;
     // A RecordEntry, not a literal: see there why.
     const entry: CaptureEntry =
       typeof t === 'number' ? new RecordEntry(0, line, offset, length, t, rm) : { file: 0, line, offset, length, time: NaN, invalid: t };
@@ -120,6 +122,11 @@ export class LiveFeed {
     b.beforePush(entry);
     const valid = this.engine.push(entry);
     b.afterPush(entry, valid);
+  }
+
+  /** A line written to the recording that is not an arrival (a recorded schema): the arrivals' line numbers go on after it. */
+  lineWithoutArrival(): void {
+    this.otherLines++;
   }
 
   /** The wall clock moved (no arrival): gap timeouts that passed fire now. */

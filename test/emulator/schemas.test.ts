@@ -9,12 +9,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Type } from 'avsc';
 import type { Message } from '@google-cloud/pubsub';
-import { readSchemaRef, type SchemaRef } from '../../src/core/schema/schemaRef';
+import { readSchemaRef, revisionKey, type SchemaRef } from '../../src/core/schema/schemaRef';
 import { type SchemaFetch, SchemaRevisions } from '../../src/core/schema/schemaRevisions';
 import { schemaFetch } from '../../src/pubsub/schemaService';
+import { CaptureRecorder } from '../../src/pubsub/captureRecorder';
+import { LiveSchemas } from '../../src/pubsub/liveSchemas';
+import { LiveSource } from '../../src/pubsub/liveSource';
+import { parseResourceName } from '../../src/pubsub/resourceNames';
+import { createTap, deleteTap } from '../../src/pubsub/tap';
+import { learnRecorded, withRecorded } from '../../src/core/schema/schemaSet';
+import { resolveOptions } from '../../src/core/sequencer/sequencingOptions';
+import { LiveFeed } from '../../src/timeline/liveFeed';
 import { main } from '../../src/cli/main';
 import { textSink } from '../support/textSink';
-import { PROJECT, tempDir, uniqueId, useEmulator } from './emulatorSupport';
+import { PROJECT, tempDir, uniqueId, useEmulator, waitFor } from './emulatorSupport';
 
 const V1 = {
   type: 'record',
@@ -116,7 +124,7 @@ describe('emulator: topic schemas (Avro)', function () {
     assert.deepEqual(again.decoder.decode(received[0].data, 'BINARY'), records[0]);
   });
 
-  it('records a BINARY topic, replays it with keys and numbers from decoded fields, and offline with --schema once its revision is deleted', async () => {
+  it('records a BINARY topic with its revision, replays it with keys and numbers from decoded fields, and offline once the revision is deleted (by the recorded definition, or --schema)', async () => {
     const { emu, conn } = env;
     const id = uniqueId('trades');
     const name = `projects/${PROJECT}/schemas/${id}`;
@@ -155,7 +163,10 @@ describe('emulator: topic schemas (Avro)', function () {
 
     const replay = async (...extra: string[]) => {
       const io = { stdout: textSink(), stderr: textSink() };
-      const code = await main(['replay', out, '--key', 'json:channel', '--seq', 'json:seq', '--threads', '1', '--json', ...extra], io);
+      const at = extra.indexOf('--');
+      const path = at < 0 ? out : extra[at + 1];
+      const flags = at < 0 ? extra : extra.slice(0, at);
+      const code = await main(['replay', path, '--key', 'json:channel', '--seq', 'json:seq', '--threads', '1', '--json', ...flags], io);
       return { code, summary: io.stdout.text ? JSON.parse(io.stdout.text) : undefined, stderr: io.stderr.text };
     };
     const counts = (s: { received: number; delivered: number; invalid: number; keys: number; gaps: number }) => ({
@@ -169,28 +180,114 @@ describe('emulator: topic schemas (Avro)', function () {
     assert.equal(online.code, 0, online.stderr);
     assert.deepEqual(counts(online.summary), { received: 5, delivered: 5, invalid: 0, keys: 2, gaps: 0 });
 
+    // The recording carries the revision: one schema line, before the first message.
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    const schemaLines = lines.filter((l) => l.startsWith('{"seqscopeSchema":'));
+    assert.equal(schemaLines.length, 1);
+    assert.ok(lines[0].startsWith('{"seqscopeSchema":'), lines[0]);
+    const original = JSON.parse(lines[1]).message.attributes.googclient_schemarevisionid as string;
+    assert.deepEqual(JSON.parse(lines[0]).seqscopeSchema, { name, revisionId: original, type: 'AVRO', definition: JSON.stringify(trade) });
+
     // The revision the messages name deleted (a second one committed first: the last cannot go).
     await admin.commitSchema({
       name,
       schema: { type: 'AVRO', definition: JSON.stringify({ ...trade, fields: [...trade.fields, { name: 'venue', type: 'string', default: 'X' }] }) },
     });
-    const original = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]).message.attributes.googclient_schemarevisionid as string;
-    assert.ok(original);
     await admin.deleteSchemaRevision({ name: `${name}@${original}` });
-    const gone = await replay('--emulator-host', emu.host);
+    // A copy without the schema line: only the Schema service or a file can decode it now.
+    const bare = join(tempDir(), 'trades-bare.jsonl');
+    writeFileSync(bare, lines.slice(1).join('\n') + '\n');
+    const gone = await replay('--emulator-host', emu.host, '--', bare);
     assert.equal(gone.code, 2, 'binary payloads without their schema cannot be sequenced');
     assert.match(gone.stderr, new RegExp(`schema ${name}@\\S+ no longer exists .*--schema ${id}=FILE\\.avsc`));
+    const connected2 = await replay('--emulator-host', emu.host);
+    assert.equal(connected2.code, 0, connected2.stderr);
+    assert.doesNotMatch(connected2.stderr, /no longer exists/, 'a recorded revision is not asked for');
 
     const file = join(tempDir(), 'trade.avsc');
     writeFileSync(file, JSON.stringify(trade));
     const saved = process.env.PUBSUB_EMULATOR_HOST;
     delete process.env.PUBSUB_EMULATOR_HOST;
     try {
-      const offline = await replay('--schema', `${id}=${file}`);
+      // Offline, no --schema: decoded by the definition the recording carries.
+      const recorded = await replay();
+      assert.equal(recorded.code, 0, recorded.stderr);
+      assert.deepEqual(counts(recorded.summary), { received: 5, delivered: 5, invalid: 0, keys: 2, gaps: 0 });
+      const offline = await replay('--schema', `${id}=${file}`, '--', bare);
       assert.equal(offline.code, 0, offline.stderr);
       assert.deepEqual(counts(offline.summary), { received: 5, delivered: 5, invalid: 0, keys: 2, gaps: 0 });
     } finally {
       if (saved !== undefined) process.env.PUBSUB_EMULATOR_HOST = saved;
     }
+  });
+
+  it('live: a schema topic tapped decodes as messages arrive, keyed and numbered by json: fields, its revision fetched once and recorded once', async () => {
+    const { conn } = env;
+    const id = uniqueId('live-trades');
+    const name = `projects/${PROJECT}/schemas/${id}`;
+    const admin = await conn.client.getSchemaClient();
+    const trade = {
+      type: 'record',
+      name: 'Trade',
+      namespace: 'md',
+      fields: [
+        { name: 'channel', type: 'string' },
+        { name: 'seq', type: 'long' },
+      ],
+    };
+    await admin.createSchema({ parent: `projects/${PROJECT}`, schemaId: id, schema: { type: 'AVRO', definition: JSON.stringify(trade) } });
+    await conn.client.createTopic({ name: id, schemaSettings: { schema: name, encoding: 'BINARY' } });
+    const tap = await createTap(conn, parseResourceName('topics', id, PROJECT));
+    const out = join(tempDir(), 'live-trades.jsonl');
+    const recorder = await CaptureRecorder.open(out);
+    // As a live session does: a set of its own that learns each revision as its line is written.
+    const options = { ...resolveOptions({ key: 'json:channel', seq: 'json:seq' }), schemas: withRecorded(undefined, {}) };
+    const feed = new LiveFeed(out, options);
+    const asked: string[] = [];
+    const fetch = schemaFetch(conn);
+    const unavailable: string[] = [];
+    const schemas = new LiveSchemas((ref) => (asked.push(revisionKey(ref)), fetch(ref)), {
+      learned: (key, def) => {
+        learnRecorded(options.schemas, key, def);
+        feed.lineWithoutArrival();
+      },
+      unavailable: (why) => unavailable.push(why),
+    });
+    const source = new LiveSource(
+      { connection: conn, subscription: tap.subscription, recorder, schemas },
+      { record: (rm, offset, length, at) => feed.push(rm, offset, length, at) },
+    );
+    await source.start();
+    try {
+      const type = Type.forSchema(trade as never);
+      const topic = conn.client.topic(id);
+      // Channel A: 1, 2, 4, 3; channel B: 1, 2.
+      for (const [channel, seq] of [
+        ['A', 1],
+        ['A', 2],
+        ['B', 1],
+        ['A', 4],
+        ['A', 3],
+        ['B', 2],
+      ] as const)
+        await topic.publishMessage({ data: type.toBuffer({ channel, seq }) });
+      await waitFor('6 arrivals', () => feed.arrivals === 6);
+    } finally {
+      await source.stop();
+      await recorder.close();
+      await deleteTap(conn, tap.subscription).catch(() => undefined);
+    }
+    const summary = feed.refresh();
+    assert.deepEqual(
+      { received: summary.received, invalid: summary.invalid, keys: summary.byKey.map((k) => `${k.key}:${k.received}`).sort() },
+      { received: 6, invalid: 0, keys: ['A:4', 'B:2'] },
+    );
+    assert.equal(asked.length, 1, 'the revision is asked for once');
+    assert.deepEqual(unavailable, []);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    assert.equal(lines.filter((l) => l.startsWith('{"seqscopeSchema":')).length, 1);
+    assert.ok(lines[0].startsWith('{"seqscopeSchema":'));
+    // The session's rows point at the recording's lines: the first arrival is line 2.
+    assert.equal(feed.session.log.line.get(0), 2);
   });
 });

@@ -155,6 +155,23 @@ describe('schemas: seqscope.schemas decodes an Avro binary capture', function ()
     assert.match(String(copy.decodeError), /"trades": "FILE\.avsc" in the seqscope\.schemas setting$/);
   });
 
+  it('a capture that carries its schema (a recorded schema line) decodes without the setting: same counts, the detail names the revision', async () => {
+    const recorded = join(dir, 'recorded.jsonl');
+    const avsc = readFileSync(join(folderDir, 'trades.avsc'), 'utf8');
+    const line = JSON.stringify({ seqscopeSchema: { name: SCHEMA, revisionId: 'a1b2c3d4', type: 'AVRO', definition: avsc } });
+    writeFileSync(recorded, `${line}\n${readFileSync(capture, 'utf8')}`);
+    const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(recorded), OPTIONS);
+    assert.ok(r, 'opened');
+    const s = api.manager.get(r.id)!;
+    const m = s.data.summary;
+    assert.deepEqual([m.received, m.delivered, m.duplicates, m.gaps, m.lost, m.invalid, m.byKey.length], [8, 7, 1, 1, 1, 1, 2]);
+    const [dup] = rows(s, 'duplicate', 'A');
+    const detail = await s.timeline.detail(dup.event.id);
+    assert.deepEqual(JSON.parse(detail.decoded?.text ?? 'null'), FIRST);
+    assert.equal(detail.decoded?.source, `${SCHEMA}@a1b2c3d4`);
+    assert.deepEqual((await copied(dup)).decoded, FIRST);
+  });
+
   it('a file that cannot be read is an error naming the setting’s entry, and nothing opens', async () => {
     await config().update('schemas', { trades: 'schemas-it/missing.avsc' }, vscode.ConfigurationTarget.Global);
     const message = await failingCommand('seqscope.capture.open', vscode.Uri.file(capture), OPTIONS);

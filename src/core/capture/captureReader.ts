@@ -21,6 +21,7 @@ import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip,
 import { JsonArraySplitter, LineSplitter, MAX_RECORD_BYTES, RawRecord, Splitter } from './captureSplitters';
 import { AvroArchiveError, AvroArchiveParser, isAvro } from './avroArchive';
 import { archiveLabel, textEntries, UNTIMED_CLOCK, untimedArchiveNote } from './textArchive';
+import { isSchemaLine, readSchemaLine, type RecordedSchema } from '../schema/schemaLine';
 
 export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'avro' | 'text' | 'empty';
 
@@ -46,6 +47,12 @@ const DETECT_LIMIT = 16 << 20;
 export interface ReadOptions {
   /** Stops reading between chunks. */
   readonly signal?: AbortSignal;
+  /**
+   * Told each schema definition the capture records (a schema line, see schemaLine.ts), before
+   * the entries after it are handed on. Such lines are never entries; one that does not read is
+   * an invalid entry.
+   */
+  readonly onSchema?: (recorded: RecordedSchema) => void;
 }
 
 export class CaptureReader {
@@ -176,7 +183,7 @@ export class CaptureReader {
       let damage: string | undefined;
       while (chunk !== undefined) {
         if (options.signal?.aborted) return;
-        const batch = this.toEntries(splitter.push(chunk));
+        const batch = this.toEntries(splitter.push(chunk), options.onSchema);
         if (batch.length) yield batch;
         try {
           chunk = await this.readChunk();
@@ -189,7 +196,7 @@ export class CaptureReader {
         }
       }
       const { records, problem } = splitter.end();
-      const batch = this.toEntries(records);
+      const batch = this.toEntries(records, options.onSchema);
       if (damage !== undefined) {
         // One report for the damage: on the record it cut off, if it cut one off.
         const last = records.length > 0 ? batch[batch.length - 1] : undefined;
@@ -290,16 +297,27 @@ export class CaptureReader {
     );
   }
 
-  private toEntries(raw: RawRecord[]): CaptureEntry[] {
+  private toEntries(raw: RawRecord[], onSchema: ReadOptions['onSchema']): CaptureEntry[] {
     if (this.format === 'text') return textEntries(raw, this.index, archiveLabel(this.path, this.stream !== undefined));
     const out = new Array<CaptureEntry>(raw.length);
+    let n = 0;
     for (let i = 0; i < raw.length; i++) {
       const r = raw[i];
-      out[i] =
+      if (r.invalid === undefined && isSchemaLine(r.text)) {
+        const s = readSchemaLine(r.text);
+        if ('key' in s) {
+          onSchema?.(s);
+          continue;
+        }
+        out[n++] = { file: this.index, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: s.invalid };
+        continue;
+      }
+      out[n++] =
         r.invalid === undefined
           ? parseEntry(r.text, this.index, r.line, r.offset, r.length)
           : { file: this.index, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid };
     }
+    out.length = n;
     return out;
   }
 

@@ -17,6 +17,8 @@ import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
 import { InvalidCause, newRecordFields, readFields, RecordFields } from './recordFields';
 import { RecordScanner } from './recordScan';
+import { isSchemaLineAt, readSchemaLine } from '../schema/schemaLine';
+import { withRecorded } from '../schema/schemaSet';
 
 export { ScanKind, ScannedEntry };
 import { SequencingOptions } from '../sequencer/sequencingOptions';
@@ -78,14 +80,15 @@ const NL = 0x0a;
 const CR = 0x0d;
 
 /** Scans `buf`, whole lines (the last may lack its newline only at the end of the input). */
-export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecordBytes: number): ScanColumns {
+export function scanLines(buf: Uint8Array, rangeOptions: SequencingOptions, maxRecordBytes: number): ScanColumns {
+  let options = rangeOptions;
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let cap = 1;
   for (let i = b.indexOf(NL); i >= 0; i = b.indexOf(NL, i + 1)) cap++;
   const out = new ColumnsBuilder(cap);
   const space = new SerialSpace(options.seqBits);
   const f = newRecordFields();
-  const scanner = new RecordScanner(options, space);
+  let scanner = new RecordScanner(options, space);
   let n = 0;
   let lineNo = 0;
   let start = 0;
@@ -100,7 +103,19 @@ export function scanLines(buf: Uint8Array, options: SequencingOptions, maxRecord
     if (i < stop) {
       out.place(n, lineNo, start, stop - start);
       if (stop - start > maxRecordBytes) out.tooLong(n, start, stop - start, maxRecordBytes);
-      else if (scanner.scan(b, i, stop)) out.scanned(n, scanner);
+      else if (isSchemaLineAt(b, i)) {
+        // A recorded schema: not a record; the lines after it decode by it (see schemaLine.ts).
+        const s = readSchemaLine(b.toString('utf8', i, stop));
+        if ('key' in s) {
+          options = { ...options, schemas: withRecorded(options.schemas, { [s.key]: s.definition }) };
+          scanner = new RecordScanner(options, space);
+          lineNo++;
+          if (nl < 0) break;
+          start = nl + 1;
+          continue;
+        }
+        out.invalid(n, s.invalid);
+      } else if (scanner.scan(b, i, stop)) out.scanned(n, scanner);
       else out.parse(n, b.toString('utf8', start, stop), options, space, f);
       n++;
     }
@@ -161,6 +176,13 @@ class ColumnsBuilder {
     this.kind[n] = ScanKind.Record;
     this.time[n] = NaN;
     this.reasons.push(tooLongRecord(0, start, length, maxRecordBytes).invalid as string);
+  }
+
+  /** A line that is not a record, and why. */
+  invalid(n: number, reason: string): void {
+    this.kind[n] = ScanKind.Record;
+    this.time[n] = NaN;
+    this.reasons.push(reason);
   }
 
   /** A valid record the scanner read. */

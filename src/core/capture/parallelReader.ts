@@ -14,6 +14,9 @@ import { CaptureReader, ReadOptions } from './captureReader';
 import { MAX_RECORD_BYTES, tooLongRecord } from './captureSplitters';
 import { ScanColumns, scanLines, scannedEntries } from './lineScan';
 import { SequencingOptions } from '../sequencer/sequencingOptions';
+import type { SchemaDefinition } from '../schema/schemaDefinition';
+import { nextSchemaLine, readSchemaLine } from '../schema/schemaLine';
+import { withRecorded } from '../schema/schemaSet';
 
 /** What a scanning thread needs besides the range. */
 export interface ScanJob {
@@ -203,6 +206,30 @@ export class LineRangeCutter {
   }
 }
 
+/**
+ * The schema lines of a range (whole lines), found by the sequencing thread before the range is
+ * sent on, so the next ranges' jobs carry them (the range's own thread applies them to the lines
+ * after each). Adds them to `known`, tells `onSchema` each new one; true when there was one.
+ */
+function schemasIn(range: Uint8Array, maxRecordBytes: number, known: Record<string, SchemaDefinition>, onSchema: ReadOptions['onSchema']): boolean {
+  const b = Buffer.isBuffer(range) ? range : Buffer.from(range.buffer, range.byteOffset, range.byteLength);
+  let added = false;
+  for (let at = nextSchemaLine(b, 0); at >= 0; at = nextSchemaLine(b, at + 1)) {
+    const nl = b.indexOf(0x0a, at);
+    let stop = nl < 0 ? b.length : nl;
+    if (stop > at && b[stop - 1] === 0x0d) stop--;
+    let start = at;
+    while (start > 0 && b[start - 1] !== 0x0a) start--;
+    if (stop - start > maxRecordBytes) continue;
+    const s = readSchemaLine(b.toString('utf8', at, stop));
+    if (!('key' in s) || known[s.key] !== undefined) continue;
+    known[s.key] = s.definition;
+    onSchema?.(s);
+    added = true;
+  }
+  return added;
+}
+
 /** A piece handed to the pool, and its columns to come. */
 interface InFlight {
   readonly piece: Piece;
@@ -226,14 +253,22 @@ export class ParallelLineReader implements EntrySource {
 
   async *batches(options: ReadOptions = {}): AsyncGenerator<CaptureEntry[]> {
     const file = this.reader.index;
-    const job: ScanJob = { options: this.options, maxRecordBytes: this.maxRecordBytes };
+    // The run's set learns the schemas this and other captures record as they are read: the jobs start from what it holds now.
+    const base = this.options.schemas && withRecorded(this.options.schemas, {});
+    const start = base ? { ...this.options, schemas: base } : this.options;
+    let job: ScanJob = { options: start, maxRecordBytes: this.maxRecordBytes };
+    /** The schemas recorded in the ranges sent so far: each job carries those before its range. */
+    const known: Record<string, SchemaDefinition> = {};
     const cutter = new LineRangeCutter(this.maxRecordBytes, this.rangeBytes, this.reader.ownsChunks);
     const depth = 2 * Math.max(1, this.pool.threads) + 1;
     const queue: InFlight[] = [];
     let damage: string | undefined;
     let line = 1;
     const send = (piece: Piece): void => {
+      // Read before the range is sent: the pool may move its bytes to the thread that scans it.
+      const found = 'range' in piece && schemasIn(piece.range, this.maxRecordBytes, known, options.onSchema);
       const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords, piece.owned) : undefined;
+      if (found) job = { options: { ...start, schemas: withRecorded(base, known) }, maxRecordBytes: this.maxRecordBytes };
       // Settled later in order; a rejection left behind by an early return must not go unhandled.
       columns?.catch(() => {});
       queue.push({ piece, columns });

@@ -11,6 +11,9 @@ import { ReplayEngine, ReplaySummary, TraceListener } from './replayEngine';
 import { SequencingOptions } from '../sequencer/sequencingOptions';
 import { TraceWriter } from '../export/traceWriter';
 import { TraceEvent } from '../trace/traceEvents';
+import type { SchemaDefinition } from '../schema/schemaDefinition';
+import type { RecordedSchema } from '../schema/schemaLine';
+import { learnRecorded, type SchemaSet } from '../schema/schemaSet';
 
 export interface ReplayRunOptions {
   /** Capture files; "-" reads `stdin`. */
@@ -74,6 +77,8 @@ export interface ReplayRunResult {
   readonly heapStop?: HeapStop;
   /** What the run could not know about its inputs (archives without ids or times), one line each. */
   readonly notes: readonly string[];
+  /** The schema definitions the captures record (schema lines), by revision key: learned into the options' set when it has one. */
+  readonly recordedSchemas: Readonly<Record<string, SchemaDefinition>>;
 }
 
 export interface HeapStop {
@@ -117,18 +122,25 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const keep = o.exportFilter;
   const toWriter: TraceListener | undefined = writer && (keep ? (ev, e) => keep(ev, e) && writer.add(ev) : (ev) => writer.add(ev));
   const listener: TraceListener | undefined = toWriter && extra ? (ev, e) => (toWriter(ev, e), extra(ev, e)) : (toWriter ?? extra);
-  const engine = new ReplayEngine(o.options, listener, o.paths);
+  // The definitions the captures record (schema lines) are learned into the run's set as they are read.
+  const options = o.options.schemas ? o.options : { ...o.options, schemas: {} };
+  const recordedSchemas: Record<string, SchemaDefinition> = {};
+  const onSchema = (r: RecordedSchema): void => {
+    recordedSchemas[r.key] = r.definition;
+    learnRecorded(options.schemas as SchemaSet, r.key, r.definition);
+  };
+  const engine = new ReplayEngine(options, listener, o.paths);
   const pool = o.scanPool;
   // Entries keep their bytes when someone will look at their records (an export, a listener or hooks that read them).
   const keepRecords = writer !== undefined || (!o.sequencingOnly && (extra !== undefined || o.beforePush !== undefined || o.afterPush !== undefined));
-  const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, o.options, keepRecords) : r));
+  const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, options, keepRecords) : r));
   o.onEngine?.(engine);
   const { beforePush, afterPush } = o;
   const guard = o.heapGuard;
   const signal = guard && o.signal ? AbortSignal.any([o.signal, guard.signal]) : (guard?.signal ?? o.signal);
   let first = true;
   let last: CaptureEntry | undefined;
-  for await (const batch of mergeCaptures(sources, { signal })) {
+  for await (const batch of mergeCaptures(sources, { signal, onSchema })) {
     if (first && writer) {
       const t = batch.find((e) => e.time === e.time)?.time;
       if (t !== undefined) {
@@ -168,5 +180,5 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   engine.finish();
   if (writer && cancelled && o.onCancel === 'discard trace') await writer.discard();
   else if (writer) await writer.close();
-  return { summary: engine.summary(), cancelled, heapStop, notes: readers.flatMap((r) => r.notes) };
+  return { summary: engine.summary(), cancelled, heapStop, notes: readers.flatMap((r) => r.notes), recordedSchemas };
 }

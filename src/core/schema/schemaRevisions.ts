@@ -39,6 +39,7 @@ export class SchemaRevisions {
   private readonly decoders = new Map<string, DecoderLookup>();
   private readonly pending = new Map<string, Promise<DecoderLookup>>();
   private readonly met = new Map<string, SchemaDefinition>();
+  private readonly learned = new Map<string, SchemaDefinition>();
   private fallbackLookup: DecoderLookup | undefined;
 
   constructor(private readonly sources: SchemaSources) {}
@@ -48,7 +49,7 @@ export class SchemaRevisions {
     const key = revisionKey(ref);
     const known = this.decoders.get(key);
     if (known) return known;
-    const recorded = this.sources.recorded?.get(key);
+    const recorded = this.learned.get(key) ?? this.sources.recorded?.get(key);
     if (recorded) return this.remember(key, recorded);
     if (!this.sources.fetch) return this.remember(key, this.local(ref.name), `no Schema service to ask for ${key}`);
     return undefined;
@@ -74,6 +75,12 @@ export class SchemaRevisions {
     if (!this.sources.fallback) return undefined;
     this.fallbackLookup ??= this.compiled(this.sources.fallback);
     return this.fallbackLookup;
+  }
+
+  /** A definition met in the capture being read (a recorded schema line): it decodes that revision from now on. */
+  learn(key: string, def: SchemaDefinition): void {
+    this.learned.set(key, def);
+    this.decoders.delete(key);
   }
 
   /** Every definition a message was decoded with, by revision key: what a recording keeps. */

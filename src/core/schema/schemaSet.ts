@@ -28,7 +28,7 @@ export type PayloadReading =
 
 const PLAIN: PayloadReading = { kind: 'plain' };
 
-/** Compiled once per set and thread; a set is never changed after it is made. */
+/** Compiled once per set and thread; a set changes only by learnRecorded, which tells its compiled form too. */
 const compiled = new WeakMap<SchemaSet, SchemaRevisions>();
 const NO_SCHEMAS: SchemaSet = {};
 
@@ -43,6 +43,21 @@ function revisionsOf(set: SchemaSet): SchemaRevisions {
     compiled.set(set, r);
   }
   return r;
+}
+
+/**
+ * A run's set learns a definition its capture records (a schema line, see schemaLine.ts): every
+ * holder of the set (the engine, the export, the detail pane) decodes that revision by it from now on.
+ */
+export function learnRecorded(set: SchemaSet, key: string, definition: SchemaDefinition): void {
+  if (set.recorded?.[key] !== undefined) return;
+  (set as { recorded?: Record<string, SchemaDefinition> }).recorded = { ...set.recorded, [key]: definition };
+  compiled.get(set)?.learn(key, definition);
+}
+
+/** A new set: `set` with the definitions `recorded` added (for a range's lines after a schema line, or a thread's job). */
+export function withRecorded(set: SchemaSet | undefined, recorded: Readonly<Record<string, SchemaDefinition>>): SchemaSet {
+  return { ...set, recorded: { ...set?.recorded, ...recorded } };
 }
 
 /** Whether a payload needs its schema to be read: its attributes name one, the set has a default, or a file for its topic. */

@@ -45,7 +45,15 @@ export type LoadWorkerReply =
   | { type: 'progress'; bytesRead: number; totalBytes: number }
   | { type: 'chunk'; chunk: SessionChunk; last: boolean }
   /** `packed`: the session, unless it came in chunks. */
-  | { type: 'done'; packed?: PackedSession; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[]; comparison?: ComparisonFacts }
+  | {
+      type: 'done';
+      packed?: PackedSession;
+      cancelled: boolean;
+      heapStop?: HeapStop;
+      notes: readonly string[];
+      comparison?: ComparisonFacts;
+      recordedSchemas?: LoadResult['recordedSchemas'];
+    }
   | { type: 'failed'; error: LoadFailure };
 
 export interface WorkerLoadOptions extends LoadOptions {
@@ -118,7 +126,10 @@ export function loadSessionInWorker(
         case 'done': {
           const session = m.packed ? unpackSession(m.packed) : growing;
           if (!session) settle(() => reject(new Error('the capture loader ended without sending its session')));
-          else settle(() => resolve({ session, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, comparison: m.comparison }));
+          else
+            settle(() =>
+              resolve({ session, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, comparison: m.comparison, recordedSchemas: m.recordedSchemas }),
+            );
           break;
         }
         case 'failed':

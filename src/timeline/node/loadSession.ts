@@ -9,6 +9,7 @@ import { HeapGuard } from '../../core/replay/heapGuard';
 import { HeapStop, ReplayRunResult, runReplay } from '../../core/replay/replayRun';
 import type { ReplayEngine, ReplaySummary } from '../../core/replay/replayEngine';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
+import type { SchemaDefinition } from '../../core/schema/schemaDefinition';
 import { ArchiveCopy } from './archiveCopy';
 import { CaptureSession } from '../captureSession';
 import type { ComparisonFacts } from '../compareLanes';
@@ -41,15 +42,17 @@ export interface LoadResult {
   readonly heapStop?: HeapStop;
   /** What the load could not know about its inputs (archives without ids or times), one line each. */
   readonly notes: readonly string[];
+  /** The schema definitions the captures record (schema lines), by revision key: for the session's set. */
+  readonly recordedSchemas?: Readonly<Record<string, SchemaDefinition>>;
   /** A comparison's counts and ranges, when the session is one (loadComparison.ts). */
   readonly comparison?: ComparisonFacts;
 }
 
 export async function loadSession(paths: readonly string[], options: SequencingOptions, load: LoadOptions = {}): Promise<LoadResult> {
   const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths));
-  const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b);
+  const { summary, cancelled, heapStop, notes, recordedSchemas } = await build(paths, options, load, b);
   const keyNames = summary.byKey.map((k) => k.key);
-  return { session: new CaptureSession(paths, summary, b.store, b.log, keyNames, load.copyTo), cancelled, heapStop, notes };
+  return { session: new CaptureSession(paths, summary, b.store, b.log, keyNames, load.copyTo), cancelled, heapStop, notes, recordedSchemas };
 }
 
 /** How a load sends its session on in chunks (see sessionChunk.ts). */
@@ -87,7 +90,7 @@ export async function loadSessionInChunks(
     chunks.onChunk(b.cut(), summary, names, last, last ? 1 : share);
   };
   let engine: ReplayEngine | undefined;
-  const { summary, cancelled, heapStop, notes } = await build(paths, options, load, b, {
+  const { summary, cancelled, heapStop, notes, recordedSchemas } = await build(paths, options, load, b, {
     onEngine: (e) => (engine = e),
     afterBatch: (read, total) => {
       share = total > 0 ? read / total : 0;
@@ -95,7 +98,7 @@ export async function loadSessionInChunks(
     },
   });
   send(summary, true);
-  return { cancelled, heapStop, notes };
+  return { cancelled, heapStop, notes, recordedSchemas };
 }
 
 /** One streaming pass of the sequencer into `b`; `hooks` see the engine and each batch's end. */

@@ -45,7 +45,7 @@ port.on('message', (req: LoadWorkerRequest) => {
       },
     })
       .finally(() => scanPool?.close())
-      .then(({ cancelled, heapStop, notes }) => reply({ type: 'done', cancelled, heapStop, notes }), failed);
+      .then(({ cancelled, heapStop, notes, recordedSchemas }) => reply({ type: 'done', cancelled, heapStop, notes, recordedSchemas }), failed);
     return;
   }
   const c = req.compare;
@@ -54,9 +54,9 @@ port.on('message', (req: LoadWorkerRequest) => {
     : loadSession(req.paths, req.options, load);
   loading
     .finally(() => scanPool?.close())
-    .then(({ session, cancelled, heapStop, notes, comparison }) => {
+    .then(({ session, cancelled, heapStop, notes, comparison, recordedSchemas }) => {
       const { packed, transfer } = packSession(session);
-      reply({ type: 'done', packed, cancelled, heapStop, notes, comparison }, transfer);
+      reply({ type: 'done', packed, cancelled, heapStop, notes, comparison, recordedSchemas }, transfer);
     }, failed);
 });
 

@@ -19,6 +19,8 @@ import type { Timers } from '../../../src/core/util/timers';
 import { PulledMessage, PullCall, PullStream, SubscriberCalls } from '../../../src/pubsub/pullStream';
 import { captureLine, fromPulled, writeCaptureLine } from '../../../src/pubsub/receivedRecord';
 import { parseResourceName } from '../../../src/pubsub/resourceNames';
+import { LiveSchemas } from '../../../src/pubsub/liveSchemas';
+import type { FetchedSchema } from '../../../src/core/schema/schemaRevisions';
 
 const subscription = parseResourceName('subscriptions', 'projects/my-proj/subscriptions/live-1');
 
@@ -331,6 +333,48 @@ describe('LiveSource (fake stream)', () => {
     await timers.advance(30_000);
     assert.equal(calls.calls.length, 1, 'not retried: the health check reopens it once the subscription is back');
     await s.stop();
+  });
+
+  it('holds a batch naming a schema revision not answered yet, and those after it, then records its schema line before its first message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seqscope-live-'));
+    const path = join(dir, 'live.jsonl');
+    const recorder = await CaptureRecorder.open(path);
+    const calls = new FakeCalls();
+    let answer!: (f: FetchedSchema) => void;
+    const fetched = new Promise<FetchedSchema>((r) => (answer = r));
+    let asked = 0;
+    const schemas = new LiveSchemas(() => (asked++, fetched));
+    const order: string[] = [];
+    let recorded!: () => void;
+    const allRecorded = new Promise<void>((r) => (recorded = r));
+    const s = source(calls, { record: (rm) => order.push(rm.message.messageId) === 4 && recorded() }, { recorder, schemas });
+    const named = (i: number): PulledMessage => {
+      const m = pulled(i);
+      const attributes = { googclient_schemaname: 'projects/p/schemas/t', googclient_schemaencoding: 'BINARY', googclient_schemarevisionid: 'r1' };
+      return { ...m, message: { ...m.message, attributes } };
+    };
+    try {
+      await s.start();
+      calls.last.deliver([pulled(1)]);
+      calls.last.deliver([named(2), pulled(3)]);
+      calls.last.deliver([named(4)]);
+      assert.deepEqual(order, ['1'], 'the batch naming the revision waits, and the one after it');
+      answer({ definition: { type: 'AVRO', definition: '"long"', source: 'projects/p/schemas/t@r1' } });
+      await allRecorded;
+      assert.deepEqual(order, ['1', '2', '3', '4']);
+      assert.equal(asked, 1);
+      await s.stop();
+      await recorder.close();
+      const lines = readFileSync(path, 'utf8').trim().split('\n');
+      assert.equal(lines.length, 5);
+      assert.match(lines[1], /^\{"seqscopeSchema":\{"name":"projects\/p\/schemas\/t","revisionId":"r1","type":"AVRO"/);
+      assert.deepEqual(
+        [lines[0], lines[2], lines[3], lines[4]].map((l) => JSON.parse(l).message.messageId),
+        ['1', '2', '3', '4'],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
