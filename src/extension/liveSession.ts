@@ -18,7 +18,7 @@ import { runCommand } from './commands/registry';
 import { basename } from 'node:path';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
-const REFRESH_MS = 500;
+const REFRESH_MS = 100;
 /**
  * What a key costs the live session until it detaches, beyond what it holds now, for the heap
  * guard: the summary's row, the window's key list (as the loader's reserve, loadSession.ts).
