@@ -404,7 +404,7 @@ export class TimelineApp {
       this.channel.post({ type: 'painted', session: session.id });
     }
     if (!stats.allFresh) this.pages.schedule();
-    return { stale: stats.stale, painted, ...(stats.allFresh ? { dataEnd: session.end } : {}) };
+    return { stale: stats.stale, painted, partsMs: stats.partsMs, ...(stats.allFresh ? { dataEnd: session.end } : {}) };
   }
 
   // -------------------------------------------------------------------------------------------

@@ -41,6 +41,9 @@ export interface LiveFollowResult {
   publishRate: number;
   frames: number;
   frameMs: { p50: number; p95: number; max: number };
+  /** Of each frame: the lane layer (rendered or kept), and the overview strip and axis. */
+  layerMs: { p50: number; p95: number; max: number };
+  overviewMs: { p50: number; p95: number; max: number };
   lagMs: { p50: number; p95: number; max: number };
   /** The newest arrival of each refresh until a frame drew it: the part no refresh interval shortens. */
   pipelineMs: { p50: number; p95: number; max: number };
@@ -136,6 +139,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     })();
 
     const frameMs: number[] = [];
+    const layerMs: number[] = [];
+    const overviewMs: number[] = [];
     const dataDraws: { at: number; end: number }[] = [];
     let lastDataDraw = 0;
     let drawsSeen = 0;
@@ -149,7 +154,12 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         const s = await snapshot(frame);
         samples++;
         const fresh = s.draws - drawsSeen;
-        if (fresh > 0) frameMs.push(...s.drawMs.slice(-Math.min(fresh, s.drawMs.length)));
+        if (fresh > 0) {
+          const n = Math.min(fresh, s.drawMs.length);
+          frameMs.push(...s.drawMs.slice(-n));
+          layerMs.push(...s.drawPartsMs.layer.slice(-n));
+          overviewMs.push(...s.drawPartsMs.overview.slice(-n));
+        }
         drawsSeen = s.draws;
         const whole = !!s.window && !!s.domain && s.window.t0 <= s.domain.t0 && s.window.t1 >= s.domain.t1;
         if (s.followLive !== true || !whole) notFollowing++;
@@ -187,6 +197,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       publishRate: published / elapsed,
       frames: frameMs.length,
       frameMs: percentiles(frameMs),
+      layerMs: percentiles(layerMs),
+      overviewMs: percentiles(overviewMs),
       lagMs: percentiles(lagMs),
       pipelineMs: percentiles(pipelineMs),
       lagSamples: dataDraws.length,
@@ -222,6 +234,8 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
           `p95 ≤ ${TARGETS.frameP95Ms} ms`,
           verdict(r.frameMs.p95 <= TARGETS.frameP95Ms),
         ],
+        ['of which: the lane layer', ms(r.layerMs.p50), ms(r.layerMs.p95), ms(r.layerMs.max), '', ''],
+        ['of which: the overview strip and the axis', ms(r.overviewMs.p50), ms(r.overviewMs.p95), ms(r.overviewMs.max), '', ''],
         [
           `arrival-to-drawn (${count(r.lagSamples)} frames that drew newer data)`,
           ms(r.lagMs.p50),
