@@ -296,9 +296,8 @@ export class TimelineController<S extends ControlledSession> {
     if (!session) return;
     this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
     // A live session grows, and a capture while it loads: the webview gets the new extent and
-    // lanes with each refresh (it keeps the user's zoom, or follows the data, and re-requests
-    // its pages).
-    // A live session's refresh goes as soon as the webview has drawn the one before (see LiveSender).
+    // lanes (it keeps the user's zoom, or follows the data, and re-requests its pages); a live
+    // session's refresh as soon as the webview has drawn the one before (see LiveSender).
     this.sessionSubs.push(session.onDidGrow(() => (session.live ? this.postLive() : this.livePost.schedule())));
     // The filter and the key order change from the webview, the tree's title, the Command Palette
     // and the settings alike: the webview hears of each here, whoever made it.
@@ -328,8 +327,8 @@ export class TimelineController<S extends ControlledSession> {
         return;
       case 'ready': {
         const s = st.session;
-        // A live session re-inits as it grows, with the page of the window the webview follows;
-        // a capture while it loads, with no page ahead (it would be stale).
+        // A live session's whole state, numbered (updates follow it: postLive), with the page of the
+        // window the webview follows; a capture while it loads, with no page ahead (it would be stale).
         if (s.live) this.post(this.live.full(s.timeline.liveInit(s.replay.info(), this.follow)));
         else if (s.loading !== undefined) this.post(s.timeline.initMessage(s.replay.info()));
         else {
