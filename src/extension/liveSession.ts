@@ -19,7 +19,9 @@ import { runCommand } from './commands/registry';
 import { basename } from 'node:path';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
-const REFRESH_MS = 500;
+const REFRESH_MS = 100;
+/** A refresh waits at least this many times what the last one took (with many keys it costs more). */
+const REFRESH_SPACING = 5;
 /**
  * What a key costs the live session until it detaches, beyond what it holds now, for the heap
  * guard: the summary's row, the window's key list (as the loader's reserve, loadSession.ts).
@@ -318,7 +320,7 @@ export class LiveSession extends Disposable {
       const info = await this.openSource(input).start();
       for (const caveat of layer.subscriptionCaveats(info)) log().warn(caveat);
     }
-    const timer = setInterval(() => {
+    const refresh = () => {
       const now = Date.now();
       this.feed.tick(now);
       const summary = this.feed.refresh();
@@ -343,8 +345,23 @@ export class LiveSession extends Disposable {
       const first = this.rateWindow[0];
       status.rate = now > first.t ? ((status.received - first.n) * 1000) / (now - first.t) : 0;
       this.session.grew();
-    }, REFRESH_MS);
-    this._register(toDisposable(() => clearInterval(timer)));
+    };
+    let stopped = false;
+    const paced = () => {
+      const started = Date.now();
+      try {
+        refresh();
+      } finally {
+        if (!stopped) timer = setTimeout(paced, Math.max(REFRESH_MS, (Date.now() - started) * REFRESH_SPACING));
+      }
+    };
+    let timer = setTimeout(paced, REFRESH_MS);
+    this._register(
+      toDisposable(() => {
+        stopped = true;
+        clearTimeout(timer);
+      }),
+    );
   }
 
   /**

@@ -15,14 +15,14 @@ import { assertNever } from '../core/util/assertNever';
 import type { EventView, HostMessage, KeyOrder, PanelRestore, ReplayAction, ReplayInfo, ReplaySpeed, TimelineFilter, WebviewMessage } from '../shared/protocol';
 import { TimelineAnswerer, TimelineChannel, timelineChannel } from '../shared/timelineChannel';
 import type { LiveFollow } from '../shared/liveWindow';
+import { LiveSender } from '../shared/liveUpdates';
 import type { TimelineService } from '../timeline/timelineService';
 
 /** Replay can move 20 times a second; the webview needs at most ~10 updates. */
 export const REPLAY_POST_MS = 100;
 /**
- * A live session grows (a capture while it loads too): the webview gets its new extent, lanes and
- * waits at once when the session refreshes (the tree and the status bar show that same refresh),
- * then at most this often.
+ * A capture grows while it loads: the webview gets its new extent and lanes at once, then at most
+ * this often. (A live session's updates go as the webview draws them: see LiveSender.)
  */
 export const LIVE_POST_MS = 400;
 
@@ -118,6 +118,8 @@ export class TimelineController<S extends ControlledSession> {
   restore: PanelRestore | undefined;
   private readonly replayPost: Throttle;
   private readonly livePost: Throttle;
+  /** A live session's state as the webview has it: updates carry what changed since. */
+  private readonly live = new LiveSender();
   private disposed = false;
 
   constructor(private readonly host: TimelineHost<S>) {
@@ -240,8 +242,18 @@ export class TimelineController<S extends ControlledSession> {
   receive(m: WebviewMessage): void {
     if (this.disposed) return;
     if (m.type === 'painted') return;
+    if (m.type === 'liveDrawn') {
+      if (this.live.drawn(m.seq)) this.postLive();
+      return;
+    }
+    if (m.type === 'liveResync') {
+      this.live.reset();
+      this.postLive();
+      return;
+    }
     if (m.type === 'ready') {
       this.webview = 'ready';
+      this.live.reset();
       // Shown from the first view embedded in the page, unless the session changed since.
       if (!m.shown || m.shown !== this.session?.id) this.postInit();
       this.persist();
@@ -273,6 +285,7 @@ export class TimelineController<S extends ControlledSession> {
   /** Requests go to `session` from now on (none: nothing is answered); `drop`: what waits was about another view. */
   private answerFrom(session: S | undefined, drop: boolean): void {
     this.follow = undefined;
+    this.live.reset();
     this.requests.answerWith(session ? this.answerer(session) : NOTHING, drop);
   }
 
@@ -283,9 +296,9 @@ export class TimelineController<S extends ControlledSession> {
     if (!session) return;
     this.sessionSubs.push(session.replay.onDidChange(() => this.replayPost.schedule()));
     // A live session grows, and a capture while it loads: the webview gets the new extent and
-    // lanes with each refresh (it keeps the user's zoom, or follows the data, and re-requests
-    // its pages).
-    this.sessionSubs.push(session.onDidGrow(() => this.livePost.schedule()));
+    // lanes (it keeps the user's zoom, or follows the data, and re-requests its pages); a live
+    // session's refresh as soon as the webview has drawn the one before (see LiveSender).
+    this.sessionSubs.push(session.onDidGrow(() => (session.live ? this.postLive() : this.livePost.schedule())));
     // The filter and the key order change from the webview, the tree's title, the Command Palette
     // and the settings alike: the webview hears of each here, whoever made it.
     this.sessionSubs.push(
@@ -314,9 +327,9 @@ export class TimelineController<S extends ControlledSession> {
         return;
       case 'ready': {
         const s = st.session;
-        // A live session re-inits as it grows, with the page of the window the webview follows;
-        // a capture while it loads, with no page ahead (it would be stale).
-        if (s.live) this.post(s.timeline.liveInit(s.replay.info(), this.follow));
+        // A live session's whole state, numbered (updates follow it: postLive), with the page of the
+        // window the webview follows; a capture while it loads, with no page ahead (it would be stale).
+        if (s.live) this.post(this.live.full(s.timeline.liveInit(s.replay.info(), this.follow)));
         else if (s.loading !== undefined) this.post(s.timeline.initMessage(s.replay.info()));
         else {
           // With the page the webview asks for first, computed ahead after the load: no round trip.
@@ -328,6 +341,23 @@ export class TimelineController<S extends ControlledSession> {
       default:
         return assertNever(st, 'timeline state');
     }
+  }
+
+  /**
+   * A live session grew: what changed goes to the webview, unless it is still drawing the last
+   * update (then this goes when it has) or nothing changed.
+   */
+  private postLive(): void {
+    const st = this.current;
+    if (st.kind !== 'ready' || !st.session.live || this.webview !== 'ready' || this.disposed) return;
+    if (!this.live.mayPost()) return;
+    if (!this.live.started) {
+      this.postInit();
+      return;
+    }
+    const s = st.session;
+    const m = this.live.update(s.timeline.liveInit(s.replay.info(), this.follow));
+    if (m) this.post(m);
   }
 
   /** Tells the webview what to keep for a reload (the timeline panel's session, its replay position). */
@@ -360,6 +390,9 @@ export class TimelineController<S extends ControlledSession> {
       switch (m.type) {
         case 'ready':
         case 'painted':
+        case 'liveDrawn':
+        case 'liveResync':
+          // Handled as they arrive (`receive`).
           return {};
         case 'replay':
           s.replay.run(m.action);

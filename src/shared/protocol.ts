@@ -16,6 +16,7 @@ import type { WireLanes } from './laneWire';
 import type { LiveFollow } from './liveWindow';
 import type { PanelRestore } from './panelRestore';
 import type { WirePage } from './pageWire';
+import type { TailPatch } from './tailPatch';
 import type { CompareKind, CursorState, EventView, LaneInfo, LiveConnection, Overview } from './timelineModel';
 
 // The model the messages carry, re-exported so the webview reads the protocol from one file.
@@ -153,7 +154,23 @@ export interface FirstPage {
 export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
   /** `keyOrder`: the order of the lanes (after the filter's choice of them; see core/trace/keyOrder.ts listKeys). */
-  | { type: 'init'; session: WireSessionInfo; overview: Overview; filter: TimelineFilter; keyOrder: KeyOrder; replay: ReplayInfo; firstPage?: FirstPage }
+  /** `liveSeq`: a live session's state, numbered: the `liveUpdate`s that follow change it (shared/liveUpdates.ts). */
+  | {
+      type: 'init';
+      session: WireSessionInfo;
+      overview: Overview;
+      filter: TimelineFilter;
+      keyOrder: KeyOrder;
+      replay: ReplayInfo;
+      firstPage?: FirstPage;
+      liveSeq?: number;
+    }
+  /**
+   * A live session grew: what changed in its last `init` (or the update before, `seq` − 1): the
+   * webview applies it and draws the `init` it makes, then answers `liveDrawn`. One that does not
+   * follow the last it has asks for the whole state (`liveResync`).
+   */
+  | { type: 'liveUpdate'; seq: number; patch: TailPatch }
   /**
    * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.
@@ -194,6 +211,10 @@ export type WebviewMessage =
   /** The user picked an order for the lanes; the host answers `keyOrder` (VS Code: to every timeline, and the tree follows). */
   | { type: 'setKeyOrder'; order: KeyOrder }
   /** The first frame with data of this session was drawn (the host may then do heavier work). */
-  | { type: 'painted'; session: string };
+  | { type: 'painted'; session: string }
+  /** The live state numbered `seq` (an `init` or a `liveUpdate`) was drawn: the next update may come. */
+  | { type: 'liveDrawn'; seq: number }
+  /** A live update did not follow the state the webview has: the host sends the whole state again. */
+  | { type: 'liveResync' };
 
 export const TIMELINE_VIEW_TYPE = 'seqscope.timeline';

@@ -14,6 +14,7 @@ import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import { CaptureSession } from './captureSession';
 import { COMPARE_KINDS, isCompareKind, Kind, KIND_NAMES, KindCode } from '../shared/timelineModel';
 import { LaneIndex } from './laneIndex';
+import { LiveOverview } from './liveOverview';
 import { assertNever } from '../core/util/assertNever';
 import { packLanes } from '../shared/laneWire';
 import { packPage } from '../shared/pageWire';
@@ -41,6 +42,8 @@ export class TimelineService {
   private order: KeyOrder;
   private compiled: EventFilter | undefined;
   private overviewCache: Overview | undefined;
+  /** A live session's overview, kept as it grows (under the filter it was made for). */
+  private liveOverview: LiveOverview | undefined;
   private laneIndex: LaneIndex | undefined;
   private firstPageCache: { position: number | undefined; page: NonNullable<StandalonePreview['page']> } | undefined;
   /** Replay position to show up to, or undefined for everything. */
@@ -180,6 +183,7 @@ export class TimelineService {
   }
 
   overview(): Overview {
+    if (this.session.openNow) return (this.overviewCache ??= (this.liveOverview ??= new LiveOverview(this.session, this.compiled)).overview());
     return (this.overviewCache ??= overview(this.session, OVERVIEW_BINS, this.compiled));
   }
 
@@ -287,6 +291,7 @@ export class TimelineService {
     this.filter = filter;
     this.compiled = any ? f : undefined;
     this.overviewCache = undefined;
+    this.liveOverview = undefined;
     this.firstPageCache = undefined;
   }
 

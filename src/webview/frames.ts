@@ -16,6 +16,8 @@ export interface Drawn {
   painted: boolean;
   /** Where the session's data ended, when every page in view was fresh (what the frame showed). */
   dataEnd?: number;
+  /** How long the frame's parts took (see FrameStats.partsMs). */
+  partsMs?: { layer: number; overview: number };
 }
 
 export class Frames {
@@ -56,7 +58,7 @@ export class Frames {
       );
     }
     const end = performance.now();
-    this.log.record(end - start);
+    this.log.record(end - start, drawn.partsMs);
     if (drawn.dataEnd !== undefined) this.log.drewData(drawn.dataEnd);
     if (this.log.firstPaintMs === undefined && drawn.painted) {
       this.log.firstPaintMs = end;

@@ -6,6 +6,7 @@
 import type { StandalonePreview } from '../shared/standaloneEmbed';
 import { answerFromPreview, TimelineAnswerer, timelineChannel } from '../shared/timelineChannel';
 import type { HostMessage, WebviewMessage } from '../shared/protocol';
+import { LiveReceiver } from '../shared/liveUpdates';
 
 export interface HostChannel {
   post(msg: WebviewMessage): void;
@@ -25,7 +26,7 @@ declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 
 /** Every host message type (a Record, so that a type added to the protocol and not here fails to compile). */
 const HOST_TYPES = new Set(
-  Object.keys({ init: 1, loading: 1, page: 1, detail: 1, replay: 1, filter: 1, keyOrder: 1, reveal: 1, error: 1, persist: 1 } satisfies Record<
+  Object.keys({ init: 1, liveUpdate: 1, loading: 1, page: 1, detail: 1, replay: 1, filter: 1, keyOrder: 1, reveal: 1, error: 1, persist: 1 } satisfies Record<
     HostMessage['type'],
     1
   >),
@@ -48,7 +49,12 @@ export interface MessageSource {
   addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
 }
 
-export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview, source = globalThis as unknown as MessageSource): HostChannel {
+export function vscodeChannel(
+  api: VsCodeApi,
+  firstView?: StandalonePreview,
+  source = globalThis as unknown as MessageSource,
+  afterFrame: AfterFrame = afterNextFrame,
+): HostChannel {
   const handlers: ((msg: HostMessage) => void)[] = [];
   const emit = (msg: HostMessage) => {
     for (const h of handlers) h(msg);
@@ -74,13 +80,25 @@ export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview, sou
   };
   const requests = timelineChannel(emit, (msg, e) => emit({ type: 'error', message: `${msg.type}: ${(e as Error).message}` }), true);
   requests.answerWith(firstView ? fromPreview(firstView) : forward);
+  // A live session's updates change the last `init`: the webview gets the `init` each one makes.
+  const live = new LiveReceiver();
   source.addEventListener('message', (e) => {
-    const msg = asHostMessage(e.data);
+    let msg = asHostMessage(e.data);
     if (!msg) return;
+    if (msg.type === 'init' || msg.type === 'liveUpdate') {
+      msg = live.receive(msg);
+      if (!msg) {
+        api.postMessage({ type: 'liveResync' } satisfies WebviewMessage);
+        return;
+      }
+    }
     // An init may bring its first page along: kept to answer the webview's first request.
     if (msg.type === 'init' && msg.firstPage) requests.answerWith(fromPreview({ init: msg, page: msg.firstPage }));
     else if (msg.type !== 'page' && msg.type !== 'persist') requests.answerWith(forward);
     emit(msg);
+    // Drawn (the app asked for its frame as it took the init, and its page was answered ahead): the next update may come.
+    const seq = msg.type === 'init' ? msg.liveSeq : undefined;
+    if (seq !== undefined) afterFrame(() => api.postMessage({ type: 'liveDrawn', seq } satisfies WebviewMessage));
   });
   return {
     post: (msg) => requests.request(msg),
@@ -89,6 +107,19 @@ export function vscodeChannel(api: VsCodeApi, firstView?: StandalonePreview, sou
     setState: (s) => api.setState(s),
   };
 }
+
+/** Runs `f` once the next frame is drawn. */
+export type AfterFrame = (f: () => void) => void;
+
+/**
+ * After the frame asked for before this (frames run their callbacks in the order asked), or at
+ * once when the webview is hidden (no frames run then).
+ */
+const afterNextFrame: AfterFrame = (f) => {
+  const w = globalThis as unknown as { document: { visibilityState: string }; requestAnimationFrame(f: () => void): unknown };
+  if (w.document.visibilityState === 'hidden') setTimeout(f, 0);
+  else w.requestAnimationFrame(f);
+};
 
 /** Request ids, so a reply can be matched to its request and stale ones dropped. */
 export class RequestIds {

@@ -2,7 +2,8 @@
  * The overview strip: its rate columns, finding ticks and labels come from a bitmap rendered
  * when the overview, theme or size change (they do not change with the view); each frame copies
  * it and draws the visible window and the replay cursor over it. Rasterising the columns (one
- * rect per bin) on every frame cost a frame in five while zooming a million-event session.
+ * rect per bin) on every frame cost a frame in five while zooming a million-event session. The
+ * bitmap is one canvas drawn again in place (a live session's overview changes with every update).
  */
 import type { Overview } from '../shared/protocol';
 import { count } from './format';
@@ -21,17 +22,20 @@ export interface StripFrame {
   cursorTime: number | undefined;
 }
 
+type StripCanvas = OffscreenCanvas | HTMLCanvasElement;
+
 export class OverviewStrip {
-  private image: { key: string; image: CanvasImageSource; close?(): void } | undefined;
+  private canvas: StripCanvas | undefined;
+  private key: string | undefined;
 
   /** Draws the strip; `key` names what its static part shows (rendered again when it changes). */
   draw(ctx: CanvasRenderingContext2D, f: StripFrame, dpr: number, key: string): void {
     const { theme: th, rect: r, overview: o, view: vp } = f;
-    if (this.image?.key !== key) {
-      this.image?.close?.();
-      this.image = Object.assign(render(f, dpr), { key });
+    if (this.key !== key || !this.canvas) {
+      this.canvas = render(f, dpr, this.canvas);
+      this.key = key;
     }
-    ctx.drawImage(this.image.image, 0, r.y, r.x + r.w, r.h);
+    ctx.drawImage(this.canvas, 0, r.y, r.x + r.w, r.h);
     if (o.arrivals.length === 0) return;
     const ox = (t: number) => r.x + ((t - o.t0) / (o.t1 - o.t0 || 1)) * r.w;
     const x0 = Math.max(r.x, ox(vp.t0));
@@ -49,14 +53,17 @@ export class OverviewStrip {
   }
 }
 
-/** The strip's static part, from x 0 to the plot's right edge, in device pixels. */
-function render(f: StripFrame, dpr: number): { image: CanvasImageSource; close?(): void } {
+/** The strip's static part, from x 0 to the plot's right edge, in device pixels: on `into` (cleared first), or a new canvas. */
+function render(f: StripFrame, dpr: number, into: StripCanvas | undefined): StripCanvas {
   const { theme: th, rect: r, overview: o } = f;
   const pxW = Math.max(1, Math.round((r.x + r.w) * dpr));
   const pxH = Math.max(1, Math.round(r.h * dpr));
-  const canvas =
-    typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(pxW, pxH) : Object.assign(document.createElement('canvas'), { width: pxW, height: pxH });
+  const canvas = into ?? (typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(pxW, pxH) : document.createElement('canvas'));
+  // A new size clears the canvas (and its state); the same size is cleared here.
+  if (canvas.width !== pxW || canvas.height !== pxH) Object.assign(canvas, { width: pxW, height: pxH });
   const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, pxW, pxH);
   // The strip's own coordinates: the same drawing as on the canvas, moved up to y 0.
   ctx.setTransform(dpr, 0, 0, dpr, 0, -r.y * dpr);
   ctx.font = th.font;
@@ -66,12 +73,7 @@ function render(f: StripFrame, dpr: number): { image: CanvasImageSource; close?(
   ctx.fillText('Overview', 8, r.y + 12);
   ctx.fillText(`${count(f.arrivals)} arrivals`, 8, r.y + 30);
   const n = o.arrivals.length;
-  const done = () => {
-    if (!(canvas instanceof OffscreenCanvas)) return { image: canvas };
-    const bitmap = canvas.transferToImageBitmap();
-    return { image: bitmap, close: () => bitmap.close() };
-  };
-  if (n === 0) return done();
+  if (n === 0) return canvas;
   const barW = r.w / n;
   let max = 1;
   for (let i = 0; i < n; i++) if (o.arrivals[i] > max) max = o.arrivals[i];
@@ -100,5 +102,5 @@ function render(f: StripFrame, dpr: number): { image: CanvasImageSource; close?(
     for (let i = 0; i < n; i++) if (bins[i]) ctx.rect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 12 + row * 3, Math.max(3, barW), 3);
     ctx.fill();
   });
-  return done();
+  return canvas;
 }

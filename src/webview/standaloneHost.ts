@@ -136,6 +136,9 @@ class InPageHost {
         return s.handle(msg);
       case 'select':
       case 'painted':
+      case 'liveDrawn':
+      case 'liveResync':
+        // A standalone page is never live.
         return undefined;
       case 'replay':
       case 'setSpeed':

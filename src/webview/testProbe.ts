@@ -16,6 +16,8 @@ const DRAW_TIMES_KEPT = 4096;
 /** Frame times, the last DRAW_TIMES_KEPT of them, and when data was first painted. */
 export class DrawLog {
   private readonly times = new Float32Array(DRAW_TIMES_KEPT);
+  private readonly layerTimes = new Float32Array(DRAW_TIMES_KEPT);
+  private readonly overviewTimes = new Float32Array(DRAW_TIMES_KEPT);
   draws = 0;
   lastDrawMs = 0;
   private readonly dataDraws: { at: number; end: number }[] = [];
@@ -24,9 +26,12 @@ export class DrawLog {
   /** performance.now() when a frame first drew data from the host. */
   firstPaintMs: number | undefined;
 
-  record(ms: number): void {
+  record(ms: number, parts?: { layer: number; overview: number }): void {
     this.lastDrawMs = ms;
-    this.times[this.draws % DRAW_TIMES_KEPT] = ms;
+    const i = this.draws % DRAW_TIMES_KEPT;
+    this.times[i] = ms;
+    this.layerTimes[i] = parts?.layer ?? 0;
+    this.overviewTimes[i] = parts?.overview ?? 0;
     this.draws++;
   }
 
@@ -46,11 +51,16 @@ export class DrawLog {
     return out;
   }
 
-  recent(): number[] {
+  recent(times = this.times): number[] {
     const n = Math.min(this.draws, DRAW_TIMES_KEPT);
     const out: number[] = [];
-    for (let i = this.draws - n; i < this.draws; i++) out.push(this.times[i % DRAW_TIMES_KEPT]);
+    for (let i = this.draws - n; i < this.draws; i++) out.push(times[i % DRAW_TIMES_KEPT]);
     return out;
+  }
+
+  /** The recent frames' parts (see FrameStats.partsMs), as `recent`. */
+  recentParts(): { layer: number[]; overview: number[] } {
+    return { layer: this.recent(this.layerTimes), overview: this.recent(this.overviewTimes) };
   }
 }
 
@@ -82,6 +92,7 @@ export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
     draws: p.log.draws,
     lastDrawMs: p.log.lastDrawMs,
     drawMs: p.log.recent(),
+    drawPartsMs: p.log.recentParts(),
     dataDraws: p.log.recentDataDraws(),
     window: vp ? { t0: vp.t0, t1: vp.t1 } : undefined,
     domain: vp ? { t0: vp.domainT0, t1: vp.domainT1 } : undefined,

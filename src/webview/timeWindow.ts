@@ -1,6 +1,6 @@
 /**
  * The timeline's time window: the viewport (viewport.ts) made when a session arrives, or kept
- * when the same live session grows (it re-inits every second), and what the toolbar and the keys
+ * when the same live session grows (with each live update), and what the toolbar and the keys
  * do to it: zoom, pan, fit all, follow live and what following keeps in view. Each of those
  * reports the change, so the view redraws and asks for pages once it settles.
  */

@@ -206,6 +206,9 @@ export class TimelineApp {
       case 'init':
         this.init({ ...m.session, lanes: unpackLanes(m.session.lanes) }, m.overview, m.filter, m.keyOrder, m.replay);
         return;
+      case 'liveUpdate':
+        // The channel applies it to the last init, and passes on the init it makes (hostChannel.ts).
+        return;
       case 'keyOrder':
         // The same lanes in another order: the pages of the lanes now in view are asked for (cached ones stand in).
         this.keyOrder = m.order;
@@ -266,8 +269,7 @@ export class TimelineApp {
     performance.mark('seqscope:init');
     const previous = this.session?.id;
     const keysBefore = this.session?.lanes.length;
-    // Another session (a detached live session's recording, reopened): an error about the one
-    // before — "detach the live session first" — no longer holds.
+    // Another session (a live session's recording, reopened): an error about the one before no longer holds.
     if (this.session && this.session.id !== session.id) this.shell.clearError();
     this.session = session;
     this.overview = overview;
@@ -278,7 +280,7 @@ export class TimelineApp {
     // A live session's open gaps: bands growing while they wait, and where its data ends.
     const bands = (session.open ?? []).flatMap((o) => openGapBand(o.key, o.state) ?? []);
     this.openBands = new Map(bands.map((b) => [b.key, b]));
-    // The same live session, grown (it re-inits every second), keeps its window.
+    // The same live session, grown (each update makes an init), keeps its window.
     const grown = this.time.open(session, bands, previous, this.layout?.plotW ?? 800);
     // A live session grown keeps its keys (and gains some): its filter bar and legend stay as they are.
     const names = session.lanes.map((l) => l.name);
@@ -290,8 +292,7 @@ export class TimelineApp {
     this.updateLanes();
     // A live session opens following its data, not on a window saved while it was smaller.
     if (!grown && !session.live && this.vp) this.saved.restore(session.id, this.vp, this.scroll);
-    // A live session grown: its pages stand in, drawn until the new ones come (no blank lanes
-    // twice a second); another session: nothing cached is of use.
+    // A live session grown: its pages stand in until the new ones come; another session: nothing cached is of use.
     if (grown) this.pages.invalidate();
     else this.pages.reset();
     this.onReplay(replay);
@@ -403,7 +404,7 @@ export class TimelineApp {
       this.channel.post({ type: 'painted', session: session.id });
     }
     if (!stats.allFresh) this.pages.schedule();
-    return { stale: stats.stale, painted, ...(stats.allFresh ? { dataEnd: session.end } : {}) };
+    return { stale: stats.stale, painted, partsMs: stats.partsMs, ...(stats.allFresh ? { dataEnd: session.end } : {}) };
   }
 
   // -------------------------------------------------------------------------------------------

@@ -71,6 +71,8 @@ export interface TimelineSnapshot {
   lastDrawMs: number;
   /** The most recent per-frame draw times, ms (up to 4096). */
   drawMs: number[];
+  /** Of those frames, the time spent on the lane layer and on the overview and axis, ms. */
+  drawPartsMs: { layer: number[]; overview: number[] };
   /**
    * The frames that first showed the session's data up to a later end (a live session growing):
    * when (epoch ms) and up to where (engine clock), oldest first, up to 4096.

@@ -59,6 +59,8 @@ export interface FrameStats {
   stale: boolean;
   /** The layer was rendered in this frame. */
   rendered: boolean;
+  /** How long its parts took, ms: preparing the lane layer (rendered, copied or kept), the overview and axis. */
+  partsMs: { layer: number; overview: number };
 }
 
 /** Lanes rendered above and below those in view, so a little vertical scrolling is a copy too. */
@@ -127,8 +129,10 @@ export class TimelineView {
       if (!pages.has(k)) pages.set(k, f.pageFor(k));
       return pages.get(k);
     };
+    const started = performance.now();
     const layer = this.prepareLayer(f, first, end, pageFor);
     const isExact = layer !== 'copied';
+    const layerDone = performance.now();
 
     // Nothing arrived yet (a live session's first seconds): no time axis, whose range would be
     // made up (it read 1969, its span "508917 h"), only the empty state below.
@@ -148,6 +152,7 @@ export class TimelineView {
       anyData: false,
       stale: !isExact,
       rendered: layer === 'rendered',
+      partsMs: { layer: layerDone - started, overview: performance.now() - layerDone },
     };
     this.drawLanes(f, first, end, pageFor, stats);
     if (L.invalidLane) {

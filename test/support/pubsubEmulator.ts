@@ -54,6 +54,7 @@ export class PubsubEmulator {
     readonly launcher: string,
     readonly port: number,
     readonly logPath: string,
+    private readonly heapMb = 512,
   ) {}
 
   get host(): string {
@@ -62,11 +63,11 @@ export class PubsubEmulator {
 
   /**
    * Starts an emulator on a free port (or `port`, to restart on the same address) and waits until
-   * it answers. The heap is capped: uncapped it grew to 4 GB after 400 k messages.
+   * it answers. The heap is capped (`heapMb`, default 512): uncapped it grew to 4 GB after 400 k messages.
    */
-  static async start(launcher: string, port?: number): Promise<PubsubEmulator> {
+  static async start(launcher: string, port?: number, heapMb = 512): Promise<PubsubEmulator> {
     const p = port ?? (await freePort());
-    const emu = new PubsubEmulator(launcher, p, join(tmpdir(), `seqscope-pubsub-emulator-${p}.log`));
+    const emu = new PubsubEmulator(launcher, p, join(tmpdir(), `seqscope-pubsub-emulator-${p}.log`), heapMb);
     await emu.launch();
     return emu;
   }
@@ -84,7 +85,7 @@ export class PubsubEmulator {
     const log = openSync(this.logPath, 'w');
     try {
       this.child = spawn(this.launcher, [`--host=127.0.0.1`, `--port=${this.port}`], {
-        env: { ...process.env, CLOUD_PUBSUB_EMULATOR_OPTS: '-Xmx512m' },
+        env: { ...process.env, CLOUD_PUBSUB_EMULATOR_OPTS: `-Xmx${this.heapMb}m` },
         stdio: ['ignore', log, log],
         detached: true, // its own process group, so stop() reaches the JVM the launcher execs
       });

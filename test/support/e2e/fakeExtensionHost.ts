@@ -133,6 +133,9 @@ export async function openInFakeHost(
       }
       case 'select':
       case 'painted':
+      case 'liveDrawn':
+      case 'liveResync':
+        // Not live: nothing to say.
         return;
       default:
         assertNever(msg, 'message from the timeline');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
 import { ControlledSession, ControllerTimers, LIVE_POST_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+import { InitMessage, LiveReceiver } from '../../../src/shared/liveUpdates';
 
 /** Lets every pending microtask (the controller's asynchronous answers) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -53,6 +54,8 @@ function init(id: string): StandalonePreview['init'] {
 }
 
 function fakeSession(id: string) {
+  /** What a live session's state is at (each growth changes it). */
+  const version = { n: 0 };
   const replayChanged = emitter<void>();
   const changed = emitter<void>();
   const grew = emitter<void>();
@@ -75,7 +78,11 @@ function fakeSession(id: string) {
       },
       firstView: () => ({ init: init(id), page: undefined }),
       initMessage: () => init(id),
-      liveInit: (_replay, follow) => ({ ...init(id), ...(follow ? { firstPage: { t0: 0, t1: 1, lanes: follow.lanes, page: { follow } as never } } : {}) }),
+      liveInit: (_replay, follow) => ({
+        ...init(id),
+        overview: { version: version.n } as never,
+        ...(follow ? { firstPage: { t0: 0, t1: 1, lanes: follow.lanes, page: { follow } as never } } : {}),
+      }),
       overview: () => ({}) as never,
     },
     replay: {
@@ -92,7 +99,33 @@ function fakeSession(id: string) {
     onDidGrow: grew.event,
     onDidChangeView: viewChanged.event,
   };
-  return { session, handled, seeks, replayChanged, viewChanged, changed, grew };
+  /** The session grew: its state changed, and it says so. */
+  const grow = () => {
+    version.n++;
+    grew.fire();
+  };
+  return { session, handled, seeks, replayChanged, viewChanged, changed, grew, grow };
+}
+
+/**
+ * The webview's end of a live session's state: the `init` each message posted since the last
+ * call makes (shared/liveUpdates.ts), each answered as drawn; the last one made.
+ */
+function liveWebview(posted: HostMessage[], c: TimelineController<ControlledSession>) {
+  const receiver = new LiveReceiver();
+  let read = 0;
+  let last: InitMessage | undefined;
+  return () => {
+    for (const m of posted.slice(read)) {
+      if (m.type !== 'init' && m.type !== 'liveUpdate') continue;
+      const made = receiver.receive(m);
+      assert.ok(made, `update ${m.type === 'liveUpdate' ? m.seq : 'init'} follows the last`);
+      last = made;
+      if (made.liveSeq !== undefined) c.receive({ type: 'liveDrawn', seq: made.liveSeq });
+    }
+    read = posted.length;
+    return last;
+  };
 }
 
 /** The panel around the controller, and the webview behind it: what each was told. */
@@ -302,46 +335,85 @@ describe('TimelineController', () => {
     assert.deepEqual(events, ['showing a', 'select a 4', 'failed replay: Replay is not possible while the session is live.']);
   });
 
-  for (const growing of ['a live session', 'a capture loading'] as const) {
-    it(`${growing} that grows is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS`, async () => {
-      const { c, posted, timers } = fakePanel();
-      const a = fakeSession('a');
-      if (growing === 'a live session') (a.session as { live: unknown }).live = {};
-      else (a.session as { loading: unknown }).loading = 0.25;
-      c.attach(a.session);
-      c.receive({ type: 'ready', shown: 'a' });
-      await settle();
-      const inits = () => posted.filter((m) => m.type === 'init').length;
-      const before = inits();
-      a.changed.fire();
-      assert.equal(inits(), before, 'a change that is no growth (a count, the replay) re-inits nothing');
-      a.grew.fire();
-      assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
-      timers.advance(100);
-      a.grew.fire();
-      a.grew.fire();
-      assert.equal(inits(), before + 1, 'a refresh soon after waits');
-      timers.advance(LIVE_POST_MS - 101);
-      assert.equal(inits(), before + 1);
-      timers.advance(1);
-      assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
-      timers.advance(LIVE_POST_MS * 3);
-      assert.equal(timers.pending, 0, 'nothing more to post');
-      a.grew.fire();
-      assert.equal(inits(), before + 3, 'idle again: at once');
-    });
-  }
+  it('a capture loading that grows is shown at once, as the tree and the status bar show it, then at most every LIVE_POST_MS', async () => {
+    const { c, posted, timers } = fakePanel();
+    const a = fakeSession('a');
+    (a.session as { loading: unknown }).loading = 0.25;
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    await settle();
+    const inits = () => posted.filter((m) => m.type === 'init').length;
+    const before = inits();
+    a.changed.fire();
+    assert.equal(inits(), before, 'a change that is no growth (a count, the replay) re-inits nothing');
+    a.grew.fire();
+    assert.equal(inits(), before + 1, 'the refresh reaches the timeline at once');
+    timers.advance(100);
+    a.grew.fire();
+    a.grew.fire();
+    assert.equal(inits(), before + 1, 'a refresh soon after waits');
+    timers.advance(LIVE_POST_MS - 101);
+    assert.equal(inits(), before + 1);
+    timers.advance(1);
+    assert.equal(inits(), before + 2, 'once, at the end of the interval, with the latest state');
+    timers.advance(LIVE_POST_MS * 3);
+    assert.equal(timers.pending, 0, 'nothing more to post');
+    a.grew.fire();
+    assert.equal(inits(), before + 3, 'idle again: at once');
+  });
 
-  it('a live refresh brings the page of the window the webview follows, as its last page request said; none once it stops following', async () => {
+  it('a live session that grows: its whole state, then what changed, each once the webview drew the last; nothing when nothing changed', async () => {
     const { c, posted, timers } = fakePanel();
     const a = fakeSession('a');
     (a.session as { live: unknown }).live = {};
     c.attach(a.session);
     c.receive({ type: 'ready', shown: 'a' });
-    const lastInit = () => posted.filter((m) => m.type === 'init').at(-1);
+    await settle();
+    const live = () => posted.filter((m) => m.type === 'init' || m.type === 'liveUpdate');
+    a.changed.fire();
+    assert.equal(live().length, 0, 'a change that is no growth (a count, the replay) sends nothing');
+    a.grow();
+    assert.deepEqual(
+      live().map((m) => m.type),
+      ['init'],
+      'the first refresh: the whole state, numbered',
+    );
+    const first = live()[0];
+    assert.equal(first.type === 'init' && first.liveSeq, 1);
+    a.grow();
+    a.grow();
+    timers.advance(LIVE_POST_MS * 3);
+    assert.equal(live().length, 1, 'while the webview draws it, refreshes wait (however long)');
+    c.receive({ type: 'liveDrawn', seq: 7 });
+    assert.equal(live().length, 1, 'a state it was not sent: nothing');
+    c.receive({ type: 'liveDrawn', seq: 1 });
+    assert.equal(live().length, 2, 'drawn: the one owed goes at once');
+    const update = live()[1];
+    assert.ok(update.type === 'liveUpdate' && update.seq === 2);
+    assert.deepEqual(update.patch, { o: { overview: { o: { version: { v: 3 } } } } }, 'only what changed, with the latest state');
+    c.receive({ type: 'liveDrawn', seq: 2 });
+    a.grew.fire();
+    assert.equal(live().length, 2, 'grown with nothing changed: no update');
+    a.grow();
+    assert.equal(live().length, 3, 'idle: at once');
+    c.receive({ type: 'liveResync' });
+    const again = live().at(-1);
+    assert.ok(again?.type === 'init' && again.liveSeq === 4, 'an update the webview could not place: the whole state again');
+    c.receive({ type: 'liveDrawn', seq: 3 });
+    a.grow();
+    assert.equal(live().length, 4, 'the state before it drawn late: still waiting for the whole one');
+  });
+
+  it('a live refresh brings the page of the window the webview follows, as its last page request said; none once it stops following', async () => {
+    const { c, posted } = fakePanel();
+    const a = fakeSession('a');
+    (a.session as { live: unknown }).live = {};
+    c.attach(a.session);
+    c.receive({ type: 'ready', shown: 'a' });
+    const lastInit = liveWebview(posted, c);
     const refresh = () => {
-      timers.advance(LIVE_POST_MS);
-      a.grew.fire();
+      lastInit();
+      a.grow();
     };
     refresh();
     assert.equal(lastInit()?.firstPage, undefined, 'before any page request: nothing to send ahead');
@@ -360,7 +432,7 @@ describe('TimelineController', () => {
   });
 
   it('forgets how the webview followed a session once another is shown', async () => {
-    const { c, posted, timers } = fakePanel();
+    const { c, posted } = fakePanel();
     const a = fakeSession('a');
     const b = fakeSession('b');
     (a.session as { live: unknown }).live = {};
@@ -370,10 +442,10 @@ describe('TimelineController', () => {
     c.receive({ ...pageRequest(1), follow: { window: 'all', widthPx: 900 } });
     await settle();
     c.attach(b.session);
-    timers.advance(LIVE_POST_MS);
-    b.grew.fire();
-    const inits = posted.filter((m) => m.type === 'init');
-    assert.equal(inits.at(-1)?.session.id, 'b');
-    assert.equal(inits.at(-1)?.firstPage, undefined);
+    const lastInit = liveWebview(posted, c);
+    lastInit();
+    b.grow();
+    assert.equal(lastInit()?.session.id, 'b');
+    assert.equal(lastInit()?.firstPage, undefined);
   });
 });

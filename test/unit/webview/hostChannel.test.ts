@@ -22,11 +22,14 @@ function harness(embedded?: StandalonePreview) {
   const listeners: ((e: { data: unknown }) => void)[] = [];
   const toHost: WebviewMessage[] = [];
   const api = { postMessage: (m: unknown) => void toHost.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined };
-  const channel = vscodeChannel(api, embedded, { addEventListener: (_type, h) => void listeners.push(h) });
+  /** What waits for the next frame. */
+  const frame: (() => void)[] = [];
+  const channel = vscodeChannel(api, embedded, { addEventListener: (_type, h) => void listeners.push(h) }, (f) => void frame.push(f));
   const received: HostMessage[] = [];
   channel.onMessage((m) => received.push(m));
   const fromHost = (m: HostMessage) => listeners.forEach((h) => h({ data: m }));
-  return { channel, toHost, received, fromHost };
+  const drawFrame = () => frame.splice(0).forEach((f) => f());
+  return { channel, toHost, received, fromHost, drawFrame };
 }
 
 describe('vscodeChannel (the webview side in VS Code)', () => {
@@ -65,5 +68,34 @@ describe('vscodeChannel (the webview side in VS Code)', () => {
     channel.post(page(3));
     await settle();
     assert.deepEqual(toHost.at(-1), page(3), 'any other host message ends the first view');
+  });
+
+  it('makes an init of each live update, answers the next page from it, says when it was drawn, and asks again when one is missed', async () => {
+    const { channel, toHost, received, fromHost, drawFrame } = harness();
+    fromHost({ ...init('live'), firstPage, liveSeq: 1 });
+    assert.deepEqual(toHost, [], 'drawn only after its frame');
+    drawFrame();
+    assert.deepEqual(toHost, [{ type: 'liveDrawn', seq: 1 }]);
+    const grownWire = { ...(firstPage.page as object), buckets: 12 };
+    const grownPage = { ...firstPage, page: grownWire as never };
+    fromHost({
+      type: 'liveUpdate',
+      seq: 2,
+      patch: { o: { session: { o: { arrivals: { v: 7 } } }, firstPage: { o: { page: { o: { buckets: { v: 12 } } } } } } },
+    });
+    const made = received.at(-1);
+    assert.ok(made?.type === 'init');
+    assert.deepEqual(made, { ...init('live'), session: { id: 'live', arrivals: 7 } as never, firstPage: grownPage, liveSeq: 2 });
+    channel.post(page(5));
+    await settle();
+    assert.deepEqual(received.at(-1), { type: 'page', requestId: 5, page: { ...grownWire, lanes: [{ key: 0 }] } }, 'its page answered here');
+    drawFrame();
+    assert.deepEqual(toHost.at(-1), { type: 'liveDrawn', seq: 2 });
+    const before = received.length;
+    fromHost({ type: 'liveUpdate', seq: 4, patch: { o: {} } });
+    assert.equal(received.length, before, 'an update that does not follow the last: not shown');
+    assert.deepEqual(toHost.at(-1), { type: 'liveResync' }, 'the whole state asked for');
+    drawFrame();
+    assert.deepEqual(toHost.at(-1), { type: 'liveResync' }, 'nothing drawn to say');
   });
 });
