@@ -10,66 +10,18 @@
  *
  * The container framing (header, blocks, sync markers) is parsed here so that a damaged block
  * is reported with its byte offset and skipped — reading resumes at the next sync marker —
- * while the records are decoded by avsc (`Type.decode`) from the writer's schema in the header.
+ * while the records are decoded by avsc (`Type.decode`) from the writer's schema in the header —
+ * or, when that schema is exactly one of Google's two fixed ones, by a reader of their bytes
+ * (avroFixedLayout.ts), which leaves to avsc every block it does not read with certainty.
  */
 import { open } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
-import { Type, types as avroTypes } from 'avsc';
+import { Type } from 'avsc';
+import './avscBounds';
 import { CaptureEntry, RecordEntry, ReceivedMessage, parseRfc3339 } from './captureRecord';
 import { DataText, rowToRecord } from './bigQueryRows';
-
-/**
- * avsc reads a map's or an array's entries as many times as the count before them says, and a
- * read past the data fails silently only at the end (its design: see Tap in avsc's utils.js). A
- * damaged count in a block whose sync marker is intact (one flipped byte, found by the reader
- * fuzz test) then loops for up to 2^53 entries: the replay never ends. Every entry takes at
- * least one byte, so a count above the bytes left is damage: the record is marked invalid
- * (the tap past its end) and the block's decode reports it as such.
- */
-interface AvroTap {
-  buf: Buffer;
-  pos: number;
-  readLong(): number;
-  skipLong(): void;
-  readString(): string;
-}
-interface AvroCollection {
-  valuesType?: { _read(tap: AvroTap): unknown };
-  itemsType?: { _read(tap: AvroTap): unknown };
-}
-function entryCount(tap: AvroTap): number {
-  let n = tap.readLong();
-  if (n < 0) {
-    n = -n;
-    tap.skipLong();
-  }
-  if (n > tap.buf.length - tap.pos) {
-    tap.pos = tap.buf.length + 1;
-    return 0;
-  }
-  return n;
-}
-const mapProto = avroTypes.MapType.prototype as unknown as { _read(this: AvroCollection, tap: AvroTap): unknown };
-mapProto._read = function (tap) {
-  const values = this.valuesType!;
-  const val: Record<string, unknown> = {};
-  for (let n = entryCount(tap); n; n = entryCount(tap)) {
-    while (n--) {
-      const key = tap.readString();
-      val[key] = values._read(tap);
-    }
-  }
-  return val;
-};
-const arrayProto = avroTypes.ArrayType.prototype as unknown as { _read(this: AvroCollection, tap: AvroTap): unknown };
-arrayProto._read = function (tap) {
-  const items = this.itemsType!;
-  const val: unknown[] = [];
-  for (let n = entryCount(tap); n; n = entryCount(tap)) {
-    while (n--) val.push(items._read(tap));
-  }
-  return val;
-};
+import { fixedLayout } from './avroFixedLayout';
+import { AvroScan, FixedLayoutEntries } from './avroFixedEntries';
 
 /** `Obj` and version 1: the first four bytes of every Avro object container file. */
 export function isAvro(head: Uint8Array): boolean {
@@ -174,6 +126,16 @@ interface Header {
   readonly codec: string;
   readonly sync: Buffer;
   readonly reading: FieldReading;
+  /** Reads the blocks of a file whose schema is one of Google's fixed ones (undefined: avsc reads them all). */
+  readonly fixed: FixedLayoutEntries | undefined;
+}
+
+/** How a parser reads records. */
+export interface AvroParseOptions {
+  /** Read blocks of Google's fixed schemas without avsc (default true; false reads every block with avsc). */
+  readonly fixedLayouts?: boolean;
+  /** What a replay sequences by: records of fixed-layout blocks then come as scanned entries (see avroFixedEntries.ts). */
+  readonly scan?: AvroScan;
 }
 
 /**
@@ -213,6 +175,7 @@ export class AvroArchiveParser {
     private readonly label: string,
     /** Clock for records that carry no time (data-only files). */
     untimedClock: number,
+    private readonly parseOptions: AvroParseOptions = {},
   ) {
     this.untimedClock = untimedClock;
   }
@@ -220,6 +183,12 @@ export class AvroArchiveParser {
   /** The archive kind, once the header is read. */
   get kind(): AvroArchiveKind | undefined {
     return this.header?.reading.kind;
+  }
+
+  /** Blocks read so far without avsc, and with it. */
+  get blockCounts(): { fixed: number; avsc: number } {
+    const f = this.header?.fixed;
+    return { fixed: f?.fastBlocks ?? 0, avsc: f?.avscBlocks ?? 0 };
   }
 
   push(chunk: Buffer): CaptureEntry[] {
@@ -341,8 +310,9 @@ export class AvroArchiveParser {
     }
     let type: Type;
     let resolver: Header['resolver'];
+    let writer: Type;
     try {
-      const writer = Type.forSchema(schema as never);
+      writer = Type.forSchema(schema as never);
       // Read without the subscription name: one string less per record for the collector.
       const s = schema as { fields: { name: string }[] };
       type = Type.forSchema({ ...s, fields: s.fields.filter((f) => f.name !== 'subscription_name') } as never);
@@ -350,7 +320,9 @@ export class AvroArchiveParser {
     } catch (e) {
       throw new AvroArchiveError(`its Avro schema is not valid (${(e as Error).message})`, SCHEMA_NEXT_STEP);
     }
-    return { header: { type, resolver, codec, sync, reading }, end: p + 16 };
+    const layout = this.parseOptions.fixedLayouts === false ? undefined : fixedLayout(writer);
+    const fixed = layout && new FixedLayoutEntries(layout, this.file, this.label, this.untimedClock, this.parseOptions.scan);
+    return { header: { type, resolver, codec, sync, reading, fixed }, end: p + 16 };
   }
 
   /** Reads the block at `pos` into `out`; the position after it, or undefined to wait for more bytes. */
@@ -393,7 +365,8 @@ export class AvroArchiveParser {
       this.records += count;
       return end;
     }
-    this.decodeRecords(data, count, at, out);
+    if (h.fixed?.block(data, count, this.records + 1, out)) this.records += count;
+    else this.decodeRecords(data, count, at, out);
     return end;
   }
 

@@ -20,6 +20,7 @@ import { CaptureEntry, parseEntry } from './captureRecord';
 import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip, streamChunks } from './captureSource';
 import { JsonArraySplitter, LineSplitter, MAX_RECORD_BYTES, RawRecord, Splitter } from './captureSplitters';
 import { AvroArchiveError, AvroArchiveParser, isAvro } from './avroArchive';
+import type { AvroScan } from './avroFixedEntries';
 import { archiveLabel, textEntries, UNTIMED_CLOCK, untimedArchiveNote } from './textArchive';
 
 export type CaptureFormat = 'jsonl' | 'array' | 'pull' | 'avro' | 'text' | 'empty';
@@ -63,6 +64,11 @@ export class CaptureReader {
    * filled by `open` for text archives, and once the Avro header is read for Avro archives.
    */
   readonly notes: string[] = [];
+  /**
+   * Set by a replay before reading: an Avro archive's records then come as entries that carry
+   * what it sequences by (see avroFixedEntries.ts), their records decoded only when kept and asked for.
+   */
+  avroScan: AvroScan | undefined;
   private fh: FileHandle | undefined;
   private opened = false;
   private raw: ChunkReader | undefined;
@@ -238,7 +244,7 @@ export class CaptureReader {
 
   /** An Avro archive's entries, a batch per chunk read. Closes the file when done. */
   private async *avroBatches(options: ReadOptions): AsyncGenerator<CaptureEntry[]> {
-    const parser = new AvroArchiveParser(this.index, archiveLabel(this.path, this.stream !== undefined), UNTIMED_CLOCK);
+    const parser = new AvroArchiveParser(this.index, archiveLabel(this.path, this.stream !== undefined), UNTIMED_CLOCK, { scan: this.avroScan });
     try {
       let chunk: Buffer | undefined = this.head;
       this.head = Buffer.alloc(0);
