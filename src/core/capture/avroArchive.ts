@@ -19,8 +19,10 @@ import { inflateRawSync } from 'node:zlib';
 import { Type } from 'avsc';
 import './avscBounds';
 import { CaptureEntry, RecordEntry, ReceivedMessage, parseRfc3339 } from './captureRecord';
-import { DataText, rowToRecord } from './bigQueryRows';
+import { rowToRecord } from './bigQueryRows';
+import { AvroArchiveError, AvroArchiveKind, archiveSchema, FieldReading, HEADER_NEXT_STEP, SCHEMA_NEXT_STEP } from './avroArchiveSchema';
 import { fixedLayout } from './avroFixedLayout';
+import { topicSchemaRecord, topicSchemaType } from './avroTopicRecords';
 import { AvroScan, FixedLayoutEntries } from './avroFixedEntries';
 
 /** `Obj` and version 1: the first four bytes of every Avro object container file. */
@@ -40,89 +42,15 @@ export async function sniffAvro(path: string): Promise<boolean> {
   }
 }
 
+export { AvroArchiveError, archiveSchema, type AvroArchiveKind } from './avroArchiveSchema';
+
 /** The longest block read (a block is held whole to decode it): Pub/Sub writes far smaller ones. */
 const MAX_BLOCK_BYTES = 256 << 20;
 
-/** What to do about a schema that is not a Pub/Sub archive's. */
-const SCHEMA_NEXT_STEP =
-  "open the files a Cloud Storage or BigQuery subscription wrote (avro-tools getschema FILE prints a file's schema), or convert this one to JSON Lines of Pub/Sub messages";
-/** What to do about a header that is cut off or damaged. */
-const HEADER_NEXT_STEP = 'check the file is complete (copy it again from the bucket)';
-
-/** A file-level problem: the header or schema is not what a Pub/Sub archive has. */
-export class AvroArchiveError extends Error {
-  constructor(
-    message: string,
-    /** What to do, when the message does not say it already. */
-    readonly nextStep?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Which kind of archive the schema says the file is. */
-export type AvroArchiveKind = 'with-metadata' | 'data-only';
-
-interface FieldReading {
-  readonly kind: AvroArchiveKind;
-  /** How a `data` field of Avro type string is read (BigQuery STRING column: text). */
-  readonly dataText: DataText;
-}
-
-/**
- * Checks the writer's schema against the documented ones (field names and types; the record's
- * name is not checked, BigQuery names its own) and says how to read it, or throws why not.
- */
-export function archiveSchema(schema: unknown): FieldReading {
-  const s = schema as { type?: unknown; fields?: { name: string; type: unknown }[] };
-  if (typeof s !== 'object' || s === null || s.type !== 'record' || !Array.isArray(s.fields)) {
-    throw new AvroArchiveError(`its Avro schema is ${describeSchema(schema)}, not a record of Pub/Sub messages`, SCHEMA_NEXT_STEP);
-  }
-  const fields = new Map(s.fields.map((f) => [f.name, f.type]));
-  const expected =
-    'a Cloud Storage subscription writes {data: bytes} or, with write_metadata, {subscription_name: string, message_id: string, publish_time: long (timestamp-micros), attributes: map<string>, data: bytes}; a BigQuery table export has the same columns';
-  const wrong = (name: string, want: string) =>
-    new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`, SCHEMA_NEXT_STEP);
-  if (!fields.has('data')) {
-    throw new AvroArchiveError(
-      `its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`,
-      SCHEMA_NEXT_STEP,
-    );
-  }
-  const dataType = base(fields.get('data'));
-  if (dataType !== 'bytes' && dataType !== 'string') throw wrong('data', 'bytes (or string)');
-  if (!fields.has('message_id')) return { kind: 'data-only', dataText: 'text' };
-  if (base(fields.get('message_id')) !== 'string') throw wrong('message_id', 'string');
-  const pt = base(fields.get('publish_time'));
-  if (pt !== 'long' && pt !== 'string') throw wrong('publish_time', 'long (timestamp-micros)');
-  if (fields.has('attributes')) {
-    const at = fields.get('attributes');
-    const b = base(at);
-    if (b !== 'string' && b !== 'map') throw wrong('attributes', 'map<string> (or a JSON string)');
-  }
-  return { kind: 'with-metadata', dataText: 'text' };
-}
-
-/** The base type name of a field type, a nullable union's non-null branch included. */
-function base(t: unknown): string | undefined {
-  if (Array.isArray(t)) {
-    const branches = t.filter((b) => b !== 'null');
-    return branches.length === 1 ? base(branches[0]) : undefined;
-  }
-  if (typeof t === 'string') return t;
-  if (typeof t === 'object' && t !== null) return base((t as { type?: unknown }).type);
-  return undefined;
-}
-
-function describeSchema(s: unknown): string {
-  const text = JSON.stringify(s) ?? String(s);
-  return text.length > 80 ? text.slice(0, 79) + '…' : text;
-}
-
 interface Header {
   readonly type: Type;
-  /** Reads the writer's records into `type`, skipping what is not needed (subscription_name). */
-  readonly resolver: ReturnType<Type['createResolver']>;
+  /** Reads the writer's records into `type`, skipping what is not needed (subscription_name); none: `type` is the writer's. */
+  readonly resolver?: ReturnType<Type['createResolver']>;
   readonly codec: string;
   readonly sync: Buffer;
   readonly reading: FieldReading;
@@ -178,6 +106,12 @@ export class AvroArchiveParser {
     private readonly parseOptions: AvroParseOptions = {},
   ) {
     this.untimedClock = untimedClock;
+  }
+
+  /** Whether the archive's records carry no ids or times (known once the header is read). */
+  get untimed(): boolean | undefined {
+    const r = this.header?.reading;
+    return r && (r.kind === 'data-only' || (r.kind === 'topic-schema' && !r.metadata));
   }
 
   /** The archive kind, once the header is read. */
@@ -313,6 +247,7 @@ export class AvroArchiveParser {
     let writer: Type;
     try {
       writer = Type.forSchema(schema as never);
+      if (reading.kind === 'topic-schema') return { header: { type: topicSchemaType(schema), codec, sync, reading, fixed: undefined }, end: p + 16 };
       // Read without the subscription name: one string less per record for the collector.
       const s = schema as { fields: { name: string }[] };
       type = Type.forSchema({ ...s, fields: s.fields.filter((f) => f.name !== 'subscription_name') } as never);
@@ -401,6 +336,14 @@ export class AvroArchiveParser {
   private entry(v: Record<string, unknown>, at: number): CaptureEntry {
     const line = ++this.records;
     const h = this.header as Header;
+    if (h.reading.kind === 'topic-schema') {
+      const rm = topicSchemaRecord(v, h.reading.metadata, `${this.label}#${line}`);
+      if (typeof rm === 'string')
+        return { file: this.file, line, offset: -1, length: 0, time: NaN, invalid: `${rm} (Avro record ${line}, block at byte ${at})` };
+      const pt = v.publish_time;
+      const time = !h.reading.metadata ? this.untimedClock : typeof pt === 'number' ? pt / 1000 : parseRfc3339(rm.message.publishTime as string);
+      return new RecordEntry(this.file, line, -1, 0, time, rm);
+    }
     if (h.reading.kind === 'data-only') {
       const d = v.data;
       const data = Buffer.isBuffer(d) ? d.toString('base64') : typeof d === 'string' ? Buffer.from(d, 'utf8').toString('base64') : undefined;
@@ -410,7 +353,7 @@ export class AvroArchiveParser {
     // Bytes are encoded here (rowToRecord has no Buffer: see there).
     const bytes = v.data;
     if (Buffer.isBuffer(bytes)) v.data = undefined;
-    const rm = rowToRecord(v, h.reading.dataText);
+    const rm = rowToRecord(v, 'text');
     if (typeof rm !== 'string' && Buffer.isBuffer(bytes)) rm.message.data = bytes.toString('base64');
     if (typeof rm === 'string') return { file: this.file, line, offset: -1, length: 0, time: NaN, invalid: `${rm} (Avro record ${line}, block at byte ${at})` };
     const pt = v.publish_time;

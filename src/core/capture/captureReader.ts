@@ -257,9 +257,9 @@ export class CaptureReader {
         } catch (e) {
           throw this.avroError(e);
         }
-        if (!noted && parser.kind !== undefined) {
+        if (!noted && parser.untimed !== undefined) {
           noted = true;
-          if (parser.kind === 'data-only') this.notes.push(untimedArchiveNote(this.label, 'avro'));
+          if (parser.untimed) this.notes.push(untimedArchiveNote(this.label, 'avro'));
         }
         if (batch.length) yield batch;
         try {
