@@ -209,3 +209,119 @@ export function fnvBase64(h: number, b: Uint8Array, s: number, e: number): numbe
   h = Math.imul(h ^ (rest === 2 ? BASE64[(v >>> 6) & 63] : PAD), PRIME);
   return Math.imul(h ^ PAD, PRIME);
 }
+
+/** The attribute names a replay reads, by slot. */
+const KEY = 0;
+const SEQ = 1;
+const SENT = 2;
+const ORDERING_KEY = 3;
+const ORDERING_KEY_2 = 4;
+const SLOTS = 5;
+const PROTO = Uint8Array.from('__proto__', (c) => c.charCodeAt(0));
+
+/** FNV-1a over ASCII bytes (each its own UTF-16 unit), continuing from `h`: `fnv` of their text. */
+function fnvBytes(h: number, b: Uint8Array, s: number, e: number): number {
+  for (let k = s; k < e; k++) h = Math.imul(h ^ b[k], PRIME);
+  return h;
+}
+
+function fnvText(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), PRIME);
+  return h;
+}
+
+function isAscii(b: Uint8Array, s: number, e: number): boolean {
+  for (let k = s; k < e; k++) if (b[k] > 0x7f) return false;
+  return true;
+}
+
+function sameBytes(b: Uint8Array, s: number, e: number, want: Uint8Array): boolean {
+  if (e - s !== want.length) return false;
+  for (let k = 0; k < want.length; k++) if (b[s + k] !== want[k]) return false;
+  return true;
+}
+
+/**
+ * What a replay reads of a record's attributes map, straight from its bytes: the values of the
+ * names it asks for (by slot) and the map's part of the content hash (contentHash's sum over
+ * name/value pairs). It declines — the record is then read whole — when the map could read
+ * otherwise as an object (a name given twice, `__proto__`).
+ */
+export class AttributeSpans {
+  readonly s = new Int32Array(SLOTS);
+  readonly e = new Int32Array(SLOTS);
+  /** Whether a slot's value has bytes beyond ASCII (its text is then decoded as UTF-8). */
+  readonly high = new Uint8Array(SLOTS);
+  sum = 0;
+  private readonly want: (Uint8Array | undefined)[];
+  private names = new Int32Array(32);
+
+  /** `key`, `seq`, `sent`: the attribute names asked for (ASCII; others are never asked for here). */
+  constructor(key: string | undefined, seq: string | undefined, sent: string | undefined) {
+    const bytes = (n: string | undefined) => (n === undefined ? undefined : Uint8Array.from(n, (c) => c.charCodeAt(0)));
+    this.want = [bytes(key), bytes(seq), bytes(sent), bytes('ordering_key'), bytes('orderingKey')];
+  }
+
+  /** Whether slot `k` names an attribute the map has. */
+  has(k: number): boolean {
+    return this.s[k] >= 0;
+  }
+
+  /** Reads the map at p (laid out already); false when it declines. */
+  read(b: Buffer, p: number): boolean {
+    this.s.fill(-1);
+    let sum = 0;
+    let count = 0;
+    const end = b.length;
+    for (;;) {
+      let n = long(b, p, end);
+      p = cursor;
+      if (n === 0) break;
+      if (n < 0) {
+        n = -n;
+        long(b, p, end);
+        p = cursor;
+      }
+      while (n--) {
+        const ke = skipBytes(b, p, end);
+        const ks = cursor;
+        const ve = skipBytes(b, ke, end);
+        const vs = cursor;
+        p = ve;
+        if (sameBytes(b, ks, ke, PROTO)) return false;
+        const asciiName = isAscii(b, ks, ke);
+        const nameHash = asciiName ? fnvBytes(SEED_HASH, b, ks, ke) : fnvText(SEED_HASH, utf8(b, ks, ke));
+        for (let i = 0; i < count; i++) if (this.names[i] === nameHash) return false;
+        if (count === this.names.length) this.names = Int32Array.from({ length: count * 2 }, (_, i) => this.names[i] ?? 0);
+        this.names[count++] = nameHash;
+        const asciiValue = isAscii(b, vs, ve);
+        const h = Math.imul(nameHash ^ 0x10000, PRIME);
+        sum = (sum + (asciiValue ? fnvBytes(h, b, vs, ve) : fnvText(h, utf8(b, vs, ve)))) | 0;
+        if (!asciiName) continue;
+        for (let k = 0; k < SLOTS; k++) {
+          const w = this.want[k];
+          if (w !== undefined && sameBytes(b, ks, ke, w)) {
+            this.s[k] = vs;
+            this.e[k] = ve;
+            this.high[k] = asciiValue ? 0 : 1;
+          }
+        }
+      }
+    }
+    this.sum = sum;
+    return true;
+  }
+
+  /** The slot holding the ordering key as rowToRecord reads it (`ordering_key`, else `orderingKey`), or -1. */
+  orderingKeySlot(): number {
+    return this.has(ORDERING_KEY) ? ORDERING_KEY : this.has(ORDERING_KEY_2) ? ORDERING_KEY_2 : -1;
+  }
+
+  /** FNV-1a of slot k's value text, continuing from h. */
+  hashValue(h: number, b: Buffer, k: number): number {
+    return this.high[k] ? fnvText(h, utf8(b, this.s[k], this.e[k])) : fnvBytes(h, b, this.s[k], this.e[k]);
+  }
+}
+
+const SEED_HASH = 0x811c9dc5 | 0;
+export const ATTRIBUTE_SLOTS = { KEY, SEQ, SENT } as const;

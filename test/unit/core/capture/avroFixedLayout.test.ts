@@ -97,7 +97,11 @@ const recArb: fc.Arbitrary<Rec> = fc.record({
   attributes: fc.array(
     fc.tuple(
       fc.oneof(fc.constantFrom('n', 'ordering_key', 'k'), hostile),
-      fc.oneof(fc.integer({ min: 0, max: 9 }).map(String), fc.constantFrom('acct-1', 'acct-2', ''), hostile),
+      fc.oneof(
+        fc.integer({ min: 0, max: 9 }).map(String),
+        fc.constantFrom('acct-1', 'acct-2', '', '70000', '4294967296', '9007199254740993', '-1', '007', '1e3'),
+        hostile,
+      ),
     ),
     { maxLength: 40 },
   ),
