@@ -194,6 +194,37 @@ describe('Avro fixed layouts', () => {
     assert.equal(fixedLayout(Type.forSchema({ ...GCS_WITH_METADATA_SCHEMA, fields: extra } as never)), undefined);
   });
 
+  it('reads a big block of records with many attributes, map blocks of every kind, as avsc does', () => {
+    const records: Rec[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const attributes: [string, string][] = [
+        ['ordering_key', `acct-${i % 7}`],
+        ['n', String(Math.floor(i / 7) + 1)],
+      ];
+      for (let a = 0; a < (i % 5 === 0 ? 150 : 3); a++) attributes.push([`attr-${a}-é`, `value ${a} ${'x'.repeat(a % 13)}`]);
+      records.push({
+        sub: 'projects/p/subscriptions/s',
+        id: String(100_000 + i),
+        micros: 1_796_117_400_000_000 + i * 137,
+        attributes,
+        data: Buffer.from(`{"i":${i}}`),
+        split: 1 + (i % 40),
+        sized: i % 2 === 0,
+      });
+    }
+    for (const codec of ['null', 'deflate'] as const) {
+      const bytes = container(GCS_WITH_METADATA_SCHEMA, codec, [records.map((r) => record(r, false))]);
+      const options = OPTIONS[0];
+      const reference = parse(bytes, 1 << 16, { fixedLayouts: false });
+      const scanned = parse(bytes, 1 << 16, { scan: { options, keep: true } });
+      assert.ok(typeof reference !== 'string' && typeof scanned !== 'string');
+      assert.equal(scanned.parser.blockCounts.fixed, 1);
+      assert.equal(reference.entries.length, 3000);
+      assert.deepEqual(scanned.entries.map(view), reference.entries.map(view));
+      assert.deepEqual(replay(scanned.entries, options), replay(reference.entries, options));
+    }
+  });
+
   it('reads random and damaged archives into the entries avsc reads, whole records or scanned, and replays them alike', () => {
     let fixed = 0;
     let avsc = 0;
