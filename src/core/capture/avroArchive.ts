@@ -6,7 +6,9 @@
  *     publish_time timestamp-micros, attributes map<string>, data bytes) or without it
  *     (`com.google.pubsub.PubsubMessage`: data bytes only);
  *   - a BigQuery subscription's table exported as Avro (the same columns; attributes a JSON
- *     string, nullable columns as unions with null).
+ *     string, nullable columns as unions with null);
+ *   - records of the topic's schema (a Cloud Storage subscription with `use_topic_schema`), with
+ *     or without write_metadata's fields (avroArchiveSchema.ts tells which; avroTopicRecords.ts).
  *
  * The container framing (header, blocks, sync markers) is parsed here so that a damaged block
  * is reported with its byte offset and skipped — reading resumes at the next sync marker —
