@@ -12,8 +12,13 @@ import {
   bigQueryJsonRow,
   encodeAvro,
   GCS_DATA_ONLY_SCHEMA,
+  GCS_TOPIC_SCHEMA_WITH_METADATA,
   GCS_WITH_METADATA_SCHEMA,
   gcsRecord,
+  gcsTopicRecord,
+  TOPIC_SCHEMA,
+  topicFields,
+  topicTrades,
   scenario,
   splitKey,
   SUBSCRIPTION,
@@ -59,6 +64,11 @@ async function main(): Promise<void> {
   write('split/orders-2026-12-01T09:30:00+00:00_a1.avro', await encodeAvro(GCS_WITH_METADATA_SCHEMA, a.map(gcsRecord)));
   write('split/orders-2026-12-01T09:30:00+00:00_b2.avro', await encodeAvro(GCS_WITH_METADATA_SCHEMA, b.map(gcsRecord)));
 
+  const trades = topicTrades();
+  write('gcs-topic-schema.avro', await encodeAvro(GCS_TOPIC_SCHEMA_WITH_METADATA, trades.map(gcsTopicRecord), { blockSize: 256, exactLongs: true }));
+  write('gcs-topic-schema-no-metadata.avro', await encodeAvro(TOPIC_SCHEMA, trades.map(topicFields), { exactLongs: true }));
+
+  // write_metadata's message_id of another type: neither a Pub/Sub archive nor a topic schema's records with metadata.
   write(
     'bad/wrong-schema.avro',
     await encodeAvro(
@@ -66,11 +76,12 @@ async function main(): Promise<void> {
         type: 'record',
         name: 'Order',
         fields: [
-          { name: 'order_id', type: 'string' },
+          { name: 'message_id', type: 'long' },
+          { name: 'publish_time', type: 'long' },
           { name: 'qty', type: 'int' },
         ],
       },
-      [{ order_id: 'x', qty: 1 }],
+      [{ message_id: 1, publish_time: 0, qty: 1 }],
     ),
   );
   // The second block's sync marker damaged: its records are lost, the others read.

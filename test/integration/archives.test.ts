@@ -239,7 +239,7 @@ describe('Pub/Sub archives', function () {
     assert.equal(errors.length, 1, errors.join('\n'));
     assert.match(
       errors[0],
-      /^SeqScope: .*wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field.*\. Next: open the files a Cloud Storage or BigQuery subscription wrote/,
+      /^SeqScope: .*wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema's field "message_id" is "long", expected string.*\. Next: open the files a Cloud Storage or BigQuery subscription wrote/,
     );
     assert.equal(api.manager.all.length, before);
     // The copies' folder (learnt from a session that has one) holds nothing of this window's.

@@ -4,6 +4,7 @@
  * scripts/write-archive-fixtures.ts (the checked-in fixtures) and the archive benchmark.
  */
 import { streams } from 'avsc';
+import { topicSchemaType } from '../../src/core/capture/avroTopicRecords';
 
 /** Cloud Storage subscription, Avro output, write_metadata disabled (Google's docs, verbatim). */
 export const GCS_DATA_ONLY_SCHEMA = {
@@ -92,10 +93,15 @@ export function bigQueryJsonRow(m: ArchiveMessage): string {
 }
 
 /** An Avro object container file of `records`, with a fixed sync marker so the bytes are reproducible. */
-export function encodeAvro(schema: object, records: readonly object[], o: { blockSize?: number; codec?: 'null' | 'deflate' } = {}): Promise<Buffer> {
+export function encodeAvro(
+  schema: object,
+  records: readonly object[],
+  o: { blockSize?: number; codec?: 'null' | 'deflate'; exactLongs?: boolean } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const enc = new streams.BlockEncoder(
-      schema as never,
+      // Longs beyond 2^53 are written from decimal strings (as SeqScope reads them).
+      (o.exactLongs ? topicSchemaType(schema) : schema) as never,
       {
         blockSize: o.blockSize ?? 65536,
         codec: o.codec ?? 'null',
@@ -148,4 +154,88 @@ export function splitKey(): [ArchiveMessage[], ArchiveMessage[]] {
     [m(1), m(2), m(5), m(6)],
     [m(3), m(4)],
   ];
+}
+
+/**
+ * A topic's Avro schema, as a schema topic's publisher writes records of it: a `long` beyond
+ * 2^53 (`venue_ts_ns`), an enum and a nullable field among its fields.
+ */
+export const TOPIC_SCHEMA = {
+  type: 'record',
+  name: 'Trade',
+  namespace: 'com.example.md',
+  fields: [
+    { name: 'channel', type: 'string' },
+    { name: 'seq', type: 'long' },
+    { name: 'price', type: 'double' },
+    { name: 'side', type: { type: 'enum', name: 'Side', symbols: ['BUY', 'SELL'] } },
+    { name: 'venue_ts_ns', type: 'long' },
+    { name: 'note', type: ['null', 'string'], default: null },
+  ],
+};
+
+/**
+ * A Cloud Storage subscription's Avro output with use_topic_schema and write_metadata: the topic
+ * schema's fields with write_metadata's beside them (put first here: the docs say "additional
+ * fields" and not where; SeqScope reads them anywhere).
+ */
+export const GCS_TOPIC_SCHEMA_WITH_METADATA = {
+  ...TOPIC_SCHEMA,
+  fields: [...GCS_WITH_METADATA_SCHEMA.fields.filter((f) => f.name !== 'data'), ...TOPIC_SCHEMA.fields],
+};
+
+/** One record of the topic schema, published under id `id` at `us` (microseconds). */
+export interface TopicTrade {
+  readonly id: string;
+  readonly us: number;
+  readonly channel: string;
+  readonly seq: number;
+  readonly price: number;
+  readonly side: 'BUY' | 'SELL';
+  /** Nanoseconds, beyond 2^53: a decimal string. */
+  readonly venueTsNs: string;
+  readonly note: string | null;
+}
+
+/**
+ * Channel A numbers 1 2 4 5 (3 never published), channel B 1 2, number 2 of B delivered twice
+ * (the same message id: a redelivery). Ordered by the ordering key = channel.
+ */
+export function topicTrades(): TopicTrade[] {
+  const t = (id: string, s: number, channel: string, seq: number, side: 'BUY' | 'SELL', note: string | null = null): TopicTrade => ({
+    id,
+    us: T0_US + Math.round(s * 1_000_000),
+    channel,
+    seq,
+    price: 101.25 + seq / 4,
+    side,
+    // The venue's time of the trade: the same in every copy of a message.
+    venueTsNs: String(1_796_117_400_000_000_000n + BigInt(id) * 1_000_003n),
+    note,
+  });
+  return [
+    t('5001', 0, 'A', 1, 'BUY'),
+    t('6001', 0.25, 'B', 1, 'SELL', 'opening'),
+    t('5002', 0.5, 'A', 2, 'SELL'),
+    t('6002', 0.75, 'B', 2, 'BUY'),
+    t('6002', 1, 'B', 2, 'BUY'),
+    t('5004', 1.5, 'A', 4, 'BUY'),
+    t('5005', 2, 'A', 5, 'SELL'),
+  ];
+}
+
+/** The topic schema's fields of a trade. */
+export function topicFields(m: TopicTrade): Record<string, unknown> {
+  return { channel: m.channel, seq: m.seq, price: m.price, side: m.side, venue_ts_ns: m.venueTsNs, note: m.note };
+}
+
+/** A use_topic_schema record with write_metadata's fields (the ordering key among the attributes). */
+export function gcsTopicRecord(m: TopicTrade): Record<string, unknown> {
+  return {
+    subscription_name: SUBSCRIPTION,
+    message_id: m.id,
+    publish_time: m.us,
+    attributes: { ordering_key: m.channel },
+    ...topicFields(m),
+  };
 }

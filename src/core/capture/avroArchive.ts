@@ -6,70 +6,26 @@
  *     publish_time timestamp-micros, attributes map<string>, data bytes) or without it
  *     (`com.google.pubsub.PubsubMessage`: data bytes only);
  *   - a BigQuery subscription's table exported as Avro (the same columns; attributes a JSON
- *     string, nullable columns as unions with null).
+ *     string, nullable columns as unions with null);
+ *   - records of the topic's schema (a Cloud Storage subscription with `use_topic_schema`), with
+ *     or without write_metadata's fields (avroArchiveSchema.ts tells which; avroTopicRecords.ts).
  *
  * The container framing (header, blocks, sync markers) is parsed here so that a damaged block
  * is reported with its byte offset and skipped — reading resumes at the next sync marker —
- * while the records are decoded by avsc (`Type.decode`) from the writer's schema in the header.
+ * while the records are decoded by avsc (`Type.decode`) from the writer's schema in the header —
+ * or, when that schema is exactly one of Google's two fixed ones, by a reader of their bytes
+ * (avroFixedLayout.ts), which leaves to avsc every block it does not read with certainty.
  */
 import { open } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
-import { Type, types as avroTypes } from 'avsc';
+import { Type } from 'avsc';
+import './avscBounds';
 import { CaptureEntry, RecordEntry, ReceivedMessage, parseRfc3339 } from './captureRecord';
-import { DataText, rowToRecord } from './bigQueryRows';
-
-/**
- * avsc reads a map's or an array's entries as many times as the count before them says, and a
- * read past the data fails silently only at the end (its design: see Tap in avsc's utils.js). A
- * damaged count in a block whose sync marker is intact (one flipped byte, found by the reader
- * fuzz test) then loops for up to 2^53 entries: the replay never ends. Every entry takes at
- * least one byte, so a count above the bytes left is damage: the record is marked invalid
- * (the tap past its end) and the block's decode reports it as such.
- */
-interface AvroTap {
-  buf: Buffer;
-  pos: number;
-  readLong(): number;
-  skipLong(): void;
-  readString(): string;
-}
-interface AvroCollection {
-  valuesType?: { _read(tap: AvroTap): unknown };
-  itemsType?: { _read(tap: AvroTap): unknown };
-}
-function entryCount(tap: AvroTap): number {
-  let n = tap.readLong();
-  if (n < 0) {
-    n = -n;
-    tap.skipLong();
-  }
-  if (n > tap.buf.length - tap.pos) {
-    tap.pos = tap.buf.length + 1;
-    return 0;
-  }
-  return n;
-}
-const mapProto = avroTypes.MapType.prototype as unknown as { _read(this: AvroCollection, tap: AvroTap): unknown };
-mapProto._read = function (tap) {
-  const values = this.valuesType!;
-  const val: Record<string, unknown> = {};
-  for (let n = entryCount(tap); n; n = entryCount(tap)) {
-    while (n--) {
-      const key = tap.readString();
-      val[key] = values._read(tap);
-    }
-  }
-  return val;
-};
-const arrayProto = avroTypes.ArrayType.prototype as unknown as { _read(this: AvroCollection, tap: AvroTap): unknown };
-arrayProto._read = function (tap) {
-  const items = this.itemsType!;
-  const val: unknown[] = [];
-  for (let n = entryCount(tap); n; n = entryCount(tap)) {
-    while (n--) val.push(items._read(tap));
-  }
-  return val;
-};
+import { rowToRecord } from './bigQueryRows';
+import { AvroArchiveError, AvroArchiveKind, archiveSchema, FieldReading, HEADER_NEXT_STEP, SCHEMA_NEXT_STEP } from './avroArchiveSchema';
+import { fixedLayout } from './avroFixedLayout';
+import { topicSchemaRecord, topicSchemaType } from './avroTopicRecords';
+import { AvroScan, FixedLayoutEntries } from './avroFixedEntries';
 
 /** `Obj` and version 1: the first four bytes of every Avro object container file. */
 export function isAvro(head: Uint8Array): boolean {
@@ -88,92 +44,28 @@ export async function sniffAvro(path: string): Promise<boolean> {
   }
 }
 
+export { AvroArchiveError, archiveSchema, type AvroArchiveKind } from './avroArchiveSchema';
+
 /** The longest block read (a block is held whole to decode it): Pub/Sub writes far smaller ones. */
 const MAX_BLOCK_BYTES = 256 << 20;
 
-/** What to do about a schema that is not a Pub/Sub archive's. */
-const SCHEMA_NEXT_STEP =
-  "open the files a Cloud Storage or BigQuery subscription wrote (avro-tools getschema FILE prints a file's schema), or convert this one to JSON Lines of Pub/Sub messages";
-/** What to do about a header that is cut off or damaged. */
-const HEADER_NEXT_STEP = 'check the file is complete (copy it again from the bucket)';
-
-/** A file-level problem: the header or schema is not what a Pub/Sub archive has. */
-export class AvroArchiveError extends Error {
-  constructor(
-    message: string,
-    /** What to do, when the message does not say it already. */
-    readonly nextStep?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Which kind of archive the schema says the file is. */
-export type AvroArchiveKind = 'with-metadata' | 'data-only';
-
-interface FieldReading {
-  readonly kind: AvroArchiveKind;
-  /** How a `data` field of Avro type string is read (BigQuery STRING column: text). */
-  readonly dataText: DataText;
-}
-
-/**
- * Checks the writer's schema against the documented ones (field names and types; the record's
- * name is not checked, BigQuery names its own) and says how to read it, or throws why not.
- */
-export function archiveSchema(schema: unknown): FieldReading {
-  const s = schema as { type?: unknown; fields?: { name: string; type: unknown }[] };
-  if (typeof s !== 'object' || s === null || s.type !== 'record' || !Array.isArray(s.fields)) {
-    throw new AvroArchiveError(`its Avro schema is ${describeSchema(schema)}, not a record of Pub/Sub messages`, SCHEMA_NEXT_STEP);
-  }
-  const fields = new Map(s.fields.map((f) => [f.name, f.type]));
-  const expected =
-    'a Cloud Storage subscription writes {data: bytes} or, with write_metadata, {subscription_name: string, message_id: string, publish_time: long (timestamp-micros), attributes: map<string>, data: bytes}; a BigQuery table export has the same columns';
-  const wrong = (name: string, want: string) =>
-    new AvroArchiveError(`its Avro schema's field "${name}" is ${JSON.stringify(fields.get(name))}, expected ${want} (${expected})`, SCHEMA_NEXT_STEP);
-  if (!fields.has('data')) {
-    throw new AvroArchiveError(
-      `its Avro schema (record fields: ${[...fields.keys()].join(', ') || 'none'}) has no "data" field: it is not a Pub/Sub archive (${expected})`,
-      SCHEMA_NEXT_STEP,
-    );
-  }
-  const dataType = base(fields.get('data'));
-  if (dataType !== 'bytes' && dataType !== 'string') throw wrong('data', 'bytes (or string)');
-  if (!fields.has('message_id')) return { kind: 'data-only', dataText: 'text' };
-  if (base(fields.get('message_id')) !== 'string') throw wrong('message_id', 'string');
-  const pt = base(fields.get('publish_time'));
-  if (pt !== 'long' && pt !== 'string') throw wrong('publish_time', 'long (timestamp-micros)');
-  if (fields.has('attributes')) {
-    const at = fields.get('attributes');
-    const b = base(at);
-    if (b !== 'string' && b !== 'map') throw wrong('attributes', 'map<string> (or a JSON string)');
-  }
-  return { kind: 'with-metadata', dataText: 'text' };
-}
-
-/** The base type name of a field type, a nullable union's non-null branch included. */
-function base(t: unknown): string | undefined {
-  if (Array.isArray(t)) {
-    const branches = t.filter((b) => b !== 'null');
-    return branches.length === 1 ? base(branches[0]) : undefined;
-  }
-  if (typeof t === 'string') return t;
-  if (typeof t === 'object' && t !== null) return base((t as { type?: unknown }).type);
-  return undefined;
-}
-
-function describeSchema(s: unknown): string {
-  const text = JSON.stringify(s) ?? String(s);
-  return text.length > 80 ? text.slice(0, 79) + '…' : text;
-}
-
 interface Header {
   readonly type: Type;
-  /** Reads the writer's records into `type`, skipping what is not needed (subscription_name). */
-  readonly resolver: ReturnType<Type['createResolver']>;
+  /** Reads the writer's records into `type`, skipping what is not needed (subscription_name); none: `type` is the writer's. */
+  readonly resolver?: ReturnType<Type['createResolver']>;
   readonly codec: string;
   readonly sync: Buffer;
   readonly reading: FieldReading;
+  /** Reads the blocks of a file whose schema is one of Google's fixed ones (undefined: avsc reads them all). */
+  readonly fixed: FixedLayoutEntries | undefined;
+}
+
+/** How a parser reads records. */
+export interface AvroParseOptions {
+  /** Read blocks of Google's fixed schemas without avsc (default true; false reads every block with avsc). */
+  readonly fixedLayouts?: boolean;
+  /** What a replay sequences by: records of fixed-layout blocks then come as scanned entries (see avroFixedEntries.ts). */
+  readonly scan?: AvroScan;
 }
 
 /**
@@ -213,13 +105,26 @@ export class AvroArchiveParser {
     private readonly label: string,
     /** Clock for records that carry no time (data-only files). */
     untimedClock: number,
+    private readonly parseOptions: AvroParseOptions = {},
   ) {
     this.untimedClock = untimedClock;
+  }
+
+  /** Whether the archive's records carry no ids or times (known once the header is read). */
+  get untimed(): boolean | undefined {
+    const r = this.header?.reading;
+    return r && (r.kind === 'data-only' || (r.kind === 'topic-schema' && !r.metadata));
   }
 
   /** The archive kind, once the header is read. */
   get kind(): AvroArchiveKind | undefined {
     return this.header?.reading.kind;
+  }
+
+  /** Blocks read so far without avsc, and with it. */
+  get blockCounts(): { fixed: number; avsc: number } {
+    const f = this.header?.fixed;
+    return { fixed: f?.fastBlocks ?? 0, avsc: f?.avscBlocks ?? 0 };
   }
 
   push(chunk: Buffer): CaptureEntry[] {
@@ -341,8 +246,10 @@ export class AvroArchiveParser {
     }
     let type: Type;
     let resolver: Header['resolver'];
+    let writer: Type;
     try {
-      const writer = Type.forSchema(schema as never);
+      writer = Type.forSchema(schema as never);
+      if (reading.kind === 'topic-schema') return { header: { type: topicSchemaType(schema), codec, sync, reading, fixed: undefined }, end: p + 16 };
       // Read without the subscription name: one string less per record for the collector.
       const s = schema as { fields: { name: string }[] };
       type = Type.forSchema({ ...s, fields: s.fields.filter((f) => f.name !== 'subscription_name') } as never);
@@ -350,7 +257,9 @@ export class AvroArchiveParser {
     } catch (e) {
       throw new AvroArchiveError(`its Avro schema is not valid (${(e as Error).message})`, SCHEMA_NEXT_STEP);
     }
-    return { header: { type, resolver, codec, sync, reading }, end: p + 16 };
+    const layout = this.parseOptions.fixedLayouts === false ? undefined : fixedLayout(writer);
+    const fixed = layout && new FixedLayoutEntries(layout, this.file, this.label, this.untimedClock, this.parseOptions.scan);
+    return { header: { type, resolver, codec, sync, reading, fixed }, end: p + 16 };
   }
 
   /** Reads the block at `pos` into `out`; the position after it, or undefined to wait for more bytes. */
@@ -393,7 +302,8 @@ export class AvroArchiveParser {
       this.records += count;
       return end;
     }
-    this.decodeRecords(data, count, at, out);
+    if (h.fixed?.block(data, count, this.records + 1, out)) this.records += count;
+    else this.decodeRecords(data, count, at, out);
     return end;
   }
 
@@ -428,6 +338,14 @@ export class AvroArchiveParser {
   private entry(v: Record<string, unknown>, at: number): CaptureEntry {
     const line = ++this.records;
     const h = this.header as Header;
+    if (h.reading.kind === 'topic-schema') {
+      const rm = topicSchemaRecord(v, h.reading.metadata, `${this.label}#${line}`);
+      if (typeof rm === 'string')
+        return { file: this.file, line, offset: -1, length: 0, time: NaN, invalid: `${rm} (Avro record ${line}, block at byte ${at})` };
+      const pt = v.publish_time;
+      const time = !h.reading.metadata ? this.untimedClock : typeof pt === 'number' ? pt / 1000 : parseRfc3339(rm.message.publishTime as string);
+      return new RecordEntry(this.file, line, -1, 0, time, rm);
+    }
     if (h.reading.kind === 'data-only') {
       const d = v.data;
       const data = Buffer.isBuffer(d) ? d.toString('base64') : typeof d === 'string' ? Buffer.from(d, 'utf8').toString('base64') : undefined;
@@ -437,7 +355,7 @@ export class AvroArchiveParser {
     // Bytes are encoded here (rowToRecord has no Buffer: see there).
     const bytes = v.data;
     if (Buffer.isBuffer(bytes)) v.data = undefined;
-    const rm = rowToRecord(v, h.reading.dataText);
+    const rm = rowToRecord(v, 'text');
     if (typeof rm !== 'string' && Buffer.isBuffer(bytes)) rm.message.data = bytes.toString('base64');
     if (typeof rm === 'string') return { file: this.file, line, offset: -1, length: 0, time: NaN, invalid: `${rm} (Avro record ${line}, block at byte ${at})` };
     const pt = v.publish_time;

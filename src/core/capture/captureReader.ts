@@ -20,6 +20,7 @@ import { CaptureEntry, parseEntry } from './captureRecord';
 import { ChunkReader, DamagedCompressionError, fileChunks, GunzipChunks, isGzip, streamChunks } from './captureSource';
 import { JsonArraySplitter, LineSplitter, MAX_RECORD_BYTES, RawRecord, Splitter } from './captureSplitters';
 import { AvroArchiveError, AvroArchiveParser, isAvro } from './avroArchive';
+import type { AvroScan } from './avroFixedEntries';
 import { archiveLabel, textEntries, UNTIMED_CLOCK, untimedArchiveNote } from './textArchive';
 import { isSchemaLine, readSchemaLine, type RecordedSchema } from '../schema/schemaLine';
 
@@ -70,6 +71,11 @@ export class CaptureReader {
    * filled by `open` for text archives, and once the Avro header is read for Avro archives.
    */
   readonly notes: string[] = [];
+  /**
+   * Set by a replay before reading: an Avro archive's records then come as entries that carry
+   * what it sequences by (see avroFixedEntries.ts), their records decoded only when kept and asked for.
+   */
+  avroScan: AvroScan | undefined;
   private fh: FileHandle | undefined;
   private opened = false;
   private raw: ChunkReader | undefined;
@@ -245,7 +251,7 @@ export class CaptureReader {
 
   /** An Avro archive's entries, a batch per chunk read. Closes the file when done. */
   private async *avroBatches(options: ReadOptions): AsyncGenerator<CaptureEntry[]> {
-    const parser = new AvroArchiveParser(this.index, archiveLabel(this.path, this.stream !== undefined), UNTIMED_CLOCK);
+    const parser = new AvroArchiveParser(this.index, archiveLabel(this.path, this.stream !== undefined), UNTIMED_CLOCK, { scan: this.avroScan });
     try {
       let chunk: Buffer | undefined = this.head;
       this.head = Buffer.alloc(0);
@@ -258,9 +264,9 @@ export class CaptureReader {
         } catch (e) {
           throw this.avroError(e);
         }
-        if (!noted && parser.kind !== undefined) {
+        if (!noted && parser.untimed !== undefined) {
           noted = true;
-          if (parser.kind === 'data-only') this.notes.push(untimedArchiveNote(this.label, 'avro'));
+          if (parser.untimed) this.notes.push(untimedArchiveNote(this.label, 'avro'));
         }
         if (batch.length) yield batch;
         try {

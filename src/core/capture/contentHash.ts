@@ -27,11 +27,13 @@ export const FNV_PRIME = 0x01000193;
  * another order is not a conflict; an absent field and an empty one hash alike.
  */
 export function contentHash(m: PubsubMessage): number {
-  let h = fnv(SEED, m.data ?? '');
-  h = Math.imul(h ^ 0xff, 0x01000193);
-  const ok = m.orderingKey;
+  return contentHashAfterData(fnv(SEED, m.data ?? ''), m.orderingKey, m.attributes);
+}
+
+/** contentHash, given the hash of the data's base64 text (`fnv(SEED, data)`), for readers that hash it in place. */
+export function contentHashAfterData(dataHash: number, ok: string | undefined, attrs: Record<string, string> | undefined): number {
+  let h = Math.imul(dataHash ^ 0xff, 0x01000193);
   if (ok !== undefined && ok !== '') h = fnv(h, ok);
-  const attrs = m.attributes;
   if (attrs !== undefined) {
     let sum = 0;
     for (const name in attrs) {

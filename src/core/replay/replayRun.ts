@@ -135,6 +135,8 @@ async function replayInto(o: ReplayRunOptions): Promise<ReplayRunResult> {
   const keepRecords = writer !== undefined || (!o.sequencingOnly && (extra !== undefined || o.beforePush !== undefined || o.afterPush !== undefined));
   const sources: EntrySource[] = readers.map((r) => (pool !== undefined && r.format === 'jsonl' ? new ParallelLineReader(r, pool, options, keepRecords) : r));
   o.onEngine?.(engine);
+  // Avro archives hand on what this run sequences by, their records decoded only when kept (see avroFixedEntries.ts).
+  for (const r of readers) if (r.format === 'avro') r.avroScan = { options: o.options, keep: keepRecords };
   const { beforePush, afterPush } = o;
   const guard = o.heapGuard;
   const signal = guard && o.signal ? AbortSignal.any([o.signal, guard.signal]) : (guard?.signal ?? o.signal);

@@ -45,7 +45,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Avro `long` read exactly: a number up to 2^53, a decimal string beyond. */
-const ExactLong = avroTypes.LongType.__with({
+export const ExactLong = avroTypes.LongType.__with({
   fromBuffer: (b: NodeBuffer) => exactLong(b.readBigInt64LE(0)),
   toBuffer: (v: number | string) => {
     const b = NodeBuffer.alloc(8);

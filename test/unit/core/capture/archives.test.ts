@@ -176,12 +176,63 @@ describe('archives: the built CLI', function () {
     assert.equal(r.summary?.duplicates, 10, 'the second copy of each message is a duplicate');
   });
 
-  it('reports a wrong Avro schema as an error naming the file and the fields', () => {
+  it('reports a wrong Avro schema as an error naming the file and the field', () => {
     const r = replay('bad/wrong-schema.avro');
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^seqscope: bad\/wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema \(record fields: order_id, qty\) has no "data" field/,
+      /^seqscope: bad\/wrong-schema\.avro is an Avro file but cannot be read as a Pub\/Sub archive: its Avro schema's field "message_id" is "long", expected string \(/,
+    );
+  });
+
+  /** The topic-schema fixtures' scenario (NOTICE.md): channel A 1 2 4 5, B 1 2 2'. */
+  const TRADES = { received: 7, delivered: 6, gaps: 1, lost: 1, duplicates: 1, redeliveries: 1, keys: 2 };
+  const tradeCounts = (s: Record<string, unknown> | undefined) => s && Object.fromEntries(Object.keys(TRADES).map((k) => [k, s[k]]));
+
+  it('replays a use_topic_schema archive by its records’ fields, the payload the record with longs exact', () => {
+    const r = replay('--key', 'json:channel', '--seq', 'json:seq', 'gcs-topic-schema.avro');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(tradeCounts(r.summary), TRADES);
+    assert.equal(r.summary?.invalid, 0);
+    assert.equal(r.summary?.firstTime, Date.UTC(2026, 11, 1, 9, 30));
+    assert.equal(r.stderr, '');
+    const out = spawnSync(
+      process.execPath,
+      [cli, 'replay', '--key', 'json:channel', '--seq', 'json:seq', '--export', '-', '--format', 'jsonl', 'gcs-topic-schema.avro'],
+      {
+        encoding: 'utf8',
+        cwd: fixtures,
+      },
+    );
+    const events = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; messageId: string; orderingKey: string; data: string });
+    const first = events.find((e) => e.type === 'message')!;
+    assert.equal(first.messageId, '5001');
+    assert.equal(first.orderingKey, 'A');
+    assert.deepEqual(JSON.parse(Buffer.from(first.data, 'base64').toString('utf8')), {
+      channel: 'A',
+      seq: 1,
+      price: 101.5,
+      side: 'BUY',
+      venue_ts_ns: '1796117405001015003',
+      note: null,
+    });
+  });
+
+  it('replays a topic schema’s records written without metadata in file order, saying once what is unknown', () => {
+    const r = replay('--key', 'json:channel', '--seq', 'json:seq', 'gcs-topic-schema-no-metadata.avro');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(tradeCounts(r.summary), { ...TRADES, redeliveries: 0 });
+    assert.equal(
+      r.stderr
+        .split('\n')
+        .filter((l) =>
+          l.includes('seqscope: note: gcs-topic-schema-no-metadata.avro is a Cloud Storage subscription Avro archive written without write_metadata'),
+        ).length,
+      1,
+      r.stderr,
     );
   });
 
