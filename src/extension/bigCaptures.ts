@@ -105,7 +105,7 @@ export class LoadLimits {
 /** What the user is told of a stopped load: a note on the session, and a warning when memory stopped it. */
 export function stopWords(label: string, s: LoadStop): string {
   if (s.by === 'part')
-    return `Opened the first ${formatBytes(s.bytes)} of ${formatBytes(s.totalBytes)} of ${label}: the whole does not fit the memory the extension host can spare (${MEMORY_LIMIT_SETTING}); ${SUMMARY_ONLY} counts all of it.`;
+    return `Opened the first ${formatBytes(s.bytes)} of ${label}'s ${formatBytes(s.totalBytes)}: the whole does not fit the memory the extension host can spare (${MEMORY_LIMIT_SETTING}); ${SUMMARY_ONLY} counts all of it`;
   const why =
     s.by === 'memory'
       ? `it grew the extension host by ${formatBytes(s.memory.grown)}, past the ${formatBytes(s.memory.room)} it can spare (${MEMORY_LIMIT_SETTING})`

@@ -19,7 +19,7 @@ export interface LoadCost {
   readonly perMessage: number;
 }
 
-export const LOAD_COST: LoadCost = { fixed: 256 * 2 ** 20, perMessage: 240 };
+export const LOAD_COST: LoadCost = { fixed: 256 * 2 ** 20, perMessage: 176 };
 
 /** The estimate's margin on the messages' share: lines at the head may be longer than the rest. */
 export const ESTIMATE_MARGIN = 1.25;
