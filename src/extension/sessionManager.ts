@@ -19,6 +19,7 @@ import { log } from './log';
 import { Session } from './session';
 import { InputError } from '../core/util/inputError';
 import { ComparisonFacts, sideLaneOf } from '../timeline/compareLanes';
+import { fitBeforeLoad, LoadLimits, LoadStop, offerSummaryAfterStop, showSummaryOnly, stopWords } from './bigCaptures';
 
 /** Who watches a load (a timeline opened with it). */
 export interface LoadWatcher {
@@ -39,6 +40,15 @@ export interface OpenHow {
   readonly title?: string;
   /** A comparison (Compare with…): the paths are side A's files, then side B's from `firstB` on. */
   readonly compare?: { readonly firstB: number; readonly labels: readonly [string, string] };
+}
+
+/** How a load ends besides its session: stopped at the part asked for, or for memory. */
+interface LoadEnd {
+  label: string;
+  sources: readonly string[];
+  started: number;
+  stop: LoadStop | undefined;
+  summary: () => Promise<void>;
 }
 
 /** Why a load stopped early for memory, what the session holds, and what to do. */
@@ -121,8 +131,18 @@ export class SessionManager extends Disposable {
     };
     let session: Session | undefined;
     try {
-      if (how.inputFormat === 'text' || (await anyAvro(prepared.paths))) copy = await this.decompressed.copyFolder();
-      session = await this.load(prepared, options, watcher, how, copy && path.join(copy.dir, 'records.jsonl'));
+      const archive = how.inputFormat === 'text' || (await anyAvro(prepared.paths));
+      // JSON Lines: too big to hold is said before the load (archives' records have no lines to count).
+      const fit =
+        archive || how.compare
+          ? { open: 'whole' as const }
+          : await fitBeforeLoad(prepared.paths, labelOf(prepared.paths), summaryOf(prepared.paths, options, how));
+      if (fit.open === 'nothing') {
+        await release();
+        return undefined;
+      }
+      if (archive) copy = await this.decompressed.copyFolder();
+      session = await this.load(prepared, options, watcher, how, copy && path.join(copy.dir, 'records.jsonl'), fit.open === 'part' ? fit.bytes : undefined);
     } catch (e) {
       await release();
       throw prepared.explain(e);
@@ -161,12 +181,13 @@ export class SessionManager extends Disposable {
     watcher: LoadWatcher,
     how: OpenHow,
     copyTo: string | undefined,
+    partBytes: number | undefined,
   ): Promise<Session | undefined> {
     // A set of the session's own, which learns the schemas the captures record (the detail pane, Copy Message, search).
     const options = { ...asked, schemas: withRecorded(asked.schemas, {}) };
     const paths = prepared.paths;
     const started = Date.now();
-    const label = paths.map((p) => vscode.Uri.file(p).path.split('/').pop()).join(', ');
+    const label = labelOf(paths);
     const make = (id: string, data: CaptureSession, partial: boolean, comparison?: ComparisonFacts) => {
       const s = new Session(id, data, options, partial, how.title);
       if (prepared.decompressed) s.sources = prepared.sources;
@@ -179,6 +200,7 @@ export class SessionManager extends Disposable {
     // Shown from the first chunk on, growing with each (see timeline/sessionChunk.ts); closing
     // it cancels the load. A comparison is shown once it is whole.
     const abort = new AbortController();
+    const limits = new LoadLimits(partBytes, () => abort.abort());
     let shown: Session | undefined;
     let read = 0;
     const showChunk = (data: CaptureSession) => {
@@ -218,6 +240,7 @@ export class SessionManager extends Disposable {
               onProgress: (done, total) => {
                 read = total > 0 ? done / total : 0;
                 report(done, total);
+                limits.check(done, total);
               },
               chunks: how.compare ? undefined : { pace: this.chunkPace, onChunk: showChunk },
             });
@@ -230,7 +253,7 @@ export class SessionManager extends Disposable {
       if (shown) this.close(shown);
       throw e;
     }
-    return this.loaded(result, shown, make, { label, sources: prepared.sources, started });
+    return this.loaded(result, shown, make, { label, sources: prepared.sources, started, stop: limits.stopped, summary: summaryOf(paths, options, how) });
   }
 
   /** A load ended: its session, whole or partial (shown already, or made now), or none. */
@@ -238,7 +261,7 @@ export class SessionManager extends Disposable {
     { session: data, cancelled, heapStop, notes, comparison, recordedSchemas }: LoadResult,
     shown: Session | undefined,
     make: (id: string, data: CaptureSession, partial: boolean, comparison?: ComparisonFacts) => Session,
-    load: { label: string; sources: readonly string[]; started: number },
+    load: LoadEnd,
   ): Session | undefined {
     // A side that holds nothing to compare: no session, the side named.
     if (comparison?.problem) throw new InputError(comparison.problem);
@@ -264,7 +287,9 @@ export class SessionManager extends Disposable {
       session.replay.lockedReason = undefined;
       session.grew();
     } else session = this.add((id) => make(id, data, cancelled, comparison));
-    if (notes.length) session.notes = notes;
+    if (load.stop?.by === 'part') session.notes = [...notes, stopWords(load.label, load.stop)];
+    else if (notes.length) session.notes = notes;
+    if (load.stop) void offerSummaryAfterStop(load.label, load.stop, load.summary);
     for (const [key, definition] of Object.entries(recordedSchemas ?? {})) learnRecorded(session.options.schemas as SchemaSet, key, definition);
     this.warmUp(session);
     return session;
@@ -330,6 +355,18 @@ export class SessionManager extends Disposable {
     this.closeAll();
     super.dispose();
   }
+}
+
+/** A load's captures in words: their names. */
+function labelOf(paths: readonly string[]): string {
+  return paths.map((p) => path.basename(p)).join(', ');
+}
+
+/** The summary alone of the captures, shown in an editor (bigCaptures.ts), for captures too big to hold. */
+function summaryOf(paths: readonly string[], options: SequencingOptions, how: OpenHow): () => Promise<void> {
+  return async () => {
+    await showSummaryOnly(paths, options, how.inputFormat, labelOf(paths));
+  };
 }
 
 /** Whether any of the files is an Avro container (read back from a JSON Lines copy). */

@@ -75,7 +75,7 @@ function writeSide(path: string, it: Iterable<string>): void {
 
 const FLAGS = ['--preset', 'cme', '--seq-bits', '16'];
 
-function writePair(lines: number, progress: (s: string) => void): { a: string; b: string; pair: ReturnType<typeof planPair> } {
+export function writePair(lines: number, progress: (s: string) => void): { a: string; b: string; pair: ReturnType<typeof planPair> } {
   const pair = planPair(pairOptions(lines));
   const a = join(BENCH_DIR, `compare-${lines}-a.jsonl`);
   const b = join(BENCH_DIR, `compare-${lines}-b.jsonl`);

@@ -99,7 +99,7 @@ function progress(text: string): void {
 }
 
 /** The extension host processes in a process group (the server's: it was started with setsid). */
-function extensionHosts(group: number): number[] {
+export function extensionHosts(group: number): number[] {
   const pids: number[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -117,7 +117,7 @@ function extensionHosts(group: number): number[] {
 }
 
 /** VmRSS and VmHWM (peak) of a process, bytes. */
-function memory(pid: number): { rss: number; peak: number } {
+export function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
@@ -164,10 +164,10 @@ async function loadLog(dir: string, fileName: string, n: number): Promise<LoadLo
 }
 
 /** Idle time before the memory figure that counts. */
-const IDLE_MS = 45_000;
+export const IDLE_MS = 45_000;
 
 /** The lowest RSS seen over `ms` of idling, sampled every second. */
-async function lowestRss(pid: number, ms: number): Promise<number> {
+export async function lowestRss(pid: number, ms: number): Promise<number> {
   let low = memory(pid).rss;
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -178,7 +178,7 @@ async function lowestRss(pid: number, ms: number): Promise<number> {
 }
 
 /** RSS once it has stopped moving by more than 1 MiB over a second (at most `maxMs`). */
-async function steadyRss(pid: number, maxMs = 15_000): Promise<number> {
+export async function steadyRss(pid: number, maxMs = 15_000): Promise<number> {
   let last = memory(pid).rss;
   const deadline = Date.now() + maxMs;
   for (;;) {
@@ -190,13 +190,13 @@ async function steadyRss(pid: number, maxMs = 15_000): Promise<number> {
 }
 
 /** A tree row's "N delivered · N gaps · …" counts. */
-function counts(row: string): Record<string, number> {
+export function counts(row: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const m of row.matchAll(/(\d+) (delivered|gaps|lost|dup|late|invalid)\b/g)) out[m[2]] = Number(m[1]);
   return out;
 }
 
-async function summaryRow(page: Page): Promise<string> {
+export async function summaryRow(page: Page): Promise<string> {
   let row = '';
   await until(async () => {
     row = (await treeRows(page, 'seqscope')).find((r) => r.startsWith('Summary')) ?? '';
@@ -206,7 +206,7 @@ async function summaryRow(page: Page): Promise<string> {
 }
 
 /** Opening a capture with its timeline (seqscope.timeline.showOnOpen), ms. */
-interface OpenPaintTimes {
+export interface OpenPaintTimes {
   /** The user's choice in the picker (the load's start, SeqScope's log) → the first frame with data: the session shown while it loads. */
   choiceToPaintMs: number;
   /** The choice → the whole session (SeqScope's log: "opened … in N ms"). */
@@ -269,7 +269,7 @@ async function showTimeline(page: Page): Promise<PaintTimes> {
  * seqscope.timeline.showOnOpen): what the user waits for once the file is read is the rest of
  * the load and the first paint.
  */
-async function closeTimelineTabs(page: Page): Promise<void> {
+export async function closeTimelineTabs(page: Page): Promise<void> {
   // "Timeline: <session>", or "SeqScope Timeline" once its sessions are closed.
   const tabs = page.locator('.tab', { hasText: 'Timeline' });
   for (let n = await tabs.count(); n > 0; n = await tabs.count()) {
@@ -278,7 +278,7 @@ async function closeTimelineTabs(page: Page): Promise<void> {
   }
 }
 
-async function openWithTimeline(page: Page, dir: string, fileName: string, n: number): Promise<{ openMs: number; paint: OpenPaintTimes }> {
+export async function openWithTimeline(page: Page, dir: string, fileName: string, n: number): Promise<{ openMs: number; paint: OpenPaintTimes }> {
   const opening = Date.now();
   // Returns once the Sessions tree lists the capture: from its first chunk on, while it loads.
   await openCaptureFromPalette(page, fileName, 'Preset: cme', LOAD_TIMEOUT_MS);

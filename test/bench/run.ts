@@ -16,6 +16,7 @@
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { benchTimeline, TimelineBenchResult } from './timelineBench';
 import { benchHostMemory, HostMemoryBenchResult, hostMemoryReport } from './hostMemoryBench';
+import { benchHostBig, hostBigReport } from './hostBigBench';
 import { benchPubsub, PubsubBenchOutcome, pubsubReport } from './pubsubBench';
 import { benchRecorder, RecorderRow, recorderReport } from './recorderBench';
 import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
@@ -709,6 +710,7 @@ async function main(): Promise<void> {
     try {
       host = await benchHostMemory();
       report.push(...hostMemoryReport(host));
+      if (process.env.SEQSCOPE_BENCH_HOST_10M === '1') report.push(...hostBigReport(await benchHostBig()));
     } catch (e) {
       // The VS Code test host may not be installed on a developer machine: say so.
       report.push('## 5. Extension host on 1 M messages', '', `NOT MEASURED: ${(e as Error).message}`, '');

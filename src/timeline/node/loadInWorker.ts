@@ -7,7 +7,8 @@
  */
 import { ResourceLimits, Worker } from 'node:worker_threads';
 import { CaptureError, InputFormat } from '../../core/capture/captureReader';
-import type { HeapStop } from '../../core/replay/replayRun';
+import type { HeapStop, ReplayRunResult } from '../../core/replay/replayRun';
+import type { ReplaySummary } from '../../core/replay/replayEngine';
 import { SequencingOptions } from '../../core/sequencer/sequencingOptions';
 import { LoadOptions, LoadResult } from './loadSession';
 import { PackedSession, unpackSession } from '../sessionTransfer';
@@ -15,6 +16,7 @@ import type { ComparisonFacts } from '../compareLanes';
 import type { ChunkPace } from '../chunkPace';
 import type { CaptureSession } from '../captureSession';
 import { appendChunk, emptySession, SessionChunk, trimSession } from '../sessionChunk';
+import { assertNever } from '../../core/util/assertNever';
 
 /** Main thread → worker. */
 export type LoadWorkerRequest =
@@ -30,6 +32,8 @@ export type LoadWorkerRequest =
       /** Send the session in chunks at this pace (see sessionChunk.ts) instead of whole at the end. */
       chunks?: ChunkPace;
     }
+  /** The summary alone, as `seqscope replay --json` prints it: no session is kept. */
+  | { type: 'summarize'; paths: readonly string[]; options: SequencingOptions; inputFormat?: InputFormat; threads?: number }
   | { type: 'cancel' };
 
 /** What a failed load threw, as far as it crosses threads. */
@@ -54,6 +58,7 @@ export type LoadWorkerReply =
       comparison?: ComparisonFacts;
       recordedSchemas?: LoadResult['recordedSchemas'];
     }
+  | { type: 'summary'; summary: ReplaySummary; cancelled: boolean; heapStop?: HeapStop; notes: readonly string[] }
   | { type: 'failed'; error: LoadFailure };
 
 export interface WorkerLoadOptions extends LoadOptions {
@@ -135,6 +140,11 @@ export function loadSessionInWorker(
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
           break;
+        case 'summary':
+          settle(() => reject(new Error('the capture loader sent a summary to a load')));
+          break;
+        default:
+          assertNever(m);
       }
     });
     worker.on('error', (e) => settle(() => reject(e)));
@@ -149,6 +159,55 @@ export function loadSessionInWorker(
       threads: load.threads,
       compare: load.compare,
     } satisfies LoadWorkerRequest);
+    if (load.signal?.aborted) onAbort();
+    else load.signal?.addEventListener('abort', onAbort);
+  });
+}
+
+/**
+ * The summary of captures alone, on a worker running `workerScript` (as `seqscope replay --json`
+ * makes it): memory grows with the keys, not the messages, so it serves captures too big to
+ * hold as a session. Aborting keeps what was read (`cancelled`).
+ */
+export function summarizeInWorker(
+  workerScript: string,
+  paths: readonly string[],
+  options: SequencingOptions,
+  load: Pick<WorkerLoadOptions, 'signal' | 'onProgress' | 'inputFormat' | 'threads' | 'execArgv'> = {},
+): Promise<ReplayRunResult> {
+  return new Promise<ReplayRunResult>((resolve, reject) => {
+    const worker = new Worker(workerScript, { execArgv: load.execArgv });
+    let settled = false;
+    const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies LoadWorkerRequest);
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      load.signal?.removeEventListener('abort', onAbort);
+      fn();
+      void worker.terminate();
+    };
+    worker.on('message', (m: LoadWorkerReply) => {
+      switch (m.type) {
+        case 'progress':
+          load.onProgress?.(m.bytesRead, m.totalBytes);
+          break;
+        case 'summary':
+          settle(() => resolve({ summary: m.summary, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
+          break;
+        case 'failed':
+          settle(() => reject(reviveFailure(m.error)));
+          break;
+        case 'chunk':
+        case 'done':
+          settle(() => reject(new Error(`the capture loader sent a session (${m.type}) to a summary`)));
+          break;
+        default:
+          assertNever(m);
+      }
+    });
+    worker.on('error', (e) => settle(() => reject(e)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the capture loader stopped unexpectedly (exit code ${code})`))));
+    worker.postMessage({ type: 'summarize', paths, options, inputFormat: load.inputFormat, threads: load.threads } satisfies LoadWorkerRequest);
     if (load.signal?.aborted) onAbort();
     else load.signal?.addEventListener('abort', onAbort);
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { LoadFailure, LoadWorkerReply, LoadWorkerRequest } from './loadInWorker';
 import { HeapGuard } from '../../core/replay/heapGuard';
+import { runReplay } from '../../core/replay/replayRun';
 import { LoadOptions, LoadResult, loadSession, loadSessionInChunks } from './loadSession';
 import { loadComparison } from './loadComparison';
 import { packChunk } from '../sessionChunk';
@@ -25,6 +26,10 @@ port.on('message', (req: LoadWorkerRequest) => {
     return;
   }
   const scanPool = scanPoolFor(req.threads ?? defaultThreads());
+  if (req.type === 'summarize') {
+    summarize(req, scanPool);
+    return;
+  }
   const load: LoadOptions = {
     scanPool,
     signal: abort.signal,
@@ -59,6 +64,21 @@ port.on('message', (req: LoadWorkerRequest) => {
       reply({ type: 'done', packed, cancelled, heapStop, notes, comparison, recordedSchemas }, transfer);
     }, failed);
 });
+
+/** The summary alone: the sequencer over the captures, nothing recorded. */
+function summarize(req: Extract<LoadWorkerRequest, { type: 'summarize' }>, scanPool: WorkerScanPool | undefined): void {
+  runReplay({
+    paths: req.paths,
+    options: req.options,
+    inputFormat: req.inputFormat,
+    scanPool,
+    signal: abort.signal,
+    heapGuard: new HeapGuard(),
+    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+  })
+    .finally(() => scanPool?.close())
+    .then(({ summary, cancelled, heapStop, notes }) => reply({ type: 'summary', summary, cancelled, heapStop, notes }), failed);
+}
 
 /** A failed load, as far as its error crosses threads. */
 function failed(e: unknown): void {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { CaptureError } from '../../../../src/core/capture/captureReader';
 import { resolveOptions } from '../../../../src/core/sequencer/sequencingOptions';
 import { IntColumn } from '../../../../src/timeline/columns';
-import { loadSessionInWorker, WorkerLoadOptions } from '../../../../src/timeline/node/loadInWorker';
+import { loadSessionInWorker, summarizeInWorker, WorkerLoadOptions } from '../../../../src/timeline/node/loadInWorker';
+import { runReplay } from '../../../../src/core/replay/replayRun';
 import { TimelineService } from '../../../../src/timeline/timelineService';
 import { CaptureSession } from '../../../../src/timeline/captureSession';
 import { IDLE_REPLAY } from '../../../../src/shared/protocol';
@@ -174,6 +175,23 @@ describe('Loading a session on a worker thread', function () {
     const r = await viaWorker([SAMPLE], CME, { signal: abort.signal });
     assert.equal(r.cancelled, true);
     assert.ok(r.session.arrivalCount < (await loadSession([SAMPLE], CME)).session.arrivalCount, 'a partial session');
+  });
+
+  it('summarises alone, keeping no session: the summary a replay of the same captures makes', async () => {
+    const r = await summarizeInWorker(WORKER, [SAMPLE, INVALID], CME);
+    const cli = await runReplay({ paths: [SAMPLE, INVALID], options: CME });
+    assert.equal(r.cancelled, false);
+    assert.ok(r.summary.received > 0 && r.summary.invalid > 0);
+    assert.deepEqual(r.summary, cli.summary);
+    const abort = new AbortController();
+    abort.abort();
+    const cut = await summarizeInWorker(WORKER, [SAMPLE], CME, { signal: abort.signal });
+    assert.equal(cut.cancelled, true);
+    const missing = await summarizeInWorker(WORKER, [join(tmpdir(), 'nope.jsonl')], CME).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(missing instanceof Error && /nope\.jsonl/.test(missing.message), `a missing file is named (${String(missing)})`);
   });
 
   it('stops when its heap fills with keys, keeping what was read and saying where (not losing the worker)', async () => {
