@@ -192,7 +192,7 @@ export function summarizeInWorker(
           load.onProgress?.(m.bytesRead, m.totalBytes);
           break;
         case 'summary':
-          settle(() => resolve({ summary: m.summary, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes }));
+          settle(() => resolve({ summary: m.summary, cancelled: m.cancelled, heapStop: m.heapStop, notes: m.notes, recordedSchemas: {} }));
           break;
         case 'failed':
           settle(() => reject(reviveFailure(m.error)));
