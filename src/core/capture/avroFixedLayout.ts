@@ -11,7 +11,8 @@
  * empty message_id, bytes left over) makes `layOutBlock` return false, and the block is then
  * decoded by avsc (avroArchive.ts), which says what is wrong as it always has. Whatever it reads,
  * it reads as avsc does (the same varint arithmetic, UTF-8 decoding and map construction), so
- * the records are identical.
+ * the records are identical. A replay that sequences by attributes reads the few it names, and
+ * the content hash, from the map's bytes (AttributeSpans) without making the map at all.
  */
 import type { Type } from 'avsc';
 
@@ -218,6 +219,10 @@ const ORDERING_KEY = 3;
 const ORDERING_KEY_2 = 4;
 const SLOTS = 5;
 const PROTO = Uint8Array.from('__proto__', (c) => c.charCodeAt(0));
+/** The slots of the names a replay asks for. */
+export const ATTRIBUTE_SLOTS = { KEY, SEQ, SENT } as const;
+/** FNV-1a's offset basis (contentHash.ts's SEED). */
+const SEED_HASH = 0x811c9dc5 | 0;
 
 /** FNV-1a over ASCII bytes (each its own UTF-16 unit), continuing from `h`: `fnv` of their text. */
 function fnvBytes(h: number, b: Uint8Array, s: number, e: number): number {
@@ -322,6 +327,3 @@ export class AttributeSpans {
     return this.high[k] ? fnvText(h, utf8(b, this.s[k], this.e[k])) : fnvBytes(h, b, this.s[k], this.e[k]);
   }
 }
-
-const SEED_HASH = 0x811c9dc5 | 0;
-export const ATTRIBUTE_SLOTS = { KEY, SEQ, SENT } as const;
