@@ -12,7 +12,7 @@ import type { PayloadDecode } from './timelineService';
 /** The detail pane's decoded record (or why there is none) for a session's schemas. */
 export function detailDecoder(schemas: SchemaSet | undefined): PayloadDecode {
   return (rm) => {
-    const r = schemaReading(rm.message.data, rm.message.attributes, rm.topic, schemas);
+    const r = schemaReading(rm.message.data, rm.message.attributes, rm.topic, schemas, rm.message.decodedBy);
     if (r === undefined) return undefined;
     return r.kind === 'decoded' ? { decoded: { text: JSON.stringify(r.record, null, 2), source: r.source } } : { decodeError: r.reason };
   };
@@ -23,7 +23,7 @@ export function detailDecoder(schemas: SchemaSet | undefined): PayloadDecode {
  * them — `decoded` (the record its schema decodes) or `decodeError`; as it is without a schema.
  */
 export function withDecoded(line: Record<string, unknown>, rm: ReceivedMessage, schemas: SchemaSet | undefined): Record<string, unknown> {
-  const r = schemaReading(rm.message.data, rm.message.attributes, rm.topic, schemas);
+  const r = schemaReading(rm.message.data, rm.message.attributes, rm.topic, schemas, rm.message.decodedBy);
   if (r === undefined) return line;
   return r.kind === 'decoded' ? { ...line, decoded: r.record } : { ...line, decodeError: r.reason };
 }
