@@ -31,7 +31,10 @@ export function addSequencingOptions(cmd: Command): Command {
       '--preset <name>',
       `named option set; other flags override it (built in: ${Object.keys(PRESETS).join(', ')}; cme = --key attribute:Channel --seq attribute:MsgSeqNum --seq-bits 32, latency from SendingTime; cme-json = CME Smart Stream JSON, one sequence per topic: --key none --seq json:header.sequenceNumber --time json:header.sentTime)`,
     )
-    .option('--preset-file <file>', 'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …}}')
+    .option(
+      '--preset-file <file>',
+      'JSON file of more presets: {"name": {"key": …, "seq": …, "seqBits": …, "time": …, "gapTimeout": …, "capacity": …, "schema": "FILE.avsc", "schemas": {"NAME": "FILE"}}}',
+    )
     .option('--key <spec>', 'what orders together: orderingKey | attribute:<name> | json:<path> (a payload field) | none', undefined)
     .option(
       '--seq <spec>',
@@ -77,7 +80,7 @@ export function optionsFromFlags(flags: SequencingFlags, warn: (line: string) =>
     },
     presets,
   );
-  const schemas = schemasFromFlags(flags.schema);
+  const schemas = schemasFromFlags(flags.schema, options.presetSchemas);
   const withSchemas = schemas ? { ...options, schemas } : options;
   const bare = flags.gapTimeout?.trim();
   if (bare !== undefined && /^\d+(\.\d+)?$/.test(bare) && options.gapTimeoutMs > 0) {

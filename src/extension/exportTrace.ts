@@ -65,6 +65,7 @@ const exportHtml: Exporter = async (session, target, token, extensionUri, progre
       cssPath: vscode.Uri.joinPath(extensionUri, 'media', 'timeline.css').fsPath,
       filter: session.timeline.eventFilter,
       maxEmbeddedRecords: maxEmbeddedRecords(),
+      schemas: session.options.schemas,
       readRecord: (a) => session.files.read(a),
       id: session.id,
       keyOrder: session.keyOrder,

@@ -11,19 +11,26 @@ import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { schemaSetFromSetting } from '../core/schema/schemaSetting';
 
 /**
- * The options with the setting's schemas, unless they carry schemas already. Relative paths
- * resolve against the workspace folder of `near` (a capture), else the first workspace folder,
- * else the folder of `near`.
+ * The options with the setting's schemas and the preset's (`presetSchemas`; the setting's entries
+ * replace them name by name), unless they carry schemas already. Relative paths resolve against
+ * the workspace folder of `near` (a capture), else the first workspace folder, else the folder of
+ * `near`. A preset's files, like the setting, are read once the workspace is trusted.
  */
 export async function withSchemasFromSettings(options: SequencingOptions, near?: string): Promise<SequencingOptions> {
   if (options.schemas) return options;
   const value = vscode.workspace.getConfiguration('seqscope').get<unknown>('schemas');
-  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return options;
+  const preset = vscode.workspace.isTrusted ? options.presetSchemas : undefined;
+  const none = value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0);
+  if (none && preset === undefined) return options;
   const base = baseFolder(near);
-  const schemas = await schemaSetFromSetting(value, {
-    resolve: (p) => (base === undefined ? p : path.resolve(base, p)),
-    read: (p) => readFile(p, 'utf8'),
-  });
+  const schemas = await schemaSetFromSetting(
+    none ? undefined : value,
+    {
+      resolve: (p) => (base === undefined ? p : path.resolve(base, p)),
+      read: (p) => readFile(p, 'utf8'),
+    },
+    preset,
+  );
   return schemas ? { ...options, schemas } : options;
 }
 

@@ -231,7 +231,15 @@ export interface SessionSnapshot {
   released?: [number, number][];
   /** Records by arrival index (only those the export chose to embed). */
   records: Record<number, ReceivedMessage>;
+  /**
+   * The embedded records' payloads decoded by their schemas, by arrival index (only those a
+   * schema applies to): the page carries no decoder, so the exporter decodes them.
+   */
+  decoded?: Record<number, EmbeddedDecoding>;
 }
+
+/** A payload decoded on the host for a page without decoders: the record and its schema's source, or why it does not match. */
+export type EmbeddedDecoding = { readonly record: unknown; readonly source: string } | { readonly error: string };
 
 /** What a session is called and how it was sequenced, for its views (the extension's, the worker's first view, a standalone page). */
 export interface SessionMeta {

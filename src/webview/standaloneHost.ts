@@ -21,6 +21,7 @@ import { lowerBound } from '../timeline/columns';
 import type { Base64, SessionSnapshot } from '../shared/timelineModel';
 import { queryTimeline } from '../timeline/timelineQuery';
 import { TimelineService } from '../timeline/timelineService';
+import { embeddedDecoder } from '../timeline/embeddedDecoder';
 import { LaneIndex } from '../timeline/laneIndex';
 import type { HostChannel } from './hostChannel';
 import { assertNever } from '../core/util/assertNever';
@@ -75,7 +76,10 @@ export function standaloneChannel(doc: Document = document): HostChannel {
       const session = await restoreSessionSliced(snapshot, b64, yieldToRenderer);
       performance.measure('seqscope:restore-session', { start: t2 });
       const records = snapshot.records;
-      host.attach(new TimelineService(session, { ...meta, standalone: true }, async (arrival) => records[arrival] as ReceivedMessage | undefined));
+      const decode = embeddedDecoder(records, snapshot.decoded);
+      host.attach(
+        new TimelineService(session, { ...meta, standalone: true }, async (arrival) => records[arrival] as ReceivedMessage | undefined, undefined, decode),
+      );
       performance.mark('seqscope-session-loaded');
     } catch (e) {
       host.fail(`This export could not be read: ${(e as Error).message}`);

@@ -172,6 +172,20 @@ describe('schemas: seqscope.schemas decodes an Avro binary capture', function ()
     assert.deepEqual((await copied(dup)).decoded, FIRST);
   });
 
+  it('a preset of seqscope.presets may name the schema file, read from the workspace folder', async () => {
+    await config().update('presets', { trades: { ...OPTIONS, schemas: { [SCHEMA]: 'schemas-it/trades.avsc' } } }, vscode.ConfigurationTarget.Global);
+    try {
+      const r = await vscode.commands.executeCommand<OpenResult>('seqscope.capture.open', vscode.Uri.file(capture), { preset: 'trades' });
+      assert.ok(r, 'opened');
+      const s = api.manager.get(r.id);
+      assert.ok(s);
+      assert.deepEqual([s.data.summary.received, s.data.summary.delivered, s.data.summary.invalid], [8, 7, 1]);
+      assert.match(describeOptions(s.options), /, schema schemas-it\/trades\.avsc$/);
+    } finally {
+      await config().update('presets', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a file that cannot be read is an error naming the setting’s entry, and nothing opens', async () => {
     await config().update('schemas', { trades: 'schemas-it/missing.avsc' }, vscode.ConfigurationTarget.Global);
     const message = await failingCommand('seqscope.capture.open', vscode.Uri.file(capture), OPTIONS);

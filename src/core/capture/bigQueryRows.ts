@@ -15,11 +15,23 @@
  *     of JSON (BigQuery STRING column); absent or null is no attributes.
  *   - `data`: bytes (Avro BYTES), a string (BigQuery JSON export writes BYTES as base64; a
  *     STRING column as its text — see `dataText`), or a JSON value (BigQuery JSON column).
+ *
+ * With `use_topic_schema` the table has no `data` column: the topic schema's fields are its
+ * columns (BigQueryConfig.use_topic_schema). Such a row — metadata columns, no `data`, other
+ * columns — is a message whose payload is those columns as JSON text, marked `decodedBy`: it is
+ * the record the schema decoded (BigQuery's JSON export writes INT64 and NUMERIC as strings, so
+ * they stay exact). Told by the content, never by the file's name.
  */
 import type { PubsubMessage, ReceivedMessage } from './receivedMessage';
 
 /** Attribute names that hold the ordering key in an export (Google's docs name the property `ordering_key`). */
 const ORDERING_KEY_ATTRIBUTES = ['ordering_key', 'orderingKey'] as const;
+
+/** The columns write_metadata adds beside the payload or the schema's fields. */
+const METADATA_COLUMNS = new Set(['subscription_name', 'message_id', 'publish_time', 'attributes']);
+
+/** What a row read with use_topic_schema says decoded its payload (the detail pane shows it as the source). */
+export const TOPIC_SCHEMA_COLUMNS = "the BigQuery table's columns (use_topic_schema)";
 
 /** How a string `data` value is read: base64 when it is canonical base64 (BigQuery BYTES), else text; or always text (Avro `string`). */
 export type DataText = 'base64-or-text' | 'text';
@@ -46,9 +58,28 @@ export function rowToRecord(row: Record<string, unknown>, dataText: DataText): R
     if (key !== undefined && key !== '') message.orderingKey = key;
     message.attributes = attributes;
   }
-  const data = exportData(row.data, dataText);
-  if (data !== undefined) message.data = data;
+  if ('data' in row) {
+    const data = exportData(row.data, dataText);
+    if (data !== undefined) message.data = data;
+    return { message };
+  }
+  const columns = schemaColumns(row);
+  if (columns !== undefined) {
+    message.data = textToBase64(JSON.stringify(columns));
+    message.decodedBy = TOPIC_SCHEMA_COLUMNS;
+  }
   return { message };
+}
+
+/** The columns of a row that are not write_metadata's: the topic schema's fields; undefined when there are none. */
+function schemaColumns(row: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const name in row) {
+    if (METADATA_COLUMNS.has(name)) continue;
+    out ??= {};
+    out[name] = row[name];
+  }
+  return out;
 }
 
 /** RFC 3339 (UTC, `Z`) of an export's publish_time, or undefined when it is not a time. */

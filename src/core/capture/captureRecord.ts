@@ -66,6 +66,7 @@ export function toRecord(value: unknown): ReceivedMessage | string {
   }
   if (m.orderingKey !== undefined && typeof m.orderingKey !== 'string') return 'message.orderingKey is not a string';
   if (m.data != null && typeof m.data !== 'string') return 'message.data is not a string (base64)';
+  if (m.decodedBy !== undefined && typeof m.decodedBy !== 'string') return 'message.decodedBy is not a string';
   if (rm.topic !== undefined && typeof rm.topic !== 'string') return 'topic is not a string';
   return rm;
 }

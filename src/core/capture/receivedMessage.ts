@@ -10,6 +10,12 @@ export interface PubsubMessage {
   messageId: string;
   publishTime?: string;
   orderingKey?: string;
+  /**
+   * SeqScope's addition: the payload (`data`, JSON text) is a record its schema already decoded,
+   * as the named export wrote it — a BigQuery subscription's table with `use_topic_schema`, whose
+   * columns are the schema's fields (see bigQueryRows.ts). Read as it is, never by a schema.
+   */
+  decodedBy?: string;
 }
 
 export interface ReceivedMessage {

@@ -39,7 +39,7 @@ export class JsonlFormatter implements TraceFormatter {
       const p = decodeMdp3Base64(ev.data);
       if (!isMdp3Error(p)) return { ...ev, mdp3: p };
     }
-    const r = schemaReading(ev.data, ev.attributes, undefined, this.schemas);
+    const r = schemaReading(ev.data, ev.attributes, undefined, this.schemas, ev.decodedBy);
     if (r === undefined) return ev;
     return r.kind === 'decoded' ? { ...ev, decoded: r.record } : { ...ev, decodeError: r.reason };
   }

@@ -57,6 +57,7 @@ export const COLUMNS = {
   lost: 'int64',
   how: 'string',
   beforeStart: 'boolean',
+  decodedBy: 'string',
 } as const satisfies Record<TraceField, ColumnKind>;
 
 export type ColumnName = keyof typeof COLUMNS;
@@ -84,6 +85,7 @@ const FIELDS_OF: { [T in TraceEventType]: Record<keyof Extract<TraceEvent, { typ
     latencyMs: true,
     file: true,
     line: true,
+    decodedBy: true,
   },
   gap: { type: true, key: true, from: true, to: true, count: true, openedAt: true, declaredAt: true, waitedMs: true, reason: true },
   duplicate: {

@@ -42,6 +42,7 @@ export function messageEvent(
     latencyMs,
     file,
     e.line,
+    m?.decodedBy,
   );
 }
 
@@ -154,5 +155,6 @@ class MessageRelease implements MessageEvent {
     readonly latencyMs: number | undefined,
     readonly file: string | undefined,
     readonly line: number,
+    readonly decodedBy: string | undefined,
   ) {}
 }

@@ -6,6 +6,7 @@ import { formatDurationExact, parseDuration } from '../util/duration';
 import { InputError, InputFix, isInputError } from '../util/inputError';
 import { formatJsonPath, JsonPath, parseJsonPath } from '../util/jsonPath';
 import type { SchemaSet } from '../schema/schemaSet';
+import { presetSchemaEntries, type SchemaEntries } from '../schema/presetSchemas';
 import type { SequencerConfig } from './sequencer';
 import { SEQ_BITS, SeqBits } from './serial';
 
@@ -48,6 +49,11 @@ export interface SequencingOptions {
   readonly resetTo?: number;
   /** Schemas `json:` options read payloads by (`--schema`); payloads that name their own are read by it. */
   readonly schemas?: SchemaSet;
+  /**
+   * Schema files the preset names (`schema`, `schemas`), not yet read: the CLI and the extension
+   * read them into `schemas`, beside `--schema` and `seqscope.schemas` (which win entry by entry).
+   */
+  readonly presetSchemas?: SchemaEntries;
 }
 
 /** Whether records' numbers come from somewhere (an attribute or the packet), so are sequenced. */
@@ -122,8 +128,12 @@ export interface PresetText {
   resetTo?: string | number;
   /** `off` turns reset detection off (`--no-resets`); `on` (the default) back on. */
   resets?: string;
+  /** A schema file for payloads without a schema of their own (`--schema FILE`). */
+  schema?: string;
+  /** Schema files by schema name or topic, `"*"` for payloads without a schema (as `seqscope.schemas`). */
+  schemas?: Readonly<Record<string, string>>;
 }
-const PRESET_FIELDS: readonly (keyof PresetText)[] = ['key', 'seq', 'seqBits', 'time', 'gapTimeout', 'capacity', 'resetTo', 'resets'];
+const PRESET_FIELDS: readonly (keyof PresetText)[] = ['key', 'seq', 'seqBits', 'time', 'gapTimeout', 'capacity', 'resetTo', 'resets', 'schema', 'schemas'];
 export type UserPresets = Readonly<Record<string, PresetText>>;
 
 /**
@@ -146,8 +156,9 @@ export function parsePresets(value: unknown, source: string, fix: InputFix = {})
     for (const [field, v] of Object.entries(p as Record<string, unknown>)) {
       if (!(PRESET_FIELDS as readonly string[]).includes(field)) fail(`${at}: field "${field}" is unknown: use ${PRESET_FIELDS.join(', ')}`);
       const numeric = field === 'seqBits' || field === 'gapTimeout' || field === 'capacity' || field === 'resetTo';
-      if (typeof v !== 'string' && !(numeric && typeof v === 'number')) fail(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
-      (text as Record<string, string | number>)[field] = v as string | number;
+      if (typeof v !== 'string' && !(numeric && typeof v === 'number') && field !== 'schemas')
+        fail(`${at}: field "${field}" must be a ${numeric ? 'string or number' : 'string'}`);
+      (text as Record<string, unknown>)[field] = v;
       try {
         resolveOptions({ [field]: v });
       } catch (e) {
@@ -266,6 +277,8 @@ export function resolveOptions(text: OptionText, userPresets: UserPresets = {}):
     if (!p) throw new InputError(`preset "${text.preset}" is unknown: use ${presetNames(userPresets).join(', ')}`, optionFix('preset'));
     o = { ...o, ...p };
   }
+  const schemaFiles = presetSchemaEntries(text.schema, text.schemas);
+  if (schemaFiles) o = { ...o, presetSchemas: schemaFiles };
   if (text.key !== undefined) o = { ...o, key: parseKeySpec(text.key) };
   if (text.seq !== undefined) {
     o = { ...o, seq: parseSeqSpec(text.seq) };

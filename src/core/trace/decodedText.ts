@@ -11,7 +11,7 @@ import { type PayloadText, payloadText } from './messageMatch';
 export function decodedTextOf(schemas: SchemaSet | undefined): (rm: ReceivedMessage) => PayloadText {
   return (rm) => {
     const m = rm.message;
-    const r = schemaReading(m.data, m.attributes, rm.topic, schemas);
+    const r = schemaReading(m.data, m.attributes, rm.topic, schemas, m.decodedBy);
     return r?.kind === 'decoded' ? { text: JSON.stringify(r.record) } : payloadText(m.data);
   };
 }

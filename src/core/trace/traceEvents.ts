@@ -28,6 +28,8 @@ export interface MessageEvent {
   latencyMs?: number;
   file?: string;
   line: number;
+  /** The payload is a record an export already decoded (PubsubMessage.decodedBy). */
+  decodedBy?: string;
 }
 
 export interface GapEvent {

@@ -36,6 +36,8 @@ import { CODICON_CSS, CODICON_DIR, CODICON_FONT, CODICON_STYLESHEET_ID, codiconC
 import type { SeqBits } from '../../core/sequencer/serial';
 import type { KeyOrder } from '../../core/trace/keyOrder';
 import { THEME_FALLBACKS } from '../standaloneTheme';
+import { embeddedDecodings } from '../decodedPayload';
+import type { SchemaSet } from '../../core/schema/schemaSet';
 
 export interface StandaloneHtmlOptions {
   title: string;
@@ -52,6 +54,8 @@ export interface StandaloneHtmlOptions {
   filter?: EventFilter;
   /** Records embedded for the detail pane (findings first). Default 20 000. */
   maxEmbeddedRecords?: number;
+  /** The session's schemas: the embedded records' payloads go decoded too (the page has no decoder). */
+  schemas?: SchemaSet;
   readRecord: RecordSource;
   /** Session id for the page (default: derived from the title). */
   id?: string;
@@ -110,6 +114,8 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
     progress(0, 0.2),
   );
   const snap = await runSteps(snapshotSteps(session, nodeBase64, records, opts.filter), breathe, progress(0.2, 0.45));
+  const decoded = embeddedDecodings(records, opts.schemas);
+  if (decoded) snap.decoded = decoded;
   const meta: StandaloneMeta = {
     id: opts.id ?? `standalone:${opts.title}`,
     title: opts.title,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { main } from '../../../src/cli/main';
 import { buildCli } from '../../support/builtCli';
 import { textSink } from '../../support/textSink';
@@ -119,6 +119,34 @@ describe('seqscope replay --schema', function () {
     assert.equal(r.code, 0, r.stderr);
     const { totals } = JSON.parse(r.stdout);
     assert.deepEqual({ both: totals.both, onlyA: totals.onlyA, onlyB: totals.onlyB, lostBoth: totals.lostBoth }, { both: 7, onlyA: 0, onlyB: 0, lostBoth: 1 });
+  });
+
+  it('a --preset-file preset may name the schema (relative to the working directory); --schema given beside it wins', async () => {
+    const presets = join(dir, 'presets.json');
+    const rel = relative(process.cwd(), join(DIR, 'trades.avsc'));
+    writeFileSync(presets, JSON.stringify({ trades: { key: 'json:channel', seq: 'json:seq', schema: rel } }));
+    const r = await seqscope('replay', AVRO_BINARY, '--preset-file', presets, '--preset', 'trades', '--threads', '1', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assertCounts(r.stdout, 1);
+    writeFileSync(presets, JSON.stringify({ trades: { key: 'json:channel', seq: 'json:seq', schemas: { trades: 'nowhere/trades.avsc' } } }));
+    const missing = await seqscope('replay', AVRO_BINARY, '--preset-file', presets, '--preset', 'trades', '--threads', '1');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /the preset's schema nowhere\/trades\.avsc: cannot be read \(ENOENT\)/);
+    const overridden = await seqscope(
+      'replay',
+      AVRO_BINARY,
+      '--preset-file',
+      presets,
+      '--preset',
+      'trades',
+      '--schema',
+      `trades=${join(DIR, 'trades.avsc')}`,
+      '--threads',
+      '1',
+      '--json',
+    );
+    assert.equal(overridden.code, 0, overridden.stderr);
+    assertCounts(overridden.stdout, 1);
   });
 
   it('the built CLI reads on several threads as on one (the definitions travel to the scanning threads)', async () => {

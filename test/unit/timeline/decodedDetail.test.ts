@@ -53,4 +53,23 @@ describe('message detail of payloads with a schema', () => {
       await files.close?.();
     }
   });
+
+  it('a BigQuery row written with the topic schema opens with its columns as the decoded record', async () => {
+    const rows = join(__dirname, '..', '..', 'fixtures', 'bigquery-schema', 'rows.jsonl');
+    const { session } = await loadSession([rows], resolveOptions({ key: 'json:channel', seq: 'json:seq' }));
+    assert.deepEqual([session.summary.received, session.summary.delivered, session.summary.invalid], [6, 5, 1]);
+    const files = new SessionFiles(session);
+    try {
+      const svc = new TimelineService(session, { id: 's', title: 't', options: '' }, (a) => files.read(a), undefined, detailDecoder(undefined));
+      let id = 0;
+      while (session.event(id).arrival !== 0) id++;
+      const d = await svc.detail(id);
+      assert.equal(d.decoded?.source, "the BigQuery table's columns (use_topic_schema)");
+      assert.deepEqual(JSON.parse(d.decoded?.text ?? ''), { channel: 'A', seq: '1', price: 101.25, side: 'BUY' });
+      assert.equal(d.decodeError, undefined, 'the BINARY schema its attributes name is not applied to the columns');
+      assert.equal(d.orderingKey, 'A');
+    } finally {
+      await files.close?.();
+    }
+  });
 });

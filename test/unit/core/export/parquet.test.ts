@@ -144,6 +144,7 @@ describe('Parquet export', function () {
       lost: 'BIGINT',
       how: 'VARCHAR',
       beforeStart: 'BOOLEAN',
+      decodedBy: 'VARCHAR',
     });
   });
 
@@ -156,7 +157,7 @@ describe('Parquet export', function () {
         epoch_us(arrivedAt) AS arrivedAt, epoch_us(releasedAt) AS releasedAt, heldMs, epoch_us(openedAt) AS openedAt,
         epoch_us(declaredAt) AS declaredAt, waitedMs, epoch_us(lostAt) AS lostAt, epoch_us("at") AS "at", reason, latencyMs,
         file, line, to_json(attributes)::VARCHAR AS attributes, data, behindMessageId, epoch_us(behindPublishTime) AS behindPublishTime,
-        byMs, byPosition, released, lost, how, beforeStart
+        byMs, byPosition, released, lost, how, beforeStart, decodedBy
        FROM read_parquet(${quoted(path)})`,
     );
     assert.equal(rows.length, evs.length);

@@ -76,4 +76,19 @@ describe('seqscope.schemas: the setting as a schema set', () => {
     const broken: SchemaFiles = { resolve: (p) => p, read: async () => '{"type": "record", "name": "T", "fields": [{"name": "x", "type": "nope"}]}' };
     await assert.rejects(schemaSetFromSetting({ '*': 'broken.avsc' }, broken), /^InputError: seqscope\.schemas\["\*"\]: broken\.avsc is not a valid schema: /);
   });
+
+  it("a preset's schema files join the setting's, which replace them name by name; a bad one names the preset", async () => {
+    const both = await schemaSetFromSetting({ trades: 'trades.avsc' }, files, { '*': 'trades.avsc', trades: 'missing.avsc' });
+    assert.ok(both);
+    assert.equal(both.fallback?.source, 'trades.avsc', 'the preset gives the default');
+    assert.deepEqual(readPayload(both, BINARY, undefined, A1), { kind: 'decoded', record: RECORD, source: 'trades.avsc' });
+    const only = await schemaSetFromSetting(undefined, files, { '*': 'trades.avsc' });
+    assert.deepEqual(readPayload(only, undefined, undefined, A1), { kind: 'decoded', record: RECORD, source: 'trades.avsc' });
+    await assert.rejects(schemaSetFromSetting({}, files, { trades: 'missing.avsc' }), (e: unknown) => {
+      assert.ok(e instanceof InputError, String(e));
+      assert.equal(e.fix.setting, 'seqscope.presets');
+      assert.match(e.message, /^seqscope\.presets: schema "trades": missing\.avsc cannot be read \(ENOENT\)/);
+      return true;
+    });
+  });
 });

@@ -264,7 +264,7 @@ describe('sequencingOptions', () => {
       bad({ a: 'x' }, /^presets.json: preset "a" must be an object/);
       bad(
         { a: { sequence: 'x' } },
-        /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity, resetTo, resets$/,
+        /^presets.json: preset "a": field "sequence" is unknown: use key, seq, seqBits, time, gapTimeout, capacity, resetTo, resets, schema, schemas$/,
       );
       bad({ a: { seq: 'MsgSeqNum' } }, /^presets.json: preset "a": field "seq": seq "MsgSeqNum" is not valid/);
       bad({ a: { key: 7 } }, /^presets.json: preset "a": field "key" must be a string$/);
@@ -272,6 +272,24 @@ describe('sequencingOptions', () => {
       bad({ a: { seq: 'attribute:n', seqBits: 16, capacity: 40000 } }, /^presets.json: preset "a": capacity 40000 is too large for 16-bit numbers/);
       bad({ cme: {} }, /^presets.json: preset "cme": the name is built in; choose another$/);
       bad({ ' a': {} }, /^presets.json: preset " a": a name must not be empty or begin or end with a space$/);
+    });
+
+    it('may name schema files: they ride on the options, not yet read, for the CLI and the extension to read', () => {
+      const named = parsePresets(
+        { trades: { key: 'json:channel', seq: 'json:seq', schema: 'trades.avsc', schemas: { quotes: 'quote.proto:md.Quote' } } },
+        'settings',
+      );
+      assert.deepEqual(resolveOptions({ preset: 'trades' }, named).presetSchemas, { quotes: 'quote.proto:md.Quote', '*': 'trades.avsc' });
+      assert.equal(resolveOptions({ preset: 'feed' }, user).presetSchemas, undefined);
+      const bad = (v: unknown, message: RegExp) =>
+        assert.throws(
+          () => parsePresets({ a: v }, 'presets.json'),
+          (e: unknown) => e instanceof Error && e.name === 'InputError' && message.test(e.message),
+        );
+      bad({ schema: 'trades.xml' }, /^presets.json: preset "a": field "schema": "schema": "trades.xml" is not a schema file/);
+      bad({ schema: 7 }, /^presets.json: preset "a": field "schema" must be a string$/);
+      bad({ schemas: ['x.avsc'] }, /^presets.json: preset "a": field "schemas": "schemas" must map a schema name or topic to a file/);
+      bad({ schemas: { '*': 'a.avsc' }, schema: 'b.avsc' }, /^presets.json: preset "a": "schema" and "schemas"\["\*"\] both name the schema/);
     });
 
     it("a bad preset is fixed where the caller says: the setting or the flag, not the field's own setting", () => {

@@ -14,6 +14,9 @@ import { queryTimeline } from '../../../../src/timeline/timelineQuery';
 import { PackedSnapshot, unpackSnapshot } from '../../../../src/shared/snapshotPacking';
 import type { StandalonePreview } from '../../../../src/shared/standaloneEmbed';
 import { fileRecordSource } from '../../../support/e2e/fileRecords';
+import { readFile } from 'node:fs/promises';
+import { schemaSetFromSetting } from '../../../../src/core/schema/schemaSetting';
+import { embeddedDecoder } from '../../../../src/timeline/embeddedDecoder';
 
 const SAMPLE = join(__dirname, '..', '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 const nodeB64 = { encode: (b: Uint8Array) => Buffer.from(b).toString('base64'), decode: (t: string) => new Uint8Array(Buffer.from(t, 'base64')) };
@@ -253,5 +256,44 @@ describe('webview standalone export (the HTML file, without a browser)', functio
       writeStandaloneHtml(session, join(dir, 'x.html'), { title: 'X', options: '', bundleDir: join(dir, 'nowhere'), readRecord: async () => undefined }),
       /bundle .* is missing: build it first/,
     );
+  });
+
+  it('embeds the embedded records decoded by their schemas (the page has no decoder), and the page serves them to the detail pane', async () => {
+    const schemaDir = join(__dirname, '..', '..', '..', 'fixtures', 'schemas');
+    const schemas = await schemaSetFromSetting({ trades: 'trades.avsc' }, { resolve: (p) => join(schemaDir, p), read: (p) => readFile(p, 'utf8') });
+    const avro = (await loadSession([join(schemaDir, 'avro-binary.jsonl')], { ...resolveOptions({ key: 'json:channel', seq: 'json:seq' }), schemas })).session;
+    const out = join(dir, 'schemas.html');
+    const records = fileRecordSource(avro);
+    try {
+      await writeStandaloneHtml(avro, out, { title: 'S', options: '', bundleDir, readRecord: records, schemas });
+      await writeStandaloneHtml(avro, join(dir, 'plain.html'), { title: 'S', options: '', bundleDir, readRecord: records, maxEmbeddedRecords: 2 });
+    } finally {
+      await records.close();
+    }
+    const { snapshot } = await unpackSnapshot(block<PackedSnapshot>(readFileSync(out, 'utf8'), 'seqscope-session'), nodeB64);
+    const decoded = snapshot.decoded ?? {};
+    assert.deepEqual(
+      Object.keys(decoded)
+        .map(Number)
+        .sort((a, b) => a - b),
+      Object.keys(snapshot.records)
+        .map(Number)
+        .sort((a, b) => a - b),
+      'one per embedded record',
+    );
+    assert.deepEqual(decoded[0], { record: { channel: 'A', seq: 1, price: 101.25, side: 'BUY' }, source: 'trades.avsc' });
+    assert.match((decoded[7] as { error: string }).error, /does not match the schema from trades\.avsc: .*price/);
+    const page = embeddedDecoder(snapshot.records, snapshot.decoded);
+    assert.ok(page);
+    const d = page(snapshot.records[0]);
+    assert.equal(d?.decoded?.source, 'trades.avsc');
+    assert.deepEqual(JSON.parse(d?.decoded?.text ?? ''), { channel: 'A', seq: 1, price: 101.25, side: 'BUY' });
+    assert.match(page(snapshot.records[7])?.decodeError ?? '', /field "price"/);
+    // Without the definition: what the detail pane says (the next step), for the embedded records only.
+    const plain = await unpackSnapshot(block<PackedSnapshot>(readFileSync(join(dir, 'plain.html'), 'utf8'), 'seqscope-session'), nodeB64);
+    const why = Object.values(plain.snapshot.decoded ?? {});
+    assert.equal(why.length, 2);
+    for (const w of why) assert.match((w as { error: string }).error, /--schema trades=FILE\.avsc/);
+    assert.equal(embeddedDecoder(plain.snapshot.records, undefined), undefined);
   });
 });
