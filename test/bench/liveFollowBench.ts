@@ -120,6 +120,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     let stop = false;
     const started = Date.now();
     const end = started + SECONDS * 1000;
+    // A publish that fails (the emulator stops answering) ends the run with what was measured, and the emulator is stopped.
+    let publishFailed: string | undefined;
     // One tick every 10 ms publishes what the rate owes by then, round-robin over the keys.
     const publisher = (async () => {
       let owed = 0;
@@ -137,7 +139,10 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         await Promise.all(batch);
         await sleep(10);
       }
-    })();
+    })().catch((e: unknown) => {
+      publishFailed = `publishing failed after ${count(published)} messages: ${(e as Error).message.split('\n')[0]}`;
+      problems.push(publishFailed);
+    });
 
     const frameMs: number[] = [];
     const layerMs: number[] = [];
@@ -150,7 +155,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     let lastReport = Date.now();
     // Whatever happens while sampling, the publisher stops before the emulator does.
     try {
-      while (Date.now() < end) {
+      while (Date.now() < end && !publishFailed) {
         await sleep(SAMPLE_MS);
         const s = await snapshot(frame);
         samples++;
