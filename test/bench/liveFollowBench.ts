@@ -52,6 +52,8 @@ export interface LiveFollowResult {
   notFollowing: number;
   samples: number;
   problems: string[];
+  /** What the session had received when publishing ended (the Sessions tree's row), and its rate over the run. */
+  receivedByEnd: number;
   load: number[];
 }
 
@@ -184,6 +186,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       await publisher;
     }
     const elapsed = (Date.now() - started) / 1000;
+    const atEnd = (await treeRows(page, 'seqscope'))[0] ?? '';
+    const receivedByEnd = Number(/([\d\s]+) received/.exec(atEnd)?.[1].replace(/\s/g, '') ?? Number.NaN);
     await topic.flush();
 
     // Every message delivered once, in order: the tree's counts once everything has arrived.
@@ -212,6 +216,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       notFollowing,
       samples,
       problems,
+      receivedByEnd,
       load: loadavg(),
     };
   } finally {
@@ -255,7 +260,7 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
       ],
     ),
     '',
-    `Published ${count(r.published)} (${rate(r.publishRate)} msg/s reached). The whole session in view and following at ${count(r.samples - r.notFollowing)} of ${count(r.samples)} samples ${verdict(r.notFollowing === 0)}. Check: ${checked(r.problems)}`,
+    `Published ${count(r.published)} (${rate(r.publishRate)} msg/s reached); received by the end of publishing ${count(r.receivedByEnd)} (${rate(r.receivedByEnd / r.seconds)} msg/s). The whole session in view and following at ${count(r.samples - r.notFollowing)} of ${count(r.samples)} samples ${verdict(r.notFollowing === 0)}. Check: ${checked(r.problems)}`,
     '',
   ];
 }
