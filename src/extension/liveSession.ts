@@ -20,8 +20,8 @@ import { basename } from 'node:path';
 
 /** How often the views catch up with what arrived (and the wall clock reaches the sequencer). */
 const REFRESH_MS = 100;
-/** A refresh waits at least this many times what the last one took (with many keys it costs more). */
-const REFRESH_SPACING = 5;
+/** Refreshes start at least this many times what the last one took apart (with many keys one costs more). */
+const REFRESH_SPACING = 3;
 /**
  * What a key costs the live session until it detaches, beyond what it holds now, for the heap
  * guard: the summary's row, the window's key list (as the loader's reserve, loadSession.ts).
@@ -352,7 +352,8 @@ export class LiveSession extends Disposable {
       try {
         refresh();
       } finally {
-        if (!stopped) timer = setTimeout(paced, Math.max(REFRESH_MS, (Date.now() - started) * REFRESH_SPACING));
+        const spent = Date.now() - started;
+        if (!stopped) timer = setTimeout(paced, Math.max(REFRESH_MS, spent * REFRESH_SPACING) - spent);
       }
     };
     let timer = setTimeout(paced, REFRESH_MS);
