@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { schemaSetFromSetting } from '../core/schema/schemaSetting';
+import type { SchemaSet } from '../core/schema/schemaSet';
 
 /**
  * The options with the setting's schemas, unless they carry schemas already. Relative paths
@@ -17,14 +18,19 @@ import { schemaSetFromSetting } from '../core/schema/schemaSetting';
  */
 export async function withSchemasFromSettings(options: SequencingOptions, near?: string): Promise<SequencingOptions> {
   if (options.schemas) return options;
+  const schemas = await schemasFromSettings(near);
+  return schemas ? { ...options, schemas } : options;
+}
+
+/** The setting's schemas, read and compiled (relative paths as withSchemasFromSettings resolves them); undefined when it names none. */
+export async function schemasFromSettings(near?: string): Promise<SchemaSet | undefined> {
   const value = vscode.workspace.getConfiguration('seqscope').get<unknown>('schemas');
-  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return options;
+  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return undefined;
   const base = baseFolder(near);
-  const schemas = await schemaSetFromSetting(value, {
+  return schemaSetFromSetting(value, {
     resolve: (p) => (base === undefined ? p : path.resolve(base, p)),
     read: (p) => readFile(p, 'utf8'),
   });
-  return schemas ? { ...options, schemas } : options;
 }
 
 function baseFolder(near: string | undefined): string | undefined {

@@ -14,3 +14,4 @@ export * from './receivedRecord';
 export * from './resourceNames';
 export * from './tap';
 export * from './schemaService';
+export * from './topicSchema';
