@@ -12,7 +12,9 @@ import { Io, RunAction } from './cliIo';
 import { positiveInt } from './numberFlags';
 import { bytesDone, progressLineFor } from './progressLine';
 import { addConnectionOptions, ConnectionFlags, loadLayer, onInterrupt, openConnection } from './pubsubConnection';
+import { publishInput, type PublishInput } from './publishSchema';
 import { record, RecordFlags } from './recordCommand';
+import { collectSchema, schemasFromFlags } from './schemaFlags';
 import { addSequencingOptions } from './sequencingFlags';
 import { inputName, standardInputProblem } from './standardInput';
 import { UsageError } from './usageError';
@@ -25,6 +27,7 @@ interface PublishFlags extends ConnectionFlags {
   concurrency?: string;
   retries?: string;
   skipRedeliveries?: boolean;
+  schema?: string[];
   json?: boolean;
   /** False with --no-progress. */
   progress?: boolean;
@@ -36,35 +39,46 @@ export async function publish(paths: string[], flags: PublishFlags, io: Io): Pro
   if (!Number.isInteger(retries) || retries < 0) throw new UsageError(`--retries must be a whole number ≥ 0, not "${flags.retries}"`, '--retries');
   const stdinProblem = standardInputProblem(paths, io.stdin, 'seqscope publish - --topic T');
   if (stdinProblem) throw new UsageError(stdinProblem);
+  const sources = schemasFromFlags(flags.schema);
   const layer = await loadLayer();
   layer.paceSpeed(flags.pace); // a bad --pace is a usage error before anything connects
   const conn = await openConnection(layer, flags);
   const interrupt = onInterrupt();
-  const reader = new CaptureReader(paths[0], 0, paths[0] === '-' ? io.stdin : undefined);
   const progress = progressLineFor(io.stderr, inputName(paths[0]), flags.progress);
   const say = (line: string) => (progress ? progress.note(line) : io.stderr.write(line));
-  const started = Date.now();
+  const abort = new AbortController();
+  interrupt.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  let input: PublishInput | undefined;
+  let reader: CaptureReader | undefined;
   try {
     const topicName = layer.parseResourceName('topics', flags.topic, conn.projectId);
-    await layer.checkTopic(conn, topicName);
+    input = await publishInput(layer, conn, topicName, paths[0], io.stdin, sources, {
+      signal: abort.signal,
+      warn: say,
+      progress: progress && ((line) => progress.show(line)),
+    }).finally(() => progress?.clear());
+    if (abort.signal.aborted) return 130;
+    reader = new CaptureReader(input.path, 0, input.stream);
     await reader.open();
     const sink = layer.openTopicSink(conn, topicName);
     const attempts = new Map<string, number>();
-    const abort = new AbortController();
-    interrupt.signal.addEventListener('abort', () => abort.abort(), { once: true });
     let failure: string | undefined;
+    const started = Date.now();
     const publisher: PubsubLayer.CapturePublisher = new layer.CapturePublisher({
       sink,
       pace: flags.pace as PubsubLayer.Pace,
       concurrency,
       skipRedeliveries: flags.skipRedeliveries,
+      encode: input.encode,
       signal: abort.signal,
       onProgress:
         progress &&
         ((p) => {
           const rate = Math.round((p.published * 1000) / Math.max(1, Date.now() - started));
           const paused = p.paused.length ? ` · ${p.paused.length} ${noun(p.paused.length, 'key')} paused` : '';
-          progress.show(`publishing ${inputName(paths[0])}: read ${bytesDone(reader.bytesRead, reader.size)} · ${p.published} published · ${rate}/s${paused}`);
+          progress.show(
+            `publishing ${inputName(paths[0])}: read ${bytesDone(reader!.bytesRead, reader!.size)} · ${p.published} published · ${rate}/s${paused}`,
+          );
         }),
       onPaused(p) {
         const n = (attempts.get(p.key) ?? 0) + 1;
@@ -83,20 +97,7 @@ export async function publish(paths: string[], flags: PublishFlags, io: Io): Pro
     });
     const result = await publisher.run(reader.batches()).finally(() => progress?.clear());
     await sink.flush();
-    const out = {
-      file: paths[0],
-      topic: topicName.path,
-      pace: flags.pace,
-      ...result,
-      paused: result.paused.map((p) => ({ key: p.key, pending: p.pending, line: p.line, error: p.error.message })),
-    };
-    if (flags.json) io.stdout.write(JSON.stringify(out) + '\n');
-    else {
-      io.stdout.write(
-        `Published ${result.published} of ${result.read} ${noun(result.read, 'message')} (${result.keys} ${noun(result.keys, 'key')}) from ${inputName(paths[0])} to ${topicName.path} in ${formatDuration(result.elapsedMs)}` +
-          `${result.skipped ? `; ${result.skipped} skipped` : ''}${result.cancelled ? `; stopped with ${result.unpublished} not published` : ''}.\n`,
-      );
-    }
+    printResult(io, flags, paths[0], topicName.path, input.schema, result);
     if (failure) {
       io.stderr.write(`seqscope: ${failure}; ${result.unpublished} message(s) not published (nothing after a failed message of its key was sent)\n`);
       return 1;
@@ -104,9 +105,38 @@ export async function publish(paths: string[], flags: PublishFlags, io: Io): Pro
     return result.cancelled ? 130 : 0;
   } finally {
     interrupt.dispose();
-    await reader.close();
+    await reader?.close();
+    await input?.dispose();
     await conn.close().catch(() => undefined);
   }
+}
+
+function printResult(
+  io: Io,
+  flags: PublishFlags,
+  file: string,
+  topic: string,
+  schema: PubsubLayer.TopicSchema | undefined,
+  result: PubsubLayer.PublishResult,
+): void {
+  const reencoded = schema && { schema: schema.definition.source, encoding: schema.encoding };
+  const out = {
+    file,
+    topic,
+    pace: flags.pace,
+    ...reencoded,
+    ...result,
+    paused: result.paused.map((p) => ({ key: p.key, pending: p.pending, line: p.line, error: p.error.message })),
+  };
+  if (flags.json) {
+    io.stdout.write(JSON.stringify(out) + '\n');
+    return;
+  }
+  io.stdout.write(
+    `Published ${result.published} of ${result.read} ${noun(result.read, 'message')} (${result.keys} ${noun(result.keys, 'key')}) from ${inputName(file)} to ${topic}` +
+      `${reencoded ? `, re-encoded with ${reencoded.schema} (${reencoded.encoding}),` : ''} in ${formatDuration(result.elapsedMs)}` +
+      `${result.skipped ? `; ${result.skipped} skipped` : ''}${result.cancelled ? `; stopped with ${result.unpublished} not published` : ''}.\n`,
+  );
 }
 
 // ---------------------------------------------------------------- seek, taps
@@ -209,6 +239,11 @@ export function registerPubsubCommands(program: Command, io: Io, run: RunAction)
       .option('--concurrency <n>', 'keys published at once (default 16)')
       .option('--retries <n>', 'retries of a failed key before giving up (default 3)')
       .option('--skip-redeliveries', 'publish a messageId once, even when the capture holds its redeliveries')
+      .option(
+        '--schema <file>',
+        "into a topic bound to a schema, payloads are re-encoded with the topic's schema: this decodes those without a schema of their own (FILE.avsc, FILE.proto[:package.Message]) or of schema NAME (NAME=FILE); once per schema",
+        collectSchema,
+      )
       .option('--json', 'print the result as one JSON object')
       .option('--no-progress', 'no progress line on stderr (shown only when stderr is a terminal)'),
   ).action((path: string, flags: PublishFlags) => run(publish([path], flags, io)));

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SequencingOptions } from '../core/sequencer/sequencingOptions';
 import { schemaSetFromSetting } from '../core/schema/schemaSetting';
+import type { SchemaEntries } from '../core/schema/presetSchemas';
+import type { SchemaSet } from '../core/schema/schemaSet';
 
 /**
  * The options with the setting's schemas and the preset's (`presetSchemas`; the setting's entries
@@ -18,12 +20,18 @@ import { schemaSetFromSetting } from '../core/schema/schemaSetting';
  */
 export async function withSchemasFromSettings(options: SequencingOptions, near?: string): Promise<SequencingOptions> {
   if (options.schemas) return options;
+  const schemas = await schemasFromSettings(near, options.presetSchemas);
+  return schemas ? { ...options, schemas } : options;
+}
+
+/** The setting's schemas and the preset's, read and compiled (paths as withSchemasFromSettings resolves them); undefined when they name none. */
+export async function schemasFromSettings(near?: string, presetSchemas?: SchemaEntries): Promise<SchemaSet | undefined> {
   const value = vscode.workspace.getConfiguration('seqscope').get<unknown>('schemas');
-  const preset = vscode.workspace.isTrusted ? options.presetSchemas : undefined;
+  const preset = vscode.workspace.isTrusted ? presetSchemas : undefined;
   const none = value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0);
-  if (none && preset === undefined) return options;
+  if (none && preset === undefined) return undefined;
   const base = baseFolder(near);
-  const schemas = await schemaSetFromSetting(
+  return schemaSetFromSetting(
     none ? undefined : value,
     {
       resolve: (p) => (base === undefined ? p : path.resolve(base, p)),
@@ -31,7 +39,6 @@ export async function withSchemasFromSettings(options: SequencingOptions, near?:
     },
     preset,
   );
-  return schemas ? { ...options, schemas } : options;
 }
 
 function baseFolder(near: string | undefined): string | undefined {

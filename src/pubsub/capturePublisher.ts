@@ -13,7 +13,7 @@
  * resumePublishing — or the run is aborted. Nothing is skipped silently.
  */
 import { InputError } from '../core/util/inputError';
-import type { CaptureEntry } from '../core/capture/captureRecord';
+import type { CaptureEntry, PubsubMessage } from '../core/capture/captureRecord';
 import type { PubsubConnection } from './connection';
 import type { ResourceName } from './resourceNames';
 
@@ -79,6 +79,8 @@ export interface PublisherOptions {
   readonly onProgress?: (p: PublishProgress) => void;
   /** A key stopped on a failure; call resume(key) (or abort) to go on. */
   readonly onPaused?: (p: PausedKey) => void;
+  /** Writes each message's payload and attributes anew (for a topic bound to a schema); without it, as the capture holds them. */
+  readonly encode?: (message: PubsubMessage, topic: string | undefined) => { data: Uint8Array; attributes?: Record<string, string> };
   /** Injected for tests: the clock and the wait used for pacing. */
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -239,6 +241,15 @@ export class CapturePublisher {
         return undefined;
       }
       this.seenIds.add(msg.messageId);
+    }
+    if (this.options.encode) {
+      const out = this.options.encode(msg, rm.topic);
+      return {
+        key: msg.orderingKey ?? '',
+        data: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength),
+        attributes: out.attributes,
+        line: e.line,
+      };
     }
     return {
       key: msg.orderingKey ?? '',

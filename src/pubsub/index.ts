@@ -15,3 +15,4 @@ export * from './receivedRecord';
 export * from './resourceNames';
 export * from './tap';
 export * from './schemaService';
+export * from './topicSchema';

@@ -23,6 +23,7 @@ import { ArchiveRow, archiveReport, benchArchives } from './archiveBench';
 import { benchCompare, CompareBenchResult, compareReport } from './compareBench';
 import { benchLiveFollow, liveFollowReport } from './liveFollowBench';
 import { benchMdp3, Mdp3Row, mdp3Report } from './mdp3Bench';
+import { benchSchemas, type SchemaBenchRow, schemaReport } from './schemaBench';
 import { join } from 'node:path';
 import { engineConfig } from './engineBench';
 import { Contender, ContenderArgs, ContenderResult } from './engineContender';
@@ -732,9 +733,11 @@ async function main(): Promise<void> {
   }
 
   // 8. Pub/Sub archives (Cloud Storage Avro) against the same messages as JSON Lines; and
-  // 9. The MDP 3.0 decoder: a replay that does not ask for it, one that does, a build without it.
+  // 9. The MDP 3.0 decoder: a replay that does not ask for it, one that does, a build without it;
+  // 10. Payloads decoded by their schema (Avro, Protocol Buffers) against JSON payloads.
   let archives: ArchiveRow[] | undefined;
   let mdp3: { rows: Mdp3Row[]; bytes: number } | undefined;
+  let schemas: SchemaBenchRow[] | undefined;
   if (sections.has('archives')) {
     const cliPath = join(ROOT, 'dist/cli.js');
     if (!existsSync(cliPath)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first)');
@@ -742,20 +745,22 @@ async function main(): Promise<void> {
     report.push(...archiveReport(archives, '8'));
     mdp3 = await benchMdp3(progress, cliPath);
     report.push(...mdp3Report(mdp3, 9));
+    schemas = await benchSchemas(progress, cliPath);
+    report.push(...schemaReport(schemas, 10));
   }
 
-  // 10. Compare two captures of one stream against replaying both.
+  // 11. Compare two captures of one stream against replaying both.
   let compare: CompareBenchResult | undefined;
   if (sections.has('compare')) {
     compare = benchCompare(progress);
-    report.push(...compareReport(compare, '10'));
+    report.push(...compareReport(compare, '11'));
   }
 
-  // 11. Follow live in the workbench: a tap at 5 000 msg/s, the timeline following it.
+  // 12. Follow live in the workbench: a tap at 5 000 msg/s, the timeline following it.
   let live: Awaited<ReturnType<typeof benchLiveFollow>> | undefined;
   if (sections.has('live')) {
     live = await benchLiveFollow();
-    report.push(...liveFollowReport(live).map((l) => l.replace(/^## Follow live/, '## 11. Follow live')));
+    report.push(...liveFollowReport(live).map((l) => l.replace(/^## Follow live/, '## 12. Follow live')));
   }
 
   const elapsedMs = Date.now() - started;
@@ -792,6 +797,7 @@ async function main(): Promise<void> {
         recorder,
         archives,
         mdp3,
+        schemas,
         compare,
         live,
       },

@@ -57,7 +57,8 @@ export const ExactLong = avroTypes.LongType.__with({
     if (n === undefined || n < INT64_MIN || n > INT64_MAX) throw new Error(`invalid "long": ${String(v)}`);
     return exactLong(n);
   },
-  toJSON: (v: number | string) => (typeof v === 'number' ? v : Number(v)),
+  // A bigint beyond 2^53, which only a lossless JSON writer (avroEncoder's) writes exactly.
+  toJSON: (v: number | string) => (typeof v === 'number' ? v : BigInt(v)),
   isValid: (v: unknown) => {
     const n = asBigInt(v);
     return n !== undefined && n >= INT64_MIN && n <= INT64_MAX;
@@ -70,7 +71,7 @@ export const ExactLong = avroTypes.LongType.__with({
 });
 
 /** A JSON number as the Avro JSON reader needs it: exact integers beyond 2^53 as bigint. */
-function losslessNumber(text: string): number | bigint {
+export function losslessNumber(text: string): number | bigint {
   return isInteger(text) && !isSafeNumber(text) ? BigInt(text) : Number(text);
 }
 
@@ -83,15 +84,29 @@ export function plainAvro(v: unknown): JsonValue {
   if (NodeBuffer.isBuffer(v)) return v.toString('base64');
   if (Array.isArray(v)) return v.map(plainAvro);
   const out: Record<string, JsonValue> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = plainAvro(x);
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    // A map key "__proto__" is data, not the object's prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: plainAvro(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = plainAvro(x);
+  }
   return out;
 }
 
 /** avsc's JSON reader on an already parsed value (its fromString with a lossless parse before it). */
-type JsonCopy = { _copy(value: unknown, opts: { coerce: 2 }): unknown };
+export type JsonCopy = { _copy(value: unknown, opts: { coerce: 2 }): unknown };
 
 /** Compiles an Avro schema definition; throws SchemaDefinitionError when it is not valid Avro. */
 export function avroDecoder(def: SchemaDefinition): PayloadDecoder {
+  const type = avroTypeOf(def);
+  return {
+    source: def.source,
+    decode: (payload: Uint8Array, encoding: SchemaEncoding): DecodedPayload =>
+      encoding === 'BINARY' ? decodeBinary(type, payload) : decodeJson(type, payload),
+  };
+}
+
+/** The avsc type of a definition (longs exact, unions unwrapped where avsc can); throws SchemaDefinitionError. */
+export function avroTypeOf(def: SchemaDefinition): Type {
   let schema: unknown;
   try {
     schema = JSON.parse(def.definition);
@@ -104,11 +119,7 @@ export function avroDecoder(def: SchemaDefinition): PayloadDecoder {
   } catch (e) {
     throw new SchemaDefinitionError(`not a valid Avro schema: ${reasonOf(e)}`, def.source);
   }
-  return {
-    source: def.source,
-    decode: (payload: Uint8Array, encoding: SchemaEncoding): DecodedPayload =>
-      encoding === 'BINARY' ? decodeBinary(type, payload) : decodeJson(type, payload),
-  };
+  return type;
 }
 
 function decodeBinary(type: Type, payload: Uint8Array): DecodedPayload {

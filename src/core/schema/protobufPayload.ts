@@ -14,19 +14,23 @@ const TO_JSON: protobuf.IConversionOptions = { longs: String, enums: String, byt
 
 /** Compiles a `.proto` definition; throws SchemaDefinitionError when it does not parse or names no message. */
 export function protobufDecoder(def: SchemaDefinition): PayloadDecoder {
-  let root: protobuf.Root;
-  try {
-    root = protobuf.parse(def.definition, { keepCase: true }).root;
-    root.resolveAll();
-  } catch (e) {
-    throw new SchemaDefinitionError(`not a valid Protocol Buffers definition: ${reasonOf(e)}`, def.source);
-  }
-  const type = messageTypeOf(root, def);
+  const type = messageTypeOf(parseProto(def), def);
   return {
     source: def.source,
     decode: (payload: Uint8Array, encoding: SchemaEncoding): DecodedPayload =>
       encoding === 'BINARY' ? decodeBinary(type, payload) : decodeJson(type, payload),
   };
+}
+
+/** The definition parsed and resolved (field names as the `.proto` writes them); throws SchemaDefinitionError. */
+export function parseProto(def: SchemaDefinition): protobuf.Root {
+  try {
+    const root = protobuf.parse(def.definition, { keepCase: true }).root;
+    root.resolveAll();
+    return root;
+  } catch (e) {
+    throw new SchemaDefinitionError(`not a valid Protocol Buffers definition: ${reasonOf(e)}`, def.source);
+  }
 }
 
 /** Every message type the definition declares at its top level (inside its package). */
@@ -39,7 +43,8 @@ function topLevelMessages(ns: protobuf.NamespaceBase): protobuf.Type[] {
   return out;
 }
 
-function messageTypeOf(root: protobuf.Root, def: SchemaDefinition): protobuf.Type {
+/** The message type payloads hold: the one named, else the one top-level message; throws SchemaDefinitionError. */
+export function messageTypeOf(root: protobuf.Root, def: SchemaDefinition): protobuf.Type {
   if (def.messageType) {
     const found = root.lookup(def.messageType);
     if (found instanceof protobuf.Type) return found;

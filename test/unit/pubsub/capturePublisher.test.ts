@@ -237,4 +237,28 @@ describe('CapturePublisher', () => {
     assert.deepEqual(m.attributes, { Channel: 'key-1', MsgSeqNum: '7' });
     assert.equal(m.data.toString(), JSON.stringify({ seq: 7 }));
   });
+
+  it('with encode (a topic bound to a schema), sends what it writes, in order, with the ordering key kept', async () => {
+    const sink = new FakeSink();
+    const seen: (string | undefined)[] = [];
+    const encode = (message: { data?: string; attributes?: Record<string, string> }, topic: string | undefined) => {
+      seen.push(topic);
+      const seq = (JSON.parse(Buffer.from(message.data!, 'base64').toString()) as { seq: number }).seq;
+      return { data: Uint8Array.of(seq), attributes: { MsgSeqNum: String(seq) } };
+    };
+    const r = await new CapturePublisher({ sink, encode }).run(batches([entry(1, 'k', 1), entry(2, 'k', 2)]));
+    assert.equal(r.published, 2);
+    assert.deepEqual(
+      sink.sent.map((m) => [m.key, [...m.data], m.attributes]),
+      [
+        ['k', [1], { MsgSeqNum: '1' }],
+        ['k', [2], { MsgSeqNum: '2' }],
+      ],
+    );
+    assert.ok(
+      sink.sent.every((m) => Buffer.isBuffer(m.data)),
+      'the client takes Buffers',
+    );
+    assert.deepEqual(seen, [undefined, undefined]);
+  });
 });
