@@ -63,7 +63,8 @@ export function messageTypeOf(root: protobuf.Root, def: SchemaDefinition): proto
 
 function decodeBinary(type: protobuf.Type, payload: Uint8Array): DecodedPayload {
   try {
-    return { record: type.toObject(type.decode(payload), TO_JSON) as JsonValue };
+    // protobufjs's own reader for a Node Buffer cuts a string that runs past the end short without a word; its plain one says so.
+    return { record: type.toObject(type.decode(new protobuf.Reader(payload)), TO_JSON) as JsonValue };
   } catch (e) {
     return { invalid: `not ${type.name} in Protocol Buffers binary: ${reasonOf(e)}` };
   }

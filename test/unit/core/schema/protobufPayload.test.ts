@@ -60,6 +60,9 @@ describe('Protocol Buffers payloads', () => {
   it('says why a payload does not match: cut off, bad wire type, an unknown JSON field, not an object', () => {
     const cut = inventory.decode(hex('0a0561'), 'BINARY');
     assert.ok('invalid' in cut && /index out of range/.test(cut.invalid), JSON.stringify(cut));
+    // As the client library delivers it: a Node Buffer (whose protobufjs reader would cut the string short silently).
+    const cutBuffer = inventory.decode(Buffer.from('0a05610000', 'hex'), 'BINARY');
+    assert.ok('invalid' in cutBuffer && /index out of range: 2 \+ 5 > 5/.test(cutBuffer.invalid), JSON.stringify(cutBuffer));
     const wire = inventory.decode(hex('2700'), 'BINARY'); // field 4, wire type 7
     assert.ok('invalid' in wire && /invalid wire type 7 at offset 1/.test(wire.invalid), JSON.stringify(wire));
     assert.deepEqual(inventory.decode(text('{"productName":"ab","colour":"red"}'), 'JSON'), { invalid: 'field "colour" is not in message ProtocolBuffer' });
