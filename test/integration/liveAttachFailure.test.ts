@@ -17,7 +17,7 @@ import type * as PubsubLayer from '../../src/pubsub';
 
 const EXTENSION_ID = 'seqscope.seqscope';
 
-/** The little of the Pub/Sub layer an attach uses before it receives: a recorder that writes, a stream that will not start. */
+/** The little of the Pub/Sub layer an attach uses before it receives: a recorder that writes, a stream that will not start, its schema lookups (never asked). */
 function refusingLayer(refusal: Error, recorded: string[], content = ''): typeof PubsubLayer {
   class Recorder {
     constructor(readonly path: string) {}
@@ -34,7 +34,11 @@ function refusingLayer(refusal: Error, recorded: string[], content = ''): typeof
     }
     async stop(): Promise<void> {}
   }
-  return { CaptureRecorder: Recorder, LiveSource: RefusingSource } as unknown as typeof PubsubLayer;
+  class NoSchemas {}
+  const schemaFetch = () => async () => {
+    throw new Error('no schema is asked for before the stream starts');
+  };
+  return { CaptureRecorder: Recorder, LiveSource: RefusingSource, LiveSchemas: NoSchemas, schemaFetch } as unknown as typeof PubsubLayer;
 }
 
 describe('a live attach that fails', function () {

@@ -30,7 +30,15 @@ const QUOTE = {
 function capture(payloads: string[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'seqscope-pub-it-')), 'quotes.jsonl');
   const lines = payloads.map((p, i) =>
-    JSON.stringify({ message: { data: Buffer.from(p).toString('base64'), messageId: String(i + 1), orderingKey: 'k', attributes: { n: String(i + 1) } } }),
+    JSON.stringify({
+      message: {
+        data: Buffer.from(p).toString('base64'),
+        messageId: String(i + 1),
+        publishTime: new Date(Date.UTC(2026, 11, 1, 14, 30, i)).toISOString(),
+        orderingKey: 'k',
+        attributes: { n: String(i + 1) },
+      },
+    }),
   );
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
