@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type * as PubsubLayer from '../pubsub';
-import { CaptureReader } from '../core/capture/captureReader';
 import type { SchemaSet } from '../core/schema/schemaSet';
 
 /** Where the publishing read comes from, and the encoding for a schema topic (none for a topic without one). */
@@ -49,17 +48,11 @@ export async function publishInput(
     }
     const readPath = copy ? join(copy, 'capture') : path;
     options.progress?.(`checking ${fromStdin ? 'standard input' : path} against ${schema.definition.source} (${schema.encoding})`);
-    const reader = new CaptureReader(readPath);
-    await reader.open();
-    try {
-      const encode = await layer.prepareSchemaPublish(conn, topic, schema, sources, reader.batches({ signal: options.signal }), {
-        signal: options.signal,
-        warn: (line) => options.warn(`seqscope: ${line}\n`),
-      });
-      return { path: readPath, schema, encode, dispose };
-    } finally {
-      await reader.close();
-    }
+    const encode = await layer.prepareSchemaPublish(conn, topic, schema, sources, readPath, {
+      signal: options.signal,
+      warn: (line) => options.warn(`seqscope: ${line}\n`),
+    });
+    return { path: readPath, schema, encode, dispose };
   } catch (e) {
     await dispose();
     throw e;

@@ -108,17 +108,14 @@ async function checkAgainstSchema(
     async (_progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
-      const reader = new CaptureReader(file);
       try {
-        await reader.open();
-        const encode = await layer.prepareSchemaPublish(conn, topic, schema, sources, reader.batches({ signal: abort.signal }), {
+        const encode = await layer.prepareSchemaPublish(conn, topic, schema, sources, file, {
           signal: abort.signal,
           warn: (line) => log().warn(line),
         });
         return abort.signal.aborted ? undefined : encode;
       } finally {
         sub.dispose();
-        await reader.close();
       }
     },
   );

@@ -7,6 +7,7 @@
 import type { CaptureEntry, PubsubMessage } from '../core/capture/captureRecord';
 import { SchemaDefinitionError } from '../core/schema/payloadDecoder';
 import { base64Bytes } from '../core/capture/mdp3';
+import { CaptureReader } from '../core/capture/captureReader';
 import { type CaptureCheck, Reencoder, refusal, type TopicSchema } from '../core/schema/republish';
 import { DELETED_SCHEMA } from '../core/schema/schemaRef';
 import type { SchemaSet } from '../core/schema/schemaSet';
@@ -61,16 +62,16 @@ export async function topicSchema(conn: PubsubConnection, topic: ResourceName): 
 export type MessageEncoding = (message: PubsubMessage, topic: string | undefined) => { data: Uint8Array; attributes?: Record<string, string> };
 
 /**
- * Checks the whole capture against the topic's schema (reading `batches`, which must be a first
- * read of it) and returns the encoding for the publishing read. Throws an InputError naming the
- * first messages that do not fit, by line and field, before anything is published.
+ * Checks the whole capture at `path` against the topic's schema (a read of its own) and returns
+ * the encoding for the publishing read. Throws an InputError naming the first messages that do
+ * not fit, by line and field, before anything is published.
  */
 export async function prepareSchemaPublish(
   conn: PubsubConnection,
   topic: ResourceName,
   schema: TopicSchema,
   sources: SchemaSet | undefined,
-  batches: AsyncIterable<readonly CaptureEntry[]>,
+  path: string,
   options: { readonly signal?: AbortSignal; readonly warn?: (line: string) => void } = {},
 ): Promise<MessageEncoding> {
   let reencoder: Reencoder;
@@ -80,7 +81,14 @@ export async function prepareSchemaPublish(
     if (e instanceof SchemaDefinitionError) throw new InputError(`topic ${topic.path}'s schema ${e.source} cannot be compiled: ${e.message}`);
     throw e;
   }
-  const check = await checkCapture(batches, reencoder, { signal: options.signal });
+  const reader = new CaptureReader(path);
+  let check: CaptureCheck;
+  try {
+    await reader.open();
+    check = await checkCapture(reader.batches({ signal: options.signal }), reencoder, { signal: options.signal });
+  } finally {
+    await reader.close();
+  }
   for (const notice of reencoder.fetchNotices) options.warn?.(notice);
   if (check.failed > 0) throw new InputError(refusal(check, topic.path, schema));
   return (message, from) => {

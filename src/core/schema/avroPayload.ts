@@ -7,6 +7,7 @@
 import { Type, types as avroTypes } from 'avsc';
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { type DecodedPayload, type JsonValue, type PayloadDecoder, payloadText, reasonOf, SchemaDefinitionError } from './payloadDecoder';
+import { setOwn } from './payloadEncoder';
 import type { SchemaDefinition } from './schemaDefinition';
 import type { SchemaEncoding } from './schemaRef';
 
@@ -84,11 +85,8 @@ export function plainAvro(v: unknown): JsonValue {
   if (NodeBuffer.isBuffer(v)) return v.toString('base64');
   if (Array.isArray(v)) return v.map(plainAvro);
   const out: Record<string, JsonValue> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    // A map key "__proto__" is data, not the object's prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: plainAvro(x), enumerable: true, writable: true, configurable: true });
-    else out[k] = plainAvro(x);
-  }
+  // A map key "__proto__" is data, not the object's prototype.
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, plainAvro(x));
   return out;
 }
 
