@@ -1,8 +1,11 @@
 /**
- * A live source: a streaming pull on one subscription (SeqScope's own stream, see PullStream),
- * turning each delivery into a capture record (in arrival order), writing it through a
- * recorder, and acking it only once its line is written — the acks of one pull response go back
- * together, on the stream, right after its lines are written. It watches its own health,
+ * A live source: streaming pulls on one subscription (SeqScope's own streams, see PullStream;
+ * several, as the client library opens, because the server paces each stream), turning each
+ * delivery into a capture record (in arrival order), writing it through a recorder, and acking
+ * it only once its line is written — the acks of one pull response go back together, on the
+ * stream that delivered it, right after its lines are written. On an ordered subscription the
+ * server sends a key's messages on one stream at a time, so arrival order keeps each key's
+ * order. It watches its own health,
  * because a streaming pull is silent when the server goes away: once a second it looks whether
  * anything arrived since the last look; if nothing did, a short-deadline metadata call says
  * whether the server (and the subscription) are still there.
@@ -56,9 +59,14 @@ export interface LiveSourceOptions {
   readonly recorder?: CaptureRecorder;
   /** The subscriber calls (tests pass a fake); default: the client library's generated client on the connection. */
   readonly calls?: SubscriberCalls;
-  /** Flow control: at most this many unacked messages sent by the server (memory stays bounded). */
+  /**
+   * Flow control: at most this many unacked messages (and bytes) sent by the server, over all
+   * streams together (memory stays bounded).
+   */
   readonly maxMessages?: number;
   readonly maxBytes?: number;
+  /** How many streaming pulls read the subscription together (default 5, as the client library). */
+  readonly streams?: number;
   /**
    * Take at most this many messages: later deliveries are nacked unrecorded (the server keeps
    * them for the subscription's other consumers or a later run).
@@ -125,11 +133,12 @@ export class LiveSource {
   private currentDetail = '';
   private readonly timers: Timers;
   private calls: SubscriberCalls | undefined;
-  private pull: PullStream | undefined;
+  private pulls: PullStream[] = [];
   /** Batches waiting for the schema revisions they (or one before them) name. */
   private schemaWait: Promise<void> | undefined;
-  /** Acks of lines just written, sent together once the recorder's callbacks have run. */
-  private pendingAcks: string[] = [];
+  /** Acks of lines just written, per stream that delivered them, sent together once the recorder's callbacks have run. */
+  private readonly pendingAcks = new Map<PullStream, string[]>();
+  private acksQueued = false;
   private healthTimer: unknown;
   private probing = false;
   /** A delivery arrived since the last look (see probe()). */
@@ -179,25 +188,32 @@ export class LiveSource {
     // Lines still buffered are written now, so their acks go out before the stream closes.
     await this.options.recorder?.flush();
     this.flushAcks();
-    if (this.pull) this.stats.released += await this.pull.close();
-    this.pull = undefined;
+    const pulls = this.pulls;
+    this.pulls = [];
+    for (const released of await Promise.all(pulls.map((p) => p.close()))) this.stats.released += released;
     if (!this.options.calls) await this.calls?.close().catch(() => undefined);
   }
 
   private open(): void {
+    const count = Math.max(1, Math.floor(this.options.streams ?? 5));
+    for (let i = 0; i < count; i++) this.pulls.push(this.openStream(count));
+  }
+
+  /** One of `count` streams; each gets its share of the flow control. */
+  private openStream(count: number): PullStream {
     const { connection, subscription } = this.options;
-    this.pull = new PullStream(
+    const stream: PullStream = new PullStream(
       this.calls!,
       {
         subscription: subscription.path,
         // The subscription's deadline (what the library starts with too): a withheld message expires after it.
         ackDeadlineSeconds: Math.min(600, Math.max(10, this.info?.ackDeadlineSeconds || 10)),
-        maxMessages: this.options.maxMessages ?? 1000,
-        maxBytes: this.options.maxBytes ?? 64 << 20,
+        maxMessages: Math.ceil((this.options.maxMessages ?? 1000) / count),
+        maxBytes: Math.ceil((this.options.maxBytes ?? 64 << 20) / count),
         timers: this.options.timers,
       },
       {
-        messages: (batch, at) => this.onBatch(batch, at),
+        messages: (batch, at) => this.onBatch(batch, at, stream),
         failed: (e) => {
           if (this.current === 'stopped') return;
           // The stream gave up (not-found, permission, …): the probe decides when to reopen.
@@ -210,17 +226,18 @@ export class LiveSource {
         },
       },
     );
+    return stream;
   }
 
   /** One response of the stream, received at `receivedAtMs`: taken now, or once the schema revisions it names are answered. */
-  private onBatch(batch: readonly PulledMessage[], receivedAtMs: number): void {
+  private onBatch(batch: readonly PulledMessage[], receivedAtMs: number, from: PullStream): void {
     const wait = this.options.schemas?.lookUp(batch.map((pm) => pm.message?.attributes));
     if (wait === undefined && this.schemaWait === undefined) {
-      this.takeBatch(batch, receivedAtMs);
+      this.takeBatch(batch, receivedAtMs, from);
       return;
     }
     const next = Promise.all([this.schemaWait, wait])
-      .then(() => this.takeBatch(batch, receivedAtMs))
+      .then(() => this.takeBatch(batch, receivedAtMs, from))
       .catch((e: unknown) => this.events.problem?.(e instanceof Error ? e : new Error(String(e))));
     this.schemaWait = next;
     void next.finally(() => {
@@ -228,8 +245,8 @@ export class LiveSource {
     });
   }
 
-  /** One response of the stream: its deliveries in order, received at `receivedAtMs`. */
-  private takeBatch(batch: readonly PulledMessage[], receivedAtMs: number): void {
+  /** One response of stream `from`: its deliveries in order, received at `receivedAtMs`. */
+  private takeBatch(batch: readonly PulledMessage[], receivedAtMs: number, from: PullStream): void {
     // Whole ms, as receivedAt writes it: the clock the sequencer gets equals the line's.
     const at = Math.trunc(receivedAtMs);
     const recorder = this.options.recorder;
@@ -252,7 +269,7 @@ export class LiveSource {
       if (!recorder) {
         this.options.schemas?.lineFor(rm.message.attributes);
         this.events.record(rm, -1, captureLine(rm).length, at);
-        if (!withheld) this.acked(rm);
+        if (!withheld) this.acked(rm, from);
         continue;
       }
       const schema = this.options.schemas?.lineFor(rm.message.attributes);
@@ -261,17 +278,17 @@ export class LiveSource {
       const offset = recorder.appendWith(writeCaptureLine, rm, (err) => {
         if (err) {
           // Not written, so not acked: the server will deliver it again.
-          this.pull?.nack([rm.ackId ?? '']);
+          from.nack([rm.ackId ?? '']);
           this.stats.nacked++;
           this.events.problem?.(err);
         } else if (!withheld) {
-          this.acked(rm);
+          this.acked(rm, from);
         }
       });
       this.events.record(rm, offset, recorder.bytes - offset, at);
     }
     if (refused.length) {
-      this.pull?.nack(refused);
+      from.nack(refused);
       if (this.current === 'stopped') this.stats.released += refused.length;
       else this.stats.nacked += refused.length;
     }
@@ -279,20 +296,24 @@ export class LiveSource {
   }
 
   /** Queues the ack of a delivery (its line is written); they go out together, see flushAcks. */
-  private acked(rm: ReceivedMessage): void {
-    if (this.pendingAcks.length === 0) queueMicrotask(() => this.flushAcks());
-    this.pendingAcks.push(rm.ackId ?? '');
+  private acked(rm: ReceivedMessage, from: PullStream): void {
+    if (!this.acksQueued) {
+      this.acksQueued = true;
+      queueMicrotask(() => this.flushAcks());
+    }
+    let ids = this.pendingAcks.get(from);
+    if (ids === undefined) this.pendingAcks.set(from, (ids = []));
+    ids.push(rm.ackId ?? '');
     this.stats.acked++;
     this.events.acked?.(rm);
   }
 
-  /** One ack request for the lines written together (a pull response's worth). */
+  /** One ack request per stream for the lines written together (a pull response's worth). */
   private flushAcks(): void {
-    if (this.pendingAcks.length === 0) return;
-    const ids = this.pendingAcks;
-    this.pendingAcks = [];
-    if (this.pull) this.pull.ack(ids);
-    else void this.calls?.acknowledge(this.options.subscription.path, ids).catch(() => undefined);
+    this.acksQueued = false;
+    // A closed stream acks by a unary call (see PullStream.ack).
+    for (const [stream, ids] of this.pendingAcks) stream.ack(ids);
+    this.pendingAcks.clear();
   }
 
   private scheduleProbe(): void {
@@ -328,7 +349,7 @@ export class LiveSource {
       if (this.current === 'disconnected') {
         // The old stream may be retrying against a dead connection or have given up: a fresh
         // one is the only way to be sure deliveries flow again.
-        this.pull?.restart();
+        for (const p of this.pulls) p.restart();
         this.stats.reconnects++;
         this.stats.lastReconnectAt = this.timers.now();
         this.setState('live', `reconnected to ${subscription.path}`);

@@ -16,7 +16,8 @@
  * backoff, and the streams' deadline (the library's 30 min), after which a fresh stream opens.
  * What it drops: client-side lease extension (see withheld acks in LiveSource, which rely on
  * the deadline simply expiring), exactly-once confirmations (an ack that fails there is a
- * redelivery, which the sequencer reports), several streams per subscription.
+ * redelivery, which the sequencer reports). Several streams on one subscription are the live
+ * source's (one PullStream each).
  */
 import type { Timers } from '../core/util/timers';
 import type { PubsubConnection } from './connection';

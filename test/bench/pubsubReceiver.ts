@@ -312,10 +312,10 @@ async function bare(a: ReceiverArgs, meter: Meter): Promise<Receiver> {
   let sub: Subscription | undefined;
   return {
     async open() {
-      // LiveSource.open()'s settings: 1000 messages in flight, one stream.
+      // LiveSource's settings: 1000 messages in flight, five streams (the library's default).
       sub = client.subscription(`projects/${a.projectId}/subscriptions/${a.subscription}`, {
         flowControl: { maxMessages: 1000, maxBytes: 64 << 20, allowExcessMessages: false },
-        streamingOptions: { maxStreams: 1 },
+        streamingOptions: { maxStreams: 5 },
       });
       if (a.mode === 'idletimer') idle ??= setInterval(() => undefined, 50);
       sub.on('message', (m: Message) => {

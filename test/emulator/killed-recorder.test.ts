@@ -12,7 +12,9 @@
  * On an unordered subscription: the emulator (not Google Cloud) keeps some ordered keys of a
  * killed client for good — see docs/reliability.md, "Killed recorders".
  *
- * SEQSCOPE_KILL_RUNS (default 3), SEQSCOPE_KILL_SEED (29), SEQSCOPE_KILL_MESSAGES (3000);
+ * SEQSCOPE_KILL_RUNS (default 3), SEQSCOPE_KILL_SEED (29), SEQSCOPE_KILL_MESSAGES (7 000 per run: a
+ * recorder takes the emulator's backlog at ~5 000 a second, so each kill, up to 1.5 s in, leaves
+ * some for the next);
  * `npm run test:stress` runs more.
  */
 import assert from 'node:assert/strict';
@@ -25,7 +27,7 @@ import { PROJECT, startCli, tempDir, uniqueId, useEmulator, waitFor } from './em
 
 const KILLS = Number(process.env.SEQSCOPE_KILL_RUNS ?? 3);
 const SEED = Number(process.env.SEQSCOPE_KILL_SEED ?? 29);
-const MESSAGES = Number(process.env.SEQSCOPE_KILL_MESSAGES ?? 3000);
+const MESSAGES = Number(process.env.SEQSCOPE_KILL_MESSAGES ?? KILLS * 7000);
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated. */
 function seeded(seed: number): () => number {

@@ -125,7 +125,7 @@ function pulled(i: number, publishMs = Date.parse('2026-11-30T09:30:00.120Z')): 
 
 function source(calls: FakeCalls, events: Partial<LiveSourceEvents> = {}, options: Partial<LiveSourceOptions> = {}, client = new FakeClient()): LiveSource {
   return new LiveSource(
-    { connection: { client, projectId: 'my-proj' } as unknown as PubsubConnection, subscription, calls, healthIntervalMs: 60_000, ...options },
+    { connection: { client, projectId: 'my-proj' } as unknown as PubsubConnection, subscription, calls, healthIntervalMs: 60_000, streams: 1, ...options },
     { record() {}, ...events },
   );
 }
@@ -318,6 +318,50 @@ describe('LiveSource (fake stream)', () => {
     await s.stop();
     assert.deepEqual(states, ['live', 'disconnected', 'live', 'stopped']);
     assert.ok(!calls.closed, "calls it was given stay open: they are the caller's");
+  });
+
+  it('reads over several streams: flow control shared, each ack on the stream that delivered it, all reopened after an outage and closed on stop', async () => {
+    const timers = new ManualTimers();
+    const calls = new FakeCalls();
+    const client = new FakeClient();
+    const seen: string[] = [];
+    const s = source(
+      calls,
+      { record: (rm) => seen.push(rm.message.messageId) },
+      { timers, streams: 3, maxMessages: 1000, maxBytes: 3 << 20, healthIntervalMs: 40 },
+      client,
+    );
+    await s.start();
+    assert.equal(calls.calls.length, 3);
+    for (const c of calls.calls) {
+      assert.equal(c.writes[0].maxOutstandingMessages, 334);
+      assert.equal(c.writes[0].maxOutstandingBytes, 1 << 20);
+    }
+    const [a, b, c] = calls.calls;
+    b.deliver([pulled(1), pulled(2)]);
+    a.deliver([pulled(3)]);
+    c.deliver([pulled(4)]);
+    await Promise.resolve();
+    assert.deepEqual(seen, ['1', '2', '3', '4'], 'in arrival order over the streams');
+    assert.deepEqual([a.acks(), b.acks(), c.acks()], [['ack-3'], ['ack-1', 'ack-2'], ['ack-4']]);
+    // One stream failing for good is enough to say so; the probe reopens all of them.
+    client.failWith = Object.assign(new Error('5 NOT_FOUND: Resource not found (resource=live-1).'), { code: 5 });
+    b.fail(5, 'Resource not found (resource=live-1).');
+    assert.equal(s.state, 'disconnected');
+    client.failWith = undefined;
+    await timers.advance(200);
+    assert.equal(s.state, 'live');
+    assert.equal(calls.calls.length, 6, 'three fresh streams');
+    assert.ok(a.cancelled && c.cancelled, 'the healthy ones replaced too');
+    calls.calls[5].onEnd = () => calls.calls[5].deliver([pulled(9)]);
+    calls.calls[3].onEnd = () => calls.calls[3].deliver([pulled(8)]);
+    await s.stop();
+    assert.ok(
+      calls.calls.slice(3).every((k) => k.ended),
+      'every stream half-closed',
+    );
+    assert.equal(s.stats.released, 2, 'what any of them sent after the stop is released');
+    assert.deepEqual(seen, ['1', '2', '3', '4']);
   });
 
   it('says "disconnected" with the reason when the stream fails for good (subscription deleted)', async () => {
