@@ -11,17 +11,22 @@
  *   - check: the Sessions tree's counts after Detach: every message published delivered, no gap,
  *     no duplicate.
  *
+ * Over time: the same figures for each tenth of the run (a minute of the full run), with the load
+ * and the cores each kind of process used (/proc): the emulator and the publisher share the
+ * machine with the workbench here, as they would not on a user's.
+ *
  * SEQSCOPE_BENCH_LIVE_SECONDS shortens the run (the report says so); SEQSCOPE_BENCH_LIVE_RATE sets
  * another rate. Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
 import { connect } from '../../src/pubsub/connection';
 import { snapshot } from '../support/e2e/browser';
 import { tapTopicFromPalette, until } from '../support/e2e/workbench';
 import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
+import { CPU_ROLES, cpuBetween, CpuReading, CpuRole, readCpu } from './processCpu';
 import { checked, count, rate, seconds, table, verdict } from './report';
 
 const FULL_SECONDS = 600;
@@ -55,6 +60,31 @@ export interface LiveFollowResult {
   /** What the session had received when publishing ended (the Sessions tree's row), and its rate over the run. */
   receivedByEnd: number;
   load: number[];
+  /** Each tenth of the run. */
+  intervals: LiveInterval[];
+  /** Cores used on average over the run, by kind of process. */
+  cores: Record<CpuRole, number>;
+}
+
+/** A stretch of the run: its frames, arrivals and the machine's load. */
+export interface LiveInterval {
+  fromS: number;
+  toS: number;
+  frameP50: number;
+  frameP95: number;
+  overviewP95: number;
+  lagP95: number;
+  load1: number;
+  /** Cores used by the workbench (server, extension host, browser) and by the rest (emulator, publisher, other). */
+  workbenchCores: number;
+  otherCores: number;
+}
+
+const WORKBENCH_ROLES: readonly CpuRole[] = ['extension host', 'browser renderers', 'browser, other processes', 'VS Code server'];
+
+function cores(before: CpuReading, after: CpuReading, ms: number): Record<CpuRole, number> {
+  const by = cpuBetween(before, after);
+  return Object.fromEntries(CPU_ROLES.map((r) => [r, (by.get(r) ?? 0) / (ms / 1000)])) as Record<CpuRole, number>;
 }
 
 const progress = (m: string) => process.stderr.write(`[live] ${m}\n`);
@@ -156,6 +186,30 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     let samples = 0;
     let notFollowing = 0;
     let lastReport = Date.now();
+    const intervals: LiveInterval[] = [];
+    const intervalMs = Math.max(5_000, (SECONDS * 1000) / 10);
+    const cpuAtStart = readCpu();
+    let mark = { at: started, cpu: cpuAtStart, frames: 0, draws: 0 };
+    const closeInterval = () => {
+      const at = Date.now();
+      const cpu = readCpu();
+      const c = cores(mark.cpu, cpu, at - mark.at);
+      const frames = percentiles(frameMs.slice(mark.frames));
+      // The draws of the stretch, with the one before as the start of its first arrivals.
+      const lag = percentiles(arrivalToDrawn(dataDraws.slice(Math.max(0, mark.draws - 1)), started));
+      intervals.push({
+        fromS: (mark.at - started) / 1000,
+        toS: (at - started) / 1000,
+        frameP50: frames.p50,
+        frameP95: frames.p95,
+        overviewP95: percentiles(overviewMs.slice(mark.frames)).p95,
+        lagP95: lag.p95,
+        load1: loadavg()[0],
+        workbenchCores: WORKBENCH_ROLES.reduce((a, r) => a + c[r], 0),
+        otherCores: CPU_ROLES.filter((r) => !WORKBENCH_ROLES.includes(r)).reduce((a, r) => a + c[r], 0),
+      });
+      mark = { at, cpu, frames: frameMs.length, draws: dataDraws.length };
+    };
     // Whatever happens while sampling, the publisher stops before the emulator does.
     try {
       while (Date.now() < end && !publishFailed) {
@@ -174,6 +228,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         if (s.followLive !== true || !whole) notFollowing++;
         for (const d of s.dataDraws) if (d.at > lastDataDraw) dataDraws.push(d);
         lastDataDraw = dataDraws.at(-1)?.at ?? lastDataDraw;
+        if (Date.now() - mark.at >= intervalMs) closeInterval();
         if (Date.now() - lastReport > 30_000) {
           lastReport = Date.now();
           progress(
@@ -185,7 +240,9 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       stop = true;
       await publisher;
     }
+    if (Date.now() - mark.at >= intervalMs / 2) closeInterval();
     const elapsed = (Date.now() - started) / 1000;
+    const coresOverRun = cores(cpuAtStart, mark.cpu, mark.at - started);
     const atEnd = (await treeRows(page, 'seqscope'))[0] ?? '';
     const receivedByEnd = Number(/([\d\s]+) received/.exec(atEnd)?.[1].replace(/\s/g, '') ?? Number.NaN);
     await topic.flush();
@@ -218,6 +275,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       problems,
       receivedByEnd,
       load: loadavg(),
+      intervals,
+      cores: coresOverRun,
     };
   } finally {
     await wb.close();
@@ -261,6 +320,24 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
     ),
     '',
     `Published ${count(r.published)} (${rate(r.publishRate)} msg/s reached); received by the end of publishing ${count(r.receivedByEnd)} (${rate(r.receivedByEnd / r.seconds)} msg/s). The whole session in view and following at ${count(r.samples - r.notFollowing)} of ${count(r.samples)} samples ${verdict(r.notFollowing === 0)}. Check: ${checked(r.problems)}`,
+    '',
+    `Over time (p95 of each stretch; cores: CPU time over the stretch's wall time, of ${cpus().length}):`,
+    '',
+    table(
+      ['stretch', 'frame time p50', 'p95', 'overview and axis p95', 'arrival-to-drawn p95', 'load (1 min)', 'cores: workbench', 'cores: emulator, publisher, other'],
+      r.intervals.map((i) => [
+        `${i.fromS.toFixed(0)}–${i.toS.toFixed(0)} s`,
+        ms(i.frameP50),
+        ms(i.frameP95),
+        ms(i.overviewP95),
+        ms(i.lagP95),
+        i.load1.toFixed(1),
+        i.workbenchCores.toFixed(2),
+        i.otherCores.toFixed(2),
+      ]),
+    ),
+    '',
+    `Cores used over the run, by kind of process: ${CPU_ROLES.map((role) => `${role} ${r.cores[role].toFixed(2)}`).join(', ')}.`,
     '',
   ];
 }

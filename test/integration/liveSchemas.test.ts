@@ -71,9 +71,13 @@ describe('SeqScope live on a schema topic: decoded as messages arrive', function
     const m = session.data.summary;
     assert.deepEqual([m.received, m.invalid, m.gaps], [6, 0, 0]);
     assert.deepEqual(session.data.keyNames.slice().sort(), ['A', 'B']);
-    // The first arrival's event (released once the key's start window closes): its line is read back from the recording, after the schema line, and decoded.
-    const first = await until('the first arrival released', () =>
-      Array.from({ length: session.data.store.count }, (_, i) => i).find((i) => session.data.event(i).arrival === 0),
+    // A#1's event (released once the key's start window closes; the topic is unordered, so it need
+    // not have arrived first): its line is read back from the recording, after the schema line, and decoded.
+    const first = await until('A#1 released', () =>
+      Array.from({ length: session.data.store.count }, (_, i) => i).find((i) => {
+        const e = session.data.event(i);
+        return e.kind === 'message' && e.key === 'A' && e.seq === 1;
+      }),
     );
     const detail = await session.timeline.detail(first);
     assert.deepEqual(JSON.parse(detail.decoded?.text ?? 'null'), { channel: 'A', seq: 1 });
