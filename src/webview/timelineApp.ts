@@ -89,6 +89,8 @@ export class TimelineApp {
   private laneKeys: number[] = [];
   private readonly scroll = new LaneScroll(LANE_HEIGHT, 0, 0);
   private layout: Layout | undefined;
+  /** The canvas's size in CSS px, as last measured (0 before the first measure). */
+  private size = { w: 0, h: 0 };
   private theme: Theme = readTheme();
   private stats: FrameStats | undefined;
   /** A live session's open gaps by lane key, as the host last sent them. */
@@ -296,7 +298,9 @@ export class TimelineApp {
     if (grown) this.pages.invalidate();
     else this.pages.reset();
     this.onReplay(replay);
-    this.resize();
+    // A live update leaves the page's layout as it was (a resize says when it changes): no measuring, which would force a layout.
+    if (grown) this.relayout();
+    else this.resize();
     this.pages.requestNow();
     this.updateStatus();
   }
@@ -317,7 +321,7 @@ export class TimelineApp {
     this.lanes = keys.map((i) => s.lanes[i]);
     this.laneKeys = this.lanes.map((l) => l.key);
     this.focusedLane = Math.min(this.focusedLane, Math.max(0, this.lanes.length - 1));
-    this.resize();
+    this.relayout();
   }
 
   /** What the view needs from the host now (the page requester's question). */
@@ -349,12 +353,23 @@ export class TimelineApp {
   // -------------------------------------------------------------------------------------------
   // Drawing
 
+  /** Measures the canvas's place in the page (a layout), then lays the timeline out in it. */
   private resize(): void {
     const r = this.shell.canvasWrap.getBoundingClientRect();
     const w = Math.max(1, Math.floor(r.width));
     const h = Math.max(1, Math.floor(r.height));
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${h}px`;
+    if (w !== this.size.w || h !== this.size.h) {
+      this.canvas.style.width = `${w}px`;
+      this.canvas.style.height = `${h}px`;
+    }
+    this.size = { w, h };
+    this.relayout();
+  }
+
+  /** Lays the timeline out in the size last measured (lanes or the invalid row changed). */
+  private relayout(): void {
+    const { w, h } = this.size;
+    if (w === 0) return this.resize();
     this.view.resize(w, h, window.devicePixelRatio || 1);
     this.layout = computeLayout(w, h, (this.session?.invalid ?? 0) > 0);
     this.vp?.setWidth(this.layout.plotW);

@@ -16,7 +16,8 @@
  * machine with the workbench here, as they would not on a user's.
  *
  * SEQSCOPE_BENCH_LIVE_SECONDS shortens the run (the report says so); SEQSCOPE_BENCH_LIVE_RATE sets
- * another rate. Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
+ * another rate; SEQSCOPE_BENCH_LIVE_PROFILE=file.cpuprofile writes a CPU profile of the page's
+ * renderer (workbench and webview) over the run. Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -151,6 +152,12 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     const next = new Array<number>(KEYS).fill(1);
     let published = 0;
     let stop = false;
+    const profilePath = process.env.SEQSCOPE_BENCH_LIVE_PROFILE;
+    const cdp = profilePath ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     const started = Date.now();
     const end = started + SECONDS * 1000;
     // A publish that fails (the emulator stops answering) ends the run with what was measured, and the emulator is stopped.
@@ -241,6 +248,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       await publisher;
     }
     if (Date.now() - mark.at >= intervalMs / 2) closeInterval();
+    if (cdp && profilePath) writeFileSync(profilePath, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const elapsed = (Date.now() - started) / 1000;
     const coresOverRun = cores(cpuAtStart, mark.cpu, mark.at - started);
     const atEnd = (await treeRows(page, 'seqscope'))[0] ?? '';
@@ -324,7 +332,16 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
     `Over time (p95 of each stretch; cores: CPU time over the stretch's wall time, of ${cpus().length}):`,
     '',
     table(
-      ['stretch', 'frame time p50', 'p95', 'overview and axis p95', 'arrival-to-drawn p95', 'load (1 min)', 'cores: workbench', 'cores: emulator, publisher, other'],
+      [
+        'stretch',
+        'frame time p50',
+        'p95',
+        'overview and axis p95',
+        'arrival-to-drawn p95',
+        'load (1 min)',
+        'cores: workbench',
+        'cores: emulator, publisher, other',
+      ],
       r.intervals.map((i) => [
         `${i.fromS.toFixed(0)}–${i.toS.toFixed(0)} s`,
         ms(i.frameP50),

@@ -6,7 +6,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-export type CpuRole = 'extension host' | 'browser renderers' | 'browser, other processes' | 'VS Code server' | 'Pub/Sub emulator' | 'benchmark (publisher, driver)' | 'other';
+export type CpuRole =
+  | 'extension host'
+  | 'browser renderers'
+  | 'browser, other processes'
+  | 'VS Code server'
+  | 'Pub/Sub emulator'
+  | 'benchmark (publisher, driver)'
+  | 'other';
 
 export const CPU_ROLES: readonly CpuRole[] = [
   'extension host',
@@ -30,7 +37,8 @@ function roleOf(pid: number, argv: string[]): CpuRole {
   const joined = argv.join(' ');
   if (argv.includes('--type=extensionHost')) return 'extension host';
   if (/java$/.test(exe) || joined.includes('cloud-pubsub-emulator')) return 'Pub/Sub emulator';
-  if (/chrom/.test(exe)) return argv.includes('--type=renderer') ? 'browser renderers' : 'browser, other processes';
+  // Chromium rewrites a child's command line as one string: look for the flag in the whole of it.
+  if (/chrom/.test(exe)) return joined.includes('--type=renderer') ? 'browser renderers' : 'browser, other processes';
   if (joined.includes('code-server') || joined.includes('server-main')) return 'VS Code server';
   return 'other';
 }
