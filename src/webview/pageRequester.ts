@@ -6,7 +6,7 @@
  * unit-tested in plain Node.
  */
 import type { Timers } from '../core/util/timers';
-import type { PageWindow, TimeWindow } from '../shared/paging';
+import { laneBlock, pageWindow, PageWindow, TimeWindow } from '../shared/paging';
 import { PageCache, PageKey, pageKeyString } from './pageCache';
 
 /** Wait this long after the last view change before asking for a page… */
@@ -34,6 +34,16 @@ export interface ViewNeed {
   lanes: readonly number[];
   /** The lanes on screen: a page is fresh when it holds every one. */
   visible: readonly number[];
+}
+
+/** What a view of `view` in a plot `plotW` px wide needs, showing lanes [first, end) of `laneKeys`. */
+export function viewNeed(view: TimeWindow, plotW: number, laneKeys: readonly number[], first: number, end: number): ViewNeed {
+  return {
+    view: { t0: view.t0, t1: view.t1 },
+    window: pageWindow(view, plotW),
+    lanes: laneBlock(laneKeys, first, end),
+    visible: laneKeys.slice(first, end),
+  };
 }
 
 export interface PageRequest {

@@ -11,13 +11,13 @@
  * the right page is missing) → once the view settles, the page for it is requested → the reply,
  * if not stale, goes into the cache → another frame.
  */
+import { CanvasSize } from './canvasSize';
 import { KeyOrder, listKeys } from '../core/trace/keyOrder';
 import type { HostMessage, LaneInfo, MarkList, Overview, ReplayInfo, SessionInfo, TimelineFilter, TimelinePage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { assertNever } from '../core/util/assertNever';
 import { unpackLanes } from '../shared/laneWire';
 import { unpackPage } from '../shared/pageWire';
-import { laneBlock, pageWindow } from '../shared/paging';
 import { attachCanvasInput } from './canvasInput';
 import { EventSelection } from './eventSelection';
 import { FilterBar } from './filterBar';
@@ -28,7 +28,7 @@ import type { HostChannel } from './hostChannel';
 import { RequestIds } from './hostChannel';
 import { KeyAction, keyAction, keyHint } from './keymap';
 import { computeLayout, Layout, LANE_HEIGHT } from './layout';
-import { PageRequester, REQUEST_MAX_WAIT_MS, ViewNeed } from './pageRequester';
+import { PageRequester, REQUEST_MAX_WAIT_MS, ViewNeed, viewNeed } from './pageRequester';
 import { ReplayBar } from './replayBar';
 import { Shell } from './shell';
 import { ShortcutsHelp } from './shortcutsHelp';
@@ -89,8 +89,7 @@ export class TimelineApp {
   private laneKeys: number[] = [];
   private readonly scroll = new LaneScroll(LANE_HEIGHT, 0, 0);
   private layout: Layout | undefined;
-  /** The canvas's size in CSS px, as last measured (0 before the first measure). */
-  private size = { w: 0, h: 0 };
+  private readonly size: CanvasSize;
   private theme: Theme = readTheme();
   private stats: FrameStats | undefined;
   /** A live session's open gaps by lane key, as the host last sent them. */
@@ -129,6 +128,7 @@ export class TimelineApp {
       dialogs: [this.help.root],
     });
     this.canvas = this.shell.canvas;
+    this.size = new CanvasSize(this.shell.canvasWrap, this.canvas);
     this.view = new TimelineView(this.canvas);
     this.saved = new ViewState(channel, () => this.session && this.vp && { sessionId: this.session.id, vp: this.vp, scroll: this.scroll });
     this.pages = new PageRequester<TimelinePage>(
@@ -298,9 +298,8 @@ export class TimelineApp {
     if (grown) this.pages.invalidate();
     else this.pages.reset();
     this.onReplay(replay);
-    // A live update leaves the page's layout as it was (a resize says when it changes): no measuring, which would force a layout.
-    if (grown) this.relayout();
-    else this.resize();
+    // A live update leaves the page as it was (the resize observer says when it changes): no measuring.
+    this.resize(!grown);
     this.pages.requestNow();
     this.updateStatus();
   }
@@ -321,7 +320,7 @@ export class TimelineApp {
     this.lanes = keys.map((i) => s.lanes[i]);
     this.laneKeys = this.lanes.map((l) => l.key);
     this.focusedLane = Math.min(this.focusedLane, Math.max(0, this.lanes.length - 1));
-    this.relayout();
+    this.resize(false);
   }
 
   /** What the view needs from the host now (the page requester's question). */
@@ -330,12 +329,7 @@ export class TimelineApp {
     const L = this.layout;
     if (!vp || !L) return undefined;
     const { first, end } = this.scroll.visible();
-    return {
-      view: { t0: vp.t0, t1: vp.t1 },
-      window: pageWindow(vp, L.plotW),
-      lanes: laneBlock(this.laneKeys, first, end),
-      visible: this.laneKeys.slice(first, end),
-    };
+    return viewNeed(vp, L.plotW, this.laneKeys, first, end);
   }
 
   private visibleFindings(): [MarkList, number][] {
@@ -353,23 +347,10 @@ export class TimelineApp {
   // -------------------------------------------------------------------------------------------
   // Drawing
 
-  /** Measures the canvas's place in the page (a layout), then lays the timeline out in it. */
-  private resize(): void {
-    const r = this.shell.canvasWrap.getBoundingClientRect();
-    const w = Math.max(1, Math.floor(r.width));
-    const h = Math.max(1, Math.floor(r.height));
-    if (w !== this.size.w || h !== this.size.h) {
-      this.canvas.style.width = `${w}px`;
-      this.canvas.style.height = `${h}px`;
-    }
-    this.size = { w, h };
-    this.relayout();
-  }
-
-  /** Lays the timeline out in the size last measured (lanes or the invalid row changed). */
-  private relayout(): void {
+  /** Lays the timeline out in the canvas's size, measured again (a layout of the page) unless `measure` is false and it was before. */
+  private resize(measure = true): void {
+    if (measure || !this.size.measured) this.size.measure();
     const { w, h } = this.size;
-    if (w === 0) return this.resize();
     this.view.resize(w, h, window.devicePixelRatio || 1);
     this.layout = computeLayout(w, h, (this.session?.invalid ?? 0) > 0);
     this.vp?.setWidth(this.layout.plotW);
