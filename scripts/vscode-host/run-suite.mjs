@@ -14,7 +14,7 @@
 // --extension: the extension under development (default: the repository root); --timeout: for the whole run (default 600);
 // --load-timeout: for the workbench to appear (default 120).
 // SEQSCOPE_GREP=pattern runs only matching tests; SEQSCOPE_HOST_VERBOSE=1 shows the browser console.
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout } from 'node:timers';
@@ -80,6 +80,28 @@ function record(result) {
   if (file) appendFileSync(file, JSON.stringify({ tier, ...result }) + '\n');
 }
 
+/** Lines of the SeqScope log kept after a failing run: enough to reach back to the failure. */
+const LOG_LINES_ON_FAILURE = 300;
+
+/** The SeqScope log of each extension host of the run (VS Code writes them under the user data's logs). */
+function extensionLogs(dir) {
+  const logs = join(dir, 'user-data', 'logs');
+  if (!existsSync(logs)) return [];
+  return readdirSync(logs, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(join('seqscope.seqscope', 'SeqScope.log')))
+    .map((f) => join(logs, f));
+}
+
+/** After a failure: the end of the extension's own log, which says what it did meanwhile. */
+function printExtensionLogs(dir) {
+  for (const file of extensionLogs(dir)) {
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    console.error(`\n--- the extension's log (${file}), its last ${Math.min(lines.length, LOG_LINES_ON_FAILURE)} of ${lines.length} lines:`);
+    console.error(lines.slice(-LOG_LINES_ON_FAILURE).join('\n'));
+  }
+}
+
 /** Records the outcome once, cleans up, exits. */
 async function finish(code, reason) {
   if (finished) return;
@@ -97,6 +119,7 @@ async function finish(code, reason) {
     code = 1;
   }
   record(result);
+  if (result.failed > 0 && wb) printExtensionLogs(wb.dir);
   // Cleanup gets 30 s; then the exit handlers kill the server's process group and the browser.
   setTimeout(() => {
     console.error('!!! cleanup took over 30 s: killing the server and the browser');

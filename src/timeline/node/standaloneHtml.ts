@@ -82,11 +82,18 @@ const nodeBase64: Base64 = {
   decode: (t) => new Uint8Array(Buffer.from(t, 'base64')),
 };
 
+/** A settled promise's value, or its reason thrown. */
+function settledValue<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
+}
+
 export async function writeStandaloneHtml(session: CaptureSession, out: string, opts: StandaloneHtmlOptions): Promise<void> {
   const jsPath = join(opts.bundleDir, 'webview', 'timeline.js');
   const cssPath = opts.cssPath ?? join(opts.bundleDir, '..', 'media', 'timeline.css');
   const codiconDir = join(opts.bundleDir, CODICON_DIR);
-  const [js, css, icons] = await Promise.all([
+  // Read together; when several are missing, the first of them in this order is said (the bundle before the rest).
+  const [jsRead, cssRead, iconsRead] = await Promise.allSettled([
     readFile(jsPath, 'utf8').catch(() => {
       throw new Error(`the timeline bundle ${jsPath} is missing: build it first (npm run build)`);
     }),
@@ -97,6 +104,9 @@ export async function writeStandaloneHtml(session: CaptureSession, out: string, 
       throw new Error(`the codicons in ${codiconDir} are missing: build first (npm run build)`);
     }),
   ]);
+  const js = settledValue(jsRead);
+  const css = settledValue(cssRead);
+  const icons = settledValue(iconsRead);
   const signal = opts.signal;
   // Each stage's share of the progress, roughly its share of the time on a large session.
   const progress = (from: number, to: number) => (fraction: number) => opts.onProgress?.(from + (to - from) * fraction);
