@@ -298,8 +298,10 @@ export class TimelineApp {
     if (grown) this.pages.invalidate();
     else this.pages.reset();
     this.onReplay(replay);
-    // A live update leaves the page as it was (the resize observer says when it changes): no measuring.
-    this.resize(!grown);
+    // Another session: measured and laid out again (its legend and any restored view). A live
+    // update leaves the page as it was (the resize observer says when it changes), and
+    // updateLanes has laid it out already.
+    if (!grown) this.resize();
     this.pages.requestNow();
     this.updateStatus();
   }

@@ -6,16 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-export type CpuRole =
-  | 'extension host'
-  | 'browser renderers'
-  | 'browser, other processes'
-  | 'VS Code server'
-  | 'Pub/Sub emulator'
-  | 'benchmark (publisher, driver)'
-  | 'other';
-
-export const CPU_ROLES: readonly CpuRole[] = [
+export const CPU_ROLES = [
   'extension host',
   'browser renderers',
   'browser, other processes',
@@ -23,7 +14,9 @@ export const CPU_ROLES: readonly CpuRole[] = [
   'Pub/Sub emulator',
   'benchmark (publisher, driver)',
   'other',
-];
+] as const;
+
+export type CpuRole = (typeof CPU_ROLES)[number];
 
 /** User + system CPU seconds of each process, and its role. */
 export type CpuReading = Map<number, { role: CpuRole; seconds: number }>;
