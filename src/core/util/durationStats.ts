@@ -1,6 +1,6 @@
 /**
- * Percentiles of durations (ms) on HdrHistogram (hdr-histogram-js, its pure-JavaScript
- * Int32Histogram: no WebAssembly). Values are kept at 1 µs resolution and 3 significant digits: a
+ * Percentiles of durations (ms) on HdrHistogram: values counted in its buckets (hdrCounts.ts) and
+ * read by hdr-histogram-js. Values are kept at 1 µs resolution and 3 significant digits: a
  * percentile is within 0.1 % (and 1 µs) of the recorded value at the same rank; the count and the
  * max are exact.
  *
@@ -16,10 +16,7 @@
  *   recording every value twice would give).
  * Negative durations (clocks that disagree) are kept in a histogram of their own, by magnitude.
  */
-// The module itself, not the package's index: that also loads the WebAssembly build (40 KB of
-// base64) this never uses.
-import Int32Histogram from 'hdr-histogram-js/dist/Int32Histogram';
-import JsHistogram from 'hdr-histogram-js/dist/JsHistogram';
+import { HDR_DIGITS, HdrCounts } from './hdrCounts';
 
 export interface Percentiles {
   /** Values recorded. */
@@ -32,12 +29,10 @@ export interface Percentiles {
 }
 
 /** Significant decimal digits the histograms keep (HdrHistogram's precision). */
-export const SIGNIFICANT_DIGITS = 3;
+export const SIGNIFICANT_DIGITS = HDR_DIGITS;
 /**
  * Non-zero values kept as they are (exact; 8 bytes each, ≤ 8 KB) before a histogram is made
- * (20–60 KB). hdr-histogram-js's PackedHistogram, compact in between, records at 0.7–2 µs a value
- * (Int32Histogram ~90 ns) and copies out bucket by bucket over its whole range: profiled on the
- * 1 M-line bench capture, that was most of the percentiles' cost.
+ * (16–200 KB, growing with the largest value).
  */
 export const RAW_LIMIT = 1024;
 /**
@@ -56,15 +51,6 @@ function toUs(ms: number): number {
   return Math.round(ms * US_PER_MS) + 0;
 }
 
-function histogram(): JsHistogram {
-  // lowest 1 µs, highest 2 µs to begin with: it grows to the largest value recorded, so a set
-  // of values up to 10 ms takes ~20 KB, up to 10 s ~60 KB (the smallest that holds the range at
-  // 3 significant digits).
-  const h = new Int32Histogram(1, 2, SIGNIFICANT_DIGITS);
-  h.autoResize = true;
-  return h;
-}
-
 /** The nearest rank (1-based) of percentile p among n values, as HdrHistogram counts it. */
 export function rankOf(p: number, n: number): number {
   // p/100·n can land one ulp above an integer (0.9 · 1000): take that integer, not the next.
@@ -80,8 +66,8 @@ export function rankOf(p: number, n: number): number {
 class NonZeroValues {
   private readonly raw: number[] = [];
   /** Positive values, and magnitudes of negative ones; made when first needed. */
-  private pos: JsHistogram | undefined;
-  private neg: JsHistogram | undefined;
+  private pos: HdrCounts | undefined;
+  private neg: HdrCounts | undefined;
   /** Whether the values are in the histograms (no longer raw). */
   private inHistograms: boolean;
 
@@ -95,8 +81,8 @@ class NonZeroValues {
       if (this.raw.length >= RAW_LIMIT) this.flush();
       return;
     }
-    if (us > 0) (this.pos ??= histogram()).recordValue(us);
-    else (this.neg ??= histogram()).recordValue(-us);
+    if (us > 0) (this.pos ??= new HdrCounts()).record(us);
+    else (this.neg ??= new HdrCounts()).record(-us);
   }
 
   histogramBytes(): number {
@@ -130,8 +116,8 @@ class NonZeroValues {
       for (const v of this.raw) into.add(v);
       return;
     }
-    if (this.pos) (into.pos ??= histogram()).add(this.pos);
-    if (this.neg) (into.neg ??= histogram()).add(this.neg);
+    if (this.pos) (into.pos ??= new HdrCounts()).add(this.pos);
+    if (this.neg) (into.neg ??= new HdrCounts()).add(this.neg);
   }
 
   /** Whether the next non-zero value moves the values into histograms. */
@@ -148,7 +134,8 @@ class NonZeroValues {
 }
 
 /** The value at a 1-based rank of a histogram (HdrHistogram's nearest-rank percentile). */
-function valueAtRank(h: JsHistogram, rank: number): number {
+function valueAtRank(counts: HdrCounts, rank: number): number {
+  const h = counts.histogram();
   const n = h.totalCount;
   // The percentile that is exactly this rank: getValueAtPercentile rounds p/100·n up.
   return rank >= n ? h.maxValue : h.getValueAtPercentile((rank / n) * 100);
