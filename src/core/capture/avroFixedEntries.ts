@@ -6,9 +6,9 @@
  * bytes — and decode their record again only when someone asks for it (an export).
  */
 import { PubsubMessage, ReceivedMessage, RecordEntry, type CaptureEntry } from './captureRecord';
-import { contentHashAfterData, FNV_PRIME, SEED } from './contentHash';
+import { contentHashAfterData, FNV_PRIME } from './contentHash';
 import { microsToRfc3339 } from './bigQueryRows';
-import { ATTRIBUTE_SLOTS, AttributeSpans, BlockLayout, FixedLayout, fnvBase64, layOutBlock, readAttributes, utf8 } from './avroFixedLayout';
+import { ATTRIBUTE_SLOTS, AttributeSpans, BlockLayout, FixedLayout, dataHashBase64, layOutBlock, readAttributes, utf8 } from './avroFixedLayout';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { ScanKind, ScannedEntry } from './scannedEntry';
 import { readsJson, SequencingOptions } from '../sequencer/sequencingOptions';
@@ -189,7 +189,7 @@ export class FixedLayoutEntries {
       const kind = KINDS[f.cause as Exclude<InvalidCause, 'record'>];
       return new AvroScannedEntry(this.file, line, time, kind, '', f.seq, id, 0, NaN, f.reason, f.wideSource, source, this);
     }
-    const hash = contentHashAfterData(fnvBase64(SEED, b, l.dataStart[i], l.dataEnd[i]), orderingKey, attributes);
+    const hash = contentHashAfterData(dataHashBase64(b, l.dataStart[i], l.dataEnd[i]), orderingKey, attributes);
     return new AvroScannedEntry(this.file, line, time, ScanKind.Valid, f.key, f.seq, id, hash, f.sent, undefined, undefined, source, this);
   }
 
@@ -204,7 +204,7 @@ export class FixedLayoutEntries {
     if (!spans.read(b, l.attrStart[i])) return false;
     const o = (this.scan as AvroScan).options;
     const { KEY, SEQ, SENT } = ATTRIBUTE_SLOTS;
-    let h = Math.imul(fnvBase64(SEED, b, l.dataStart[i], l.dataEnd[i]) ^ 0xff, FNV_PRIME);
+    let h = Math.imul(dataHashBase64(b, l.dataStart[i], l.dataEnd[i]) ^ 0xff, FNV_PRIME);
     const ok = spans.orderingKeySlot();
     const hasKey = ok >= 0 && spans.e[ok] > spans.s[ok];
     if (hasKey) h = spans.hashValue(h, b, ok);

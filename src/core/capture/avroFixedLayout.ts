@@ -191,24 +191,25 @@ export function readAttributes(b: Buffer, p: number): Record<string, string> {
 const BASE64 = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', (c) => c.charCodeAt(0));
 const PAD = 0x3d;
 const PRIME = 0x01000193;
+/** FNV-1a's offset basis (contentHash.ts's SEED). */
+const SEED_HASH = 0x811c9dc5 | 0;
 
-/** FNV-1a (contentHash's) over the base64 text of b[s, e), continuing from `h`, without making the text. */
-export function fnvBase64(h: number, b: Uint8Array, s: number, e: number): number {
+/**
+ * contentHash.ts's `dataHash` of the base64 text of b[s, e), without making the text: each three
+ * bytes are four characters, one word (padded base64 always is whole words).
+ */
+export function dataHashBase64(b: Uint8Array, s: number, e: number): number {
+  let h = SEED_HASH;
   let i = s;
   for (; i + 3 <= e; i += 3) {
     const v = (b[i] << 16) | (b[i + 1] << 8) | b[i + 2];
-    h = Math.imul(h ^ BASE64[v >>> 18], PRIME);
-    h = Math.imul(h ^ BASE64[(v >>> 12) & 63], PRIME);
-    h = Math.imul(h ^ BASE64[(v >>> 6) & 63], PRIME);
-    h = Math.imul(h ^ BASE64[v & 63], PRIME);
+    h = Math.imul(h ^ (BASE64[v >>> 18] | (BASE64[(v >>> 12) & 63] << 8) | (BASE64[(v >>> 6) & 63] << 16) | (BASE64[v & 63] << 24)), PRIME);
   }
   const rest = e - i;
   if (rest === 0) return h;
   const v = (b[i] << 16) | (rest === 2 ? b[i + 1] << 8 : 0);
-  h = Math.imul(h ^ BASE64[v >>> 18], PRIME);
-  h = Math.imul(h ^ BASE64[(v >>> 12) & 63], PRIME);
-  h = Math.imul(h ^ (rest === 2 ? BASE64[(v >>> 6) & 63] : PAD), PRIME);
-  return Math.imul(h ^ PAD, PRIME);
+  const third = rest === 2 ? BASE64[(v >>> 6) & 63] : PAD;
+  return Math.imul(h ^ (BASE64[v >>> 18] | (BASE64[(v >>> 12) & 63] << 8) | (third << 16) | (PAD << 24)), PRIME);
 }
 
 /** The attribute names a replay reads, by slot. */
@@ -221,8 +222,6 @@ const SLOTS = 5;
 const PROTO = Uint8Array.from('__proto__', (c) => c.charCodeAt(0));
 /** The slots of the names a replay asks for. */
 export const ATTRIBUTE_SLOTS = { KEY, SEQ, SENT } as const;
-/** FNV-1a's offset basis (contentHash.ts's SEED). */
-const SEED_HASH = 0x811c9dc5 | 0;
 
 /** FNV-1a over ASCII bytes (each its own UTF-16 unit), continuing from `h`: `fnv` of their text. */
 function fnvBytes(h: number, b: Uint8Array, s: number, e: number): number {

@@ -49,14 +49,27 @@ export class DamagedCompressionError extends Error {
 /** Next raw chunk, or undefined at the end. */
 export type ChunkReader = () => Promise<Buffer | undefined>;
 
-/** Chunks of a file from its current position (null position: the handle's own). */
+/**
+ * Chunks of a file from its current position (null position: the handle's own). The next chunk
+ * is read while the caller works on this one.
+ */
 export function fileChunks(fh: FileHandle, onRead: (n: number) => void): ChunkReader {
-  return async () => {
+  const read = async (): Promise<Buffer | undefined> => {
     const buf = Buffer.allocUnsafe(CHUNK);
     const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
     if (bytesRead === 0) return undefined;
-    onRead(bytesRead);
     return bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead);
+  };
+  let ahead: Promise<Buffer | undefined> | undefined;
+  return async () => {
+    const chunk = await (ahead ?? read());
+    ahead = undefined;
+    if (chunk === undefined) return undefined;
+    ahead = read();
+    // Settled when asked for; a read the caller never asks for (it stopped) must not go unhandled.
+    ahead.catch(() => {});
+    onRead(chunk.length);
+    return chunk;
   };
 }
 
