@@ -79,16 +79,16 @@ function render(f: StripFrame, dpr: number, into: StripCanvas | undefined): Stri
   for (let i = 0; i < n; i++) if (o.arrivals[i] > max) max = o.arrivals[i];
   const top = r.y + 3;
   const h = r.h - 14;
-  // Rate over time: one path of columns.
+  // Rate over time: a rectangle per column. Not one path of them: columns that touch at
+  // fractional edges make the rasteriser's anti-aliasing of a path many times slower than
+  // filling each rectangle on its own.
   ctx.fillStyle = withAlpha(th.message, 0.45);
-  ctx.beginPath();
   for (let i = 0; i < n; i++) {
     const v = o.arrivals[i];
     if (!v) continue;
     const bh = Math.max(1, (h * v) / max);
-    ctx.rect(r.x + i * barW, top + h - bh, Math.max(1, barW), bh);
+    ctx.fillRect(r.x + i * barW, top + h - bh, Math.max(1, barW), bh);
   }
-  ctx.fill();
   // Finding ticks under the rate: gaps, duplicates, late, reordered, each its own row.
   const rows: [number[], string][] = [
     [o.gaps, th.gap],
@@ -98,9 +98,7 @@ function render(f: StripFrame, dpr: number, into: StripCanvas | undefined): Stri
   ];
   rows.forEach(([bins, color], row) => {
     ctx.fillStyle = color;
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) if (bins[i]) ctx.rect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 12 + row * 3, Math.max(3, barW), 3);
-    ctx.fill();
+    for (let i = 0; i < n; i++) if (bins[i]) ctx.fillRect(r.x + i * barW - (barW < 3 ? 1 : 0), r.y + r.h - 12 + row * 3, Math.max(3, barW), 3);
   });
   return canvas;
 }
