@@ -329,7 +329,7 @@ export class TimelineController<S extends ControlledSession> {
         const s = st.session;
         // A live session's whole state, numbered (updates follow it: postLive), with the page of the
         // window the webview follows; a capture while it loads, with no page ahead (it would be stale).
-        if (s.live) this.post(this.live.full(s.timeline.liveInit(s.replay.info(), this.follow)));
+        if (s.live) this.post({ ...this.live.full(s.timeline.liveInit(s.replay.info(), this.follow)), sentAt: this.host.timers.now() });
         else if (s.loading !== undefined) this.post(s.timeline.initMessage(s.replay.info()));
         else {
           // With the page the webview asks for first, computed ahead after the load: no round trip.
@@ -357,7 +357,7 @@ export class TimelineController<S extends ControlledSession> {
     }
     const s = st.session;
     const m = this.live.update(s.timeline.liveInit(s.replay.info(), this.follow));
-    if (m) this.post(m);
+    if (m) this.post({ ...m, sentAt: this.host.timers.now() });
   }
 
   /** Tells the webview what to keep for a reload (the timeline panel's session, its replay position). */

@@ -86,7 +86,9 @@ export class LiveReceiver {
       this.last = undefined;
       return undefined;
     }
-    const next = { ...(applyPatch(last, m.patch) as InitMessage), liveSeq: m.seq };
+    const next: InitMessage = { ...(applyPatch(last, m.patch) as InitMessage), liveSeq: m.seq };
+    if (m.sentAt !== undefined) next.sentAt = m.sentAt;
+    else delete next.sentAt;
     this.last = next;
     return next;
   }

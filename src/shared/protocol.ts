@@ -155,6 +155,7 @@ export type HostMessage =
   /** `firstPage`: the page the webview will ask for first, sent along so it need not ask. */
   /** `keyOrder`: the order of the lanes (after the filter's choice of them; see core/trace/keyOrder.ts listKeys). */
   /** `liveSeq`: a live session's state, numbered: the `liveUpdate`s that follow change it (shared/liveUpdates.ts). */
+  /** `sentAt`: a live state's, the host's clock (ms since epoch) when sent: how long it took to be drawn (the test hook). */
   | {
       type: 'init';
       session: WireSessionInfo;
@@ -164,13 +165,14 @@ export type HostMessage =
       replay: ReplayInfo;
       firstPage?: FirstPage;
       liveSeq?: number;
+      sentAt?: number;
     }
   /**
    * A live session grew: what changed in its last `init` (or the update before, `seq` − 1): the
    * webview applies it and draws the `init` it makes, then answers `liveDrawn`. One that does not
    * follow the last it has asks for the whole state (`liveResync`).
    */
-  | { type: 'liveUpdate'; seq: number; patch: TailPatch }
+  | { type: 'liveUpdate'; seq: number; patch: TailPatch; sentAt?: number }
   /**
    * A capture is being loaded for this panel: `fraction` of it read so far; `sentAt` is the
    * host's clock (ms since epoch) when sent, to see how long messages take to arrive.

@@ -8,7 +8,7 @@ import type { DetailPane } from './detailPane';
 import type { Selection } from './findingNav';
 import type { PageRequester } from './pageRequester';
 import type { FrameStats } from './timelineView';
-import type { TimelineSnapshot } from './timelineSnapshot';
+import type { DataDraw, TimelineSnapshot } from './timelineSnapshot';
 import type { Viewport } from './viewport';
 
 const DRAW_TIMES_KEPT = 4096;
@@ -20,7 +20,9 @@ export class DrawLog {
   private readonly overviewTimes = new Float32Array(DRAW_TIMES_KEPT);
   draws = 0;
   lastDrawMs = 0;
-  private readonly dataDraws: { at: number; end: number }[] = [];
+  private readonly dataDraws: DataDraw[] = [];
+  /** The live state last taken: when the host sent it and when it arrived here (epoch ms). */
+  private live: { sentAt: number; receivedAt: number } | undefined;
   private dataDrawCount = 0;
   private lastDataEnd = Number.NEGATIVE_INFINITY;
   /** performance.now() when a frame first drew data from the host. */
@@ -35,18 +37,23 @@ export class DrawLog {
     this.draws++;
   }
 
+  /** A live state arrived, sent by the host at `sentAt` (epoch ms). */
+  liveReceived(sentAt: number): void {
+    this.live = { sentAt, receivedAt: performance.timeOrigin + performance.now() };
+  }
+
   /** The data drawn reached `end` (a live session grows): kept when it reached further than before. */
   drewData(end: number): void {
     if (end <= this.lastDataEnd) return;
     this.lastDataEnd = end;
-    this.dataDraws[this.dataDrawCount % DRAW_TIMES_KEPT] = { at: performance.timeOrigin + performance.now(), end };
+    this.dataDraws[this.dataDrawCount % DRAW_TIMES_KEPT] = { at: performance.timeOrigin + performance.now(), end, ...this.live };
     this.dataDrawCount++;
   }
 
   /** The frames that first drew data up to a later end, oldest first (epoch ms; the benchmark's arrival-to-drawn). */
-  recentDataDraws(): { at: number; end: number }[] {
+  recentDataDraws(): DataDraw[] {
     const n = Math.min(this.dataDrawCount, DRAW_TIMES_KEPT);
-    const out: { at: number; end: number }[] = [];
+    const out: DataDraw[] = [];
     for (let i = this.dataDrawCount - n; i < this.dataDrawCount; i++) out.push(this.dataDraws[i % DRAW_TIMES_KEPT]);
     return out;
   }

@@ -206,6 +206,7 @@ export class TimelineApp {
   private onHost(m: HostMessage): void {
     switch (m.type) {
       case 'init':
+        if (m.sentAt !== undefined) this.frames.log.liveReceived(m.sentAt);
         this.init({ ...m.session, lanes: unpackLanes(m.session.lanes) }, m.overview, m.filter, m.keyOrder, m.replay);
         return;
       case 'liveUpdate':

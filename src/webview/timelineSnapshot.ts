@@ -4,6 +4,17 @@
  * the benchmark can import them.
  */
 
+/**
+ * A frame that first drew data up to `end` (the data's clock), drawn at `at` (epoch ms); in a
+ * live session, when the state it drew was sent by the host and arrived here.
+ */
+export interface DataDraw {
+  at: number;
+  end: number;
+  sentAt?: number;
+  receivedAt?: number;
+}
+
 export interface MarkCounts {
   message: number;
   hold: number;
@@ -77,7 +88,7 @@ export interface TimelineSnapshot {
    * The frames that first showed the session's data up to a later end (a live session growing):
    * when (epoch ms) and up to where (engine clock), oldest first, up to 4096.
    */
-  dataDraws: { at: number; end: number }[];
+  dataDraws: DataDraw[];
   window?: { t0: number; t1: number };
   domain?: { t0: number; t1: number };
   fitAll: boolean;

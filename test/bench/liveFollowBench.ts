@@ -28,6 +28,7 @@ import { snapshot } from '../support/e2e/browser';
 import { tapTopicFromPalette, until } from '../support/e2e/workbench';
 import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { CPU_ROLES, cpuBetween, CpuReading, CpuRole, readCpu } from './processCpu';
+import type { DataDraw } from '../../src/webview/timelineSnapshot';
 import { checked, count, rate, seconds, table, verdict } from './report';
 
 const FULL_SECONDS = 600;
@@ -53,6 +54,8 @@ export interface LiveFollowResult {
   lagMs: { p50: number; p95: number; max: number };
   /** The newest arrival of each refresh until a frame drew it: the part no refresh interval shortens. */
   pipelineMs: { p50: number; p95: number; max: number };
+  /** Of that: the newest arrival until the host sent the state (the refresh, the host's work), its way to the webview, and the webview's until drawn. */
+  stagesMs: { host: Percentiles; transit: Percentiles; webview: Percentiles };
   lagSamples: number;
   /** Samples where the window did not show the whole session, or following was off. */
   notFollowing: number;
@@ -90,8 +93,10 @@ function cores(before: CpuReading, after: CpuReading, ms: number): Record<CpuRol
 
 const progress = (m: string) => process.stderr.write(`[live] ${m}\n`);
 
+type Percentiles = { p50: number; p95: number; max: number };
+
 /** p50, p95 and max by nearest rank (NaN without values). */
-function percentiles(values: readonly number[]): { p50: number; p95: number; max: number } {
+function percentiles(values: readonly number[]): Percentiles {
   const s = Float64Array.from(values).sort();
   const at = (p: number) => (s.length ? s[Math.max(1, Math.ceil((p / 100) * s.length)) - 1] : Number.NaN);
   return { p50: at(50), p95: at(95), max: s.length ? s[s.length - 1] : Number.NaN };
@@ -103,7 +108,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * ends (taken as evenly spread, as the publisher paces them) were first drawn by the frame that
  * reached the later end. One value every 5 ms of arrivals.
  */
-function arrivalToDrawn(draws: readonly { at: number; end: number }[], since: number): number[] {
+function arrivalToDrawn(draws: readonly DataDraw[], since: number): number[] {
   const out: number[] = [];
   // From the first frame that drew an arrival of the run (an empty session's end is no time).
   const timed = draws.filter((d) => d.end >= since);
@@ -187,7 +192,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     const frameMs: number[] = [];
     const layerMs: number[] = [];
     const overviewMs: number[] = [];
-    const dataDraws: { at: number; end: number }[] = [];
+    const dataDraws: DataDraw[] = [];
     let lastDataDraw = 0;
     let drawsSeen = 0;
     let samples = 0;
@@ -266,7 +271,14 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
 
     const lagMs = arrivalToDrawn(dataDraws, started);
     // The floor under it: the newest arrival of each refresh until drawn (host → webview → pages → frame).
-    const pipelineMs = dataDraws.filter((d) => d.end >= started).map((d) => d.at - d.end);
+    const drawn = dataDraws.filter((d) => d.end >= started);
+    const pipelineMs = drawn.map((d) => d.at - d.end);
+    const staged = drawn.filter((d) => d.sentAt !== undefined && d.receivedAt !== undefined) as Required<DataDraw>[];
+    const stagesMs = {
+      host: percentiles(staged.map((d) => d.sentAt - d.end)),
+      transit: percentiles(staged.map((d) => d.receivedAt - d.sentAt)),
+      webview: percentiles(staged.map((d) => d.at - d.receivedAt)),
+    };
     return {
       seconds: elapsed,
       published,
@@ -277,6 +289,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
       overviewMs: percentiles(overviewMs),
       lagMs: percentiles(lagMs),
       pipelineMs: percentiles(pipelineMs),
+      stagesMs,
       lagSamples: dataDraws.length,
       notFollowing,
       samples,
@@ -324,6 +337,9 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
           verdict(r.lagMs.p95 <= TARGETS.lagP95Ms),
         ],
         ['of which: newest arrival of a refresh → drawn', ms(r.pipelineMs.p50), ms(r.pipelineMs.p95), ms(r.pipelineMs.max), '', ''],
+        ['… of which: → sent by the extension host', ms(r.stagesMs.host.p50), ms(r.stagesMs.host.p95), ms(r.stagesMs.host.max), '', ''],
+        ['… of which: → received by the webview', ms(r.stagesMs.transit.p50), ms(r.stagesMs.transit.p95), ms(r.stagesMs.transit.max), '', ''],
+        ['… of which: → drawn', ms(r.stagesMs.webview.p50), ms(r.stagesMs.webview.p95), ms(r.stagesMs.webview.max), '', ''],
       ],
     ),
     '',

@@ -167,4 +167,22 @@ describe('live updates (what changed since the last, applied by the webview)', (
     assert.ok(receiver.receive({ ...base, liveSeq: 9 }));
     assert.equal(receiver.receive({ type: 'liveUpdate', seq: 10, patch: { o: { session: { o: { id: { v: 'b' } } } } } })?.session.id, 'b');
   });
+
+  it("the state an update makes carries that update's sending time, not the one before's", () => {
+    const receiver = new LiveReceiver();
+    const base = {
+      type: 'init',
+      liveSeq: 1,
+      sentAt: 1000,
+      session: { id: 'a' },
+      overview: {},
+      filter: {},
+      keyOrder: 'arrival',
+      replay: IDLE_REPLAY,
+    } as unknown as InitMessage;
+    assert.equal(receiver.receive(base)?.sentAt, 1000);
+    assert.equal(receiver.receive({ type: 'liveUpdate', seq: 2, patch: { o: {} }, sentAt: 1100 })?.sentAt, 1100);
+    const untimed = receiver.receive({ type: 'liveUpdate', seq: 3, patch: { o: {} } });
+    assert.ok(untimed && !('sentAt' in untimed), 'an update sent without a time makes a state without one');
+  });
 });
