@@ -33,6 +33,7 @@ export interface WireLane {
   key: number;
   countsAt?: LaneCounts;
   marks?: WireMarks;
+  /** Up to its last non-zero bucket: the buckets after it are zeros (a live page's future, most of it). */
   density?: number[];
   findings: WireMarks;
   findingsOmitted: number;
@@ -51,21 +52,21 @@ export function packPage(p: TimelinePage): WirePage {
 }
 
 export function unpackPage(w: WirePage): TimelinePage {
-  return { t0: w.t0, t1: w.t1, buckets: w.buckets, lanes: w.lanes.map(unpackLane), invalid: unpackMarks(w.invalid) };
+  return { t0: w.t0, t1: w.t1, buckets: w.buckets, lanes: w.lanes.map((l) => unpackLane(l, w.buckets)), invalid: unpackMarks(w.invalid) };
 }
 
 function packLane(l: LanePage): WireLane {
   const w: WireLane = { key: l.key, findings: packMarks(l.findings), findingsOmitted: l.findingsOmitted };
   if (l.marks) w.marks = packMarks(l.marks);
-  if (l.density) w.density = l.density;
+  if (l.density) w.density = withoutTrailingZeros(l.density);
   if (l.countsAt) w.countsAt = l.countsAt;
   return w;
 }
 
-function unpackLane(w: WireLane): LanePage {
+function unpackLane(w: WireLane, buckets: number): LanePage {
   const l: LanePage = { key: w.key, findings: unpackMarks(w.findings), findingsOmitted: w.findingsOmitted };
   if (w.marks) l.marks = unpackMarks(w.marks);
-  if (w.density) l.density = w.density;
+  if (w.density) l.density = w.density.length < buckets ? w.density.concat(new Array<number>(buckets - w.density.length).fill(0)) : w.density;
   if (w.countsAt) l.countsAt = w.countsAt;
   return l;
 }
@@ -86,6 +87,13 @@ export function unpackMarks(w: WireMarks): MarkList {
   const t0 = unpackColumn(w.t0);
   const t1 = Array.isArray(w.t1) ? w.t1 : w.t1.s.map((s, i) => t0[i] + s);
   return { id: unpackColumn(w.id), kind: w.kind, t0, t1, seq: unpackColumn(w.seq), aux: w.aux };
+}
+
+/** A live page is mostly time still to come: its buckets after the last arrival do not cross, and each update's change is its last few. */
+function withoutTrailingZeros(d: number[]): number[] {
+  let n = d.length;
+  while (n > 0 && d[n - 1] === 0) n--;
+  return n === d.length ? d : d.slice(0, n);
 }
 
 /** Safe integers, and not −0 (a sum would give it back as 0). */

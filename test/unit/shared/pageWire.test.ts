@@ -78,4 +78,25 @@ describe('pages on the wire (pageWire)', () => {
     const packed = JSON.stringify(reply.page).length;
     assert.ok(packed * 2 < plain, `packed ${packed} vs plain ${plain} characters`);
   });
+
+  it('sends a density lane up to its last non-zero bucket, and unpacks it to every bucket', () => {
+    const page = {
+      t0: 0,
+      t1: 100,
+      buckets: 10,
+      invalid: marks([]),
+      lanes: [
+        { key: 0, density: [0, 3, 0, 1, 0, 0, 0, 0, 0, 0], findings: marks([]), findingsOmitted: 0 },
+        { key: 1, density: new Array<number>(10).fill(0), findings: marks([]), findingsOmitted: 0 },
+        { key: 2, density: [1, 1, 1, 1, 1, 1, 1, 1, 1, 2], findings: marks([]), findingsOmitted: 0 },
+      ],
+    };
+    const wire = JSON.parse(JSON.stringify(packPage(page)));
+    assert.deepEqual(
+      wire.lanes.map((l: { density: number[] }) => l.density),
+      [[0, 3, 0, 1], [], [1, 1, 1, 1, 1, 1, 1, 1, 1, 2]],
+    );
+    assert.deepEqual(unpackPage(wire), page);
+  });
 });
+
