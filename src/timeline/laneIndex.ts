@@ -14,6 +14,11 @@
  * Findings come from the lane's own gap / duplicate / late lists. Anything with a filter or a
  * position goes to queryTimeline; a unit test checks the two agree on random windows.
  *
+ * A session that grows (live, or loading) asks for the same page again and again: its window
+ * snaps to a grid (shared/paging.ts), and only its end fills. Releases are only ever appended, in
+ * t1 order, so a density lane is counted again only from the bucket of the last release counted
+ * the time before (`grew()` keeps that, and drops the rest).
+ *
  * Browser-safe: TimelineService uses it in the extension host, and the standalone page's host
  * (src/webview/standaloneHost.ts) in the browser.
  */
@@ -31,10 +36,35 @@ interface LaneData {
   long: Int32Array;
 }
 
+/** Windows a lane's density is kept for: the page a live view follows, and one other (the webview's own). */
+const COUNTED_WINDOWS = 2;
+/** Lanes whose densities are kept: a view's lanes, several times over; past it all is let go (a session of 100 000 keys scrolled through would otherwise keep a page of each). */
+const COUNTED_LANES = 256;
+
+/** A density lane as last counted: its window, its releases [a, b), and the counts. */
+interface CountedDensity {
+  /** The lane's releases it was counted from, and the last of them: the same list, grown, or counted afresh. */
+  releases: unknown;
+  lastRelease: number;
+  t0: number;
+  t1: number;
+  buckets: number;
+  a: number;
+  b: number;
+  density: number[];
+}
+
 export class LaneIndex {
-  private readonly lanes: (LaneData | undefined)[] = [];
+  private lanes: (LaneData | undefined)[] = [];
+  /** Per key, the densities last counted, the latest first (see `grew`). */
+  private readonly counted = new Map<number, CountedDensity[]>();
 
   constructor(private readonly session: CaptureSession) {}
+
+  /** The session grew (events appended): the lanes' lists are read again; what was counted stays, to go on from. */
+  grew(): void {
+    this.lanes = [];
+  }
 
   private data(key: number): LaneData {
     let d = this.lanes[key];
@@ -95,20 +125,42 @@ export class LaneIndex {
       return lane;
     }
 
-    // Density: bucket boundaries found with the very formula queryTimeline bins with, so the
-    // counts agree to the bit.
+    lane.density = this.density(key, ke.releases, rel, t0, t1, buckets, a, b);
+    this.findings(key, t0, t1, hiAll, lane);
+    pushCompared(lane, s, key, t0, t1);
+    return lane;
+  }
+
+  /**
+   * Releases rel[a, b) counted into `buckets` over [t0, t1]: bucket boundaries found with the very
+   * formula queryTimeline bins with, so the counts agree to the bit. From the last count of the
+   * same window when the lane only grew since: the buckets before the one that held its last
+   * release are as they were.
+   */
+  private density(key: number, list: unknown, rel: Float64Array, t0: number, t1: number, buckets: number, a: number, b: number): number[] {
     const width = t1 - t0 || 1;
-    const density = new Array<number>(buckets).fill(0);
+    const counted = this.counted.get(key) ?? [];
+    const last = counted.find((c) => c.releases === list && c.t0 === t0 && c.t1 === t1 && c.buckets === buckets && c.a === a && c.b <= b);
+    let density: number[];
+    let bk = 0;
     let start = a;
-    for (let bk = 0; bk < buckets && start < b; bk++) {
+    if (last && (last.b === 0 || rel[last.b - 1] === last.lastRelease)) {
+      density = last.density.slice();
+      if (last.b > a) {
+        bk = bucketOf(rel[last.b - 1], t0, width, buckets);
+        start = last.b - density[bk];
+      }
+    } else density = new Array<number>(buckets).fill(0);
+    for (; bk < buckets && start < b; bk++) {
       const end = bk === buckets - 1 ? b : lowerBound((i) => bucketOf(rel[i], t0, width, buckets), start, b, bk + 1);
       density[bk] = end - start;
       start = end;
     }
-    lane.density = density;
-    this.findings(key, t0, t1, hiAll, lane);
-    pushCompared(lane, s, key, t0, t1);
-    return lane;
+    // Its own copy: the page's goes to the webview (and the live state the next update is told from).
+    const now = { releases: list, lastRelease: b > 0 ? rel[b - 1] : Number.NaN, t0, t1, buckets, a, b, density: density.slice() };
+    if (this.counted.size >= COUNTED_LANES && !this.counted.has(key)) this.counted.clear();
+    this.counted.set(key, [now, ...counted.filter((c) => c !== last)].slice(0, COUNTED_WINDOWS));
+    return density;
   }
 
   /** Gaps, duplicates, late and reordered events reaching into the window, in event order, capped. */

@@ -113,7 +113,7 @@ export class TimelineService {
   invalidate(): void {
     this.overviewCache = undefined;
     this.firstPageCache = undefined;
-    this.laneIndex = undefined;
+    this.laneIndex?.grew();
   }
 
   /**

@@ -99,4 +99,3 @@ describe('pages on the wire (pageWire)', () => {
     assert.deepEqual(unpackPage(wire), page);
   });
 });
-

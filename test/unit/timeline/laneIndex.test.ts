@@ -8,6 +8,9 @@ import { LaneIndex } from '../../../src/timeline/laneIndex';
 import { unpackPage } from '../../../src/shared/pageWire';
 import { TimelineService } from '../../../src/timeline/timelineService';
 import { mulberry32 } from '../../../scripts/lib/captureGenerator';
+import type { ReceivedMessage } from '../../../src/core/capture/captureRecord';
+import { LiveFeed } from '../../../src/timeline/liveFeed';
+import { receivedMessage, T0 } from '../../support/captureLines';
 
 const SAMPLE = join(__dirname, '..', '..', '..', 'media', 'samples', 'cme-sample.jsonl');
 
@@ -43,6 +46,45 @@ describe('LaneIndex (indexed lane pages, as queryTimeline answers them)', functi
       }
     }
     assert.ok(density > 100 && marks > 100, `density ${density}, marks ${marks}`);
+  });
+
+  it('answers a growing session as queryTimeline does, counting on from where the same window was counted before', () => {
+    const feed = new LiveFeed('/tmp/none.jsonl', resolveOptions({ preset: 'cme', gapTimeout: '2s' }));
+    const index = new LaneIndex(feed.session);
+    const random = rng(7);
+    const keys = ['310', '311', '312'];
+    const next = keys.map(() => 1);
+    let t = 0;
+    let resumed = 0;
+    for (let step = 0; step < 300; step++) {
+      for (let i = Math.floor(random() * 30); i > 0; i--) {
+        t += random() * 20;
+        const k = Math.floor(random() * keys.length);
+        const r = random();
+        // Holes (held messages, gaps declared on the clock), duplicates, and in-order numbers.
+        if (r < 0.03) next[k] += 1 + Math.floor(random() * 3);
+        const seq = r > 0.97 ? next[k] - 1 : next[k]++;
+        feed.push(receivedMessage({ t, channel: keys[k], seq }) as unknown as ReceivedMessage, -1, 0, T0 + t);
+      }
+      t += 50;
+      feed.tick(T0 + t);
+      feed.refresh();
+      index.grew();
+      // Windows a follower asks for: one fixed while the session fills it, and one that moves.
+      const windows = [
+        [T0, T0 + 40_000, 64],
+        [T0 + t - 3_000, T0 + t + 1_000, 32],
+      ];
+      for (const [t0, t1, buckets] of windows) {
+        for (let key = 0; key < keys.length; key++) {
+          const fast = index.lane(key, t0, t1, buckets);
+          const slow = queryTimeline(feed.session, { t0, t1, buckets, lanes: [key] }).lanes[0];
+          assert.deepEqual(fast, slow, `step ${step}, window [${t0}, ${t1}] × ${buckets}, key ${key}`);
+          if (fast.density && t0 === T0) resumed++;
+        }
+      }
+    }
+    assert.ok(resumed > 100, `density lanes counted on from the last count: ${resumed}`);
   });
 
   it('lists held messages whose span reaches into the window from beyond its end', () => {
