@@ -28,8 +28,8 @@ function isScalar(v: unknown): boolean {
   return typeof v !== 'object' || v === null;
 }
 
-function allScalars(a: readonly unknown[]): boolean {
-  for (let i = 0; i < a.length; i++) if (!isScalar(a[i])) return false;
+function allScalars(a: readonly unknown[], from = 0): boolean {
+  for (let i = from; i < a.length; i++) if (!isScalar(a[i])) return false;
   return true;
 }
 
@@ -47,10 +47,12 @@ export function diffPatch(a: unknown, b: unknown): TailPatch | undefined {
 }
 
 function diffList(a: readonly unknown[], b: readonly unknown[]): TailPatch | undefined {
-  if (allScalars(a) && allScalars(b)) {
-    const n = Math.min(a.length, b.length);
-    let i = 0;
-    while (i < n && sameScalar(a[i], b[i])) i++;
+  // The common start and whether it is all scalars in one pass (a live page's lists run to
+  // hundreds of thousands of numbers), then the rest of each.
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && isScalar(a[i]) && sameScalar(a[i], b[i])) i++;
+  if (allScalars(a, i) && allScalars(b, i)) {
     if (i === a.length && i === b.length) return undefined;
     return { a: i, t: b.slice(i) };
   }
