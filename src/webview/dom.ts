@@ -29,6 +29,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+/**
+ * Sets a node's text only when it changes: writing the same text still replaces the node's text,
+ * and the browser lays the page out again (a live session's header is told its text ten times a
+ * second).
+ */
+export function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 export function clear(e: Element): void {
   e.replaceChildren();
 }

@@ -37,6 +37,8 @@ export class FilterBar {
   private readonly seqProblem: HTMLElement;
   /** The session's number width: ranges are checked against it as the user types (the CLI and the tree's filter use the same rule). */
   private seqBits: SeqBits | undefined;
+  /** The filter last shown (as JSON), so a live update that carries it again leaves the fields alone. */
+  private shown: string | undefined;
 
   constructor(private readonly apply: (f: TimelineFilter) => void) {
     this.keysBox = el('div', { class: 'ss-field' });
@@ -148,8 +150,14 @@ export class FilterBar {
     this.attrBox.hidden = !attributes;
   }
 
-  /** Shows a filter (the one the host applied). */
-  set(f: TimelineFilter): void {
+  /**
+   * Shows a filter (the one the host applied). `unlessSame`: a live session's update, which
+   * carries the filter shown already: the fields stay as they are (what the user is typing in them too).
+   */
+  set(f: TimelineFilter, unlessSame = false): void {
+    const shown = JSON.stringify(f);
+    if (unlessSame && shown === this.shown) return;
+    this.shown = shown;
     const keys = new Set(f.keys ?? []);
     // Keys the session does not have are left out.
     if (this.keySelect) this.keySelect.value = [...keys];

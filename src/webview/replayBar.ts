@@ -8,7 +8,7 @@ import { noun } from '../core/util/plural';
 import type { ReplayAction, ReplayInfo, ReplaySpeed, SessionInfo, WebviewMessage } from '../shared/protocol';
 import { IDLE_REPLAY } from '../shared/protocol';
 import { iconButton, relabel, singleSelect, VscodeSingleSelect, VscodeToolbarButton } from './controls';
-import { clear, el } from './dom';
+import { clear, el, setText } from './dom';
 import { count, duration, missingRange, positionText } from './format';
 import { displayKey } from '../core/trace/keyLabel';
 
@@ -79,7 +79,7 @@ export class ReplayBar {
     relabel(this.play, info.playing ? 'debug-pause' : 'play', info.playing ? 'Pause' : 'Play');
     if (this.speed.value !== String(info.speed)) this.speed.value = String(info.speed);
     const s = info.state;
-    this.position.textContent = positionText(s, session.arrivals);
+    setText(this.position, positionText(s, session.arrivals));
     this.renderState(info);
   }
 

@@ -7,7 +7,7 @@ import { noun } from '../core/util/plural';
 import { displayKey } from '../core/trace/keyLabel';
 import type { LaneCounts, LaneInfo, SessionInfo } from '../shared/protocol';
 import { iconButton } from './controls';
-import { el } from './dom';
+import { el, setText } from './dom';
 import { clockTime, count, duration } from './format';
 import { legend } from './legend';
 import type { Viewport } from './viewport';
@@ -72,7 +72,7 @@ export class Shell {
   }
 
   say(text: string): void {
-    this.status.textContent = text;
+    setText(this.status, text);
   }
 
   /** The legend for a session (with the replay cursor and keys where there is a replay). */

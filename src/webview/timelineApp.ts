@@ -279,7 +279,7 @@ export class TimelineApp {
     this.filter = filter;
     this.keyOrder = keyOrder;
     this.toolbar.session(session, keyOrder, filter);
-    document.title = `SeqScope — ${session.title}`;
+    if (document.title !== `SeqScope — ${session.title}`) document.title = `SeqScope — ${session.title}`;
     // A live session's open gaps: bands growing while they wait, and where its data ends.
     const bands = (session.open ?? []).flatMap((o) => openGapBand(o.key, o.state) ?? []);
     this.openBands = new Map(bands.map((b) => [b.key, b]));
@@ -289,7 +289,7 @@ export class TimelineApp {
     const names = session.lanes.map((l) => l.name);
     const comparison = session.lanes.some((l) => l.compared);
     if (!grown || names.length !== keysBefore) this.filterBar.setup(names, !session.standalone, session.seqBits, comparison);
-    this.filterBar.set(filter);
+    this.filterBar.set(filter, grown && names.length === keysBefore);
     if (!grown) this.shell.legend(!session.standalone, keyHint(!session.standalone), comparison);
     this.replayBar.root.hidden = !!session.standalone;
     this.updateLanes();

@@ -6,7 +6,7 @@
 import { KEY_ORDER_DETAILS, KEY_ORDER_LABELS, KEY_ORDERS, isKeyOrder, KeyOrder } from '../core/trace/keyOrder';
 import type { SessionInfo, TimelineFilter } from '../shared/protocol';
 import { iconButton, relabel, singleSelect, textButton, toggleButton, VscodeButton, VscodeSingleSelect, VscodeToolbarButton } from './controls';
-import { el } from './dom';
+import { el, setText } from './dom';
 import { FilterBar } from './filterBar';
 import { ZOOM_STEP } from './timeWindow';
 import type { FollowState, FollowWindow } from './viewport';
@@ -130,36 +130,38 @@ export class Toolbar {
 
   /** A capture is loading for this panel. */
   loading(title: string, fraction: number): void {
-    this.title.textContent = `Loading ${title}… ${Math.floor(fraction * 100)} %`;
+    setText(this.title, `Loading ${title}… ${Math.floor(fraction * 100)} %`);
   }
 
   session(session: SessionInfo, order: KeyOrder, filter: TimelineFilter): void {
     // In VS Code the order is a setting the Sessions tree follows too; a standalone page has only itself.
     this.keyOrderSelect.title = session.standalone ? 'Order of the lanes' : 'Order of the lanes, and of the keys in the Sessions tree (seqscope.keyOrder)';
-    this.title.textContent = session.title;
-    this.options.textContent = session.options;
-    this.source.textContent = session.source ?? '';
+    setText(this.title, session.title);
+    setText(this.options, session.options);
+    setText(this.source, session.source ?? '');
     this.source.title = session.source ?? '';
     this.source.hidden = !session.source;
     const c = session.connection;
     this.connection.hidden = !c;
     this.connection.className = `ss-connection ss-connection-${c?.state ?? 'live'}`;
-    this.connection.textContent = c
-      ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}`
-      : '';
+    setText(
+      this.connection,
+      c ? `${c.state === 'connecting' ? 'Connecting' : c.state === 'stopped' ? 'Stopped' : 'Disconnected'}: ${c.reason} — ${c.next}` : '',
+    );
     // Whole on hover where the header cuts it.
-    this.connection.title = this.connection.textContent;
+    this.connection.title = this.connection.textContent ?? '';
     this.keyOrder(order);
     this.filter(filter);
   }
 
   keyOrder(order: KeyOrder): void {
     this.order = order;
-    this.keyOrderSelect.value = order;
+    // Only when it changes: the select draws itself again when told its value (and measures the page).
+    if (this.keyOrderSelect.value !== order) this.keyOrderSelect.value = order;
   }
 
   filter(filter: TimelineFilter): void {
-    this.filterSummary.textContent = FilterBar.describe(filter);
+    setText(this.filterSummary, FilterBar.describe(filter));
   }
 
   filterShown(visible: boolean): void {
