@@ -53,17 +53,20 @@ export function sessionViews(ctx: CommandContext): SessionViews {
 
   /** The Sessions view, shown, with the session selected in it. */
   async function revealInSessionsView(s: Session, opts: { keepFocus?: boolean } = {}): Promise<void> {
-    // The tree view's reveal shows its view without focusing it; the view command focuses it.
-    if (!opts.keepFocus) await vscode.commands.executeCommand('workbench.view.extension.seqscope');
-    const node = tree.sessionNode(s);
-    // VS Code looks for the node among the root items it has: the refresh that lists the new
-    // session (throttled, up to 200 ms away) must reach it first, or the reveal fails whenever
-    // another session is open.
-    tree.flushRefresh();
     try {
+      // The tree view's reveal shows its view without focusing it; the view command focuses it.
+      if (!opts.keepFocus) await vscode.commands.executeCommand('workbench.view.extension.seqscope');
+      const node = tree.sessionNode(s);
+      // VS Code looks for the node among the root items it has: the refresh that lists the new
+      // session (throttled, up to 200 ms away) must reach it first, or the reveal fails whenever
+      // another session is open.
+      tree.flushRefresh();
       await treeView.reveal(node, { select: true, focus: false, expand: true });
-    } catch {
-      // The view may not be visible yet; the session is in the tree all the same.
+    } catch (e) {
+      // Showing it is a courtesy, not the open: the view may not be visible yet, or still hold a
+      // node of a session closed a moment ago (VS Code then rejects with a TreeError). The session
+      // is in the tree all the same.
+      log().info(`Sessions view: ${s.title} opened, not shown (${e instanceof Error ? e.message : String(e)})`);
     }
   }
 
