@@ -11,6 +11,7 @@ import { microsToRfc3339 } from './bigQueryRows';
 import { ATTRIBUTE_SLOTS, AttributeSpans, BlockLayout, FixedLayout, dataHashBase64, layOutBlock, readAttributes, utf8 } from './avroFixedLayout';
 import { InvalidCause, newRecordFields, readFields } from './recordFields';
 import { ScanKind, ScannedEntry } from './scannedEntry';
+import { digitsValue } from './utcBytes';
 import { readsJson, SequencingOptions } from '../sequencer/sequencingOptions';
 import { SerialSpace } from '../sequencer/serial';
 
@@ -248,18 +249,6 @@ function attributeSpans(o: SequencingOptions): AttributeSpans | undefined {
   // A name an object inherits (constructor, toString…) reads otherwise from an object than from the map.
   if (names.some((n) => n !== undefined && (!/^[\x20-\x7e]*$/.test(n) || n in Object.prototype))) return undefined;
   return new AttributeSpans(names[0], names[1], names[2]);
-}
-
-/** The value of 1 to 15 ASCII digits (exact), or NaN. */
-function digitsValue(b: Uint8Array, s: number, e: number): number {
-  if (e === s || e - s > 15) return NaN;
-  let v = 0;
-  for (let k = s; k < e; k++) {
-    const c = b[k] - 48;
-    if (c < 0 || c > 9) return NaN;
-    v = v * 10 + c;
-  }
-  return v;
 }
 
 function sameText(b: Uint8Array, s: number, e: number, t: string): boolean {
