@@ -116,6 +116,11 @@ function run(seed: number, steps: number, follow: LiveFollow | undefined): Run {
   return { feed, shown, sent };
 }
 
+/** A live `init` with only what the receiver reads: its number (and sending time). */
+function bareInit(fields: Partial<InitMessage>): InitMessage {
+  return { type: 'init', session: { id: 'a' }, overview: {}, filter: {}, keyOrder: 'arrival', replay: IDLE_REPLAY, ...fields } as unknown as InitMessage;
+}
+
 describe('live updates (what changed since the last, applied by the webview)', () => {
   for (const [seed, follow] of [
     [1, { window: 'all', widthPx: 900, lanes: [0, 1, 2] }],
@@ -151,15 +156,7 @@ describe('live updates (what changed since the last, applied by the webview)', (
 
   it('an update that does not follow the last state is not applied: the webview asks for the whole state', () => {
     const receiver = new LiveReceiver();
-    const base = {
-      type: 'init',
-      liveSeq: 4,
-      session: { id: 'a' },
-      overview: {},
-      filter: {},
-      keyOrder: 'arrival',
-      replay: IDLE_REPLAY,
-    } as unknown as InitMessage;
+    const base = bareInit({ liveSeq: 4 });
     assert.equal(receiver.receive({ type: 'liveUpdate', seq: 1, patch: { o: {} } }), undefined, 'no state yet');
     assert.ok(receiver.receive(base));
     assert.equal(receiver.receive({ type: 'liveUpdate', seq: 6, patch: { o: {} } }), undefined, 'one missed');
@@ -170,16 +167,7 @@ describe('live updates (what changed since the last, applied by the webview)', (
 
   it("the state an update makes carries that update's sending time, not the one before's", () => {
     const receiver = new LiveReceiver();
-    const base = {
-      type: 'init',
-      liveSeq: 1,
-      sentAt: 1000,
-      session: { id: 'a' },
-      overview: {},
-      filter: {},
-      keyOrder: 'arrival',
-      replay: IDLE_REPLAY,
-    } as unknown as InitMessage;
+    const base = bareInit({ liveSeq: 1, sentAt: 1000 });
     assert.equal(receiver.receive(base)?.sentAt, 1000);
     assert.equal(receiver.receive({ type: 'liveUpdate', seq: 2, patch: { o: {} }, sentAt: 1100 })?.sentAt, 1100);
     const untimed = receiver.receive({ type: 'liveUpdate', seq: 3, patch: { o: {} } });
