@@ -13,12 +13,21 @@ import { loadComparison } from './loadComparison';
 import { packChunk } from '../sessionChunk';
 import { packSession } from '../sessionTransfer';
 import { defaultThreads, WorkerScanPool } from './scanPool';
+import { thinProgress } from '../../core/util/thinProgress';
 
 const port = parentPort;
 if (!port) throw new Error('loadWorker.js runs as a worker thread (see loadInWorker.ts)');
 
 const abort = new AbortController();
 const reply = (m: LoadWorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+/** Progress reaches the caller at most this often (and at the end): each message wakes its thread. */
+const PROGRESS_EVERY_MS = 100;
+const progressReplies = () =>
+  thinProgress(
+    PROGRESS_EVERY_MS,
+    () => performance.now(),
+    (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+  );
 
 port.on('message', (req: LoadWorkerRequest) => {
   if (req.type === 'cancel') {
@@ -35,7 +44,7 @@ port.on('message', (req: LoadWorkerRequest) => {
     signal: abort.signal,
     inputFormat: req.inputFormat,
     copyTo: req.copyTo,
-    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+    onProgress: progressReplies(),
     // A capture of millions of keys fills the worker's heap: stop with what was read (the
     // caller says why) rather than lose the worker and all of it.
     heapGuard: new HeapGuard(),
@@ -74,7 +83,7 @@ function summarize(req: Extract<LoadWorkerRequest, { type: 'summarize' }>, scanP
     scanPool,
     signal: abort.signal,
     heapGuard: new HeapGuard(),
-    onProgress: (bytesRead, totalBytes) => reply({ type: 'progress', bytesRead, totalBytes }),
+    onProgress: progressReplies(),
   })
     .finally(() => scanPool?.close())
     .then(({ summary, cancelled, heapStop, notes }) => reply({ type: 'summary', summary, cancelled, heapStop, notes }), failed);
