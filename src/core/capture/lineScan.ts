@@ -17,7 +17,7 @@ import { ScanKind, ScannedEntry } from './scannedEntry';
 import { tooLongRecord } from './captureSplitters';
 import { InvalidCause, newRecordFields, readFields, RecordFields } from './recordFields';
 import { RecordScanner } from './recordScan';
-import { isSchemaLineAt, readSchemaLine } from '../schema/schemaLine';
+import { isSchemaLineAt, readSchemaLine, type RecordedSchema } from '../schema/schemaLine';
 import { withRecorded } from '../schema/schemaSet';
 
 export { ScanKind, ScannedEntry };
@@ -69,6 +69,8 @@ export interface ScanColumns {
   readonly wideSources: string[];
   /** Records the scanner left to the full parse (see recordScan.ts). */
   readonly parsed: number;
+  /** The schema revisions the range records (its definition lines that read as one), in order. */
+  readonly schemas: RecordedSchema[];
 }
 
 /** The transferable buffers of a ScanColumns (for postMessage's transfer list). */
@@ -107,6 +109,7 @@ export function scanLines(buf: Uint8Array, rangeOptions: SequencingOptions, maxR
         // A recorded schema: not a record; the lines after it decode by it (see schemaLine.ts).
         const s = readSchemaLine(b.toString('utf8', i, stop));
         if ('key' in s) {
+          out.schemas.push(s);
           options = { ...options, schemas: withRecorded(options.schemas, { [s.key]: s.definition }) };
           scanner = new RecordScanner(options, space);
           lineNo++;
@@ -144,6 +147,7 @@ class ColumnsBuilder {
   private readonly keyIndex = new Map<string, number>();
   readonly reasons: string[] = [];
   readonly wideSources: string[] = [];
+  readonly schemas: RecordedSchema[] = [];
   ids = '';
   /** Records left to the full parse. */
   parsed = 0;
@@ -250,6 +254,7 @@ class ColumnsBuilder {
       reasons: this.reasons,
       wideSources: this.wideSources,
       parsed: this.parsed,
+      schemas: this.schemas,
     };
   }
 

@@ -13,9 +13,9 @@ import { CaptureEntry } from './captureRecord';
 import { CaptureReader, ReadOptions } from './captureReader';
 import { MAX_RECORD_BYTES, tooLongRecord } from './captureSplitters';
 import { ScanColumns, scanLines, scannedEntries } from './lineScan';
-import { SequencingOptions } from '../sequencer/sequencingOptions';
+import { readsJson, SequencingOptions } from '../sequencer/sequencingOptions';
 import type { SchemaDefinition } from '../schema/schemaDefinition';
-import { nextSchemaLine, readSchemaLine } from '../schema/schemaLine';
+import { nextSchemaLine, readSchemaLine, type RecordedSchema } from '../schema/schemaLine';
 import { withRecorded } from '../schema/schemaSet';
 
 /** What a scanning thread needs besides the range. */
@@ -209,9 +209,9 @@ export class LineRangeCutter {
 /**
  * The schema lines of a range (whole lines), found by the sequencing thread before the range is
  * sent on, so the next ranges' jobs carry them (the range's own thread applies them to the lines
- * after each). Adds them to `known`, tells `onSchema` each new one; true when there was one.
+ * after each): `learn` is told each; true when one was new.
  */
-function schemasIn(range: Uint8Array, maxRecordBytes: number, known: Record<string, SchemaDefinition>, onSchema: ReadOptions['onSchema']): boolean {
+function schemasIn(range: Uint8Array, maxRecordBytes: number, learn: (s: RecordedSchema) => boolean): boolean {
   const b = Buffer.isBuffer(range) ? range : Buffer.from(range.buffer, range.byteOffset, range.byteLength);
   let added = false;
   for (let at = nextSchemaLine(b, 0); at >= 0; at = nextSchemaLine(b, at + 1)) {
@@ -222,10 +222,7 @@ function schemasIn(range: Uint8Array, maxRecordBytes: number, known: Record<stri
     while (start > 0 && b[start - 1] !== 0x0a) start--;
     if (stop - start > maxRecordBytes) continue;
     const s = readSchemaLine(b.toString('utf8', at, stop));
-    if (!('key' in s) || known[s.key] !== undefined) continue;
-    known[s.key] = s.definition;
-    onSchema?.(s);
-    added = true;
+    if ('key' in s && learn(s)) added = true;
   }
   return added;
 }
@@ -259,6 +256,15 @@ export class ParallelLineReader implements EntrySource {
     let job: ScanJob = { options: start, maxRecordBytes: this.maxRecordBytes };
     /** The schemas recorded in the ranges sent so far: each job carries those before its range. */
     const known: Record<string, SchemaDefinition> = {};
+    const learn = (s: RecordedSchema): boolean => {
+      if (known[s.key] !== undefined) return false;
+      known[s.key] = s.definition;
+      options.onSchema?.(s);
+      return true;
+    };
+    // Only a run that reads payloads (json: options) decodes by schemas while scanning: it finds
+    // them before each range is sent. Any other learns them from the scanned ranges, in order.
+    const findAhead = readsJson(this.options);
     const cutter = new LineRangeCutter(this.maxRecordBytes, this.rangeBytes, this.reader.ownsChunks);
     const depth = 2 * Math.max(1, this.pool.threads) + 1;
     const queue: InFlight[] = [];
@@ -266,7 +272,7 @@ export class ParallelLineReader implements EntrySource {
     let line = 1;
     const send = (piece: Piece): void => {
       // Read before the range is sent: the pool may move its bytes to the thread that scans it.
-      const found = 'range' in piece && schemasIn(piece.range, this.maxRecordBytes, known, options.onSchema);
+      const found = findAhead && 'range' in piece && schemasIn(piece.range, this.maxRecordBytes, learn);
       const columns = 'range' in piece ? this.pool.scan(piece.range, job, this.keepRecords, piece.owned) : undefined;
       if (found) job = { options: { ...start, schemas: withRecorded(base, known) }, maxRecordBytes: this.maxRecordBytes };
       // Settled later in order; a rejection left behind by an early return must not go unhandled.
@@ -282,6 +288,7 @@ export class ParallelLineReader implements EntrySource {
         return [{ file, line: r.line, offset: r.offset, length: r.length, time: NaN, invalid: r.invalid }];
       }
       const c = await (columns as Promise<ScanColumns>);
+      for (const s of c.schemas) learn(s);
       const entries = scannedEntries(c, file, line, piece.offset, this.keepRecords ? piece.range : undefined);
       line += c.lines;
       return entries;

@@ -15,7 +15,7 @@ import { InlineScanPool, type ScanPool } from '../../../../src/core/capture/para
 import { runReplay } from '../../../../src/core/replay/replayRun';
 import type { ReplaySummary } from '../../../../src/core/replay/replayEngine';
 import { readSchemaLine, schemaLine } from '../../../../src/core/schema/schemaLine';
-import { resolveOptions, type SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
+import { readsJson, resolveOptions, type SequencingOptions } from '../../../../src/core/sequencer/sequencingOptions';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'schemas');
 const AVSC = readFileSync(join(FIXTURES, 'trades.avsc'), 'utf8');
@@ -100,6 +100,27 @@ describe('schema lines in captures', () => {
     assert.equal(one.summary.invalid, 2);
     const split = await fromStdin([LINES[0], DEF_LINE, ...LINES.slice(1)], cloningPool(3, 1, 6));
     assert.deepEqual(counts(split.summary), counts(one.summary));
+  });
+
+  it('are reported by a run that does not read payloads, in order, alike on 1 and N threads', async () => {
+    // Sequenced by publish time: the scanning threads decode nothing, the schema lines only tell the run what the capture records.
+    const byPublish = resolveOptions({});
+    assert.equal(readsJson(byPublish), false);
+    const quotes = schemaLine(
+      { name: 'projects/demo-project/schemas/quotes', revisionId: 'q1' },
+      { type: 'AVRO', definition: AVSC, source: 'anything' },
+    ).trimEnd();
+    const lines = [...LINES.slice(0, 3), DEF_LINE, ...LINES.slice(3, 6), quotes, DEF_LINE, ...LINES.slice(6)];
+    const path = write('publish-order.jsonl', lines);
+    const one = await runReplay({ paths: [path], options: byPublish });
+    assert.deepEqual(Object.keys(one.recordedSchemas), ['projects/demo-project/schemas/trades@a1b2c3d4', 'projects/demo-project/schemas/quotes@q1']);
+    assert.equal(one.summary.received, 8);
+    const pools: ScanPool[] = [new InlineScanPool(), cloningPool(2, 1 << 20, 8), cloningPool(3, 1, 9), cloningPool(2, 300, 10)];
+    for (const scanPool of pools) {
+      const many = await runReplay({ paths: [path], options: byPublish, scanPool });
+      assert.deepEqual(many.summary, one.summary, `${scanPool.threads} threads, ranges of ${scanPool.rangeBytes ?? 'default'} bytes`);
+      assert.deepEqual(Object.entries(many.recordedSchemas), Object.entries(one.recordedSchemas));
+    }
   });
 
   it('a malformed one is an invalid record with the reason, on every reader, and its messages stay undecoded', async () => {
