@@ -15,6 +15,8 @@
  *     to the first frame with data — the session is shown from the loader's first chunk on —
  *     and to the whole session (that N), beside the CLI's replay of the same file.
  *   - check: the Sessions tree's summary of the session against what the generator injected.
+ *   - VS Code's own Markdown preview, three times: click → its document and its first paint, the
+ *     webview start-up beneath any extension's on this machine.
  *   - a capture of 100 000 keys (three messages each) opened once with its timeline: the steps
  *     whose cost grows with the keys (the lanes in `init`, the columns the loading worker hands
  *     over) rather than with the messages.
@@ -47,6 +49,9 @@ const CAPTURE_NUMBERS = 990_000;
 const LOAD_TIMEOUT_MS = 10 * 60_000;
 /** Opens of the capture with its timeline; the first paint is the median. */
 const OPEN_RUNS = 3;
+/** Opens of VS Code's Markdown preview, the webview start-up beneath every extension's. */
+const MARKDOWN_RUNS = 3;
+const MARKDOWN_FILE = 'notes.md';
 /**
  * A second capture with a key per three messages, opened once: what grows with the keys (the
  * lanes in `init`, the per-key lists the loading worker hands over) shows here, not on the
@@ -88,6 +93,8 @@ export interface HostMemoryBenchResult {
   /** Opening the capture of MANY_KEYS keys with its timeline, once. */
   manyKeys: { keys: number; lines: number; bytes: number; openMs: number; paint: OpenPaintTimes };
   samplePaint: PaintTimes;
+  /** VS Code's own Markdown preview (a webview of a built-in extension), opened MARKDOWN_RUNS times. */
+  markdownPreview: MarkdownPreviewTimes[];
   problems: string[];
   loadAverage: number;
   targets: { aboveBaseline: number; firstPaintMs: number; openPaintMs: number; loaderRatio: number };
@@ -217,12 +224,22 @@ export interface OpenPaintTimes {
   sessionToPaintMs: number;
 }
 
+/** Times from the click on "Markdown: Open Preview", ms: the floor any extension's webview stands on. */
+export interface MarkdownPreviewTimes {
+  /** …to the start of the preview document's navigation (VS Code creating the panel and its iframe). */
+  documentMs: number;
+  /** …to the preview's first contentful paint. */
+  paintMs: number;
+}
+
 /** Times from the click on "SeqScope: Show Timeline", ms. */
 interface PaintTimes {
   /** …to the webview's first frame that drew data (the target's figure). */
   firstPaintMs: number;
   /** …to the start of the webview document's navigation (VS Code creating the panel and its iframe). */
   documentMs: number;
+  /** …to the webview document's HTML received (its navigation's responseEnd) and parsed as far as the script (domLoading). */
+  receivedMs: number;
   /** …to the timeline script starting. */
   bootMs: number;
   /** …to the session's description arriving from the extension host. */
@@ -252,16 +269,50 @@ async function showTimeline(page: Page): Promise<PaintTimes> {
     const init = g.performance.getEntriesByName('seqscope:init')[0]?.startTime ?? NaN;
     const request = g.performance.getEntriesByName('seqscope:first-request')[0]?.startTime ?? NaN;
     const page = g.performance.getEntriesByName('seqscope:first-page')[0]?.startTime ?? NaN;
-    return { origin: g.performance.timeOrigin, boot, init, request, page, paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN };
+    const nav = (g.performance as unknown as { getEntriesByType(type: string): { responseEnd: number }[] }).getEntriesByType('navigation')[0];
+    return {
+      origin: g.performance.timeOrigin,
+      received: nav?.responseEnd ?? NaN,
+      boot,
+      init,
+      request,
+      page,
+      paint: g.__seqscopeTimeline.snapshot().firstPaintMs ?? NaN,
+    };
   });
   return {
     firstPaintMs: t.origin + t.paint - clicked,
     documentMs: t.origin - clicked,
+    receivedMs: t.origin + t.received - clicked,
     bootMs: t.origin + t.boot - clicked,
     initMs: t.origin + t.init - clicked,
     requestMs: t.origin + t.request - clicked,
     pageMs: t.origin + t.page - clicked,
   };
+}
+
+/**
+ * Opens a Markdown file from Quick Open, then "Markdown: Open Preview" (VS Code's built-in
+ * Markdown extension): when its webview's document started and first painted, from the click.
+ */
+async function markdownPreview(page: Page, fileName: string): Promise<MarkdownPreviewTimes> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.fill(fileName);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: fileName }).first().click();
+  await page.locator('.tab', { hasText: fileName }).first().waitFor({ timeout: 30_000 });
+  const clicked = await runCommand(page, 'Markdown: Open Preview');
+  const frame = await findWebviewFrame(page, '.markdown-body h1', { timeoutMs: 60_000 });
+  const t = await frame.evaluate(() => {
+    const g = globalThis as unknown as { performance: { timeOrigin: number; getEntriesByName(name: string): { startTime: number }[] } };
+    return { origin: g.performance.timeOrigin, paint: g.performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN };
+  });
+  for (const name of [`Preview ${fileName}`, fileName]) {
+    const tab = page.locator('.tab', { hasText: name }).first();
+    await tab.locator('.codicon-close').click();
+    await tab.waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  return { documentMs: t.origin - clicked, paintMs: t.origin + t.paint - clicked };
 }
 
 /**
@@ -321,6 +372,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   const folder = mkdtempSync(join(tmpdir(), 'seqscope-bench-host-'));
   symlinkSync(capture.path, join(folder, basename(capture.path)));
   symlinkSync(manyKeysCapture.path, join(folder, basename(manyKeysCapture.path)));
+  writeFileSync(join(folder, MARKDOWN_FILE), '# Notes\n\nA page for the Markdown preview: the webview start-up of VS Code itself.\n');
   // The captures number in 16 bits: opened as a user of a 16-bit feed opens it, the cme preset
   // (32-bit, as CME's wire) with the width set to 16 in the settings, which apply over a preset
   // picked in Open Capture… (package.json's seqscope.preset: "set seqscope.seqBits to 16 for a
@@ -384,6 +436,12 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     const samplePaint = await showTimeline(page);
     const sampleFirstPaintMs = samplePaint.firstPaintMs;
     progress(`the sample's timeline: first paint ${sampleFirstPaintMs.toFixed(0)} ms (${phases(samplePaint)})`);
+    // VS Code's own webview start-up on the same machine, for the floor under both figures.
+    const markdownPreviews: MarkdownPreviewTimes[] = [];
+    for (let run = 1; run <= MARKDOWN_RUNS; run++) markdownPreviews.push(await markdownPreview(page, MARKDOWN_FILE));
+    progress(
+      `VS Code's Markdown preview: ${markdownPreviews.map((m) => `document +${m.documentMs.toFixed(0)} · painted +${m.paintMs.toFixed(0)} ms`).join('; ')}`,
+    );
     // The opening first paint again (it varies with what else the two cores do at that moment):
     // the figure is the median of the runs.
     for (let run = 2; run <= OPEN_RUNS; run++) {
@@ -423,6 +481,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       paint,
       sampleFirstPaintMs,
       samplePaint,
+      markdownPreview: markdownPreviews,
       manyKeys: { keys: MANY_KEYS, lines: manyKeysCapture.lines, bytes: manyKeysCapture.bytes, openMs: many.openMs, paint: many.paint },
       problems,
       loadAverage: loadavg()[0],
@@ -445,8 +504,13 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   }
 }
 
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+}
+
 function phases(p: PaintTimes): string {
-  return `document +${p.documentMs.toFixed(0)} · boot +${p.bootMs.toFixed(0)} · session +${p.initMs.toFixed(0)} · page asked +${p.requestMs.toFixed(0)} · page in +${p.pageMs.toFixed(0)} ms`;
+  return `document +${p.documentMs.toFixed(0)} · received +${p.receivedMs.toFixed(0)} · boot +${p.bootMs.toFixed(0)} · session +${p.initMs.toFixed(0)} · page asked +${p.requestMs.toFixed(0)} · page in +${p.pageMs.toFixed(0)} ms`;
 }
 
 /** The report section (Markdown), as `npm run bench` prints it. */
@@ -496,8 +560,19 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
           `≤ ${r.targets.firstPaintMs} ms`,
           verdict(r.met.showTimeline),
         ],
-        ['… of which: webview document started · script booted · session arrived · first page asked · its reply in', phases(r.paint), '', ''],
+        [
+          '… of which: webview document started · its HTML received · script booted · session arrived · first page asked · its reply in',
+          phases(r.paint),
+          '',
+          '',
+        ],
         ['… the same for the 3 000-message sample (webview start-up: the floor)', `${r.sampleFirstPaintMs.toFixed(0)} ms (${phases(r.samplePaint)})`, '', ''],
+        [
+          `VS Code's own Markdown preview (built-in extension), ${r.markdownPreview.length} opens: click → its document started · → its first contentful paint; medians`,
+          `${median(r.markdownPreview.map((m) => m.documentMs)).toFixed(0)} ms · ${median(r.markdownPreview.map((m) => m.paintMs)).toFixed(0)} ms (runs: ${r.markdownPreview.map((m) => `${m.documentMs.toFixed(0)}/${m.paintMs.toFixed(0)}`).join(', ')})`,
+          '',
+          '',
+        ],
         [
           `opening a capture of ${count(r.manyKeys.keys)} keys (${count(r.manyKeys.lines)} lines, ${mib(r.manyKeys.bytes)}) with its timeline, once: the choice → first frame with data · the choice → the whole session`,
           `${r.manyKeys.paint.choiceToPaintMs.toFixed(0)} ms · ${seconds(r.manyKeys.paint.loaderMs)}`,
