@@ -344,11 +344,27 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
     await paused.waitFor({ state: 'visible', timeout: 10_000 });
     await follow.click();
     await waitForSnapshot(frame, lastTen, 'following the last 10 s again');
-    // The data goes on growing: the window moves with it (its end past the newest arrival).
+    // The data goes on growing: the window moves with it (its end past the newest arrival). Meanwhile
+    // the user types a filter, not yet applied: the live updates leave what is typed alone.
+    await frame.getByRole('button', { name: 'Show the filter bar' }).click();
+    const attrName = frame.getByRole('textbox', { name: 'Attribute name' });
+    await attrName.fill('ta');
+    await attrName.pressSequentially('g');
     const before = (await snapshot(frame)).domain!.t1;
+    const updatesBefore = (await snapshot(frame)).draws;
     await publishNumbers([11, 12, 13], 'live');
     const grown = await waitForSnapshot(frame, (x) => x.domain!.t1 > before && (x.marks?.message ?? 0) > 0, 'the data grown', 30_000);
     assert.ok(lastTen(grown), `still the last 10 s, ending where the data ends: ${JSON.stringify({ window: grown.window, domain: grown.domain })}`);
+    assert.ok(grown.draws > updatesBefore, 'updates were drawn while the field held the typed text');
+    assert.equal(await attrName.inputValue(), 'tag', 'the typed filter field, through the live updates');
+    // The field is inside its text field element's shadow root, which holds the focus.
+    assert.equal(
+      await attrName.evaluate((e) => (e.getRootNode() as unknown as { activeElement: unknown }).activeElement === e),
+      true,
+      'and it keeps the focus',
+    );
+    await screenshot(page, join(SHOTS, 'live-filter-typed.png'));
+    await frame.getByRole('button', { name: 'Hide the filter bar' }).click();
     await pickChoice(frame, followWindow, 'Whole session');
     const whole = await waitForSnapshot(frame, (x) => x.followLive === true && x.fitAll, 'the whole session again');
     assert.ok(covers(whole));
