@@ -49,6 +49,10 @@ const CAPTURE_NUMBERS = 990_000;
 const LOAD_TIMEOUT_MS = 10 * 60_000;
 /** Opens of the capture with its timeline; the first paint is the median. */
 const OPEN_RUNS = 3;
+/** The bench workspace's settings (see benchHostMemory). */
+const SETTINGS = { 'seqscope.seqBits': 16 };
+/** Opens of the capture with the timeline closed, after those with it. */
+const BARE_RUNS = 2;
 /** Opens of VS Code's Markdown preview, the webview start-up beneath every extension's. */
 const MARKDOWN_RUNS = 3;
 const MARKDOWN_FILE = 'notes.md';
@@ -78,6 +82,8 @@ export interface HostMemoryBenchResult {
    * file beside it.
    */
   loaderMs: number[];
+  /** The same with the timeline closed (seqscope.timeline.showOnOpen false), BARE_RUNS opens. */
+  bareLoaderMs: number[];
   cli: { wallMs: number; problems: string[] };
   /** Opening with the timeline (the default): from the choice to the first paint; the median run. */
   openPaint: OpenPaintTimes;
@@ -385,7 +391,8 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   // picked in Open Capture… (package.json's seqscope.preset: "set seqscope.seqBits to 16 for a
   // 16-bit feed").
   mkdirSync(join(folder, '.vscode'));
-  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'seqscope.seqBits': 16 }));
+  const settingsPath = join(folder, '.vscode', 'settings.json');
+  writeFileSync(settingsPath, JSON.stringify(SETTINGS));
   // The CLI on the same file first, alone on the machine: the figure the loader's stands beside.
   const cliPath = join(ROOT, 'dist/cli.js');
   if (!existsSync(cliPath)) throw new Error('dist/cli.js is missing: run `npm run bench` (it builds first) or `node esbuild.js --production`');
@@ -459,6 +466,20 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     }
     await closeTimelineTabs(page);
     await runCommand(page, 'SeqScope: Close All Sessions');
+    // The load alone: the same open with the timeline left closed (seqscope.timeline.showOnOpen),
+    // what the timeline drawing while the capture loads costs the loader.
+    writeFileSync(settingsPath, JSON.stringify({ ...SETTINGS, 'seqscope.timeline.showOnOpen': false }));
+    const bare: number[] = [];
+    for (let run = 1; run <= BARE_RUNS; run++) {
+      progress(`opening the capture with the timeline closed (${run} of ${BARE_RUNS})`);
+      await openCaptureFromPalette(page, basename(capture.path), 'Preset: cme', LOAD_TIMEOUT_MS);
+      bare.push((await loadLog(wb.dir, basename(capture.path), OPEN_RUNS + run)).loaderMs);
+      await until(async () => (await treeRows(page, 'seqscope')).some((r) => r.startsWith(basename(capture.path)) && !r.includes('loading')), LOAD_TIMEOUT_MS);
+      if (await page.locator('.tab', { hasText: 'Timeline' }).count()) problems.push('a timeline opened with seqscope.timeline.showOnOpen false');
+      progress(`the loader, timeline closed: ${seconds(bare[bare.length - 1])}`);
+      await runCommand(page, 'SeqScope: Close All Sessions');
+    }
+    writeFileSync(settingsPath, JSON.stringify(SETTINGS));
     progress(`opening the ${count(MANY_KEYS)}-key capture (${mib(manyKeysCapture.bytes)})`);
     const many = await openWithTimeline(page, wb.dir, basename(manyKeysCapture.path), 1);
     const manyGot = counts(await summaryRow(page));
@@ -480,6 +501,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
       aboveBaseline,
       openMs,
       loaderMs,
+      bareLoaderMs: bare,
       cli,
       openPaint,
       openPaintRuns: openPaints.map((p) => p.choiceToPaintMs),
@@ -538,6 +560,12 @@ export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
           `${seconds(loader)} (runs: ${r.loaderMs.map((x) => seconds(x)).join(', ')}) · ${seconds(r.cli.wallMs)} · ${r.loaderRatio.toFixed(2)}×`,
           `≤ ${r.targets.loaderRatio}×`,
           verdict(r.met.loader),
+        ],
+        [
+          `… the same with the timeline closed (\`seqscope.timeline.showOnOpen\` false), median of ${r.bareLoaderMs.length} opens · its ratio to the CLI`,
+          `${seconds(median(r.bareLoaderMs))} (runs: ${r.bareLoaderMs.map((x) => seconds(x)).join(', ')}) · ${(median(r.bareLoaderMs) / r.cli.wallMs).toFixed(2)}×`,
+          '',
+          '',
         ],
         ['RSS after SeqScope activated (baseline)', mib(r.baselineRss), '', ''],
         [`RSS with the capture open (open took ${(r.openMs / 1000).toFixed(1)} s)`, `${mib(r.openRss)} (+${mib(r.openRss - r.baselineRss)})`, '', ''],
