@@ -488,8 +488,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
     const byChoice = [...openPaints].sort((a, b) => a.choiceToPaintMs - b.choiceToPaintMs);
     const openPaint = byChoice[Math.floor((byChoice.length - 1) / 2)];
     const loaderMs = openPaints.map((p) => p.loaderMs);
-    const loaders = [...loaderMs].sort((a, b) => a - b);
-    const loaderRatio = loaders[Math.floor((loaders.length - 1) / 2)] / cli.wallMs;
+    const loaderRatio = median(loaderMs) / cli.wallMs;
     return {
       capture: { lines: capture.lines, bytes: capture.bytes },
       pid,
@@ -533,6 +532,7 @@ export async function benchHostMemory(): Promise<HostMemoryBenchResult> {
   }
 }
 
+/** The middle value (the lower of the two middle ones of an even count), as the report's medians. */
 function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
@@ -545,8 +545,7 @@ function phases(p: PaintTimes): string {
 /** The report section (Markdown), as `npm run bench` prints it. */
 export function hostMemoryReport(r: HostMemoryBenchResult): string[] {
   const check = r.problems.length ? `✗ ${r.problems.join('; ')}` : '✓';
-  const loaders = [...r.loaderMs].sort((a, b) => a - b);
-  const loader = loaders[Math.floor((loaders.length - 1) / 2)];
+  const loader = median(r.loaderMs);
   return [
     `## 5. Extension host on 1 M messages (VS Code 1.100.3 server, headless Chromium, 1400×900)`,
     '',
