@@ -7,11 +7,15 @@ export interface ProgressWatcher {
   progress?(fraction: number, detail: string): void;
 }
 
+/** How often the notification moves, at most. */
+const REPORT_EVERY_MS = 500;
+
 /**
  * Reports bytes done of `total` to a progress notification ("45% of 473 MB") and to `watcher`
- * (`detail` words it), at most ten times a second (thinProgress): a reader may report every MiB,
- * and each report redraws the notification in the window, which then delays everything else sent
- * to it — the timeline's messages included. The last report (100 %) always goes through.
+ * (`detail` words it), at most twice a second (thinProgress): a reader may report every MiB, and
+ * each report animates the notification's progress bar, which makes the window lay out and paint
+ * again for as long as it moves — on the cores the load and the timeline need. The last report
+ * (100 %) always goes through.
  */
 export function byteProgress(
   progress: vscode.Progress<{ message?: string; increment?: number }>,
@@ -19,7 +23,7 @@ export function byteProgress(
   detail: (done: number, total: number) => string,
 ): (done: number, total: number) => void {
   let reported = 0;
-  return thinProgress(100, Date.now, (done, total) => {
+  return thinProgress(REPORT_EVERY_MS, Date.now, (done, total) => {
     const pct = total > 0 ? (done / total) * 100 : 100;
     progress.report({ increment: pct - reported, message: `${Math.floor(pct)}% of ${formatBytes(total)}` });
     reported = pct;

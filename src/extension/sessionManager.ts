@@ -23,7 +23,7 @@ import { fitBeforeLoad, LoadLimits, LoadStop, offerSummaryAfterStop, showSummary
 
 /** Who watches a load (a timeline opened with it). */
 export interface LoadWatcher {
-  /** Fraction of the bytes read, and the same in words; at most ten times a second. */
+  /** Fraction of the bytes read, and the same in words; at most twice a second. */
   progress?(fraction: number, detail: string): void;
   /**
    * The session, shown from the load's first chunk on while the rest loads (`Session.loading`);

@@ -174,7 +174,7 @@ export class TimelineController<S extends ControlledSession> {
     this.show();
   }
 
-  /** The load's progress (the session manager reports it at most ten times a second). */
+  /** The load's progress (the session manager reports it at most twice a second). */
   progress(fraction: number, detail: string): void {
     const st = this.current;
     if (st.kind !== 'loading' || this.disposed) return;

@@ -195,7 +195,7 @@ export class TimelinePanel extends Disposable {
     this.controller.say(text);
   }
 
-  /** The load's progress (the session manager reports it at most ten times a second). */
+  /** The load's progress (the session manager reports it at most twice a second). */
   loadingProgress(fraction: number, detail: string): void {
     this.controller.progress(fraction, detail);
   }

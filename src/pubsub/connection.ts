@@ -7,7 +7,7 @@
  * PUBSUB_EMULATOR_HOST. Google Cloud: Application Default Credentials; no credential is ever
  * logged or copied anywhere by SeqScope.
  */
-import type { CallOptions, PubSub } from '@google-cloud/pubsub';
+import type { CallOptions, ClientConfig, PubSub } from '@google-cloud/pubsub';
 import { readFile } from 'node:fs/promises';
 import { emulatorDown, explainError, PubsubError } from './pubsubErrors';
 import { projectProblem } from './resourceNames';
@@ -47,6 +47,16 @@ let loaded: Promise<PubsubModule> | undefined;
 export function loadPubsub(): Promise<PubsubModule> {
   loaded ??= import('@google-cloud/pubsub');
   return loaded;
+}
+
+/**
+ * The options the connection's PubSub client was made with, for one of the library's generated
+ * (v1) clients on the same endpoint and credentials. The port comes back as a string; the
+ * generated clients take a number.
+ */
+export async function generatedClientOptions(client: PubSub): Promise<Omit<ClientConfig, 'port'> & { port?: number }> {
+  const config = await client.getClientConfig();
+  return { ...config, port: config.port === undefined ? undefined : Number(config.port) };
 }
 
 export function resolveEmulatorHost(settings: ConnectionSettings): string | undefined {

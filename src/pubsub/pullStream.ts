@@ -21,7 +21,7 @@
  */
 import type { Timers } from '../core/util/timers';
 import type { PubsubConnection } from './connection';
-import { loadPubsub } from './connection';
+import { generatedClientOptions, loadPubsub } from './connection';
 
 /** A ReceivedMessage as the generated client decodes it (protobuf names; int64 as string). */
 export interface PulledMessage {
@@ -280,8 +280,7 @@ export class PullStream {
 /** The generated client's calls, on the connection's endpoint and credentials. */
 export async function subscriberCalls(connection: PubsubConnection): Promise<SubscriberCalls> {
   const { v1 } = await loadPubsub();
-  const config = await connection.client.getClientConfig();
-  const client = new v1.SubscriberClient({ ...config, port: config.port === undefined ? undefined : Number(config.port) });
+  const client = new v1.SubscriberClient(await generatedClientOptions(connection.client));
   await client.initialize();
   // The raw gRPC stub, as the library's own message stream uses it: gax's streaming wrapper
   // would add a stream layer (and a buffer) per call for nothing.

@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findWebviewFrame, openWorkbench, runCommand, treeRows } from '../../scripts/vscode-host/workbench.mjs';
-import { connect } from '../../src/pubsub/connection';
+import { connect, generatedClientOptions } from '../../src/pubsub/connection';
 import { snapshot } from '../support/e2e/browser';
 import { tapTopicFromPalette, until } from '../support/e2e/workbench';
 import { findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
@@ -157,8 +157,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     // handler publishes them: the client's per-key queues would make one request a key a tick,
     // 5 000 requests a second whose cost on these 2 cores is the publisher's, not the workbench's.
     const { v1 } = await import('@google-cloud/pubsub');
-    const clientConfig = await conn.client.getClientConfig();
-    const publisherClient = new v1.PublisherClient({ ...clientConfig, port: clientConfig.port === undefined ? undefined : Number(clientConfig.port) });
+    const publisherClient = new v1.PublisherClient(await generatedClientOptions(conn.client));
     const topicName = `projects/${PROJECT}/topics/${TOPIC}`;
     const next = new Array<number>(KEYS).fill(1);
     let published = 0;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { generateCapture } from '../../scripts/lib/captureGenerator';
 import { findWebviewFrame, runCommand, screenshot, treeRows } from '../../scripts/vscode-host/workbench.mjs';
-import { connect, type PubsubConnection } from '../../src/pubsub/connection';
+import { connect, generatedClientOptions, type PubsubConnection } from '../../src/pubsub/connection';
 import { announceMissing, findEmulator, PubsubEmulator } from '../support/pubsubEmulator';
 import { pickChoice, settled, snapshot, waitForSnapshot } from '../support/e2e/browser';
 import type { DrawnLabel, TimelineSnapshot } from '../../src/webview/timelineSnapshot';
@@ -132,8 +132,7 @@ describe('modal dialogs in the workbench (e2e, no smoke-test driver)', function 
   /** Pulls (and acks) what the consumer subscription holds now: the tags of its messages. */
   const drainConsumer = async (): Promise<string[]> => {
     const { v1 } = await import('@google-cloud/pubsub');
-    const config = await conn!.client.getClientConfig();
-    const sub = new v1.SubscriberClient({ ...config, port: config.port === undefined ? undefined : Number(config.port) });
+    const sub = new v1.SubscriberClient(await generatedClientOptions(conn!.client));
     const name = `projects/${PROJECT}/subscriptions/${SUBSCRIPTION}`;
     const tags: string[] = [];
     try {
