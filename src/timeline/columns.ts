@@ -107,6 +107,8 @@ export class ByteColumn extends Column<Uint8Array> {
 }
 
 const encoder = new TextEncoder();
+/** Longest string StringColumn.push copies itself when it is ASCII. */
+const ASCII_COPY_MAX = 64;
 const decoder = new TextDecoder();
 
 /**
@@ -140,7 +142,19 @@ export class StringColumn {
       next.set(this.bytes.subarray(0, this.used));
       this.bytes = next;
     }
-    this.used += encoder.encodeInto(s, this.bytes.subarray(this.used)).written;
+    // ASCII (messageIds are digits) is copied unit by unit: for short strings TextEncoder's
+    // call costs more than the copy. A string with anything else goes to the encoder whole.
+    const bytes = this.bytes;
+    const at = this.used;
+    const n = s.length;
+    let i = 0;
+    if (n <= ASCII_COPY_MAX)
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0x7f) break;
+        bytes[at + i] = c;
+      }
+    this.used = i === n ? at + n : at + encoder.encodeInto(s, bytes.subarray(at)).written;
     this.ends.push(this.used);
   }
 

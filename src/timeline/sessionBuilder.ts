@@ -157,8 +157,14 @@ export interface EventRecording {
  * by another arrival: each engine keeps which arrival each of its held entries was.
  */
 class EventRecorder implements EventRecording {
-  /** Arrival index of entries the engine still holds (and of the one being pushed). */
+  /**
+   * Arrival index of entries the engine still holds. The one being pushed waits in `pushed`
+   * instead, and goes in here only if the engine still holds it when the next one comes: most
+   * entries are released by their own push.
+   */
   private readonly pending = new Map<CaptureEntry, number>();
+  private pushed: CaptureEntry | undefined;
+  private pushedArrival = -1;
   /** The arrival of the latest message event (a reordered event marks it). */
   private messageArrival = -1;
 
@@ -170,18 +176,28 @@ class EventRecorder implements EventRecording {
   ) {}
 
   pushing(e: CaptureEntry): void {
-    this.pending.set(e, this.cause());
+    if (this.pushed !== undefined) this.pending.set(this.pushed, this.pushedArrival);
+    // The same entry pushed again: its new arrival is the one that counts.
+    if (this.pending.size > 0) this.pending.delete(e);
+    this.pushed = e;
+    this.pushedArrival = this.cause();
   }
 
   forget(e: CaptureEntry): void {
-    this.pending.delete(e);
+    if (e === this.pushed) this.pushed = undefined;
+    else this.pending.delete(e);
   }
 
   private arrivalOf(e: CaptureEntry | undefined): number {
     if (e === undefined) return -1;
+    if (e === this.pushed) {
+      this.pushed = undefined;
+      return this.pushedArrival;
+    }
     const a = this.pending.get(e);
+    if (a === undefined) return -1;
     this.pending.delete(e);
-    return a ?? -1;
+    return a;
   }
 
   readonly listener = (ev: TraceEvent, e?: CaptureEntry): void => {

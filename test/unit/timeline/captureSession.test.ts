@@ -294,11 +294,26 @@ describe('CaptureSession (the extension’s model of a loaded capture)', functio
 describe('StringColumn', () => {
   it('packs strings of any script and length and gives them back', () => {
     const c = new StringColumn(2);
-    const values = ['2070443600000000', '', 'é€😀', 'x'.repeat(5000), 'ack-42', '<img src=x onerror=alert(1)>'];
+    // ASCII up to 0x7f, then strings that turn non-ASCII after an ASCII start, short and long.
+    const values = [
+      '2070443600000000',
+      '',
+      'é€😀',
+      'x'.repeat(5000),
+      'ack-42',
+      '<img src=x onerror=alert(1)>',
+      'id-\u007f',
+      'id-\u0080',
+      'abcä',
+      `${'7'.repeat(63)}é`,
+    ];
     for (let round = 0; round < 50; round++) for (const v of values) c.push(v + (round || ''));
-    assert.equal(c.length, 300);
+    assert.equal(c.length, 50 * values.length);
+    // The bytes are UTF-8, whichever way each string was written.
+    const { bytes } = c.pack();
+    assert.equal(Buffer.from(bytes).toString('utf8'), Array.from({ length: 50 }, (_, round) => values.map((v) => v + (round || '')).join('')).join(''));
     for (let round = 0; round < 50; round++) values.forEach((v, j) => assert.equal(c.get(round * values.length + j), v + (round || '')));
-    assert.deepEqual(c.toArray().slice(0, 6), values);
+    assert.deepEqual(c.toArray().slice(0, values.length), values);
   });
 });
 
