@@ -23,6 +23,7 @@ import {
   TreeNode,
 } from './sessionsTreeNodes';
 import { comparisonInfo, missedChildren, missedGroup } from './sessionsTreeCompare';
+import { steadyState, TreeRefreshPace } from './treeRefreshPace';
 
 export type { TreeNode } from './sessionsTreeNodes';
 export { EventNode, GroupNode, InfoNode, KeyNode, LoadMoreNode, MeasureNode, MissedGroupNode, RangeNode, SessionNode, SummaryNode } from './sessionsTreeNodes';
@@ -40,29 +41,18 @@ export class SessionsTreeProvider extends Disposable implements vscode.TreeDataP
   private readonly children = new Map<object, TreeNode[]>();
   /** Keys shown per session (the key list pages too). */
   private readonly keysShown = new Map<Session, number>();
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the tree draws again: soon after a change of state, once a second for a live stream's counts. */
+  private readonly pace = new TreeRefreshPace(() => this.refresh(), { now: Date.now, setTimeout, clearTimeout });
 
   constructor(private readonly manager: SessionManager) {
     super();
-    this._register(manager.onDidChange(() => this.scheduleRefresh()));
-    this._register({ dispose: () => this.refreshTimer && clearTimeout(this.refreshTimer) });
+    this._register(manager.onDidChange(() => this.pace.changed(steadyState(manager.all, manager.active?.id))));
+    this._register(this.pace);
   }
 
-  /** Refreshes at most ~5 times a second: replay at "max" changes counts on every tick. */
-  private scheduleRefresh(): void {
-    if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.refresh();
-    }, 200);
-  }
-
-  /** A refresh that is waiting for its throttle, done now. */
+  /** A refresh that is waiting for its pace, done now. */
   flushRefresh(): void {
-    if (!this.refreshTimer) return;
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = undefined;
-    this.refresh();
+    this.pace.flush();
   }
 
   refresh(): void {

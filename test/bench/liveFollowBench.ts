@@ -17,7 +17,10 @@
  *
  * SEQSCOPE_BENCH_LIVE_SECONDS shortens the run (the report says so); SEQSCOPE_BENCH_LIVE_RATE sets
  * another rate; SEQSCOPE_BENCH_LIVE_PROFILE=file.cpuprofile writes a CPU profile of the page's
- * renderer (workbench and webview) over the run. Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
+ * renderer (workbench and webview) over the run; SEQSCOPE_BENCH_LIVE_TRACE=dir writes a 3-second
+ * Chrome trace of it at a tenth and at nine tenths of the run (trace-<s>s.json, what each thread did
+ * frame by frame), with the workbench's DOM changes over those seconds by where they were
+ * (trace-<s>s-mutations.json). Standalone: npx tsx test/bench/liveFollowBench.ts (after node esbuild.js --production).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -170,6 +173,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     }
     const started = Date.now();
     const end = started + SECONDS * 1000;
+    const traceDir = process.env.SEQSCOPE_BENCH_LIVE_TRACE;
+    const traceAt = [Math.round(SECONDS * 0.1), Math.round(SECONDS * 0.9)];
     // A publish that fails (the emulator stops answering) ends the run with what was measured, and the emulator is stopped.
     let publishFailed: string | undefined;
     // One tick every 10 ms publishes what the rate owes by then, round-robin over the keys.
@@ -247,6 +252,8 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         for (const d of s.dataDraws) if (d.at > lastDataDraw) dataDraws.push(d);
         lastDataDraw = dataDraws.at(-1)?.at ?? lastDataDraw;
         if (Date.now() - mark.at >= intervalMs) closeInterval();
+        if (traceDir && traceAt.length && Date.now() - started >= traceAt[0] * 1000)
+          await traceRenderer(page, join(traceDir, `trace-${traceAt.shift()}s.json`));
         if (Date.now() - lastReport > 30_000) {
           lastReport = Date.now();
           progress(
@@ -388,4 +395,44 @@ if (require.main === module) {
       process.stderr.write(`${(e as Error).stack ?? e}\n`);
       process.exitCode = 1;
     });
+}
+
+/**
+ * A 3-second Chrome trace of the page's renderer (what each thread did, frame by frame) to `path`,
+ * and beside it the workbench's DOM changes over those seconds, counted by where they were.
+ */
+async function traceRenderer(page: import('playwright-core').Page, path: string): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  session.on('Tracing.dataCollected', (e: { value: unknown[] }) => events.push(...e.value));
+  await session.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,viz,benchmark',
+    transferMode: 'ReportEvents',
+  });
+  // Source text: a function would carry the TypeScript loader's helpers, which the page lacks.
+  await page.evaluate(`(() => {
+    const counts = {};
+    const where = (n) => {
+      const path = [];
+      for (let e = (n instanceof Element ? n : n && n.parentElement) || null; e && path.length < 6; e = e.parentElement) {
+        if (e.id) { path.push('#' + e.id); break; }
+        const c = (e.getAttribute('class') || '').split(' ').filter(Boolean).slice(0, 2).join('.');
+        if (c) path.push('.' + c);
+      }
+      return path.reverse().join(' > ');
+    };
+    const o = new MutationObserver((list) => { for (const m of list) { const k = m.type + ' ' + where(m.target); counts[k] = (counts[k] || 0) + 1; } });
+    o.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    globalThis.__seqscopeBenchMutations = { o, counts };
+  })()`);
+  await sleep(3000);
+  const mutations = await page.evaluate(
+    `(() => { const m = globalThis.__seqscopeBenchMutations; m.o.disconnect(); return Object.entries(m.counts).sort((a, b) => b[1] - a[1]).slice(0, 40); })()`,
+  );
+  writeFileSync(path.replace(/\.json$/, '-mutations.json'), JSON.stringify(mutations, null, 1));
+  const complete = new Promise((r) => session.once('Tracing.tracingComplete', r));
+  await session.send('Tracing.end');
+  await complete;
+  writeFileSync(path, JSON.stringify(events));
+  await session.detach();
 }
