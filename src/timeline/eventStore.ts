@@ -69,6 +69,12 @@ export class EventStore {
   /** Held messages each reset released (only those that released any). */
   readonly released = new Map<number, number>();
 
+  /**
+   * @param indexed Whether `add` lists each event in the per-key indexes: a chunk built to be
+   * sent on (sessionChunk.ts) is indexed where it is appended instead.
+   */
+  constructor(private readonly indexed = true) {}
+
   get count(): number {
     return this.kind.length;
   }
@@ -90,7 +96,7 @@ export class EventStore {
     this.flags.push(flags);
     this.arrival.push(arrival);
     this.cause.push(cause);
-    this.indexEvent(id, kind, key, t0, t1);
+    if (this.indexed) this.indexEvent(id, kind, key, t0, t1);
     return id;
   }
 

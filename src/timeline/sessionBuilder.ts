@@ -45,7 +45,7 @@ const GAP_REASON_FLAG: Record<GapReason, number> = { timeout: 0, capacity: Flag.
 
 export class SessionBuilder {
   /** What was recorded since the last cut (all of it when never cut). */
-  store = new EventStore();
+  store: EventStore;
   log = new ArrivalLog();
   /** Events and arrivals handed over by earlier cuts. */
   private eventBase = 0;
@@ -57,16 +57,22 @@ export class SessionBuilder {
   private readonly main: EventRecording;
   /** The engine's listener: records each event in the store under the engine's own key indexes. */
   readonly listener: TraceListener;
+  private readonly laneOf: ((key: string) => number) | undefined;
+  private readonly chunked: boolean;
 
   /**
    * @param copy Where each arrival is also written, and read back from (an archive's load).
-   * @param laneOf The lane of a key, for the attached engine's events and the arrivals (default: the engine's key index).
+   * @param how.laneOf The lane of a key, for the attached engine's events and the arrivals (default: the engine's key index).
+   * @param how.chunked What is recorded is handed over in chunks (`cut`), whose per-key indexes are built where they are appended: not here.
    */
   constructor(
     readonly copy?: ArrivalCopy,
-    private readonly laneOf?: (key: string) => number,
+    how: { readonly laneOf?: (key: string) => number; readonly chunked?: boolean } = {},
   ) {
-    this.main = this.recorder(laneOf ?? ((name) => (this.engine as ReplayEngine).sequencer.key(name)!.order));
+    this.laneOf = how.laneOf;
+    this.chunked = how.chunked ?? false;
+    this.store = new EventStore(!this.chunked);
+    this.main = this.recorder(this.laneOf ?? ((name) => (this.engine as ReplayEngine).sequencer.key(name)!.order));
     this.listener = this.main.listener;
   }
 
@@ -78,7 +84,7 @@ export class SessionBuilder {
     const chunk: BuiltChunk = { store: this.store, log: this.log, eventBase: this.eventBase, arrivalBase: this.arrivalBase };
     this.eventBase += this.store.count;
     this.arrivalBase += this.log.count;
-    this.store = new EventStore();
+    this.store = new EventStore(!this.chunked);
     this.log = new ArrivalLog();
     return chunk;
   }

@@ -82,9 +82,8 @@ export interface LiveInterval {
   overviewP95: number;
   lagP95: number;
   load1: number;
-  /** Cores used by the workbench (server, extension host, browser) and by the rest (emulator, publisher, other). */
-  workbenchCores: number;
-  otherCores: number;
+  /** Cores each kind of process used over the stretch. */
+  cores: Record<CpuRole, number>;
 }
 
 const WORKBENCH_ROLES: readonly CpuRole[] = ['extension host', 'browser renderers', 'browser, other processes', 'VS Code server'];
@@ -228,8 +227,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
         overviewP95: percentiles(overviewMs.slice(mark.frames)).p95,
         lagP95: lag.p95,
         load1: loadavg()[0],
-        workbenchCores: WORKBENCH_ROLES.reduce((a, r) => a + c[r], 0),
-        otherCores: CPU_ROLES.filter((r) => !WORKBENCH_ROLES.includes(r)).reduce((a, r) => a + c[r], 0),
+        cores: c,
       });
       mark = { at, cpu, frames: frameMs.length, draws: dataDraws.length };
     };
@@ -368,8 +366,10 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
         'overview and axis p95',
         'arrival-to-drawn p95',
         'load (1 min)',
-        'cores: workbench',
-        'cores: emulator, publisher, other',
+        'cores: browser renderers',
+        'cores: rest of the workbench',
+        'cores: emulator',
+        'cores: publisher, other',
       ],
       r.intervals.map((i) => [
         `${i.fromS.toFixed(0)}–${i.toS.toFixed(0)} s`,
@@ -378,8 +378,12 @@ export function liveFollowReport(r: LiveFollowResult | { skipped: string }): str
         ms(i.overviewP95),
         ms(i.lagP95),
         i.load1.toFixed(1),
-        i.workbenchCores.toFixed(2),
-        i.otherCores.toFixed(2),
+        i.cores['browser renderers'].toFixed(2),
+        WORKBENCH_ROLES.filter((role) => role !== 'browser renderers')
+          .reduce((a, role) => a + i.cores[role], 0)
+          .toFixed(2),
+        i.cores['Pub/Sub emulator'].toFixed(2),
+        (i.cores['benchmark (publisher, driver)'] + i.cores.other).toFixed(2),
       ]),
     ),
     '',

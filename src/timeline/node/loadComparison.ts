@@ -52,7 +52,7 @@ async function compareInto(
   lanes: CompareLanes,
   copy: ArchiveCopy | undefined,
 ): Promise<LoadResult & { comparison: ComparisonFacts }> {
-  const b = new SessionBuilder(copy, (key) => lanes.lane(key, 'merged'));
+  const b = new SessionBuilder(copy, { laneOf: (key) => lanes.lane(key, 'merged') });
   const sideNames: LaneSide[] = ['a', 'b'];
   const recordings = sideNames.map((side) => b.recorder((key) => lanes.lane(key, side)));
   const copies = new CrossSideCopies(b.listener, b.forget);

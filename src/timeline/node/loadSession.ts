@@ -80,7 +80,7 @@ export async function loadSessionInChunks(
   load: LoadOptions,
   chunks: ChunkedLoad,
 ): Promise<Omit<LoadResult, 'session'>> {
-  const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths));
+  const b = new SessionBuilder(load.copyTo === undefined ? undefined : new ArchiveCopy(load.copyTo, paths), { chunked: true });
   const pacer = new ChunkPacer(chunks.pace, chunks.now);
   let named = 0;
   let share = 0;
