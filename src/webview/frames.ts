@@ -4,7 +4,7 @@
  * gesture has settled, another frame renders it for where it ended. Keeps the draw times for
  * the test hook and marks the first paint with data.
  */
-import { DrawLog } from './testProbe';
+import { DrawLog } from './drawLog';
 
 /** A gesture counts as settled this long after the last view change. */
 export const SETTLE_MS = 120;

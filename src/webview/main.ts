@@ -9,12 +9,12 @@ import { PREVIEW_ELEMENT_ID, readJsonBlock, StandalonePreview } from '../shared/
 import { hasEmbeddedSession, standaloneChannel } from './standaloneHost';
 import { followSystemScheme } from './theme';
 import { TimelineApp } from './timelineApp';
-import type { TimelineSnapshot } from './timelineSnapshot';
+import type { SnapshotSince, TimelineSnapshot } from './timelineSnapshot';
 
 declare global {
   interface Window {
     /** Read-only test hook: what the timeline drew last (tests and the benchmark read it). */
-    __seqscopeTimeline?: { snapshot(): TimelineSnapshot };
+    __seqscopeTimeline?: { snapshot(since?: SnapshotSince): TimelineSnapshot };
   }
 }
 
@@ -46,7 +46,7 @@ function boot(): void {
 function start(channel: HostChannel, container: HTMLElement): void {
   const app = new TimelineApp(channel, container);
   Object.defineProperty(window, '__seqscopeTimeline', {
-    value: Object.freeze({ snapshot: () => app.snapshot() }),
+    value: Object.freeze({ snapshot: (since?: SnapshotSince) => app.snapshot(since) }),
     writable: false,
     configurable: false,
   });

@@ -1,6 +1,6 @@
 /**
  * The read-only test hook's side in the app (`window.__seqscopeTimeline.snapshot()`, main.ts):
- * the draw times it reports, and the snapshot put together from the app's parts. Tests and the
+ * the snapshot put together from the app's parts and its draw history (drawLog.ts). Tests and the
  * benchmark read it; nothing in the app depends on it.
  */
 import type { ReplayInfo, SessionInfo } from '../shared/protocol';
@@ -8,68 +8,9 @@ import type { DetailPane } from './detailPane';
 import type { Selection } from './findingNav';
 import type { PageRequester } from './pageRequester';
 import type { FrameStats } from './timelineView';
-import type { DataDraw, TimelineSnapshot } from './timelineSnapshot';
+import type { DrawLog } from './drawLog';
+import type { SnapshotSince, TimelineSnapshot } from './timelineSnapshot';
 import type { Viewport } from './viewport';
-
-const DRAW_TIMES_KEPT = 4096;
-
-/** Frame times, the last DRAW_TIMES_KEPT of them, and when data was first painted. */
-export class DrawLog {
-  private readonly times = new Float32Array(DRAW_TIMES_KEPT);
-  private readonly layerTimes = new Float32Array(DRAW_TIMES_KEPT);
-  private readonly overviewTimes = new Float32Array(DRAW_TIMES_KEPT);
-  draws = 0;
-  lastDrawMs = 0;
-  private readonly dataDraws: DataDraw[] = [];
-  /** The live state last taken: when the host sent it and when it arrived here (epoch ms). */
-  private live: { sentAt: number; receivedAt: number } | undefined;
-  private dataDrawCount = 0;
-  private lastDataEnd = Number.NEGATIVE_INFINITY;
-  /** performance.now() when a frame first drew data from the host. */
-  firstPaintMs: number | undefined;
-
-  record(ms: number, parts?: { layer: number; overview: number }): void {
-    this.lastDrawMs = ms;
-    const i = this.draws % DRAW_TIMES_KEPT;
-    this.times[i] = ms;
-    this.layerTimes[i] = parts?.layer ?? 0;
-    this.overviewTimes[i] = parts?.overview ?? 0;
-    this.draws++;
-  }
-
-  /** A live state arrived, sent by the host at `sentAt` (epoch ms). */
-  liveReceived(sentAt: number): void {
-    this.live = { sentAt, receivedAt: performance.timeOrigin + performance.now() };
-  }
-
-  /** The data drawn reached `end` (a live session grows): kept when it reached further than before. */
-  drewData(end: number): void {
-    if (end <= this.lastDataEnd) return;
-    this.lastDataEnd = end;
-    this.dataDraws[this.dataDrawCount % DRAW_TIMES_KEPT] = { at: performance.timeOrigin + performance.now(), end, ...this.live };
-    this.dataDrawCount++;
-  }
-
-  /** The frames that first drew data up to a later end, oldest first (epoch ms; the benchmark's arrival-to-drawn). */
-  recentDataDraws(): DataDraw[] {
-    const n = Math.min(this.dataDrawCount, DRAW_TIMES_KEPT);
-    const out: DataDraw[] = [];
-    for (let i = this.dataDrawCount - n; i < this.dataDrawCount; i++) out.push(this.dataDraws[i % DRAW_TIMES_KEPT]);
-    return out;
-  }
-
-  recent(times = this.times): number[] {
-    const n = Math.min(this.draws, DRAW_TIMES_KEPT);
-    const out: number[] = [];
-    for (let i = this.draws - n; i < this.draws; i++) out.push(times[i % DRAW_TIMES_KEPT]);
-    return out;
-  }
-
-  /** The recent frames' parts (see FrameStats.partsMs), as `recent`. */
-  recentParts(): { layer: number[]; overview: number[] } {
-    return { layer: this.recent(this.layerTimes), overview: this.recent(this.overviewTimes) };
-  }
-}
 
 /** What the snapshot is read from. */
 export interface ProbeParts {
@@ -85,9 +26,12 @@ export interface ProbeParts {
   focusedLane: number;
   background: string;
   error: string | undefined;
+  /** What the reader already took of the draw history. */
+  since?: SnapshotSince;
 }
 
 export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
+  const since = p.since ?? {};
   const st = p.stats;
   const vp = p.viewport;
   const r = p.canvas.getBoundingClientRect();
@@ -98,9 +42,10 @@ export function probeSnapshot(p: ProbeParts): TimelineSnapshot {
     firstPaintMs: p.log.firstPaintMs,
     draws: p.log.draws,
     lastDrawMs: p.log.lastDrawMs,
-    drawMs: p.log.recent(),
-    drawPartsMs: p.log.recentParts(),
-    dataDraws: p.log.recentDataDraws(),
+    drawMs: p.log.recent(since.draws),
+    drawPartsMs: p.log.recentParts(since.draws),
+    dataDraws: p.log.recentDataDraws(since.dataDraws),
+    dataDrawsTotal: p.log.dataDrawsTotal,
     window: vp ? { t0: vp.t0, t1: vp.t1 } : undefined,
     domain: vp ? { t0: vp.domainT0, t1: vp.domainT1 } : undefined,
     fitAll: !!vp?.isFitAll(),

@@ -35,7 +35,7 @@ import { ShortcutsHelp } from './shortcutsHelp';
 import { probeSnapshot } from './testProbe';
 import { readTheme, Theme, watchTheme } from './theme';
 import { countsShown, FrameStats, kindName, TimelineView } from './timelineView';
-import type { TimelineSnapshot } from './timelineSnapshot';
+import type { SnapshotSince, TimelineSnapshot } from './timelineSnapshot';
 import { Toolbar } from './toolbar';
 import { ViewState } from './viewState';
 import { OpenGapBand, openGapBand } from '../shared/openGapBand';
@@ -480,7 +480,7 @@ export class TimelineApp {
     if (this.vp && this.session) this.shell.sayView(this.vp, this.session, this.lanes.length, this.selection.current);
   }
 
-  snapshot(): TimelineSnapshot {
+  snapshot(since?: SnapshotSince): TimelineSnapshot {
     return probeSnapshot({
       canvas: this.canvas,
       session: this.session,
@@ -494,6 +494,7 @@ export class TimelineApp {
       focusedLane: this.focusedLane,
       background: this.theme.background,
       error: this.shell.error,
+      since,
     });
   }
 }

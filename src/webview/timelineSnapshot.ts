@@ -73,6 +73,17 @@ export interface DrawnLabel {
   w: number;
 }
 
+/**
+ * What a reader has already taken of the draw history (`snapshot(since)`): a reader that polls
+ * through a long live session takes only what is new, not 4 096 frames each time.
+ */
+export interface SnapshotSince {
+  /** Frames drawn (the `draws` of an earlier snapshot). */
+  readonly draws?: number;
+  /** Frames that first drew data (its `dataDrawsTotal`). */
+  readonly dataDraws?: number;
+}
+
 export interface TimelineSnapshot {
   ready: boolean;
   standalone: boolean;
@@ -80,15 +91,18 @@ export interface TimelineSnapshot {
   firstPaintMs?: number;
   draws: number;
   lastDrawMs: number;
-  /** The most recent per-frame draw times, ms (up to 4096). */
+  /** The most recent per-frame draw times, ms (up to 4096; with `since.draws`, only the frames after that many). */
   drawMs: number[];
   /** Of those frames, the time spent on the lane layer and on the overview and axis, ms. */
   drawPartsMs: { layer: number[]; overview: number[] };
   /**
    * The frames that first showed the session's data up to a later end (a live session growing):
-   * when (epoch ms) and up to where (engine clock), oldest first, up to 4096.
+   * when (epoch ms) and up to where (engine clock), oldest first, up to 4096 (with
+   * `since.dataDraws`, only those after that many).
    */
   dataDraws: DataDraw[];
+  /** How many frames so far first showed data up to a later end (what `since.dataDraws` counts). */
+  dataDrawsTotal: number;
   window?: { t0: number; t1: number };
   domain?: { t0: number; t1: number };
   fitAll: boolean;

@@ -205,6 +205,7 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     const dataDraws: DataDraw[] = [];
     let lastDataDraw = 0;
     let drawsSeen = 0;
+    let dataDrawsSeen = 0;
     let samples = 0;
     let notFollowing = 0;
     let lastReport = Date.now();
@@ -235,7 +236,10 @@ export async function benchLiveFollow(): Promise<LiveFollowResult | { skipped: s
     try {
       while (Date.now() < end && !publishFailed) {
         await sleep(SAMPLE_MS);
-        const s = await snapshot(frame);
+        // Only the draws since the last read: the whole history (up to 4 096 frames) each time
+        // costs the page and this process more and more as the run goes on.
+        const s = await snapshot(frame, { draws: drawsSeen, dataDraws: dataDrawsSeen });
+        dataDrawsSeen = s.dataDrawsTotal;
         samples++;
         const fresh = s.draws - drawsSeen;
         if (fresh > 0) {

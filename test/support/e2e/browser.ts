@@ -11,7 +11,7 @@ import { describeOptions, resolveOptions } from '../../../src/core/sequencer/seq
 import { writeStandaloneHtml } from '../../../src/timeline/node/standaloneHtml';
 import type { CaptureSession } from '../../../src/timeline/captureSession';
 import { loadSession } from '../../../src/timeline/node/loadSession';
-import type { TimelineSnapshot } from '../../../src/webview/timelineSnapshot';
+import type { SnapshotSince, TimelineSnapshot } from '../../../src/webview/timelineSnapshot';
 import { fileRecordSource } from './fileRecords';
 
 export const ROOT = join(__dirname, '..', '..', '..');
@@ -90,7 +90,7 @@ export async function openTimeline(
 
 /** The page's globals as these callbacks use them (they run in the page, not in Node). */
 interface PageGlobals {
-  __seqscopeTimeline?: { snapshot(): TimelineSnapshot };
+  __seqscopeTimeline?: { snapshot(since?: SnapshotSince): TimelineSnapshot };
   requestAnimationFrame(cb: () => void): void;
 }
 
@@ -107,8 +107,9 @@ function frameOf(target: TimelineTarget): Frame {
   return 'mainFrame' in target ? target.mainFrame() : target;
 }
 
-export function snapshot(target: TimelineTarget): Promise<TimelineSnapshot> {
-  return frameOf(target).evaluate(() => (globalThis as unknown as PageGlobals).__seqscopeTimeline!.snapshot());
+/** The timeline's snapshot; `since`: only the draws after those a reader already took (see SnapshotSince). */
+export function snapshot(target: TimelineTarget, since: SnapshotSince = {}): Promise<TimelineSnapshot> {
+  return frameOf(target).evaluate((s) => (globalThis as unknown as PageGlobals).__seqscopeTimeline!.snapshot(s), since);
 }
 
 /** Waits until the timeline has drawn fresh pages for its current view and nothing is in flight. */
