@@ -1,36 +1,12 @@
 import assert from 'node:assert/strict';
 import type { HostMessage, ReplayInfo, WebviewMessage } from '../../../src/shared/protocol';
 import type { StandalonePreview } from '../../../src/shared/standaloneEmbed';
-import { ControlledSession, ControllerTimers, LIVE_POST_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
+import { ControlledSession, LIVE_POST_MS, TimelineController, TimelineHost } from '../../../src/extension/timelineController';
 import { InitMessage, LiveReceiver } from '../../../src/shared/liveUpdates';
+import { FakeTimers } from '../../support/fakeTimers';
 
 /** Lets every pending microtask (the controller's asynchronous answers) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Timers that fire only when the test says so. */
-class FakeTimers implements ControllerTimers {
-  private readonly due = new Map<number, { at: number; f: () => void }>();
-  private next = 1;
-  t = 1_000;
-  now = () => this.t;
-  setTimeout = (f: () => void, ms: number) => {
-    const h = this.next++;
-    this.due.set(h, { at: this.t + ms, f });
-    return h;
-  };
-  clearTimeout = (h: unknown) => void this.due.delete(h as number);
-  advance(ms: number): void {
-    this.t += ms;
-    for (const [h, { at, f }] of [...this.due]) {
-      if (at > this.t) continue;
-      this.due.delete(h);
-      f();
-    }
-  }
-  get pending(): number {
-    return this.due.size;
-  }
-}
 
 /** A listener list shaped as a VS Code event. */
 function emitter<T>() {
@@ -130,7 +106,7 @@ function liveWebview(posted: HostMessage[], c: TimelineController<ControlledSess
 
 /** The panel around the controller, and the webview behind it: what each was told. */
 function fakePanel(active?: ControlledSession) {
-  const timers = new FakeTimers();
+  const timers = new FakeTimers(1_000);
   const posted: HostMessage[] = [];
   const html: (string | undefined)[] = [];
   const events: string[] = [];

@@ -1,35 +1,8 @@
 // When the Sessions tree draws again: within STATE_MS of a change a user compares across the
 // views, once every COUNTS_MS while only a live stream's counts climb.
 import assert from 'node:assert/strict';
-import type { ControllerTimers } from '../../../src/extension/timelineController';
 import { COUNTS_MS, PacedSession, STATE_MS, steadyState, TreeRefreshPace } from '../../../src/extension/treeRefreshPace';
-
-/** Timers that fire only when the test says so. */
-class FakeTimers implements ControllerTimers {
-  private readonly due = new Map<number, { at: number; f: () => void }>();
-  private next = 1;
-  t = 0;
-  now = () => this.t;
-  setTimeout = (f: () => void, ms: number) => {
-    const h = this.next++;
-    this.due.set(h, { at: this.t + ms, f });
-    return h;
-  };
-  clearTimeout = (h: unknown) => void this.due.delete(h as number);
-  advance(ms: number): void {
-    for (let i = 0; i < ms; i++) {
-      this.t++;
-      for (const [h, { at, f }] of [...this.due]) {
-        if (at > this.t) continue;
-        this.due.delete(h);
-        f();
-      }
-    }
-  }
-  get pending(): number {
-    return this.due.size;
-  }
-}
+import { FakeTimers } from '../../support/fakeTimers';
 
 const summary = { keys: 50, gaps: 0, lost: 0, duplicates: 0, conflicts: 0, late: 0, reordered: 0, resets: 0, invalid: 0, received: 0, delivered: 0 };
 function liveSession(over: Partial<PacedSession> = {}, live: Partial<NonNullable<PacedSession['live']>> = {}): PacedSession {
