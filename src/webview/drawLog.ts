@@ -7,6 +7,11 @@ import type { DataDraw } from './timelineSnapshot';
 
 const DRAW_TIMES_KEPT = 4096;
 
+/** Of `total` entries, how many came after the first `since` and are still kept. */
+function kept(total: number, since: number): number {
+  return Math.min(total - Math.max(0, Math.min(since, total)), DRAW_TIMES_KEPT);
+}
+
 /** Frame times, the last DRAW_TIMES_KEPT of them, and when data was first painted. */
 export class DrawLog {
   private readonly times = new Float32Array(DRAW_TIMES_KEPT);
@@ -50,7 +55,7 @@ export class DrawLog {
 
   /** The frames that first drew data up to a later end, after the first `since`, oldest first (epoch ms; the benchmark's arrival-to-drawn). */
   recentDataDraws(since = 0): DataDraw[] {
-    const n = Math.min(this.dataDrawCount - Math.max(0, Math.min(since, this.dataDrawCount)), DRAW_TIMES_KEPT);
+    const n = kept(this.dataDrawCount, since);
     const out: DataDraw[] = [];
     for (let i = this.dataDrawCount - n; i < this.dataDrawCount; i++) out.push(this.dataDraws[i % DRAW_TIMES_KEPT]);
     return out;
@@ -58,7 +63,7 @@ export class DrawLog {
 
   /** The recent frames' draw times (`times`: one of the parts), after the first `since` frames. */
   recent(since = 0, times = this.times): number[] {
-    const n = Math.min(this.draws - Math.max(0, Math.min(since, this.draws)), DRAW_TIMES_KEPT);
+    const n = kept(this.draws, since);
     const out: number[] = [];
     for (let i = this.draws - n; i < this.draws; i++) out.push(times[i % DRAW_TIMES_KEPT]);
     return out;
